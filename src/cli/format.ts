@@ -1,0 +1,33 @@
+/** Small text formatting shared by command outputs. */
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** Rows as aligned columns; the first row is the header. */
+export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+/** Events per second over an elapsed time, never dividing by zero. */
+export function rate(n: number, elapsedMs: number): number {
+  return elapsedMs <= 0 ? 0 : Math.round((n * 1000) / elapsedMs);
+}

@@ -1,0 +1,65 @@
+/**
+ * Progress for long commands: an ora spinner on a terminal, a plain line every few seconds
+ * otherwise (logs, CI), nothing with --quiet. Always on stderr, so stdout stays the result.
+ */
+import ora, { type Ora } from 'ora';
+import { redact } from '../util/redact.js';
+
+export interface Progress {
+  /** The current state, e.g. "12,000 rows (48,000 rows/s)". Cheap to call often. */
+  update(text: string): void;
+  /** A line that must be seen (a warning), printed above the spinner. */
+  log(line: string): void;
+  stop(): void;
+}
+
+export interface ProgressOptions {
+  quiet?: boolean;
+  stream?: NodeJS.WriteStream;
+  /** Interval between plain lines when not on a terminal, in ms. Default 5000. */
+  plainIntervalMs?: number;
+  now?: () => number;
+}
+
+export function createProgress(options: ProgressOptions = {}): Progress {
+  const stream = options.stream ?? process.stderr;
+  if (options.quiet) return { update() {}, log() {}, stop() {} };
+  if (stream.isTTY) return spinnerProgress(stream);
+  const now = options.now ?? Date.now;
+  const interval = options.plainIntervalMs ?? 5000;
+  let last = now();
+  let pending: string | undefined;
+  return {
+    update(text) {
+      pending = text;
+      if (now() - last >= interval) {
+        stream.write(redact(text) + '\n');
+        last = now();
+        pending = undefined;
+      }
+    },
+    log(line) {
+      stream.write(redact(line) + '\n');
+    },
+    stop() {
+      pending = undefined;
+    },
+  };
+}
+
+function spinnerProgress(stream: NodeJS.WriteStream): Progress {
+  const spinner: Ora = ora({ stream, discardStdin: false }).start();
+  return {
+    update(text) {
+      spinner.text = redact(text);
+    },
+    log(line) {
+      spinner.clear();
+      stream.write(redact(line) + '\n');
+      spinner.render();
+    },
+    stop() {
+      spinner.stop();
+    },
+  };
+}

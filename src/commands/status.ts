@@ -1,0 +1,64 @@
+/** `migrate status`: what is staged, where it came from, what was rejected. */
+import type { Command } from 'commander';
+import { jsonOption, stagingOption, type StagingOptions } from '../cli/common-options.js';
+import { bytes, count, table } from '../cli/format.js';
+import { print, printJson } from '../cli/output.js';
+import { stagingReport, type KindReport, type StagingReport } from '../staging/staging-report.js';
+import { StagingStore } from '../staging/staging-store.js';
+
+function range(kind: KindReport): string {
+  return kind.count === 0 ? '' : ` (${kind.first} .. ${kind.last})`;
+}
+
+function printSources(report: StagingReport): void {
+  if (report.sources.length === 0) {
+    print('No sources staged yet: run `migrate export-source`.');
+    return;
+  }
+  print('Sources:');
+  const rows = report.sources.map((s) => [
+    s.path,
+    s.format,
+    s.status,
+    bytes(s.sizeBytes),
+    count(s.rowsRead),
+    count(s.staged),
+    count(s.alreadyStaged + s.duplicates),
+    count(s.rejected),
+  ]);
+  print(table([['  file', 'format', 'status', 'size', 'rows', 'new', 'known', 'rejected'], ...rows.map(([first, ...rest]) => [`  ${first}`, ...rest] as string[])]));
+}
+
+export function printStagingReport(report: StagingReport): void {
+  print(`Staging file: ${report.staging}`);
+  printSources(report);
+  print(`Events: ${count(report.events.count)}${range(report.events)}`);
+  if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
+  if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
+  if (report.topEvents.length > 0) {
+    print('Top events:');
+    print(table(report.topEvents.map((e) => [`  ${e.name}`, count(e.count)])));
+  }
+  if (report.rejectsByReason.length > 0) {
+    print('Rejected rows (see `migrate rejects`):');
+    print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
+  }
+}
+
+async function run(options: StagingOptions & { json?: boolean }): Promise<void> {
+  const store = StagingStore.open(options.staging, { mustExist: true });
+  try {
+    const report = stagingReport(store);
+    if (options.json) printJson(report);
+    else printStagingReport(report);
+  } finally {
+    store.close();
+  }
+}
+
+export function registerStatus(program: Command): void {
+  const command = program.command('status').description('show what is staged: sources, events, time range, top events, rejects');
+  stagingOption(command);
+  jsonOption(command);
+  command.action(run);
+}

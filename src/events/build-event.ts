@@ -1,0 +1,138 @@
+/**
+ * Turns a candidate read from any source into a staged event or a reasoned problem. Every rule
+ * of what may be sent lives here, so all sources (CSV, JSONL, vendors, people, groups) share it.
+ */
+import { problem, type RowProblem } from './reject-reasons.js';
+import type { NameMap } from './name-map.js';
+import { parseTimestamp } from './timestamp.js';
+import type { ZoneConverter } from './time-zone.js';
+import { deriveUuid, normaliseUuid } from './stable-uuid.js';
+import {
+  EventKind,
+  MAX_DISTINCT_ID_CHARS,
+  MAX_EVENT_BYTES,
+  RECENT_WINDOW_MS,
+  type EventKindValue,
+  type StagedEvent,
+} from './staged-event.js';
+
+/** What a source reader extracted from one row, before any rule is applied. */
+export interface CandidateEvent {
+  event: unknown;
+  distinctId: unknown;
+  timestamp: unknown;
+  /** The source's own uuid, or undefined when it has none. */
+  uuid: unknown;
+  properties: Record<string, unknown>;
+  /** Canonical text of the source record; a derived uuid is a hash of it. */
+  identity: string;
+  /** Source field names, for messages. Defaults: event, distinct_id, timestamp, uuid. */
+  fieldNames?: Partial<Record<'event' | 'distinctId' | 'timestamp' | 'uuid', string>>;
+}
+
+export interface EventRules {
+  nameMap: NameMap;
+  /** The IANA zone for times without one; undefined rejects such times. */
+  zone?: ZoneConverter;
+  /** "Now" in UTC ms, injected so tests are deterministic. */
+  nowMs: number;
+  kind?: EventKindValue;
+}
+
+export type BuildOutcome =
+  | { type: 'event'; event: StagedEvent; recent: boolean }
+  | { type: 'skipped' }
+  | { type: 'rejected'; problem: RowProblem };
+
+const reject = (p: RowProblem): BuildOutcome => ({ type: 'rejected', problem: p });
+
+function readDistinctId(value: unknown, field: string): string | RowProblem {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string' || value.trim() === '') {
+    if (value === undefined || value === null || value === '') return problem('missing_distinct_id', field, 'distinct_id is missing or empty');
+    if (typeof value === 'string') return problem('missing_distinct_id', field, 'distinct_id is only whitespace');
+    return problem('bad_value', field, `distinct_id must be a string or a number, got ${typeof value}`);
+  }
+  if (value.length > MAX_DISTINCT_ID_CHARS) {
+    return problem('distinct_id_too_long', field, `distinct_id has ${value.length} characters; PostHog keeps at most ${MAX_DISTINCT_ID_CHARS}`);
+  }
+  return value;
+}
+
+type RenameResult = { ok: true; properties: Record<string, unknown> } | { ok: false; problem: RowProblem };
+
+function renameProperties(properties: Record<string, unknown>, renames: NameMap['properties']): RenameResult {
+  if (renames.size === 0) return { ok: true, properties };
+  const out: Record<string, unknown> = {};
+  const renamedFrom = new Map<string, string>();
+  for (const [key, value] of Object.entries(properties)) {
+    const mapped = renames.has(key) ? renames.get(key)! : key;
+    if (mapped === null) continue;
+    if (Object.hasOwn(out, mapped)) {
+      const other = renamedFrom.get(mapped) ?? mapped;
+      return { ok: false, problem: problem('duplicate_property', key, `property "${mapped}" would be given twice (from "${other}" and "${key}")`) };
+    }
+    out[mapped] = value;
+    renamedFrom.set(mapped, key);
+  }
+  return { ok: true, properties: out };
+}
+
+/** The source's uuid when it has one, else the one derived from the record's identity. */
+function resolveUuid(candidate: CandidateEvent, timestampMs: number, field: string): string | RowProblem {
+  const given = candidate.uuid;
+  if (given === undefined || given === null || given === '') return deriveUuid(candidate.identity, timestampMs);
+  const normalised = typeof given === 'string' ? normaliseUuid(given) : undefined;
+  return normalised ?? problem('bad_uuid', field, `"${String(given).slice(0, 60)}" is not a usable UUID`);
+}
+
+function eventBytes(parts: readonly string[]): number {
+  let chars = 0;
+  for (const part of parts) chars += part.length;
+  // Each UTF-16 unit is at most 3 UTF-8 bytes: only measure exactly when it could matter.
+  if (chars * 3 <= MAX_EVENT_BYTES) return chars;
+  let bytes = 0;
+  for (const part of parts) bytes += Buffer.byteLength(part, 'utf8');
+  return bytes;
+}
+
+/** Applies every staging rule to one candidate. */
+export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildOutcome {
+  const names = candidate.fieldNames ?? {};
+  const eventField = names.event ?? 'event';
+  if (typeof candidate.event !== 'string' || candidate.event.trim() === '') {
+    const missing = candidate.event === undefined || candidate.event === null || candidate.event === '';
+    return reject(problem(missing ? 'missing_event' : 'bad_value', eventField, missing ? 'event name is missing or empty' : 'event name must be a non-empty string'));
+  }
+  const mappedName = rules.nameMap.events.has(candidate.event) ? rules.nameMap.events.get(candidate.event)! : candidate.event;
+  if (mappedName === null) return { type: 'skipped' };
+
+  const distinctId = readDistinctId(candidate.distinctId, names.distinctId ?? 'distinct_id');
+  if (typeof distinctId !== 'string') return reject(distinctId);
+
+  const timestampField = names.timestamp ?? 'timestamp';
+  if (candidate.timestamp === undefined || candidate.timestamp === null || candidate.timestamp === '') {
+    return reject(problem('missing_timestamp', timestampField, 'timestamp is missing'));
+  }
+  const time = parseTimestamp(candidate.timestamp, timestampField, rules.zone);
+  if (!time.ok) return reject(time.problem);
+  if (time.ms > rules.nowMs) {
+    return reject(problem('future_timestamp', timestampField, `${new Date(time.ms).toISOString()} is in the future`));
+  }
+
+  const uuid = resolveUuid(candidate, time.ms, names.uuid ?? 'uuid');
+  if (typeof uuid !== 'string') return reject(uuid);
+
+  const renamed = renameProperties(candidate.properties, rules.nameMap.properties);
+  if (!renamed.ok) return reject(renamed.problem);
+  const propertiesJson = JSON.stringify(renamed.properties);
+  const size = eventBytes([propertiesJson, mappedName, distinctId]) + 120;
+  if (size > MAX_EVENT_BYTES) {
+    return reject(problem('event_too_large', '', `event is ${Math.round(size / 1024)} KiB; PostHog accepts at most ${MAX_EVENT_BYTES / 1024} KiB`));
+  }
+  return {
+    type: 'event',
+    event: { uuid, kind: rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
+    recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
+  };
+}

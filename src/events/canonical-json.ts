@@ -1,0 +1,26 @@
+/**
+ * JSON with object keys sorted at every depth, so two records with the same content give the
+ * same text whatever order their fields came in. The input of stable uuid derivation.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    return text === undefined ? 'null' : text;
+  }
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += (first ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(item);
+    first = false;
+  }
+  return out + '}';
+}

@@ -1,0 +1,45 @@
+/**
+ * Event and property renames applied at export time, so the staged event is exactly what is
+ * sent. The defaults follow PostHog's own importers; a mapping file extends or replaces them.
+ */
+import { z } from 'zod';
+
+/** Built-in event renames: other products' page and screen views become PostHog's. */
+export const DEFAULT_EVENT_RENAMES: Readonly<Record<string, string>> = {
+  pageview: '$pageview',
+  page_view: '$pageview',
+  $mp_web_page_view: '$pageview',
+  '[Amplitude] Page Viewed': '$pageview',
+  screen_view: '$screen',
+  '[Amplitude] Screen Viewed': '$screen',
+};
+
+/** A rename target, or null to drop (events: skip the row; properties: remove the key). */
+const target = z.string().min(1, 'must not be empty').nullable();
+
+export const mappingFileSchema = z
+  .object({
+    /** When true the built-in event renames are not used. Default false (extend them). */
+    replaceDefaults: z.boolean().default(false),
+    events: z.record(z.string(), target).default({}),
+    properties: z.record(z.string(), target).default({}),
+  })
+  .strict();
+
+export type MappingFile = z.infer<typeof mappingFileSchema>;
+
+export interface NameMap {
+  /** Source event name -> staged name; null means the row is skipped. */
+  readonly events: ReadonlyMap<string, string | null>;
+  /** Source property key -> staged key; null means the key is dropped. */
+  readonly properties: ReadonlyMap<string, string | null>;
+}
+
+export function buildNameMap(file?: MappingFile): NameMap {
+  const events = new Map<string, string | null>();
+  if (!file?.replaceDefaults) {
+    for (const [from, to] of Object.entries(DEFAULT_EVENT_RENAMES)) events.set(from, to);
+  }
+  for (const [from, to] of Object.entries(file?.events ?? {})) events.set(from, to);
+  return { events, properties: new Map(Object.entries(file?.properties ?? {})) };
+}

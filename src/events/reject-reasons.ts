@@ -1,0 +1,36 @@
+/**
+ * Why a source row was not staged. One code per rule, so `status` and `rejects` can group them
+ * and a user can grep for one kind of problem.
+ */
+export const REJECT_REASONS = {
+  bad_csv: 'the row is not valid CSV',
+  bad_json: 'the line is not a JSON object',
+  missing_event: 'no event name',
+  missing_distinct_id: 'no distinct_id',
+  distinct_id_too_long: 'distinct_id longer than 200 characters',
+  missing_timestamp: 'no timestamp',
+  bad_timestamp: 'timestamp not understood',
+  timestamp_without_zone: 'timestamp has no time zone',
+  nonexistent_local_time: 'local time that does not exist in the time zone',
+  future_timestamp: 'timestamp in the future',
+  bad_properties: 'properties is not a JSON object',
+  duplicate_property: 'a property is given twice',
+  bad_uuid: 'uuid is not a valid UUID',
+  event_too_large: 'event larger than the per-event limit',
+  bad_value: 'a field has an invalid value',
+  conflicts_with_staged: 'an event with this uuid was staged earlier with different content',
+} as const;
+
+export type RejectReason = keyof typeof REJECT_REASONS;
+
+/** A row that cannot be staged: which field, which rule, and a sentence for the user. */
+export interface RowProblem {
+  /** The source field at fault (column or JSON path), or '' when the whole row is. */
+  field: string;
+  reason: RejectReason;
+  message: string;
+}
+
+export function problem(reason: RejectReason, field: string, message: string): RowProblem {
+  return { reason, field, message };
+}

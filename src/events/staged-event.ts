@@ -1,0 +1,27 @@
+/**
+ * The staged event: exactly what is sent to PostHog, nothing derived later. Kinds keep person
+ * and group updates apart from ordinary events so they are sent after them and counted alone.
+ */
+
+export const EventKind = { event: 0, person: 1, group: 2 } as const;
+export type EventKindValue = (typeof EventKind)[keyof typeof EventKind];
+
+export interface StagedEvent {
+  /** Lowercase hyphenated uuid; part of PostHog's dedup key. */
+  uuid: string;
+  kind: EventKindValue;
+  /** Final event name, after the name map. */
+  event: string;
+  distinctId: string;
+  /** UTC epoch milliseconds. */
+  timestampMs: number;
+  /** Properties as the JSON object text that is sent. */
+  propertiesJson: string;
+}
+
+/** PostHog caps distinct_id at 200 characters (longer ids would be cut and merge people). */
+export const MAX_DISTINCT_ID_CHARS = 200;
+/** Official clients drop events over 900 KiB; the pipeline discards those over about 1 MB. */
+export const MAX_EVENT_BYTES = 900 * 1024;
+/** PostHog's guidance: historical events at least 48 hours old. Newer ones get a warning. */
+export const RECENT_WINDOW_MS = 48 * 60 * 60 * 1000;

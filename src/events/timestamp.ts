@@ -1,0 +1,92 @@
+/**
+ * Timestamp parsing. Accepts ISO 8601 with a zone, epoch seconds or milliseconds, and (only with
+ * an explicit IANA zone) local wall-clock times. Guesses nothing: a time without a zone and no
+ * `--timezone` is a problem, not UTC.
+ */
+import { problem, type RowProblem } from './reject-reasons.js';
+import type { ZoneConverter } from './time-zone.js';
+
+export type TimestampResult = { ok: true; ms: number } | { ok: false; problem: RowProblem };
+
+/** Epoch values above this are milliseconds (the rule Mixpanel's exports follow). */
+const EPOCH_MS_THRESHOLD = 1e10;
+/** Epoch values above this are neither seconds nor milliseconds of a plausible date. */
+const EPOCH_MAX = 1e14;
+
+const ISO_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/;
+const EPOCH_PATTERN = /^\d+(?:\.\d+)?$/;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function fail(field: string, reason: 'bad_timestamp' | 'timestamp_without_zone', message: string): TimestampResult {
+  return { ok: false, problem: problem(reason, field, message) };
+}
+
+function fromEpoch(value: number, field: string, text: string): TimestampResult {
+  if (!Number.isFinite(value) || value < 0) return fail(field, 'bad_timestamp', `"${text}" is not a valid epoch time`);
+  if (value >= EPOCH_MAX) {
+    return fail(field, 'bad_timestamp', `"${text}" is too large for epoch seconds or milliseconds (microseconds?)`);
+  }
+  const ms = value > EPOCH_MS_THRESHOLD ? value : value * 1000;
+  return { ok: true, ms: Math.floor(ms) };
+}
+
+function offsetMinutes(zone: string): number {
+  if (zone === 'Z' || zone === 'z' || zone === 'UTC' || zone === 'GMT') return 0;
+  const sign = zone[0] === '-' ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  return sign * (hours * 60 + minutes);
+}
+
+function fromIso(match: RegExpExecArray, field: string, text: string, zone: ZoneConverter | undefined): TimestampResult {
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', tz] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  const leapDay = month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]! || leapDay || hour > 23 || minute > 59 || second > 59) {
+    return fail(field, 'bad_timestamp', `"${text}" is not a real date and time`);
+  }
+  const millis = Number((frac + '00').slice(0, 3));
+  const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  if (tz !== undefined) {
+    const offset = offsetMinutes(tz);
+    if (Math.abs(offset) > 18 * 60) return fail(field, 'bad_timestamp', `"${text}" has an impossible UTC offset`);
+    return { ok: true, ms: wallMs - offset * 60_000 };
+  }
+  if (zone === undefined) {
+    return fail(field, 'timestamp_without_zone', `"${text}" has no time zone; add one to the data or pass --timezone <IANA name>`);
+  }
+  const utc = zone.toUtc(wallMs);
+  if (utc === undefined) {
+    return {
+      ok: false,
+      problem: problem('nonexistent_local_time', field, `"${text}" does not exist in ${zone.name} (clocks jumped forward)`),
+    };
+  }
+  return { ok: true, ms: utc };
+}
+
+/**
+ * Parses one timestamp value. `field` names the source field for the problem message.
+ * Numbers and digit strings are epoch seconds, or milliseconds above 1e10.
+ */
+export function parseTimestamp(value: unknown, field: string, zone?: ZoneConverter): TimestampResult {
+  if (typeof value === 'number') return fromEpoch(value, field, String(value));
+  if (typeof value !== 'string') return fail(field, 'bad_timestamp', `expected a string or a number, got ${typeof value}`);
+  const text = value.trim();
+  if (EPOCH_PATTERN.test(text)) return fromEpoch(Number(text), field, text);
+  const match = ISO_PATTERN.exec(text);
+  if (match === null) return fail(field, 'bad_timestamp', `"${text.slice(0, 80)}" is not ISO 8601 or epoch time`);
+  return fromIso(match, field, text, zone);
+}
+
+/** Renders epoch milliseconds as the ISO UTC form we send: `2024-01-02T03:04:05.678Z`. */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString();
+}

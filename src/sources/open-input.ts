@@ -1,0 +1,143 @@
+/**
+ * Opens a source file as a stream of decoded text: gzip is detected by its magic bytes (not the
+ * name), a BOM is left to the readers, and the file's SHA-256 is computed on the way through.
+ * Files that cannot be a source (missing, a directory, binary, not UTF-8) fail before any row
+ * is read, so nothing from them is half-staged.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pipeline, Transform } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { InputError } from '../errors.js';
+
+export interface SourceInput {
+  /** Absolute path. */
+  path: string;
+  displayName: string;
+  sizeBytes: number;
+  compressed: boolean;
+  /** Decoded text, in chunks of about `chunkBytes`. */
+  text: AsyncIterable<string>;
+  /** `sha256:<hex>` of the file's bytes; available once `text` has been read to the end. */
+  fingerprint(): string | undefined;
+}
+
+/** Read size per chunk, in bytes. Large enough that per-chunk overhead vanishes. */
+const CHUNK_BYTES = 1024 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+
+async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function statFile(path: string, displayName: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new InputError(`${displayName}: is a directory, not a file`);
+    if (!info.isFile()) throw new InputError(`${displayName}: is not a regular file`);
+    return info.size;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new InputError(`${displayName}: no such file`);
+    if (code === 'EACCES') throw new InputError(`${displayName}: permission denied`);
+    throw new InputError(`${displayName}: cannot be read (${code ?? (error as Error).message})`);
+  }
+}
+
+function isGzip(head: Buffer): boolean {
+  return head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08;
+}
+
+/** Rejects content that is not text: NUL bytes or invalid UTF-8 in the first 64 KiB. */
+function checkText(sample: Buffer, displayName: string, truncated: boolean): void {
+  if (sample.length >= 4 && sample[0] === 0x50 && sample[1] === 0x4b && sample[2] === 0x03 && sample[3] === 0x04) {
+    throw new InputError(`${displayName}: is a zip archive; unzip it first`);
+  }
+  if (sample.includes(0)) throw new InputError(`${displayName}: looks like a binary file (it contains NUL bytes), not text`);
+  // A multi-byte character may be cut at the end of the sample: only test whole text.
+  const whole = truncated ? sample.subarray(0, Math.max(0, sample.length - 4)) : sample;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(whole);
+  } catch {
+    throw new InputError(`${displayName}: is not UTF-8 text (convert it, e.g. iconv -f latin1 -t utf-8)`);
+  }
+}
+
+async function* decode(path: string, gzip: boolean, hash: ReturnType<typeof createHash>, displayName: string): AsyncIterable<string> {
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  const streams: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [createReadStream(path, { highWaterMark: CHUNK_BYTES }), tap];
+  if (gzip) streams.push(createGunzip({ chunkSize: CHUNK_BYTES }));
+  // pipeline destroys the last stream with any earlier stream's error, so the loop sees it.
+  const bytes = pipeline(streams, () => {}) as unknown as AsyncIterable<Buffer>;
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of bytes) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (text.length > 0) yield text;
+    }
+  } catch (error) {
+    throw new InputError(`${displayName}: reading failed part-way (${(error as Error).message})`);
+  }
+  const tail = decoder.decode();
+  if (tail.length > 0) yield tail;
+}
+
+/** First decompressed bytes of a gzip file, for the text check. */
+async function gzipHead(path: string, displayName: string): Promise<{ sample: Buffer; truncated: boolean }> {
+  const stream = createReadStream(path).pipe(createGunzip());
+  const parts: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of stream) {
+      parts.push(chunk as Buffer);
+      length += (chunk as Buffer).length;
+      if (length >= SNIFF_BYTES) break;
+    }
+  } catch (error) {
+    throw new InputError(`${displayName}: is not a valid gzip file (${(error as Error).message})`);
+  } finally {
+    stream.destroy();
+  }
+  const sample = Buffer.concat(parts).subarray(0, SNIFF_BYTES);
+  return { sample, truncated: length >= SNIFF_BYTES };
+}
+
+/** Checks a file and returns it as text; throws InputError when it cannot be a source. */
+export async function openSourceInput(file: string): Promise<SourceInput> {
+  const path = resolve(file);
+  const sizeBytes = await statFile(path, file);
+  const head = await readHead(path, SNIFF_BYTES);
+  const compressed = isGzip(head);
+  const sniff = compressed ? await gzipHead(path, file) : { sample: head, truncated: sizeBytes > head.length };
+  checkText(sniff.sample, file, sniff.truncated);
+  const hash = createHash('sha256');
+  let done = false;
+  async function* text(): AsyncIterable<string> {
+    yield* decode(path, compressed, hash, file);
+    done = true;
+  }
+  let digest: string | undefined;
+  return {
+    path,
+    displayName: file,
+    sizeBytes,
+    compressed,
+    text: text(),
+    fingerprint: () => (done ? (digest ??= `sha256:${hash.digest('hex')}`) : undefined),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Read-only views of the staging file for `status` and `rejects`. Every figure comes from
+ * counters or indexes, so status stays fast on tens of millions of events.
+ */
+import type { StagingStore } from './staging-store.js';
+
+export interface SourceReport {
+  path: string;
+  format: string;
+  command: string;
+  status: 'reading' | 'done' | 'failed';
+  sizeBytes: number;
+  fingerprint: string | null;
+  rowsRead: number;
+  staged: number;
+  alreadyStaged: number;
+  duplicates: number;
+  skipped: number;
+  rejected: number;
+  recent: number;
+  startedAt: string;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+export interface KindReport {
+  count: number;
+  first: string | null;
+  last: string | null;
+}
+
+export interface StagingReport {
+  staging: string;
+  sources: SourceReport[];
+  events: KindReport;
+  persons: KindReport;
+  groups: KindReport;
+  topEvents: Array<{ name: string; count: number }>;
+  rejectsByReason: Array<{ reason: string; count: number }>;
+}
+
+export interface RejectRow {
+  path: string;
+  line: number;
+  field: string;
+  reason: string;
+  message: string;
+  raw: string;
+}
+
+function kindReport(store: StagingStore, kind: number): KindReport {
+  const count = store.db.prepare('SELECT coalesce(sum(count), 0) AS n FROM event_names WHERE kind = ?').get(kind) as { n: number };
+  const range = store.db
+    .prepare('SELECT min(timestamp_ms) AS first, max(timestamp_ms) AS last FROM events WHERE kind = ?')
+    .get(kind) as { first: number | null; last: number | null };
+  const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+  return { count: count.n, first: iso(range.first), last: iso(range.last) };
+}
+
+/** The latest read of each source, in the order sources were first read. */
+function sourceReports(store: StagingStore): SourceReport[] {
+  return store.db
+    .prepare(
+      `SELECT s.path, s.format, r.command, r.status, r.size_bytes AS sizeBytes, r.fingerprint, r.rows_read AS rowsRead,
+              r.rows_staged AS staged, r.rows_already_staged AS alreadyStaged, r.rows_duplicate AS duplicates,
+              r.rows_skipped AS skipped, r.rows_rejected AS rejected, r.rows_recent AS recent,
+              r.started_at AS startedAt, r.finished_at AS finishedAt, r.error
+       FROM sources s JOIN source_reads r ON r.id = (SELECT max(id) FROM source_reads WHERE source_id = s.id)
+       ORDER BY s.id`,
+    )
+    .all() as SourceReport[];
+}
+
+export function stagingReport(store: StagingStore, topN = 10): StagingReport {
+  return {
+    staging: store.path,
+    sources: sourceReports(store),
+    events: kindReport(store, 0),
+    persons: kindReport(store, 1),
+    groups: kindReport(store, 2),
+    topEvents: store.db
+      .prepare('SELECT name, count FROM event_names WHERE kind = 0 ORDER BY count DESC, name LIMIT ?')
+      .all(topN) as Array<{ name: string; count: number }>,
+    rejectsByReason: store.db
+      .prepare(
+        `SELECT j.reason, count(*) AS count FROM rejects j JOIN source_reads r ON r.id = j.read_id
+         WHERE r.status = 'done' GROUP BY j.reason ORDER BY count DESC, j.reason`,
+      )
+      .all() as Array<{ reason: string; count: number }>,
+  };
+}
+
+/** Rejected rows of each file's latest complete read, by file then line. */
+export function listRejects(store: StagingStore, options: { reason?: string; limit?: number } = {}): RejectRow[] {
+  return store.db
+    .prepare(
+      `SELECT s.path, j.line, j.field, j.reason, j.message, j.raw FROM rejects j
+       JOIN source_reads r ON r.id = j.read_id JOIN sources s ON s.id = r.source_id
+       WHERE r.status = 'done' AND (@reason IS NULL OR j.reason = @reason)
+       ORDER BY s.id, j.line LIMIT @limit`,
+    )
+    .all({ reason: options.reason ?? null, limit: options.limit ?? -1 }) as RejectRow[];
+}

@@ -1,0 +1,90 @@
+/**
+ * The staging file's schema, one entry per version (`PRAGMA user_version`). Append, never
+ * edit: a user's half-finished migration may be in a file made by an older version.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* v1: sources, staged events, rejects, and room for per-project delivery records. */ `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+  -- One row per source file path; each run over it is a read.
+  CREATE TABLE sources (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    format TEXT NOT NULL
+  );
+
+  CREATE TABLE source_reads (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id),
+    command TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('reading', 'done', 'failed')),
+    size_bytes INTEGER NOT NULL,
+    fingerprint TEXT,
+    options TEXT NOT NULL DEFAULT '{}',
+    rows_read INTEGER NOT NULL DEFAULT 0,
+    rows_staged INTEGER NOT NULL DEFAULT 0,
+    rows_already_staged INTEGER NOT NULL DEFAULT 0,
+    rows_duplicate INTEGER NOT NULL DEFAULT 0,
+    rows_skipped INTEGER NOT NULL DEFAULT 0,
+    rows_rejected INTEGER NOT NULL DEFAULT 0,
+    rows_recent INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    error TEXT
+  );
+
+  -- Exactly what will be sent. seq is the staging order; uuid is 16 raw bytes.
+  -- kind: 0 event, 1 person update ($identify), 2 group update ($groupidentify).
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    uuid BLOB NOT NULL UNIQUE,
+    kind INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    distinct_id TEXT NOT NULL,
+    timestamp_ms INTEGER NOT NULL,
+    properties TEXT NOT NULL,
+    read_id INTEGER NOT NULL,
+    line INTEGER NOT NULL
+  );
+  -- Send order: events before person and group updates, each in timestamp order.
+  CREATE INDEX events_send_order ON events (kind, timestamp_ms);
+
+  -- Counts kept as rows are staged, so status never scans the events.
+  CREATE TABLE event_names (
+    kind INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (kind, name)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE rejects (
+    id INTEGER PRIMARY KEY,
+    read_id INTEGER NOT NULL REFERENCES source_reads(id),
+    line INTEGER NOT NULL,
+    field TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    message TEXT NOT NULL,
+    raw TEXT NOT NULL
+  );
+  CREATE INDEX rejects_by_read ON rejects (read_id, line);
+
+  -- Delivery: a project is a config name bound to the host it was first sent to.
+  CREATE TABLE projects (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    host TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  -- One row per event a project's server accepted (2xx).
+  CREATE TABLE deliveries (
+    project_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (project_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** Written to the SQLite header so a staging file can be told from any other database. */
+export const STAGING_APPLICATION_ID = 0x4d494752; // "MIGR"
