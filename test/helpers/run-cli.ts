@@ -1,0 +1,46 @@
+/**
+ * Runs the built CLI (`bin/migrate.js` over dist/) as a subprocess: integration tests drive
+ * the real program, exit codes and output included.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../bin/migrate.js', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+}
+
+/** Starts the CLI; the caller may signal the child before awaiting `done`. */
+export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdin!.end(options.input ?? '');
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return startCli(args, options).done;
+}
