@@ -38,6 +38,7 @@ async function run(files: string[], options: ExportOptions): Promise<void> {
   const reader = SOURCE_FORMATS[options.from];
   if (reader === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
   const rules = { nameMap: loadNameMap(options.map), zone: loadZone(options.timezone), nowMs: Date.now() };
+  const columns = parseColumns(options.column);
   const interrupts = watchInterrupts();
   const progress = createProgress({ quiet: options.quiet || options.json });
   try {
@@ -47,9 +48,9 @@ async function run(files: string[], options: ExportOptions): Promise<void> {
       command: 'export-source',
       format: options.from,
       reader,
-      readerOptions: { inferTypes: options.inferTypes, columns: parseColumns(options.column) },
+      readerOptions: { inferTypes: options.inferTypes, columns },
       rules,
-      recordedOptions: { map: options.map ?? null, timezone: rules.zone?.name ?? null, inferTypes: options.inferTypes },
+      recordedOptions: { map: options.map ?? null, timezone: rules.zone?.name ?? null, inferTypes: options.inferTypes, columns },
       progress,
       signal: interrupts.signal,
     });

@@ -3,13 +3,13 @@
  * the staging file. The read is undone as a whole if the file fails or the user interrupts,
  * so a file is either staged completely or not at all. Shared by every staging command.
  */
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, RefusedError } from '../errors.js';
 import { buildEvent, type EventRules } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
 import type { EventWriter, StageEntry } from '../staging/event-writer.js';
-import { abandonRead, beginRead, finishRead, type ReadCounts } from '../staging/source-reads.js';
+import { abandonRead, beginRead, finishRead, previousReadOptions, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 
 export interface StageFileOptions {
@@ -45,8 +45,28 @@ function emptyCounts(): ReadCounts {
   return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 };
 }
 
+/**
+ * Options that decide an event's timestamp also decide its derived uuid. Re-reading a file
+ * with another time zone or other columns would stage rows a second time at another time, so
+ * it is refused. Adding --timezone where there was none is allowed: rows with a zone keep their
+ * times and uuids, and only the rows rejected for having no zone are new.
+ */
+function refuseChangedTimeOptions(store: StagingStore, input: SourceInput, recorded: Record<string, unknown>): void {
+  const previous = previousReadOptions(store, input.path);
+  if (previous === undefined) return;
+  const changed = (name: string): boolean => JSON.stringify(previous[name] ?? null) !== JSON.stringify(recorded[name] ?? null);
+  const zoneChanged = previous.timezone != null && recorded.timezone != null && changed('timezone');
+  const name = zoneChanged ? 'timezone' : changed('columns') ? 'columns' : undefined;
+  if (name === undefined) return;
+  throw new RefusedError(
+    `${input.displayName} was staged earlier with ${name} ${JSON.stringify(previous[name])}; now ${JSON.stringify(recorded[name])}`,
+    ['Its events would be staged again at other times. Pass the same option, or use a new staging file (--staging) to start over.'],
+  );
+}
+
 export async function stageFile(options: StageFileOptions): Promise<FileSummary> {
   const { store, writer, input } = options;
+  refuseChangedTimeOptions(store, input, options.recordedOptions);
   const readId = beginRead(store, {
     path: input.path,
     format: options.format,

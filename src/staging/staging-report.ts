@@ -2,22 +2,16 @@
  * Read-only views of the staging file for `status` and `rejects`. Every figure comes from
  * counters or indexes, so status stays fast on tens of millions of events.
  */
+import type { ReadCounts } from './source-reads.js';
 import type { StagingStore } from './staging-store.js';
 
-export interface SourceReport {
+export interface SourceReport extends ReadCounts {
   path: string;
   format: string;
   command: string;
   status: 'reading' | 'done' | 'failed';
   sizeBytes: number;
   fingerprint: string | null;
-  rowsRead: number;
-  staged: number;
-  alreadyStaged: number;
-  duplicates: number;
-  skipped: number;
-  rejected: number;
-  recent: number;
   startedAt: string;
   finishedAt: string | null;
   error: string | null;
