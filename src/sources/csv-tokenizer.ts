@@ -114,6 +114,8 @@ export class CsvTokenizer {
     const n = s.length;
     let i = start;
     let newlines = 0;
+    // The line end ahead, found once per line: unquoted fields then cost one indexOf each.
+    let lineEnd = -2;
     for (;;) {
       if (i < n && s.charCodeAt(i) === QUOTE) {
         let escaped = false;
@@ -144,12 +146,10 @@ export class CsvTokenizer {
         }
         return { type: 'problem', message: `unexpected ${JSON.stringify(s[i])} after a closing quote (a quote inside a field must be doubled)`, at: i };
       }
-      let j = i;
-      while (j < n) {
-        const c = s.charCodeAt(j);
-        if (c === COMMA || c === LF) break;
-        j++;
-      }
+      if (lineEnd !== -1 && lineEnd < i) lineEnd = s.indexOf('\n', i);
+      const stop = lineEnd === -1 ? n : lineEnd;
+      const comma = s.indexOf(',', i);
+      const j = comma !== -1 && comma < stop ? comma : stop;
       if (j >= n && !eof) return { type: 'more' };
       const atLf = j < n && s.charCodeAt(j) === LF;
       const end = (atLf || j >= n) && j > i && s.charCodeAt(j - 1) === CR ? j - 1 : j;

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, runCli } from '../helpers/run-cli.js';
+import { FIXTURES, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -119,6 +120,28 @@ describe('export-source on bad rows', () => {
     const bad = await runCli(['export-source', '--from', 'csv', file, '--map', map, '--staging', join(dir, 'm.db')], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('events.a: must not be empty');
+  });
+});
+
+describe('export-source on worker threads', () => {
+  it('gives the same counts, rejects and uuids as in-process staging', async () => {
+    const results: string[] = [];
+    for (const workers of ['0', '2']) {
+      const dir = tempDir();
+      const bad = join(dir, 'bad.csv');
+      copyFileSync(join(FIXTURES, 'malformed-events.csv'), bad);
+      const sample = join(dir, 'sample.csv');
+      copyFileSync(SAMPLE, sample);
+      // About 4 MB: two pieces or more, so rows of one file are staged by both workers.
+      const generated = join(dir, 'generated.csv');
+      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '20000']);
+      const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers]);
+      const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
+      const report = await status(dir);
+      results.push(JSON.stringify([summary.totals, rejects.stdout, report.events, report.topEvents]));
+    }
+    expect(results[1]).toBe(results[0]);
+    expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 23003, rejected: 12 });
   });
 });
 
