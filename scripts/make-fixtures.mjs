@@ -22,6 +22,16 @@ const users = [
   'user_1001', 'user_1002', 'user_1003', 'user_1004', 'user_1005', 'user_1006', 'user_1007', 'user_1008',
   'anon-7f3a9c', 'anon-b21e44', 'anon-0c9d12', 'anon-e5f6a7',
 ];
+// Each known user works at one company; anonymous ids have none.
+const companies = [
+  { key: 'acme', name: 'Acme Corp', industry: 'Manufacturing', employees: 1200, plan: 'enterprise' },
+  { key: 'globex', name: 'Globex, Inc.', industry: 'Energy', employees: 340, plan: 'team' },
+  { key: 'initech', name: 'Initech', industry: 'Software', employees: 85, plan: 'pro' },
+  { key: 'müller-gmbh', name: 'Müller GmbH', industry: 'Logistics', employees: 42, plan: 'pro' },
+  { key: '東京-labs', name: '東京 Labs', industry: 'Research', employees: 18, plan: 'free' },
+];
+const companyOf = (user) => (user.startsWith('anon-') ? undefined : companies[users.indexOf(user) % companies.length].key);
+
 const pages = ['/', '/pricing', '/docs', '/docs/getting-started', '/blog/東京-launch', '/signup', '/app/dashboard', '/app/settings?tab=billing&plan=pro'];
 const browsers = ['Chrome', 'Firefox', 'Safari', 'Edge'];
 const countries = ['US', 'DE', 'FR', 'JP', 'BR', 'IN', 'GB', 'KR'];
@@ -56,6 +66,7 @@ function makeEvents(n) {
       $current_url: `https://shop.example.com${page}`,
       $browser: pick(browsers),
       country: pick(countries),
+      company: companyOf(user),
     };
     if (row.event === 'purchase') {
       row.product = pick(products);
@@ -70,7 +81,7 @@ function makeEvents(n) {
   return events.sort((a, b) => (a.timestamp < b.timestamp ? -1 : 1));
 }
 
-const columns = ['event', 'distinct_id', 'timestamp', '$current_url', '$browser', 'country', 'product', 'price', 'quantity', 'button', 'comment', 'properties'];
+const columns = ['event', 'distinct_id', 'timestamp', '$current_url', '$browser', 'country', 'company', 'product', 'price', 'quantity', 'button', 'comment', 'properties'];
 const events = makeEvents(3000);
 const csv = [columns.join(','), ...events.map((e) => columns.map((c) => csvCell(e[c])).join(','))].join('\r\n') + '\r\n';
 writeFileSync('fixtures/sample-events.csv', csv);
@@ -80,4 +91,18 @@ const jsonl = makeEvents(400).map((e) => {
   return JSON.stringify({ event, distinct_id, timestamp, properties: { ...rest, ...(properties ? JSON.parse(properties) : {}) } });
 });
 writeFileSync('fixtures/sample-events.jsonl', jsonl.join('\n') + '\n');
+const userRows = users.map((user, i) => ({
+  distinct_id: user,
+  email: user.includes('@') ? user : '',
+  name: user.includes('@') ? user.split('@')[0].replace(/^./, (c) => c.toUpperCase()) : '',
+  plan: ['free', 'pro', 'team'][i % 3],
+  company: companyOf(user) ?? '',
+  first_seen: new Date(start - (i + 1) * 86_400_000 * 3).toISOString().slice(0, 10),
+  anon_distinct_id: i < 4 ? users[users.length - 4 + i] : '',
+}));
+const userColumns = ['distinct_id', 'email', 'name', 'plan', 'company', 'first_seen', 'anon_distinct_id'];
+const badUsers = ['"",nobody@example.com,Nobody,free,,2025-01-01,', `${'x'.repeat(201)},long@example.com,Long,free,,2025-01-01,`];
+writeFileSync('fixtures/users.csv', [userColumns.join(','), ...userRows.filter((u) => !u.distinct_id.startsWith('anon-')).map((u) => userColumns.map((c) => csvCell(u[c])).join(',')), ...badUsers].join('\n') + '\n');
+const companyColumns = ['group_key', 'name', 'industry', 'employees', 'plan'];
+writeFileSync('fixtures/companies.csv', [companyColumns.join(','), ...companies.map((c) => [c.key, c.name, c.industry, c.employees, c.plan].map(csvCell).join(',')), ',Nameless Ltd,Retail,3,free'].join('\n') + '\n');
 console.log(`fixtures/sample-events.csv: ${events.length} events; fixtures/sample-events.jsonl: ${jsonl.length} events`);

@@ -1,6 +1,7 @@
 /** The command tree. Each command registers itself from its own file in src/commands. */
 import { Command } from 'commander';
 import { registerExportSource } from '../commands/export-source.js';
+import { registerIdentify } from '../commands/identify.js';
 import { registerRejects } from '../commands/rejects.js';
 import { registerStatus } from '../commands/status.js';
 
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerExportSource(program);
+  registerIdentify(program);
   registerStatus(program);
   registerRejects(program);
   return program;

@@ -11,6 +11,7 @@ import {
   EventKind,
   MAX_DISTINCT_ID_CHARS,
   MAX_EVENT_BYTES,
+  MAX_GROUP_KEY_CHARS,
   RECENT_WINDOW_MS,
   type EventKindValue,
   type StagedEvent,
@@ -37,6 +38,8 @@ export interface EventRules {
   /** "Now" in UTC ms, injected so tests are deterministic. */
   nowMs: number;
   kind?: EventKindValue;
+  /** Properties whose values attach the event to groups (`$groups`). */
+  groups?: ReadonlyArray<{ type: string; property: string }>;
 }
 
 export type BuildOutcome =
@@ -86,6 +89,25 @@ function resolveUuid(candidate: CandidateEvent, timestampMs: number, field: stri
   return normalised ?? problem('bad_uuid', field, `"${String(given).slice(0, 60)}" is not a usable UUID`);
 }
 
+/** Sets `$groups[type]` from each group property present; a clash with a given `$groups` is a problem. */
+function attachGroups(properties: Record<string, unknown>, groups: NonNullable<EventRules['groups']>): RowProblem | undefined {
+  const given = properties.$groups;
+  if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
+    return problem('bad_properties', '$groups', '$groups must be a JSON object');
+  }
+  const out: Record<string, unknown> = { ...(given as Record<string, unknown> | undefined) };
+  for (const { type, property } of groups) {
+    const value = properties[property];
+    if (value === undefined || value === null || value === '') continue;
+    const key = String(value);
+    if (key.length > MAX_GROUP_KEY_CHARS) return problem('group_key_too_long', property, `group key has ${key.length} characters; PostHog keeps at most ${MAX_GROUP_KEY_CHARS}`);
+    if (out[type] !== undefined && out[type] !== key) return problem('duplicate_property', property, `$groups.${type} is already "${String(out[type])}"`);
+    out[type] = key;
+  }
+  if (Object.keys(out).length > 0) properties.$groups = out;
+  return undefined;
+}
+
 function eventBytes(parts: readonly string[]): number {
   let chars = 0;
   for (const part of parts) chars += part.length;
@@ -125,6 +147,8 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
 
   const renamed = renameProperties(candidate.properties, rules.nameMap.properties);
   if (!renamed.ok) return reject(renamed.problem);
+  const grouped = rules.groups?.length ? attachGroups(renamed.properties, rules.groups) : undefined;
+  if (grouped) return reject(grouped);
   const propertiesJson = JSON.stringify(renamed.properties);
   const size = eventBytes([propertiesJson, mappedName, distinctId]) + 120;
   if (size > MAX_EVENT_BYTES) {

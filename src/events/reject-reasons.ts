@@ -18,6 +18,8 @@ export const REJECT_REASONS = {
   bad_uuid: 'uuid is not a valid UUID',
   event_too_large: 'event larger than the per-event limit',
   bad_value: 'a field has an invalid value',
+  missing_group_key: 'no group key',
+  group_key_too_long: 'group key longer than 400 characters',
   conflicts_with_staged: 'an event with this uuid was staged earlier with different content',
 } as const;
 

@@ -15,6 +15,13 @@ export interface RulesSpec {
   /** "Now" in UTC ms: future times are rejected, the last 48 hours warned about. */
   nowMs: number;
   kind?: EventKindValue;
+  /** export-source --group: put the value of `property` into `$groups[type]`. */
+  groups?: GroupColumn[];
+}
+
+export interface GroupColumn {
+  type: string;
+  property: string;
 }
 
 export function rulesFromSpec(spec: RulesSpec): EventRules {
@@ -23,5 +30,6 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     zone: spec.timezone === undefined ? undefined : createZoneConverter(spec.timezone),
     nowMs: spec.nowMs,
     kind: spec.kind,
+    groups: spec.groups,
   };
 }

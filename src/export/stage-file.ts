@@ -27,6 +27,11 @@ export interface StageFileOptions {
   rules: RulesSpec;
   /** Recorded with the read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
+  /**
+   * Timestamp (UTC ms) for rows without one (person and group updates). The first read of a
+   * file records it and later reads reuse it, so derived uuids stay the same across runs.
+   */
+  defaultTimestampMs?: number;
   /** Worker threads; 0 stages in-process. Default: the core count for files of 8 MiB or more, else 0. */
   workers?: number;
   signal?: AbortSignal;
@@ -48,8 +53,7 @@ const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
  * it is refused. Adding --timezone where there was none is allowed: rows with a zone keep their
  * times and uuids, and only the rows rejected for having no zone are new.
  */
-function refuseChangedTimeOptions(store: StagingStore, input: SourceInput, recorded: Record<string, unknown>): void {
-  const previous = previousReadOptions(store, input.path);
+function refuseChangedTimeOptions(input: SourceInput, previous: Record<string, unknown> | undefined, recorded: Record<string, unknown>): void {
   if (previous === undefined) return;
   const changed = (name: string): boolean => JSON.stringify(previous[name] ?? null) !== JSON.stringify(recorded[name] ?? null);
   const zoneChanged = previous.timezone != null && recorded.timezone != null && changed('timezone');
@@ -123,14 +127,17 @@ async function stagePieces(options: StageFileOptions, setup: WorkerSetup, summar
 
 export async function stageFile(options: StageFileOptions): Promise<FileSummary> {
   const { store, input } = options;
-  refuseChangedTimeOptions(store, input, options.recordedOptions);
-  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
+  const previous = previousReadOptions(store, input.path);
+  refuseChangedTimeOptions(input, previous, options.recordedOptions);
+  const defaultTimestampMs = (previous?.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
+  const recordedOptions = defaultTimestampMs === undefined ? options.recordedOptions : { ...options.recordedOptions, defaultTimestampMs };
+  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: recordedOptions });
   const summary: FileSummary = { ...emptyResult(), path: input.path, displayName: input.displayName, fingerprint: undefined };
   const setup: WorkerSetup = {
     stagingPath: store.path,
     readId,
     format: options.format,
-    readerOptions: { ...options.readerOptions, displayName: input.displayName },
+    readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs },
     rules: options.rules,
     prefix: '',
   };

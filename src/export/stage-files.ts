@@ -23,6 +23,8 @@ export interface StageFilesOptions {
   recordedOptions: Record<string, unknown>;
   /** Worker threads per file; see StageFileOptions.workers. */
   workers?: number;
+  /** Timestamp for rows without one; see StageFileOptions.defaultTimestampMs. */
+  defaultTimestampMs?: number;
   progress: Progress;
   signal?: AbortSignal;
   /** Expands a command-line argument into files (directories, globs). Default: itself. */

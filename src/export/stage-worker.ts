@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { rulesFromSpec } from '../events/rules-spec.js';
-import { SOURCE_FORMATS } from '../sources/formats.js';
+import { findFormat } from '../sources/formats.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { StagingStore } from '../staging/staging-store.js';
 import type { TextPiece } from './piece-splitter.js';
@@ -16,7 +16,7 @@ const setup = workerData as WorkerSetup;
 const store = StagingStore.open(setup.stagingPath, { cacheMb: 16 });
 const context: PieceContext = {
   readId: setup.readId,
-  reader: SOURCE_FORMATS[setup.format]!.reader,
+  reader: findFormat(setup.format)!.reader,
   readerOptions: setup.readerOptions,
   rules: rulesFromSpec(setup.rules),
   writer: new EventWriter(store),

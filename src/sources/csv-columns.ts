@@ -23,15 +23,23 @@ export interface CsvColumns {
 
 const REQUIRED: readonly CsvRole[] = ['event', 'distinct_id', 'timestamp'];
 
-/** Reads the header row; returns an error sentence when the file cannot be used. */
-export function readCsvHeader(fields: string[], renames: Partial<Record<CsvRole, string>> = {}): CsvColumns | string {
-  const names = fields.map((name) => name.trim());
+/** Header names, trimmed, each named once: a map from name to column index, or an error sentence. */
+export function headerIndex(fields: string[]): Map<string, number> | string {
   const seen = new Map<string, number>();
-  for (const [index, name] of names.entries()) {
+  for (const [index, raw] of fields.entries()) {
+    const name = raw.trim();
     if (name === '') return `column ${index + 1} of the header has no name`;
     if (seen.has(name)) return `the header names column "${name}" twice (columns ${seen.get(name)! + 1} and ${index + 1})`;
     seen.set(name, index);
   }
+  return seen;
+}
+
+/** Reads the header row; returns an error sentence when the file cannot be used. */
+export function readCsvHeader(fields: string[], renames: Partial<Record<CsvRole, string>> = {}): CsvColumns | string {
+  const seen = headerIndex(fields);
+  if (typeof seen === 'string') return seen;
+  const names = [...seen.keys()];
   const find = (role: CsvRole): number => seen.get(renames[role] ?? role) ?? -1;
   const missing = REQUIRED.filter((role) => find(role) === -1).map((role) => renames[role] ?? role);
   if (missing.length > 0) {

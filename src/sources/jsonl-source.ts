@@ -46,9 +46,13 @@ export function jsonObjectToCandidate(object: Record<string, unknown>, identity:
   };
 }
 
-export function toJsonItem(entry: TextLine | OverlongLine): SourceItem | undefined {
+/**
+ * One line as a JSON object, or the problem with it (undefined for a blank line). Shared by
+ * every JSON-lines reader.
+ */
+export function parseObjectLine(entry: TextLine | OverlongLine): { object: Record<string, unknown>; raw: string } | SourceItem | undefined {
   if ('overlong' in entry) {
-    return { line: entry.line, raw: entry.head, problem: problem('bad_json', '', 'line is too long to be one event') };
+    return { line: entry.line, raw: entry.head, problem: problem('bad_json', '', 'line is too long to be one record') };
   }
   if (entry.text.trim() === '') return undefined;
   let parsed: unknown;
@@ -58,8 +62,18 @@ export function toJsonItem(entry: TextLine | OverlongLine): SourceItem | undefin
     return { line: entry.line, raw: entry.text, problem: problem('bad_json', '', `not valid JSON: ${(error as Error).message}`) };
   }
   if (!isObject(parsed)) return { line: entry.line, raw: entry.text, problem: problem('bad_json', '', 'the line is JSON but not an object') };
-  const result = jsonObjectToCandidate(parsed, canonicalJson(parsed));
-  return 'reason' in result ? { line: entry.line, raw: entry.text, problem: result } : { line: entry.line, raw: entry.text, candidate: result };
+  return { object: parsed, raw: entry.text };
+}
+
+/** A candidate or a problem, as the item of one line. */
+export function itemOf(line: number, raw: string, result: CandidateEvent | RowProblem): SourceItem {
+  return 'reason' in result ? { line, raw, problem: result } : { line, raw, candidate: result };
+}
+
+export function toJsonItem(entry: TextLine | OverlongLine): SourceItem | undefined {
+  const parsed = parseObjectLine(entry);
+  if (parsed === undefined || !('object' in parsed)) return parsed;
+  return itemOf(entry.line, parsed.raw, jsonObjectToCandidate(parsed.object, canonicalJson(parsed.object)));
 }
 
 /** Splits text into lines and maps each through `toItem`; shared by every JSON-lines format. */

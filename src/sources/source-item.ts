@@ -13,6 +13,13 @@ export interface ReaderOptions {
   inferTypes?: boolean;
   /** CSV only: header names to use for the standard columns, e.g. { distinct_id: 'user_id' }. */
   columns?: Partial<Record<CsvRole, string>>;
+  /** Timestamp (UTC ms) for rows that have none; only person and group updates may lack one. */
+  defaultTimestampMs?: number;
+  /** identify-users: columns whose values go into $set_once rather than $set. */
+  setOnce?: string[];
+  /** identify-groups: the group type, and the column holding the group key (default group_key). */
+  groupType?: string;
+  keyColumn?: string;
 }
 
 export const CSV_ROLES = ['event', 'distinct_id', 'timestamp', 'uuid', 'properties'] as const;
