@@ -1,6 +1,11 @@
 /** The command tree. Each command registers itself from its own file in src/commands. */
 import { Command } from 'commander';
 import { registerExportSource } from '../commands/export-source.js';
+import { registerExports } from '../commands/exports.js';
+import { registerGroupTypes } from '../commands/group-types.js';
+import { registerGroups } from '../commands/groups.js';
+import { registerMembers } from '../commands/members.js';
+import { registerProjects } from '../commands/projects.js';
 import { registerRejects } from '../commands/rejects.js';
 import { registerStatus } from '../commands/status.js';
 
@@ -15,5 +20,10 @@ export function buildProgram(): Command {
   registerExportSource(program);
   registerStatus(program);
   registerRejects(program);
+  registerProjects(program);
+  registerGroupTypes(program);
+  registerMembers(program);
+  registerExports(program);
+  registerGroups(program);
   return program;
 }
