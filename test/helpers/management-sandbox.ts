@@ -27,6 +27,8 @@ export interface ProjectEntry {
   projectId?: number;
   host?: string;
   apiHost?: string;
+  /** A project (ingestion) key, to prove management commands never send it. */
+  apiKey?: string;
 }
 
 export interface ManagementSandbox {
@@ -51,6 +53,7 @@ export async function startManagementSandbox(options: SandboxOptions = {}): Prom
       const entries = Object.entries(projects).map(([name, p]) => {
         const project: Record<string, unknown> = { role: 'test', host: p.host ?? sandbox.url, projectId: p.projectId ?? 1 };
         if (p.apiHost !== undefined) project.apiHost = p.apiHost;
+        if (p.apiKey !== undefined) project.apiKey = p.apiKey;
         if (p.keyEnv !== undefined) project.personalApiKeyEnv = p.keyEnv;
         else project.personalApiKey = key(p.key ?? 'owner-all');
         return [name, project];
