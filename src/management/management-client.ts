@@ -72,80 +72,90 @@ function pathOf(url: string): string {
   return new URL(url).pathname;
 }
 
-export function createManagementClient(options: ManagementClientOptions): ManagementClient {
-  const { target, http } = options;
-  const sleep = options.sleep ?? realSleep;
-  const now = options.now ?? Date.now;
-  const maxRetries = options.maxThrottleRetries ?? 4;
+class HttpManagementClient implements ManagementClient {
+  readonly target: ManagementTarget;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
 
-  function resolveUrl(call: ApiCall): string {
-    const url = /^https?:\/\//.test(call.path) ? call.path : apiUrl(target.apiHost, call.path, call.query);
-    const check = checkApiUrl(url, target.apiHost);
-    // The one gate every keyed request passes: the key goes to the API host's /api/ only.
+  constructor(private readonly options: ManagementClientOptions) {
+    this.target = options.target;
+    this.sleep = options.sleep ?? realSleep;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The one gate every keyed request passes: the key goes to the API host's /api/ only. */
+  private resolveUrl(call: ApiCall): string {
+    const url = /^https?:\/\//.test(call.path) ? call.path : apiUrl(this.target.apiHost, call.path, call.query);
+    const check = checkApiUrl(url, this.target.apiHost);
     if (!check.ok) throw new RemoteError(`refusing to send the personal API key to ${url}: ${check.reason}`);
     return check.url;
   }
 
-  async function exchange(url: string, method: ApiCall['method'], headers: Record<string, string>, body?: string): Promise<ApiReply> {
+  private async exchange(url: string, method: ApiCall['method'], headers: Record<string, string>, body?: string): Promise<ApiReply> {
+    const maxRetries = this.options.maxThrottleRetries ?? 4;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await http.send({ method, url, headers, body, timeoutMs: options.timeoutMs });
+      const outcome = await this.options.http.send({ method, url, headers, body, timeoutMs: this.options.timeoutMs });
       if (outcome.type !== 'response') throw outcomeError(outcome, url);
       const reply = { status: outcome.status, headers: outcome.headers, body: outcome.body, url };
       if (reply.status !== 429 || attempt >= maxRetries) return reply;
-      const waitMs = retryAfterMs(reply.headers, reply.body.toString('utf8'), now()) ?? options.defaultThrottleWaitMs ?? 5000;
-      options.onThrottle?.(waitMs);
-      await sleep(waitMs);
+      const waitMs = retryAfterMs(reply.headers, reply.body.toString('utf8'), this.now()) ?? this.options.defaultThrottleWaitMs ?? 5000;
+      this.options.onThrottle?.(waitMs);
+      await this.sleep(waitMs);
     }
   }
 
-  const client: ManagementClient = {
-    target,
-    send(call) {
-      const url = resolveUrl(call);
-      const headers: Record<string, string> = { authorization: `Bearer ${target.personalApiKey}`, accept: 'application/json' };
-      let body: string | undefined;
-      if (call.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(call.body);
-      }
-      return exchange(url, call.method, headers, body);
-    },
-    async json(call, schema) {
-      const reply = await client.send(call);
-      if (reply.status < 200 || reply.status >= 300) throw client.failure(reply, call);
-      let value: unknown;
-      try {
-        value = JSON.parse(reply.body.toString('utf8'));
-      } catch {
-        throw new RemoteError(`the API's answer to ${call.method} ${pathOf(reply.url)} is not JSON`);
-      }
-      const parsed = schema.safeParse(value);
-      if (!parsed.success) {
-        throw new RemoteError(`unexpected answer from ${call.method} ${pathOf(reply.url)}:\n  ${formatZodIssues(parsed.error).join('\n  ')}`);
-      }
-      return parsed.data;
-    },
-    async empty(call) {
-      const reply = await client.send(call);
-      if (reply.status < 200 || reply.status >= 300) throw client.failure(reply, call);
-    },
-    async fetchUnauthenticated(location, from) {
-      const check = checkDownloadUrl(location, from);
-      if (!check.ok) throw new RemoteError(`not following the download link: ${check.reason}`);
-      return exchange(check.url, 'GET', {});
-    },
-    failure(reply, call) {
-      const description = describeApiError({
-        status: reply.status,
-        body: reply.body.toString('utf8'),
-        method: call.method,
-        path: pathOf(reply.url),
-        what: call.what,
-        projectName: target.name,
-        projectId: target.projectId,
-      });
-      return description.kind === 'auth' ? new AuthError(description.message, description.hints) : new RemoteError(description.message, description.hints);
-    },
-  };
-  return client;
+  async send(call: ApiCall): Promise<ApiReply> {
+    const url = this.resolveUrl(call);
+    const headers: Record<string, string> = { authorization: `Bearer ${this.target.personalApiKey}`, accept: 'application/json' };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(call.body);
+    }
+    return this.exchange(url, call.method, headers, body);
+  }
+
+  async json<S extends z.ZodType>(call: ApiCall, schema: S): Promise<z.infer<S>> {
+    const reply = await this.send(call);
+    if (reply.status < 200 || reply.status >= 300) throw this.failure(reply, call);
+    let value: unknown;
+    try {
+      value = JSON.parse(reply.body.toString('utf8'));
+    } catch {
+      throw new RemoteError(`the API's answer to ${call.method} ${pathOf(reply.url)} is not JSON`);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw new RemoteError(`unexpected answer from ${call.method} ${pathOf(reply.url)}:\n  ${formatZodIssues(parsed.error).join('\n  ')}`);
+    }
+    return parsed.data;
+  }
+
+  async empty(call: ApiCall): Promise<void> {
+    const reply = await this.send(call);
+    if (reply.status < 200 || reply.status >= 300) throw this.failure(reply, call);
+  }
+
+  async fetchUnauthenticated(location: string, from: string): Promise<ApiReply> {
+    const check = checkDownloadUrl(location, from);
+    if (!check.ok) throw new RemoteError(`not following the download link: ${check.reason}`);
+    return this.exchange(check.url, 'GET', {});
+  }
+
+  failure(reply: ApiReply, call: ApiCall): Error {
+    const description = describeApiError({
+      status: reply.status,
+      body: reply.body.toString('utf8'),
+      method: call.method,
+      path: pathOf(reply.url),
+      what: call.what,
+      projectName: this.target.name,
+      projectId: this.target.projectId,
+    });
+    return description.kind === 'auth' ? new AuthError(description.message, description.hints) : new RemoteError(description.message, description.hints);
+  }
+}
+
+export function createManagementClient(options: ManagementClientOptions): ManagementClient {
+  return new HttpManagementClient(options);
 }

@@ -45,7 +45,9 @@ describe('bar chart', () => {
     [4, 1],
     [12, 5],
     [40, 10],
+    [9, 5],
     [73, 20],
+    [91, 25],
     [1234, 500],
   ])('axisStep(%i) = %i', (max, step) => expect(axisStep(max)).toBe(step));
 

@@ -25,13 +25,16 @@ const MUTED: Rgb = [110, 114, 128];
 const GRID: Rgb = [228, 230, 236];
 const BAR: Rgb = [29, 74, 255];
 
-/** A round axis step (1, 2 or 5 times a power of ten) giving about `ticks` intervals up to `max`. */
+/**
+ * A round axis step giving about `ticks` intervals up to `max`: 1, 2 or 5 times a power of
+ * ten, or 2.5 times one from 25 up (counts never get fractional steps).
+ */
 export function axisStep(max: number, ticks = 4): number {
   if (max <= ticks) return 1;
   const raw = max / ticks;
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
-  return step;
+  const multiples = power >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10];
+  return multiples.map((m) => m * power).find((s) => s >= raw)!;
 }
 
 interface Plot {
