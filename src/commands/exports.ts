@@ -8,21 +8,20 @@ import { table } from '../cli/format.js';
 import { exportRequest, exportsPaging, type ExportCreateOptions } from '../cli/management-args.js';
 import { managementOptions, withManagementApi, type ManagementOptions } from '../cli/management-options.js';
 import { print, printJson, warn } from '../cli/output.js';
-import { saveFile } from '../cli/save-file.js';
+import { refuseExisting, saveFile, serverFileName } from '../cli/save-file.js';
 import { EXPORT_FORMAT_NAMES } from '../management/export-formats.js';
 import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, downloadWhenReady, waitForExport, type WaitOptions } from '../management/export-wait.js';
 import type { ManagementApi } from '../management/management-api.js';
 import type { Export } from '../management/management-schemas.js';
+import { sleep } from '../util/sleep.js';
 
 interface WaitFlags {
   pollIntervalMs: number;
   waitTimeoutMs: number;
 }
 
-const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 function waitOptions(flags: WaitFlags): WaitOptions {
-  return { pollIntervalMs: flags.pollIntervalMs, timeoutMs: flags.waitTimeoutMs, sleep: realSleep, now: Date.now };
+  return { pollIntervalMs: flags.pollIntervalMs, timeoutMs: flags.waitTimeoutMs, sleep, now: Date.now };
 }
 
 function status(e: Export): string {
@@ -73,7 +72,7 @@ async function list(options: ManagementOptions & { limit?: number; offset?: numb
 
 async function download(api: ManagementApi, id: number, file: string | undefined, force: boolean, flags: WaitFlags): Promise<{ file: string; bytes: number; contentType: string }> {
   const content = await downloadWhenReady(api, id, waitOptions(flags));
-  const name = file ?? content.filename ?? (await api.getExport(id)).filename;
+  const name = file ?? serverFileName(content.filename ?? (await api.getExport(id)).filename);
   return { file: saveFile(name, content.bytes, force), bytes: content.bytes.length, contentType: content.contentType };
 }
 
@@ -81,6 +80,7 @@ type CreateFlags = ManagementOptions & ExportCreateOptions & WaitFlags & { wait?
 
 async function create(options: CreateFlags): Promise<void> {
   const request = exportRequest(options);
+  if (options.output !== undefined) refuseExisting(options.output, options.force ?? false);
   await withManagementApi(options, async (api) => {
     let created = await api.createExport(request);
     if (!options.json) print(`Export ${created.id} created (${created.export_format}).`);

@@ -5,8 +5,9 @@
  */
 import type { z } from 'zod';
 import type { ManagementTarget } from '../config/resolve-project.js';
-import { AuthError, RemoteError } from '../errors.js';
+import { AuthError, RemoteError, UsageError } from '../errors.js';
 import type { HttpClient, HttpOutcome } from '../http/http-client.js';
+import { sleep } from '../util/sleep.js';
 import { formatZodIssues } from '../util/zod-issues.js';
 import { describeApiError, retryAfterMs } from './api-error-message.js';
 import { apiUrl, checkApiUrl, checkDownloadUrl } from './api-url.js';
@@ -59,8 +60,6 @@ export interface ManagementClient {
   failure(reply: ApiReply, call: ApiCall): Error;
 }
 
-const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 function outcomeError(outcome: Exclude<HttpOutcome, { type: 'response' }>, url: string): RemoteError {
   const origin = new URL(url).origin;
   if (outcome.type === 'timeout') return new RemoteError(`no answer from ${origin} within ${outcome.afterMs / 1000} s`);
@@ -78,8 +77,11 @@ class HttpManagementClient implements ManagementClient {
   private readonly now: () => number;
 
   constructor(private readonly options: ManagementClientOptions) {
+    // Config resolution refuses this already; the client does too, so no caller can slip a
+    // project key into the management API.
+    if (options.target.personalApiKey.startsWith('phc_')) throw new UsageError('the management API takes a personal API key (phx_...), not a project key (phc_...)');
     this.target = options.target;
-    this.sleep = options.sleep ?? realSleep;
+    this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;
   }
 

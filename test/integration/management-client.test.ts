@@ -70,6 +70,10 @@ describe('validation errors the CLI does not let through', () => {
     );
   });
 
+  it('refuses a project key outright, before any request', () => {
+    expect(() => clientFor(sb.sandbox.url, 'phc_sandboxTestProjectToken0001')).toThrow('not a project key (phc_...)');
+  });
+
   it('turns a refused key into an AuthError', async () => {
     const { api } = clientFor(sb.sandbox.url, 'phx_not_a_key_of_this_sandbox');
     await expect(api.listProjects()).rejects.toBeInstanceOf(AuthError);

@@ -59,7 +59,7 @@ describe('authentication and its order', () => {
 describe('projects', () => {
   it('lists visible projects with offset paging, and @current', async () => {
     const page = (await call('/api/projects/?limit=1', 'admin-all')).json();
-    expect(page).toMatchObject({ count: 2, previous: null, results: [{ id: 1, name: 'Sandbox test project', timezone: 'UTC' }] });
+    expect(page).toMatchObject({ count: 2, previous: null, results: [{ id: 1 }] });
     expect(new URL(page.next as string).search).toBe('?limit=1&offset=1');
     expect((await call('/api/projects/@current/', 'member-all')).json()).toMatchObject({ id: 1 });
   });
