@@ -2,6 +2,11 @@
 import { Command } from 'commander';
 import { registerExportSource } from '../commands/export-source.js';
 import { registerIdentify } from '../commands/identify.js';
+import { registerExports } from '../commands/exports.js';
+import { registerGroupTypes } from '../commands/group-types.js';
+import { registerGroups } from '../commands/groups.js';
+import { registerMembers } from '../commands/members.js';
+import { registerProjects } from '../commands/projects.js';
 import { registerRejects } from '../commands/rejects.js';
 import { registerStatus } from '../commands/status.js';
 
@@ -17,5 +22,10 @@ export function buildProgram(): Command {
   registerIdentify(program);
   registerStatus(program);
   registerRejects(program);
+  registerProjects(program);
+  registerGroupTypes(program);
+  registerMembers(program);
+  registerExports(program);
+  registerGroups(program);
   return program;
 }

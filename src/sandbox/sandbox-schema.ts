@@ -62,4 +62,65 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
     UNIQUE (team_id, group_type_index, group_key)
   );
   `,
+  /* v2: the management side: organizations, users, memberships, personal API keys, exports. */ `
+  CREATE TABLE organizations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL UNIQUE,
+    distinct_id TEXT NOT NULL UNIQUE,
+    first_name TEXT NOT NULL,
+    last_name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL UNIQUE
+  );
+  -- Levels as the service has them: 1 member, 8 administrator, 15 owner.
+  CREATE TABLE organization_memberships (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    level INTEGER NOT NULL,
+    joined_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (organization_id, user_id)
+  );
+  -- team_id is a project id; no foreign key, so memberships can be seeded before projects.
+  CREATE TABLE explicit_team_memberships (
+    id TEXT PRIMARY KEY,
+    team_id INTEGER NOT NULL,
+    parent_membership_id TEXT NOT NULL REFERENCES organization_memberships(id),
+    level INTEGER NOT NULL,
+    joined_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (team_id, parent_membership_id)
+  );
+  -- The plain value is kept so "migrate sandbox" can show the keys of this local server; a
+  -- sandbox key opens nothing but this loopback server.
+  CREATE TABLE personal_api_keys (
+    id TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    label TEXT NOT NULL UNIQUE,
+    value TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE exports (
+    id INTEGER PRIMARY KEY,
+    team_id INTEGER NOT NULL,
+    dashboard INTEGER,
+    insight INTEGER,
+    export_format TEXT NOT NULL,
+    export_context TEXT,
+    created_by INTEGER REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    expires_after TEXT,
+    content BLOB,
+    exception TEXT
+  );
+  CREATE INDEX exports_by_team ON exports (team_id, created_at);
+  CREATE INDEX groups_newest_first ON groups (team_id, group_type_index, created_at);
+  `,
 ];

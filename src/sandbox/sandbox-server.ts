@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api/api-routes.js';
+import { seedManagementData } from './api/management-seed.js';
 import { captureRoutes } from './capture/capture-routes.js';
 import { findRoute, json, type Route, type SandboxRequest, type SandboxResponse } from './router.js';
 import { SandboxStore } from './sandbox-store.js';
@@ -50,6 +51,7 @@ function send(res: ServerResponse, response: SandboxResponse): void {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = SandboxStore.open(options.dbPath ?? ':memory:');
+  seedManagementData(store, options.now);
   const now = options.now ?? (() => new Date());
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');

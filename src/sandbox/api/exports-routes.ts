@@ -1,0 +1,104 @@
+/** `/api/environments/:id/exports/`: list, create, retrieve, and fetch the rendered content. */
+import { isExportFormat, type ExportFormat } from '../../management/export-formats.js';
+import type { Route, SandboxRequest, SandboxResponse } from '../router.js';
+import { json } from '../router.js';
+import { projectRoute, type ApiContext } from './api-auth.js';
+import { readJsonObject } from './api-body.js';
+import { apiError, notFound, required, validationError } from './api-errors.js';
+import { limitOffset, offsetPage } from './api-pagination.js';
+import { exportFilename } from './export-naming.js';
+import { reportNotReady, scheduleExportRendering } from './export-scheduler.js';
+import { exportContent, exportJson, getExport, insertExport, listExports } from './export-store.js';
+import { renderSpec, SANDBOX_DASHBOARDS, SANDBOX_INSIGHTS } from './sandbox-insights.js';
+
+const BASE = String.raw`^\/api\/(?:projects|environments)\/(\d+)\/exports`;
+const LIST = new RegExp(`${BASE}\\/?$`);
+const ONE = new RegExp(`${BASE}\\/(\\d+)\\/?$`);
+const CONTENT = new RegExp(`${BASE}\\/(\\d+)\\/content\\/?$`);
+/** How long the service keeps an exported file. */
+const EXPIRES_AFTER_DAYS = 180;
+
+interface ValidExport {
+  dashboard: number | null;
+  insight: number | null;
+  format: ExportFormat;
+  context: Record<string, unknown> | null;
+}
+
+function primaryKey(body: Record<string, unknown>, attr: 'dashboard' | 'insight', known: ReadonlyArray<{ id: number }>): number | null | SandboxResponse {
+  const value = body[attr];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return validationError('incorrect_type', `Incorrect type. Expected pk value, received ${typeof value}.`, attr);
+  }
+  if (!known.some((k) => k.id === value)) return validationError('does_not_exist', `Invalid pk "${value}" - object does not exist.`, attr);
+  return value;
+}
+
+/** Field checks in the serializer's field order, then the rule that one source is needed. */
+export function validateExport(body: Record<string, unknown>): ValidExport | SandboxResponse {
+  const dashboard = primaryKey(body, 'dashboard', SANDBOX_DASHBOARDS);
+  if (typeof dashboard === 'object' && dashboard !== null) return dashboard;
+  const insight = primaryKey(body, 'insight', SANDBOX_INSIGHTS);
+  if (typeof insight === 'object' && insight !== null) return insight;
+  const format = body.export_format;
+  if (format === undefined || format === null) return required('export_format');
+  if (!isExportFormat(format)) return validationError('invalid_choice', `"${String(format)}" is not a valid choice.`, 'export_format');
+  const context = body.export_context ?? null;
+  if (context !== null && (typeof context !== 'object' || Array.isArray(context))) {
+    return validationError('invalid_input', 'Value must be valid JSON object.', 'export_context');
+  }
+  if (dashboard === null && insight === null && context === null) {
+    return validationError('invalid_input', 'Either dashboard, insight or export_context is required for an export.', null);
+  }
+  return { dashboard, insight, format, context: context as Record<string, unknown> | null };
+}
+
+async function createExport(request: SandboxRequest, context: ApiContext): Promise<SandboxResponse> {
+  const body = await readJsonObject(request);
+  if (!body.ok) return body.response;
+  const valid = validateExport(body.value);
+  if ('status' in valid) return valid;
+  const now = context.now();
+  const id = insertExport(context.store, {
+    team_id: context.project.id,
+    dashboard: valid.dashboard,
+    insight: valid.insight,
+    export_format: valid.format,
+    export_context: valid.context === null ? null : JSON.stringify(valid.context),
+    created_by: context.caller.userId,
+    created_at: now.toISOString(),
+    filename: exportFilename(renderSpec(valid).title, now, valid.format),
+    expires_after: new Date(now.getTime() + EXPIRES_AFTER_DAYS * 86_400_000).toISOString(),
+  });
+  scheduleExportRendering(context.store);
+  return json(201, exportJson(getExport(context.store, context.project.id, id)!));
+}
+
+function content(request: SandboxRequest, { store, project, params }: ApiContext): SandboxResponse {
+  const row = getExport(store, project.id, Number(params[0]));
+  if (row === undefined) return notFound();
+  if (row.exception !== null) return apiError(400, 'validation_error', 'export_failed', row.exception);
+  const bytes = row.has_content === 1 ? exportContent(store, row.id) : null;
+  if (bytes === null) {
+    reportNotReady(store, row.id);
+    return apiError(425, 'invalid_request', 'export_not_ready', 'Export is not ready yet.');
+  }
+  const headers: Record<string, string> = { 'content-type': row.export_format };
+  if (request.url.searchParams.get('download') === 'true') headers['content-disposition'] = `attachment; filename="${row.filename}"`;
+  return { status: 200, headers, body: bytes };
+}
+
+export const exportsRoutes: Route[] = [
+  projectRoute('GET', LIST, 'export:read', (request, { store, project }) => {
+    const { limit, offset } = limitOffset(request.url);
+    const { rows, count } = listExports(store, project.id, limit, offset);
+    return json(200, offsetPage(request, rows.map(exportJson), count, limit, offset));
+  }),
+  projectRoute('POST', LIST, 'export:write', createExport),
+  projectRoute('GET', ONE, 'export:read', (_request, { store, project, params }) => {
+    const row = getExport(store, project.id, Number(params[0]));
+    return row === undefined ? notFound() : json(200, exportJson(row));
+  }),
+  projectRoute('GET', CONTENT, 'export:read', content),
+];

@@ -1,0 +1,86 @@
+/**
+ * Real loopback servers for the key-isolation tests: a trap that records whatever reaches it,
+ * and a relay in front of the sandbox that can rewrite page links or redirect content.
+ */
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface LoopbackServer {
+  url: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+async function listen(server: Server, requests: Recorded[]): Promise<LoopbackServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readBody(req: import('node:http').IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of req) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** Records every request and answers 200 with `body` (an empty page by default). */
+export function startTrap(body: Buffer | string = JSON.stringify({ next: null, previous: null, results: [] })): Promise<LoopbackServer> {
+  const requests: Recorded[] = [];
+  const server = createServer(async (req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: (await readBody(req)).toString() });
+    res.writeHead(200, { 'content-type': Buffer.isBuffer(body) ? 'image/png' : 'application/json' });
+    res.end(body);
+  });
+  return listen(server, requests);
+}
+
+export interface RelayRules {
+  /** Replaces each `next` link of a JSON page with what this returns. */
+  rewriteNext?: (next: string) => string;
+  /** Answers export content requests with a redirect to this URL instead of forwarding them. */
+  redirectContentTo?: string;
+}
+
+/** Forwards to `upstream`, as the same host from the client's view, applying `rules`. */
+export function startRelay(upstream: string, rules: RelayRules): Promise<LoopbackServer> {
+  const requests: Recorded[] = [];
+  const target = new URL(upstream);
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString() });
+    if (rules.redirectContentTo && /\/content\/(\?|$)/.test(req.url ?? '')) {
+      res.writeHead(302, { location: rules.redirectContentTo });
+      res.end();
+      return;
+    }
+    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, async (up) => {
+      let answer = await readBody(up);
+      const headers = { ...up.headers };
+      if (rules.rewriteNext && (headers['content-type'] ?? '').includes('json')) {
+        const json = JSON.parse(answer.toString()) as { next?: string | null };
+        if (typeof json.next === 'string') json.next = rules.rewriteNext(json.next);
+        answer = Buffer.from(JSON.stringify(json));
+        delete headers['content-length'];
+      }
+      res.writeHead(up.statusCode ?? 502, headers);
+      res.end(answer);
+    });
+    forward.end(body);
+  });
+  return listen(server, requests);
+}

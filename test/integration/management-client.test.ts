@@ -1,0 +1,116 @@
+/**
+ * The management client against the real sandbox, in-process: throttling waited out with an
+ * injected sleep, export waits with an injected clock, and the 400s the CLI cannot provoke.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthError, RemoteError } from '../../src/errors.js';
+import { downloadWhenReady, waitForExport } from '../../src/management/export-wait.js';
+import { groupsPageSchema } from '../../src/management/management-schemas.js';
+import { pauseExportRendering, resumeExportRendering } from '../../src/sandbox/api/export-scheduler.js';
+import { SANDBOX_USERS } from '../../src/sandbox/api/management-seed.js';
+import { useClients } from '../helpers/management-client.js';
+import { startManagementSandbox, type ManagementSandbox } from '../helpers/management-sandbox.js';
+
+let clock = Date.parse('2026-03-01T12:00:00Z');
+let sb: ManagementSandbox;
+const clientFor = useClients();
+
+beforeAll(async () => {
+  sb = await startManagementSandbox({ now: () => new Date(clock) });
+});
+afterAll(() => sb.sandbox.close());
+
+describe('throttling', () => {
+  it('waits the time a 429 states, with the injected sleep, then succeeds', async () => {
+    const waits: number[] = [];
+    const { api, client } = clientFor(sb.sandbox.url, sb.key('admin-read-only'), {
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock += ms;
+      },
+      onThrottle: () => {},
+    });
+    for (let i = 0; i < 480; i++) {
+      const reply = await client.send({ method: 'GET', path: '/api/projects/1/groups_types/' });
+      expect(reply.status).toBe(200);
+    }
+    expect(await api.listGroupTypes()).toEqual([]);
+    expect(waits).toEqual([60_000]);
+  });
+
+  it('gives up with a plain message after the allowed retries', async () => {
+    const { api, client } = clientFor(sb.sandbox.url, sb.key('member-all'), { maxThrottleRetries: 1 });
+    for (let i = 0; i < 480; i++) await client.send({ method: 'GET', path: '/api/projects/1/groups_types/' });
+    await expect(api.listGroupTypes()).rejects.toThrow(/kept throttling the requests \(429\): Request was throttled. Expected available in 60 seconds./);
+  });
+});
+
+describe('validation errors the CLI does not let through', () => {
+  it('names attr level for a level that is not 1 or 8', async () => {
+    const { api } = clientFor(sb.sandbox.url, sb.key('owner-all'));
+    const error = await api.updateMember(SANDBOX_USERS.member.uuid, 15).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RemoteError);
+    expect((error as Error).message).toBe('the API refused the request: level: "15" is not a valid choice. (400 invalid_choice)');
+  });
+
+  it('asks for a dashboard, insight or context', async () => {
+    const { api } = clientFor(sb.sandbox.url, sb.key('owner-all'));
+    await expect(api.createExport({ export_format: 'image/png' })).rejects.toThrow(
+      'the API refused the request: Either dashboard, insight or export_context is required for an export. (400 invalid_input)',
+    );
+  });
+
+  it('names group_type_index when it is missing or not a number', async () => {
+    const { client } = clientFor(sb.sandbox.url, sb.key('owner-all'));
+    await expect(client.json({ method: 'GET', path: '/api/environments/1/groups/' }, groupsPageSchema)).rejects.toThrow(
+      'the API refused the request: group_type_index: This field is required. (400 required)',
+    );
+    await expect(client.json({ method: 'GET', path: '/api/environments/1/groups/', query: { group_type_index: 'x' } }, groupsPageSchema)).rejects.toThrow(
+      'group_type_index: A valid integer is required. (400 invalid_input)',
+    );
+  });
+
+  it('refuses a project key outright, before any request', () => {
+    expect(() => clientFor(sb.sandbox.url, 'phc_sandboxTestProjectToken0001')).toThrow('not a project key (phc_...)');
+  });
+
+  it('turns a refused key into an AuthError', async () => {
+    const { api } = clientFor(sb.sandbox.url, 'phx_not_a_key_of_this_sandbox');
+    await expect(api.listProjects()).rejects.toBeInstanceOf(AuthError);
+  });
+});
+
+describe('waiting for an export', () => {
+  it('polls until rendered, sleeping only through the injected sleep', async () => {
+    const { api } = clientFor(sb.sandbox.url, sb.key('owner-all'));
+    pauseExportRendering(sb.store);
+    const created = await api.createExport({ insight: 1, export_format: 'text/csv' });
+    const sleeps: number[] = [];
+    const ready = await waitForExport(api, created.id, {
+      pollIntervalMs: 250,
+      timeoutMs: 10_000,
+      now: () => clock,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        if (sleeps.length === 2) resumeExportRendering(sb.store);
+      },
+    });
+    expect(ready.has_content).toBe(true);
+    expect(sleeps).toEqual([250, 250]);
+  });
+
+  it('downloads once the content stops answering 425, and gives up at the bound', async () => {
+    const { api } = clientFor(sb.sandbox.url, sb.key('owner-all'));
+    pauseExportRendering(sb.store);
+    const created = await api.createExport({ insight: 1, export_format: 'application/json' });
+    let fakeNow = 0;
+    const options = { pollIntervalMs: 1000, timeoutMs: 5000, now: () => fakeNow, sleep: async (ms: number) => void (fakeNow += ms) };
+    await expect(downloadWhenReady(api, created.id, options)).rejects.toThrow(`export ${created.id} is still not ready after 5 s`);
+    expect(fakeNow).toBe(5000);
+    resumeExportRendering(sb.store);
+    const content = await downloadWhenReady(api, created.id, options);
+    expect(content.contentType).toBe('application/json');
+    expect(content.filename).toBe(created.filename);
+    expect(JSON.parse(content.bytes.toString())).toMatchObject({ title: 'Events per day', total: 0 });
+  });
+});
