@@ -10,7 +10,9 @@ import { loadNameMap, loadZone } from '../export/event-rules-options.js';
 import { printExportSummary } from '../export/export-summary.js';
 import { stageFiles } from '../export/stage-files.js';
 import { CSV_ROLES, type CsvRole } from '../sources/source-item.js';
+import { expandInput } from '../sources/expand-inputs.js';
 import { formatNames, SOURCE_FORMATS } from '../sources/formats.js';
+import { openInputs } from '../sources/zip-input.js';
 
 interface ExportOptions extends StagingOptions {
   from: string;
@@ -35,9 +37,12 @@ function parseColumns(values: string[]): Partial<Record<CsvRole, string>> {
 }
 
 async function run(files: string[], options: ExportOptions): Promise<void> {
-  const reader = SOURCE_FORMATS[options.from];
-  if (reader === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
-  const rules = { nameMap: loadNameMap(options.map), zone: loadZone(options.timezone), nowMs: Date.now() };
+  const format = SOURCE_FORMATS[options.from];
+  if (format === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
+  if (options.timezone !== undefined && format.timezone === 'utc') {
+    throw new UsageError(`--timezone does not apply to --from ${options.from}: its export's times are always UTC`);
+  }
+  const rules = { nameMap: loadNameMap(options.map, format.eventRenames), zone: loadZone(options.timezone), nowMs: Date.now() };
   const columns = parseColumns(options.column);
   const interrupts = watchInterrupts();
   const progress = createProgress({ quiet: options.quiet || options.json });
@@ -47,8 +52,10 @@ async function run(files: string[], options: ExportOptions): Promise<void> {
       staging: options.staging,
       command: 'export-source',
       format: options.from,
-      reader,
-      readerOptions: { inferTypes: options.inferTypes, columns },
+      reader: format.reader,
+      readerOptions: { inferTypes: options.inferTypes, columns, zone: format.timezone === 'project' ? rules.zone : undefined },
+      expand: (file) => expandInput(file, format.extensions),
+      open: (file) => openInputs(file, format.extensions),
       rules,
       recordedOptions: { map: options.map ?? null, timezone: rules.zone?.name ?? null, inferTypes: options.inferTypes, columns },
       progress,
@@ -66,10 +73,10 @@ export function registerExportSource(program: Command): void {
   const command = program
     .command('export-source')
     .description('read source files into the staging file (validated, mapped, with stable uuids)')
-    .argument('<files...>', 'source files (.gz read transparently)')
+    .argument('<files...>', 'source files, directories or globs (.gz and .zip read as streams)')
     .addOption(new Option('--from <format>', 'source format').choices(formatNames()).makeOptionMandatory())
     .option('--map <file>', 'mapping file: event and property renames (extends the defaults)')
-    .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
+    .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected); mixpanel: the project time zone')
     .option('--column <role=header>', 'CSV: use another header for event, distinct_id, timestamp, uuid or properties (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)');
   stagingOption(command);

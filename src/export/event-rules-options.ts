@@ -8,8 +8,9 @@ import { buildNameMap, mappingFileSchema, type NameMap } from '../events/name-ma
 import { createZoneConverter, type ZoneConverter } from '../events/time-zone.js';
 import { formatZodIssues } from '../util/zod-issues.js';
 
-export function loadNameMap(file: string | undefined): NameMap {
-  if (file === undefined) return buildNameMap();
+/** The name map from `--map` (if given) over the built-in renames and the format's own. */
+export function loadNameMap(file: string | undefined, sourceDefaults?: Readonly<Record<string, string | null>>): NameMap {
+  if (file === undefined) return buildNameMap(undefined, sourceDefaults);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -19,7 +20,7 @@ export function loadNameMap(file: string | undefined): NameMap {
   }
   const result = mappingFileSchema.safeParse(json);
   if (!result.success) throw new UsageError(`--map ${file}: invalid mapping\n  ${formatZodIssues(result.error).join('\n  ')}`);
-  return buildNameMap(result.data);
+  return buildNameMap(result.data, sourceDefaults);
 }
 
 export function loadZone(name: string | undefined): ZoneConverter | undefined {

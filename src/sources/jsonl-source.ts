@@ -46,7 +46,13 @@ export function jsonObjectToCandidate(object: Record<string, unknown>, identity:
   };
 }
 
-export function toJsonItem(entry: TextLine | OverlongLine): SourceItem | undefined {
+/** Turns one parsed JSON object into a candidate event or the reason it cannot be one. */
+export type JsonRecordMapper = (object: Record<string, unknown>) => CandidateEvent | RowProblem;
+
+const plainJsonl: JsonRecordMapper = (object) => jsonObjectToCandidate(object, canonicalJson(object));
+
+/** One line of a JSON-lines file as an item: parsed, then mapped by `map` (plain JSONL by default). */
+export function toJsonItem(entry: TextLine | OverlongLine, map: JsonRecordMapper = plainJsonl): SourceItem | undefined {
   if ('overlong' in entry) {
     return { line: entry.line, raw: entry.head, problem: problem('bad_json', '', 'line is too long to be one event') };
   }
@@ -58,7 +64,7 @@ export function toJsonItem(entry: TextLine | OverlongLine): SourceItem | undefin
     return { line: entry.line, raw: entry.text, problem: problem('bad_json', '', `not valid JSON: ${(error as Error).message}`) };
   }
   if (!isObject(parsed)) return { line: entry.line, raw: entry.text, problem: problem('bad_json', '', 'the line is JSON but not an object') };
-  const result = jsonObjectToCandidate(parsed, canonicalJson(parsed));
+  const result = map(parsed);
   return 'reason' in result ? { line: entry.line, raw: entry.text, problem: result } : { line: entry.line, raw: entry.text, candidate: result };
 }
 

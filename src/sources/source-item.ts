@@ -1,5 +1,6 @@
 import type { CandidateEvent } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
+import type { ZoneConverter } from '../events/time-zone.js';
 
 /** One row of a source file: a candidate event, or the reason it could not become one. */
 export type SourceItem =
@@ -13,6 +14,8 @@ export interface ReaderOptions {
   inferTypes?: boolean;
   /** CSV only: header names to use for the standard columns, e.g. { distinct_id: 'user_id' }. */
   columns?: Partial<Record<CsvRole, string>>;
+  /** Mixpanel only: the project's time zone, in which older projects' exports write `time`. */
+  zone?: ZoneConverter;
 }
 
 export const CSV_ROLES = ['event', 'distinct_id', 'timestamp', 'uuid', 'properties'] as const;
