@@ -5,6 +5,19 @@ import { crc32, deflateRawSync } from 'node:zlib';
 const DOS_TIME = 0; // 00:00:00
 const DOS_DATE = (2025 - 1980) << 9 | 9 << 5 | 1; // 2025-09-01
 
+/** The fields local and central headers share, in the same order, from `at`. */
+function writeShared(header, at, { method, crc, compressedSize, size, nameLength }) {
+  header.writeUInt16LE(20, at); // version needed to extract: 2.0
+  header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+  header.writeUInt16LE(method, at + 4);
+  header.writeUInt16LE(DOS_TIME, at + 6);
+  header.writeUInt16LE(DOS_DATE, at + 8);
+  header.writeUInt32LE(crc, at + 10);
+  header.writeUInt32LE(compressedSize, at + 14);
+  header.writeUInt32LE(size, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+}
+
 /**
  * @param {Array<{ name: string, data: Buffer, method?: 'store' | 'deflate' }>} entries
  * @returns {Buffer}
@@ -18,32 +31,16 @@ export function makeZip(entries) {
     const deflate = entry.method === 'deflate';
     const body = deflate ? deflateRawSync(entry.data, { level: 9 }) : entry.data;
     const crc = crc32(entry.data) >>> 0;
+    const shared = { method: deflate ? 8 : 0, crc, compressedSize: body.length, size: entry.data.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(deflate ? 8 : 0, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeShared(local, 4, shared);
     locals.push(local, name, body);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(0x031e, 4); // made by: Unix, spec 3.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(deflate ? 8 : 0, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    writeShared(central, 6, shared);
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
     offset += local.length + name.length + body.length;

@@ -6,12 +6,13 @@ import { watchInterrupts } from '../cli/interrupt.js';
 import { printJson } from '../cli/output.js';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../errors.js';
+import type { ZoneConverter } from '../events/time-zone.js';
 import { loadNameMap, loadZone } from '../export/event-rules-options.js';
 import { printExportSummary } from '../export/export-summary.js';
 import { stageFiles } from '../export/stage-files.js';
 import { CSV_ROLES, type CsvRole } from '../sources/source-item.js';
 import { expandInput } from '../sources/expand-inputs.js';
-import { formatNames, SOURCE_FORMATS } from '../sources/formats.js';
+import { formatNames, SOURCE_FORMATS, type SourceFormat } from '../sources/formats.js';
 import { openInputs } from '../sources/zip-input.js';
 
 interface ExportOptions extends StagingOptions {
@@ -36,6 +37,15 @@ function parseColumns(values: string[]): Partial<Record<CsvRole, string>> {
   return columns;
 }
 
+/**
+ * The zone recorded with a read, so a re-read with another is refused. A Mixpanel project zone
+ * moves every event, so "none" is recorded as UTC (what it means there): adding one later is a
+ * change too, not only a fix for rows that had no zone.
+ */
+function recordedZone(format: SourceFormat, zone: ZoneConverter | undefined): string | null {
+  return zone?.name ?? (format.timezone === 'project' ? 'UTC' : null);
+}
+
 async function run(files: string[], options: ExportOptions): Promise<void> {
   const format = SOURCE_FORMATS[options.from];
   if (format === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
@@ -57,7 +67,7 @@ async function run(files: string[], options: ExportOptions): Promise<void> {
       expand: (file) => expandInput(file, format.extensions),
       open: (file) => openInputs(file, format.extensions),
       rules,
-      recordedOptions: { map: options.map ?? null, timezone: rules.zone?.name ?? null, inferTypes: options.inferTypes, columns },
+      recordedOptions: { map: options.map ?? null, timezone: recordedZone(format, rules.zone), inferTypes: options.inferTypes, columns },
       progress,
       signal: interrupts.signal,
     });

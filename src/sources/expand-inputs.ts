@@ -48,27 +48,34 @@ function describe(extensions: readonly string[]): string {
   return [...extensions, '.zip'].join(', ');
 }
 
-async function expandDirectory(dir: string, extensions: readonly string[]): Promise<string[]> {
+async function listDirectory(dir: string, extensions: readonly string[]): Promise<DirectoryFiles> {
   const found: DirectoryFiles = { matching: [], others: [] };
   try {
     await walk(dir, extensions, found);
   } catch (error) {
     throw new InputError(`${dir}: cannot list the directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  found.matching.sort(naturalCompare);
+  return found;
+}
+
+async function expandDirectory(dir: string, extensions: readonly string[]): Promise<string[]> {
+  const found = await listDirectory(dir, extensions);
   if (found.matching.length === 0) {
     const others = found.others.length === 0 ? 'it has no files' : `it has ${found.others.length} other file(s), e.g. ${found.others.sort(naturalCompare)[0]}`;
     throw new InputError(`${dir}: no source files in this directory (looked for names ending ${describe(extensions)}, optionally .gz; ${others})`, [
       'Name the files themselves to read them whatever their names.',
     ]);
   }
-  return found.matching.sort(naturalCompare);
+  return found.matching;
 }
 
 /** Matches `segments` below `dir`; `**` matches any depth. Folders matched last are expanded. */
 async function matchGlob(dir: string, segments: string[], extensions: readonly string[], out: string[]): Promise<void> {
   const [segment, ...rest] = segments;
   if (segment === undefined) {
-    if (await isDirectory(dir)) out.push(...(await expandDirectory(dir, extensions)));
+    // A folder the pattern matches is read like a directory; one with no source files adds none.
+    if (await isDirectory(dir)) out.push(...(await listDirectory(dir, extensions)).matching);
     else out.push(dir);
     return;
   }
@@ -86,7 +93,8 @@ async function matchGlob(dir: string, segments: string[], extensions: readonly s
   }
   const pattern = globSegmentToRegExp(segment);
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries.filter((e) => pattern.test(e.name)).sort((a, b) => naturalCompare(a.name, b.name))) {
+  const matching = entries.filter((e) => pattern.test(e.name) && (segment.startsWith('.') || !isHiddenPath(e.name)));
+  for (const entry of matching.sort((a, b) => naturalCompare(a.name, b.name))) {
     const path = join(dir, entry.name);
     if (rest.length === 0 || (await isDirectory(path))) await matchGlob(path, rest, extensions, out);
   }

@@ -16,9 +16,13 @@ export function isMissing(value: unknown): value is undefined | null | '' {
   return value === undefined || value === null || value === '';
 }
 
-/** Sets `key` to a given value, unless the properties already hold that key (theirs wins). */
+/**
+ * Sets `key` to a given value, unless the properties already hold that key (theirs wins).
+ * Missing values and empty objects (an export's `"set": {}`) are not set.
+ */
 export function setIfAbsent(properties: Properties, key: string, value: unknown): void {
-  if (!isMissing(value) && !Object.hasOwn(properties, key)) properties[key] = value;
+  if (isMissing(value) || (isObject(value) && Object.keys(value).length === 0)) return;
+  if (!Object.hasOwn(properties, key)) properties[key] = value;
 }
 
 /** Moves `from` to `to`, unless `to` is already taken (then `from` stays as it is). */
