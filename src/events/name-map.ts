@@ -35,10 +35,15 @@ export interface NameMap {
   readonly properties: ReadonlyMap<string, string | null>;
 }
 
-export function buildNameMap(file?: MappingFile): NameMap {
+/**
+ * The name map from a mapping file. `sourceDefaults` are a source format's own event renames
+ * (Amplitude's `session_start` is dropped, say); they count as defaults, so `replaceDefaults`
+ * leaves them out and the file's own entries win over them.
+ */
+export function buildNameMap(file?: MappingFile, sourceDefaults: Readonly<Record<string, string | null>> = {}): NameMap {
   const events = new Map<string, string | null>();
   if (!file?.replaceDefaults) {
-    for (const [from, to] of Object.entries(DEFAULT_EVENT_RENAMES)) events.set(from, to);
+    for (const [from, to] of Object.entries({ ...DEFAULT_EVENT_RENAMES, ...sourceDefaults })) events.set(from, to);
   }
   for (const [from, to] of Object.entries(file?.events ?? {})) events.set(from, to);
   return { events, properties: new Map(Object.entries(file?.properties ?? {})) };

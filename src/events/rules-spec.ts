@@ -10,6 +10,8 @@ import { createZoneConverter } from './time-zone.js';
 export interface RulesSpec {
   /** The validated mapping file, or undefined for the built-in renames only. */
   mapping?: MappingFile;
+  /** The source format's own event renames, counted as defaults (see buildNameMap). */
+  formatRenames?: Readonly<Record<string, string | null>>;
   /** IANA zone for timestamps without one. */
   timezone?: string;
   /** "Now" in UTC ms: future times are rejected, the last 48 hours warned about. */
@@ -26,7 +28,7 @@ export interface GroupColumn {
 
 export function rulesFromSpec(spec: RulesSpec): EventRules {
   return {
-    nameMap: buildNameMap(spec.mapping),
+    nameMap: buildNameMap(spec.mapping, spec.formatRenames),
     zone: spec.timezone === undefined ? undefined : createZoneConverter(spec.timezone),
     nowMs: spec.nowMs,
     kind: spec.kind,

@@ -15,7 +15,7 @@ function printFile(file: FileSummary): void {
   print(`${file.displayName}: ${plural(file.rowsRead, 'row')} read`);
   print(`  ${count(file.staged)} new, ${count(file.alreadyStaged)} already staged`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
-  if (file.skipped > 0) print(`  ${count(file.skipped)} skipped by the map (event renamed to null)`);
+  if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);
   if (file.rejected > 0) {
     print(`  ${count(file.rejected)} rejected: ${byReason(file.rejectedByReason)}`);
     for (const reject of file.firstRejects) {

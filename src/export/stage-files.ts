@@ -2,6 +2,7 @@
  * Stages several files under one staging lock. Every file is checked before the first row is
  * staged, so a typo in the last name does not leave the run half done.
  */
+import { resolve } from 'node:path';
 import type { Progress } from '../cli/progress.js';
 import { count, rate } from '../cli/format.js';
 import type { RulesSpec } from '../events/rules-spec.js';
@@ -29,6 +30,8 @@ export interface StageFilesOptions {
   signal?: AbortSignal;
   /** Expands a command-line argument into files (directories, globs). Default: itself. */
   expand?: (file: string) => Promise<string[]>;
+  /** Opens one file as one or more inputs (a zip archive gives one per entry). Default: openSourceInput. */
+  open?: (file: string) => Promise<SourceInput[]>;
   now?: () => number;
 }
 
@@ -46,15 +49,35 @@ function addTotals(totals: StageFilesResult['totals'], file: FileSummary): void 
   for (const [reason, n] of Object.entries(file.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
 }
 
+async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
+  await Promise.all(inputs.map((input) => input.close?.()));
+}
+
+/** Opens every file (a file named twice is read once); on a failure closes those opened. */
+async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>): Promise<SourceInput[]> {
+  const inputs: SourceInput[] = [];
+  const seen = new Set<string>();
+  try {
+    for (const name of names) {
+      if (seen.has(resolve(name))) continue;
+      seen.add(resolve(name));
+      inputs.push(...(await open(name)));
+    }
+    return inputs;
+  } catch (error) {
+    await closeAll(inputs);
+    throw error;
+  }
+}
+
 export async function stageFiles(options: StageFilesOptions): Promise<StageFilesResult> {
   const now = options.now ?? Date.now;
   const started = now();
   const names = options.expand ? (await Promise.all(options.files.map(options.expand))).flat() : options.files;
-  const inputs: SourceInput[] = [];
-  for (const name of names) inputs.push(await openSourceInput(name));
-
-  const store = StagingStore.open(options.staging, { lockFor: options.command });
+  const inputs = await openAll(names, options.open ?? (async (name) => [await openSourceInput(name)]));
+  let store: StagingStore | undefined;
   try {
+    store = StagingStore.open(options.staging, { lockFor: options.command });
     const recovered = recoverInterruptedReads(store);
     for (const read of recovered) {
       options.progress.log(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
@@ -83,6 +106,7 @@ export async function stageFiles(options: StageFilesOptions): Promise<StageFiles
     result.elapsedMs = now() - started;
     return result;
   } finally {
-    store.close();
+    store?.close();
+    await closeAll(inputs);
   }
 }

@@ -70,10 +70,16 @@ export function itemOf(line: number, raw: string, result: CandidateEvent | RowPr
   return 'reason' in result ? { line, raw, problem: result } : { line, raw, candidate: result };
 }
 
-export function toJsonItem(entry: TextLine | OverlongLine): SourceItem | undefined {
+/** Turns one parsed JSON object into a candidate event or the reason it cannot be one. */
+export type JsonRecordMapper = (object: Record<string, unknown>) => CandidateEvent | RowProblem;
+
+const plainJsonl: JsonRecordMapper = (object) => jsonObjectToCandidate(object, canonicalJson(object));
+
+/** One line of a JSON-lines file as an item: parsed, then mapped by `map` (plain JSONL by default). */
+export function toJsonItem(entry: TextLine | OverlongLine, map: JsonRecordMapper = plainJsonl): SourceItem | undefined {
   const parsed = parseObjectLine(entry);
   if (parsed === undefined || !('object' in parsed)) return parsed;
-  return itemOf(entry.line, parsed.raw, jsonObjectToCandidate(parsed.object, canonicalJson(parsed.object)));
+  return itemOf(entry.line, parsed.raw, map(parsed.object));
 }
 
 /** Splits text into lines and maps each through `toItem`; shared by every JSON-lines format. */
@@ -103,5 +109,5 @@ export async function* readLines(
 }
 
 export function readJsonl(text: AsyncIterable<string>, _options: ReaderOptions): AsyncIterable<SourceItem[]> {
-  return readLines(text, toJsonItem);
+  return readLines(text, (entry) => toJsonItem(entry));
 }

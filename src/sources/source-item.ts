@@ -20,6 +20,8 @@ export interface ReaderOptions {
   /** identify-groups: the group type, and the column holding the group key (default group_key). */
   groupType?: string;
   keyColumn?: string;
+  /** Mixpanel only: the project's time zone (IANA name), in which older projects' exports write `time`. */
+  timezone?: string;
 }
 
 export const CSV_ROLES = ['event', 'distinct_id', 'timestamp', 'uuid', 'properties'] as const;
@@ -31,11 +33,21 @@ export type CsvRole = (typeof CSV_ROLES)[number];
  */
 export type SourceReader = (text: AsyncIterable<string>, options: ReaderOptions) => AsyncIterable<SourceItem[]>;
 
-/**
- * A `--from` format: its reader, and how its text may be cut into independent pieces
- * (`csv`: at line ends outside quotes, after a header; `lines`: at any line end).
- */
+/** A format of source files: how they are found, read, and cut into pieces. */
 export interface SourceFormat {
   reader: SourceReader;
+  /**
+   * How its text may be cut into independent pieces: `csv` at line ends outside quotes, after
+   * a header; `lines` at any line end.
+   */
   layout: 'csv' | 'lines';
+  /** Names read from a directory or a zip archive (before an optional `.gz`); lowercase. */
+  extensions: readonly string[];
+  /**
+   * What `--timezone` means: `rows`, the zone of times written without one; `project`, the
+   * Mixpanel project zone its `time` values were written in; `utc`, not accepted (always UTC).
+   */
+  timezone: 'rows' | 'project' | 'utc';
+  /** Event renames the format adds to the built-in ones (null drops the event). */
+  eventRenames?: Readonly<Record<string, string | null>>;
 }

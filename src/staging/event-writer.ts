@@ -4,6 +4,7 @@
  * row of this same read); different content is a reject, because sending both would put two
  * versions of one event into PostHog.
  */
+import { canonicalJson } from '../events/canonical-json.js';
 import type { RowProblem } from '../events/reject-reasons.js';
 import type { StagedEvent } from '../events/staged-event.js';
 import type { Statement } from '../sqlite/database.js';
@@ -43,8 +44,13 @@ function difference(existing: ExistingRow, event: StagedEvent): string | undefin
     return `timestamp (${new Date(existing.timestamp_ms).toISOString()} then ${new Date(event.timestampMs).toISOString()})`;
   }
   if (existing.kind !== event.kind) return 'kind';
-  if (existing.properties !== event.propertiesJson) return 'properties';
+  if (existing.properties !== event.propertiesJson && !sameJson(existing.properties, event.propertiesJson)) return 'properties';
   return undefined;
+}
+
+/** Equal JSON values whatever their key order: a re-export may list properties in another order. */
+function sameJson(a: string, b: string): boolean {
+  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
 }
 
 export class EventWriter {

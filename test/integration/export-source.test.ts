@@ -148,7 +148,7 @@ describe('export-source on worker threads', () => {
 describe('export-source on unusable files', () => {
   const cases: Array<[string, (dir: string) => string, RegExp]> = [
     ['a missing file', (dir) => join(dir, 'nope.csv'), /nope\.csv: no such file/],
-    ['a directory', (dir) => { mkdirSync(join(dir, 'd')); return join(dir, 'd'); }, /is a directory/],
+    ['a directory with no source files', (dir) => { mkdirSync(join(dir, 'd')); writeFileSync(join(dir, 'd', 'notes.md'), 'x'); return join(dir, 'd'); }, /d: no source files in this directory \(looked for names ending \.csv, \.zip, optionally \.gz; it has 1 other file\(s\), e\.g\. .*notes\.md\)/],
     ['a binary file', (dir) => { writeFileSync(join(dir, 'b.csv'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2])); return join(dir, 'b.csv'); }, /binary file/],
     ['a CSV without required columns', (dir) => { writeFileSync(join(dir, 'c.csv'), 'name,user\na,b\n'); return join(dir, 'c.csv'); }, /c\.csv:1: the header has no "event", "distinct_id", "timestamp" column/],
     ['an empty file', (dir) => { writeFileSync(join(dir, 'e.csv'), ''); return join(dir, 'e.csv'); }, /e\.csv: the file is empty/],

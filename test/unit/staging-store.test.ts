@@ -52,6 +52,19 @@ describe('staging store', () => {
     store.close();
   });
 
+  it('takes the same properties in another key order as already staged, and other values as a conflict', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    const writer = new EventWriter(store);
+    writer.write(read(store), [{ line: 2, raw: 'r', event: event(1, { propertiesJson: '{"a":1,"b":{"c":2,"d":[1,{"e":3,"f":4}]}}' }) }]);
+    const reordered = writer.write(read(store, '/data/b.csv'), [
+      { line: 2, raw: 'r', event: event(1, { propertiesJson: '{"b":{"d":[1,{"f":4,"e":3}],"c":2},"a":1}' }) },
+      { line: 3, raw: 'r', event: event(1, { propertiesJson: '{"b":{"d":[{"f":4,"e":3},1],"c":2},"a":1}' }) },
+    ]);
+    expect(reordered).toMatchObject({ alreadyStaged: 1, rejected: 1 });
+    expect(reordered.conflicts[0]!.problem.message).toContain('with a different properties');
+    store.close();
+  });
+
   it('undoes a read left unfinished by a process that died', () => {
     const path = join(tempDir(), 's.db');
     const crashed = StagingStore.open(path);

@@ -1,0 +1,126 @@
+/**
+ * `--from mixpanel`: Mixpanel's raw event export (JSON lines of `{"event", "properties"}` with
+ * `time`, `distinct_id`, `$insert_id` inside the properties), mapped the way PostHog's own
+ * Mixpanel importer maps it. Pure: the README's Mixpanel table is this file.
+ */
+import type { CandidateEvent } from '../../events/build-event.js';
+import { canonicalJson } from '../../events/canonical-json.js';
+import { problem, type RowProblem } from '../../events/reject-reasons.js';
+import { deriveUuid } from '../../events/stable-uuid.js';
+import { createZoneConverter, type ZoneConverter } from '../../events/time-zone.js';
+import { parseTimestamp } from '../../events/timestamp.js';
+import { addUrlParts, isMissing, isObject, jsonLinesReader, setIfAbsent, type Properties } from './vendor-values.js';
+
+/** Event renames this source adds to the built-in ones (which already include this one). */
+export const MIXPANEL_EVENT_RENAMES: Readonly<Record<string, string | null>> = { $mp_web_page_view: '$pageview' };
+
+/** Mixpanel properties with a PostHog equivalent. */
+export const MIXPANEL_RENAMED: Readonly<Record<string, string>> = {
+  $city: '$geoip_city_name',
+  $region: '$geoip_subdivision_1_name',
+  mp_country_code: '$geoip_country_code',
+};
+
+/** Mixpanel-internal properties left out: ingestion bookkeeping, and fields used elsewhere. */
+export const MIXPANEL_DROPPED: ReadonlySet<string> = new Set([
+  'time', // the event's timestamp
+  'distinct_id', // the event's distinct_id
+  '$insert_id', // Mixpanel's dedup id: it becomes the uuid
+  '$mp_api_endpoint',
+  '$mp_api_timestamp_ms',
+  'mp_processing_time_ms',
+  '$geo_source',
+  'token', // the project token: keys are never staged
+]);
+
+/** Where the distinct_id is looked for, in order (Simplified ID Merge sets all three). */
+const DISTINCT_ID_FIELDS = ['distinct_id', '$user_id', '$device_id'] as const;
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+function countryName(code: unknown): string | undefined {
+  if (typeof code !== 'string' || !/^[A-Za-z]{2}$/.test(code)) return undefined;
+  try {
+    return countryNames.of(code.toUpperCase());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The event's UTC time in ms. `time` is epoch seconds, or milliseconds above 1e10. Mixpanel
+ * projects from before 2023 may write it in the project's time zone; `zone` undoes that.
+ */
+export function mixpanelTime(value: unknown, zone?: ZoneConverter): number | RowProblem {
+  if (isMissing(value)) return problem('missing_timestamp', 'properties.time', 'time is missing');
+  const parsed = parseTimestamp(value, 'properties.time');
+  if (!parsed.ok) return parsed.problem;
+  const epoch = typeof value === 'number' || /^\s*\d+(\.\d+)?\s*$/.test(String(value));
+  if (zone === undefined || !epoch) return parsed.ms;
+  const utc = zone.toUtc(parsed.ms);
+  if (utc !== undefined) return utc;
+  const wall = new Date(parsed.ms).toISOString().slice(0, 19).replace('T', ' ');
+  return problem('nonexistent_local_time', 'properties.time', `${wall} does not exist in ${zone.name} (clocks jumped forward)`);
+}
+
+/** Mixpanel's properties as PostHog's: internal ones dropped, geo ones renamed, URL parts added. */
+export function mixpanelProperties(source: Properties): Properties {
+  const out: Properties = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (!MIXPANEL_DROPPED.has(key) && !Object.hasOwn(MIXPANEL_RENAMED, key)) out[key] = value;
+  }
+  for (const [from, to] of Object.entries(MIXPANEL_RENAMED)) {
+    if (!Object.hasOwn(source, from)) continue;
+    if (Object.hasOwn(out, to)) out[from] = source[from];
+    else out[to] = source[from];
+  }
+  setIfAbsent(out, '$geoip_country_name', countryName(out.$geoip_country_code));
+  addUrlParts(out);
+  return out;
+}
+
+function distinctIdOf(source: Properties): { value: unknown; field: string } {
+  const key = DISTINCT_ID_FIELDS.find((name) => !isMissing(source[name])) ?? 'distinct_id';
+  return { value: source[key], field: `properties.${key}` };
+}
+
+/**
+ * One raw-export record as a candidate. With a `$insert_id`, the uuid is derived from Mixpanel's
+ * own dedup key (event name, distinct_id, `$insert_id`, time to the second), so re-exports and
+ * overlapping exports give the same uuid whatever else differs. Without one, from the record.
+ */
+export function mapMixpanel(record: Properties, zone?: ZoneConverter): CandidateEvent | RowProblem {
+  if (!isObject(record.properties)) {
+    return problem('bad_properties', 'properties', record.properties === undefined ? 'no "properties" object (Mixpanel keeps time and distinct_id there)' : 'properties must be a JSON object');
+  }
+  const source = record.properties;
+  const timeMs = mixpanelTime(source.time, zone);
+  if (typeof timeMs !== 'number') return timeMs;
+  const distinctId = distinctIdOf(source);
+  const properties = mixpanelProperties(source);
+  for (const [key, value] of Object.entries(record)) {
+    if (key !== 'event' && key !== 'properties' && key !== 'token' && key !== 'api_key') setIfAbsent(properties, key, value);
+  }
+  const candidate: CandidateEvent = {
+    event: record.event,
+    distinctId: distinctId.value,
+    timestamp: new Date(timeMs).toISOString(),
+    uuid: undefined,
+    properties,
+    identity: '',
+    fieldNames: { distinctId: distinctId.field, timestamp: 'properties.time' },
+  };
+  const insertId = source.$insert_id;
+  if (typeof insertId === 'string' && insertId.trim() !== '') {
+    candidate.identity = canonicalJson(['mixpanel $insert_id', record.event, String(distinctId.value ?? ''), insertId]);
+    candidate.uuid = deriveUuid(candidate.identity, Math.floor(timeMs / 1000) * 1000);
+  } else {
+    candidate.identity = canonicalJson(record);
+  }
+  return candidate;
+}
+
+export const readMixpanel = jsonLinesReader((options) => {
+  const zone = options.timezone === undefined ? undefined : createZoneConverter(options.timezone);
+  return (record) => mapMixpanel(record, zone);
+});

@@ -1,0 +1,60 @@
+/**
+ * `--from posthog`: PostHog's own event export (batch-export JSON lines: `uuid`, `event`,
+ * `distinct_id`, `timestamp`, `properties`, plus export metadata), for moving events between
+ * projects or regions. Events keep their uuids, so PostHog's dedup key is the same as at home.
+ */
+import type { CandidateEvent } from '../../events/build-event.js';
+import { canonicalJson } from '../../events/canonical-json.js';
+import { problem, type RowProblem } from '../../events/reject-reasons.js';
+import { isMissing, isObject, jsonLinesReader, markUtc, setIfAbsent, type Properties } from './vendor-values.js';
+
+/** Top-level fields of older and newer exports that belong in the properties as sent. */
+export const POSTHOG_TOP_LEVEL: ReadonlyArray<readonly [string, string]> = [
+  ['$set', '$set'],
+  ['set', '$set'],
+  ['$set_once', '$set_once'],
+  ['set_once', '$set_once'],
+  ['elements_chain', '$elements_chain'],
+  ['ip', '$ip'],
+];
+
+/** `properties` as an object: batch exports to Parquet write it as JSON text. */
+function propertiesOf(value: unknown): { value: Properties } | { problem: RowProblem } {
+  if (value === undefined || value === null) return { value: {} };
+  if (isObject(value)) return { value: { ...value } };
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (isObject(parsed)) return { value: parsed };
+    } catch {
+      // Reported below.
+    }
+    return { problem: problem('bad_properties', 'properties', 'properties is text but not a JSON object') };
+  }
+  return { problem: problem('bad_properties', 'properties', 'properties must be a JSON object') };
+}
+
+/**
+ * One exported event as a candidate: the uuid is kept; a time without a zone is UTC (PostHog
+ * stores UTC). Top-level fields not in POSTHOG_TOP_LEVEL (person_id, person_properties, team_id,
+ * created_at, _inserted_at, ...) are what PostHog computes on arrival, or export metadata, and
+ * are left out.
+ */
+export function mapPostHog(record: Properties): CandidateEvent | RowProblem {
+  const read = propertiesOf(record.properties);
+  if ('problem' in read) return read.problem;
+  const properties = read.value;
+  for (const [from, to] of POSTHOG_TOP_LEVEL) setIfAbsent(properties, to, record[from]);
+  const topLevel = !isMissing(record.distinct_id);
+  return {
+    event: record.event,
+    distinctId: topLevel ? record.distinct_id : properties.distinct_id,
+    timestamp: markUtc(record.timestamp),
+    uuid: record.uuid,
+    properties,
+    identity: isMissing(record.uuid) ? canonicalJson(record) : '',
+    fieldNames: { distinctId: topLevel || isMissing(properties.distinct_id) ? 'distinct_id' : 'properties.distinct_id' },
+  };
+}
+
+export const readPostHog = jsonLinesReader(() => mapPostHog);

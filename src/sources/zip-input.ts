@@ -1,0 +1,129 @@
+/**
+ * Zip archives (Amplitude's export is a zip of gzipped JSON-lines files): each entry the format
+ * reads becomes its own source input, named `archive.zip!path/in/archive.json.gz`, so its rows
+ * are numbered from 1 and every reject names the entry and line. Entries are streamed one after
+ * another from the archive, never extracted to disk or held in memory.
+ *
+ * yauzl reads the archive (central directory, zip64, sizes checked); its one gap, CRC-32, is
+ * checked here as each entry streams past, so a damaged entry fails instead of staging garbage.
+ */
+import { open as openFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pipeline, Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import { openPromise, type Entry, type ZipFile } from 'yauzl';
+import { InputError } from '../errors.js';
+import { classifyName, isHiddenPath, naturalCompare } from './input-names.js';
+import { isZip, openSourceInput, openText, type ByteSource, type SourceInput } from './open-input.js';
+
+/** Fails the stream at its end when the bytes do not match the entry's CRC-32. */
+function crcCheck(expected: number): Transform {
+  let crc = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      crc = crc32(chunk, crc);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(crc >>> 0 === expected >>> 0 ? null : new Error('CRC-32 mismatch: the entry is damaged'));
+    },
+  });
+}
+
+async function openArchive(path: string, displayName: string): Promise<ZipFile> {
+  try {
+    return await openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true });
+  } catch (error) {
+    throw new InputError(`${displayName}: is not a readable zip archive (${(error as Error).message})`);
+  }
+}
+
+/** The entries a format reads, in natural order; refuses entries that cannot be decoded. */
+async function readableEntries(zip: ZipFile, displayName: string, extensions: readonly string[]): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName.endsWith('/') || isHiddenPath(entry.fileName) || !classifyName(entry.fileName, extensions)) continue;
+      if (classifyName(entry.fileName, extensions) === 'archive') {
+        throw new InputError(`${displayName}!${entry.fileName}: a zip archive inside a zip archive; unzip the outer one first`);
+      }
+      if (entry.isEncrypted() || !entry.canDecodeFileData()) {
+        throw new InputError(`${displayName}!${entry.fileName}: cannot be read (encrypted, or compression method ${entry.compressionMethod}; only stored and deflated entries are supported)`);
+      }
+      entries.push(entry);
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`${displayName}: is not a readable zip archive (${(error as Error).message})`);
+  }
+  return entries.sort((a, b) => naturalCompare(a.fileName, b.fileName));
+}
+
+async function openEntry(zip: ZipFile, entry: Entry, archivePath: string, displayName: string): Promise<SourceInput> {
+  const name = `${displayName}!${entry.fileName}`;
+  const open: ByteSource = async () => {
+    try {
+      return pipeline(await zip.openReadStreamPromise(entry), crcCheck(entry.crc32), () => {});
+    } catch (error) {
+      throw new InputError(`${name}: cannot be read from the archive (${(error as Error).message})`);
+    }
+  };
+  try {
+    const text = await openText(open, name);
+    return { path: `${archivePath}!${entry.fileName}`, displayName: name, sizeBytes: entry.uncompressedSize, ...text };
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`${name}: cannot be read from the archive (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Opens every entry of a zip archive that the format reads (names ending in `extensions`,
+ * optionally `.gz`), checking each is text before any row is staged. The inputs share the open
+ * archive; closing any of them closes it, which is done once staging is over.
+ */
+export async function openZipInputs(file: string, extensions: readonly string[]): Promise<SourceInput[]> {
+  const path = resolve(file);
+  await stat(path);
+  const zip = await openArchive(path, file);
+  const close = async (): Promise<void> => {
+    if (zip.isOpen) zip.close();
+  };
+  try {
+    const entries = await readableEntries(zip, file, extensions);
+    if (entries.length === 0) {
+      throw new InputError(`${file}: no source files in this zip archive (looked for names ending ${extensions.join(', ')}, optionally .gz)`);
+    }
+    const inputs: SourceInput[] = [];
+    for (const entry of entries) inputs.push({ ...(await openEntry(zip, entry, path, file)), close });
+    return inputs;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** True when the file starts like a zip archive; false when it does not or cannot be read. */
+async function looksLikeZip(file: string): Promise<boolean> {
+  try {
+    const handle = await openFile(file, 'r');
+    try {
+      const head = Buffer.alloc(4);
+      const { bytesRead } = await handle.read(head, 0, 4, 0);
+      return isZip(head.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens a source file as one input, or a zip archive as one input per entry it holds (zip is
+ * recognised by its content, not its name). Errors name the file; see openSourceInput.
+ */
+export async function openInputs(file: string, extensions: readonly string[]): Promise<SourceInput[]> {
+  if (await looksLikeZip(file)) return openZipInputs(file, extensions);
+  return [await openSourceInput(file)];
+}

@@ -1,0 +1,40 @@
+/**
+ * Reads what a staging file holds, for integration tests: the events exactly as they will be
+ * sent (so a later import test can compare them with what the server stored) and the sources.
+ */
+import { bytesToUuid } from '../../src/staging/uuid-bytes.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+
+export interface StagedRow {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  timestamp: string;
+  properties: Record<string, unknown>;
+  /** The source it came from (absolute path, `archive.zip!entry` for zip entries) and line. */
+  source: string;
+  line: number;
+}
+
+export function readStagedEvents(staging: string): StagedRow[] {
+  const store = StagingStore.open(staging, { mustExist: true });
+  try {
+    const rows = store.db
+      .prepare(
+        `SELECT e.uuid, e.event, e.distinct_id, e.timestamp_ms, e.properties, s.path, e.line FROM events e
+         JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id ORDER BY e.seq`,
+      )
+      .all() as Array<{ uuid: Buffer; event: string; distinct_id: string; timestamp_ms: number; properties: string; path: string; line: number }>;
+    return rows.map((row) => ({
+      uuid: bytesToUuid(row.uuid),
+      event: row.event,
+      distinct_id: row.distinct_id,
+      timestamp: new Date(row.timestamp_ms).toISOString(),
+      properties: JSON.parse(row.properties) as Record<string, unknown>,
+      source: row.path,
+      line: row.line,
+    }));
+  } finally {
+    store.close();
+  }
+}
