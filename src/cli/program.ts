@@ -1,10 +1,14 @@
 /** The command tree. Each command registers itself from its own file in src/commands. */
 import { Command } from 'commander';
 import { registerExportSource } from '../commands/export-source.js';
+import { registerImport } from '../commands/import.js';
 import { registerRejects } from '../commands/rejects.js';
+import { registerResume } from '../commands/resume.js';
+import { registerSandbox } from '../commands/sandbox.js';
 import { registerStatus } from '../commands/status.js';
+import { VERSION } from '../version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 export function buildProgram(): Command {
   const program = new Command('migrate')
@@ -13,7 +17,10 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerExportSource(program);
+  registerImport(program);
+  registerResume(program);
   registerStatus(program);
   registerRejects(program);
+  registerSandbox(program);
   return program;
 }

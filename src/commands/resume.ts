@@ -1,0 +1,33 @@
+/** `migrate resume [--project <name>]`: continues the most recent unfinished import. */
+import type { Command } from 'commander';
+import { configOption, jsonOption, quietOption, stagingOption, type ConfigOptions, type StagingOptions } from '../cli/common-options.js';
+import { resumeImport } from '../import/import-flow.js';
+import { deliveryOptions, givenSettings } from '../import/import-settings.js';
+
+interface ResumeOptions extends StagingOptions, ConfigOptions {
+  project?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export function registerResume(program: Command): void {
+  const command = program
+    .command('resume')
+    .description("continue the most recent unfinished import (or that project's), with its options")
+    .option('--project <name>', 'resume the import into this project');
+  deliveryOptions(command);
+  stagingOption(command);
+  configOption(command);
+  quietOption(command);
+  jsonOption(command);
+  command.action(async (options: ResumeOptions, cmd: Command) => {
+    await resumeImport({
+      staging: options.staging,
+      config: options.config,
+      project: options.project,
+      given: givenSettings(cmd),
+      quiet: options.quiet === true,
+      json: options.json === true,
+    });
+  });
+}
