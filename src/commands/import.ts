@@ -1,7 +1,6 @@
 /** `migrate import --project <name>`: sends the staged events not yet delivered to that project. */
 import type { Command } from 'commander';
 import { configOption, integerOption, jsonOption, quietOption, stagingOption, type ConfigOptions, type StagingOptions } from '../cli/common-options.js';
-import { importProject } from '../import/import-flow.js';
 import { deliveryOptions, givenSettings } from '../import/import-settings.js';
 
 interface ImportOptions extends StagingOptions, ConfigOptions {
@@ -27,6 +26,8 @@ export function registerImport(program: Command): void {
   quietOption(command);
   jsonOption(command);
   command.action(async (options: ImportOptions, cmd: Command) => {
+    // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.
+    const { importProject } = await import('../import/import-flow.js');
     await importProject({
       staging: options.staging,
       config: options.config,

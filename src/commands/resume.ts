@@ -1,7 +1,6 @@
 /** `migrate resume [--project <name>]`: continues the most recent unfinished import. */
 import type { Command } from 'commander';
 import { configOption, jsonOption, quietOption, stagingOption, type ConfigOptions, type StagingOptions } from '../cli/common-options.js';
-import { resumeImport } from '../import/import-flow.js';
 import { deliveryOptions, givenSettings } from '../import/import-settings.js';
 
 interface ResumeOptions extends StagingOptions, ConfigOptions {
@@ -21,6 +20,8 @@ export function registerResume(program: Command): void {
   quietOption(command);
   jsonOption(command);
   command.action(async (options: ResumeOptions, cmd: Command) => {
+    // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.
+    const { resumeImport } = await import('../import/import-flow.js');
     await resumeImport({
       staging: options.staging,
       config: options.config,

@@ -6,7 +6,7 @@ import { watchInterrupts } from '../cli/interrupt.js';
 import { print, printJson, printUnredacted } from '../cli/output.js';
 import { describeFaults, type CaptureFaults } from '../sandbox/capture/capture-faults.js';
 import { listSandboxProjects, type SandboxProject } from '../sandbox/sandbox-projects.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/sandbox-server.js';
+import type { RunningSandbox } from '../sandbox/sandbox-server.js';
 import { seededRandom } from '../util/seeded-random.js';
 
 interface SandboxCommandOptions {
@@ -79,6 +79,8 @@ async function run(options: SandboxCommandOptions): Promise<void> {
   const db = options.db === ':memory:' ? ':memory:' : resolve(options.db);
   const faults = faultsOf(options);
   const interrupts = watchInterrupts();
+  // Loaded on use, so other commands do not pay for the server's modules at start.
+  const { startSandbox } = await import('../sandbox/sandbox-server.js');
   const sandbox = await startSandbox({
     port: options.port,
     dbPath: db,

@@ -42,20 +42,23 @@ export interface ChunkContext {
   onRetry(reason: string, delayMs: number): void;
   onSplit(chunk: Chunk, reason: string): void;
   onRequest(): void;
+  /** A chunk given up after an interrupt or a stop; `sent` when a request for it went out. */
+  onAbandoned(chunk: Chunk, sent: boolean): void;
 }
 
-type Attempted = { verdict: Verdict; wireBytes: number } | { verdict: 'abandoned' } | { verdict: 'exhausted'; reason: string };
+type Attempted = { verdict: Verdict; wireBytes: number } | { verdict: 'abandoned'; sent: boolean } | { verdict: 'exhausted'; reason: string };
 
 async function attemptUntilSettled(chunk: Chunk, ctx: ChunkContext): Promise<Attempted> {
   const state = { attempt: 0, waitedMs: 0 };
   for (;;) {
-    if (ctx.abandon.aborted) return { verdict: 'abandoned' };
+    if (ctx.abandon.aborted) return { verdict: 'abandoned', sent: state.attempt > 0 };
     const rateWaitMs = ctx.limiter.reserve(chunk.events.length, ctx.clock.now());
     if (rateWaitMs > 0) await ctx.clock.sleep(rateWaitMs, ctx.abandon);
-    if (ctx.abandon.aborted) return { verdict: 'abandoned' };
+    if (ctx.abandon.aborted) return { verdict: 'abandoned', sent: state.attempt > 0 };
     ctx.onRequest();
     const { outcome, wireBytes } = await ctx.send(chunk, ctx.requests);
     const verdict = classifyOutcome(outcome, ctx.clock.now());
+    if (verdict.type === 'fatal' && verdict.kind === 'aborted') return { verdict: 'abandoned', sent: true };
     if (verdict.type !== 'retry') return { verdict, wireBytes };
     const decision = decideRetry(ctx.policy, state, verdict.afterMs, ctx.clock.random);
     if (decision.type === 'give-up') return { verdict: 'exhausted', reason: `${decision.reason}; last: ${verdict.reason}` };
@@ -69,7 +72,10 @@ async function attemptUntilSettled(chunk: Chunk, ctx: ChunkContext): Promise<Att
 /** Delivers a chunk, its halves, or dead-letters its lone refused events. Never throws for HTTP. */
 export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<ChunkEnd> {
   const attempted = await attemptUntilSettled(chunk, ctx);
-  if (attempted.verdict === 'abandoned') return { type: 'abandoned' };
+  if (attempted.verdict === 'abandoned') {
+    ctx.onAbandoned(chunk, attempted.sent);
+    return { type: 'abandoned' };
+  }
   if (attempted.verdict === 'exhausted') return { type: 'stop', reason: { kind: 'exhausted', message: attempted.reason } };
   const verdict = attempted.verdict;
   switch (verdict.type) {
@@ -77,7 +83,7 @@ export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<Chu
       ctx.onDelivered(chunk.events, attempted.wireBytes);
       return { type: 'settled' };
     case 'fatal':
-      if (verdict.kind === 'aborted') return { type: 'abandoned' };
+      if (verdict.kind === 'aborted') return { type: 'abandoned' }; // handled above; narrows the type
       return { type: 'stop', reason: { kind: verdict.kind, status: verdict.status, message: verdict.message } };
     case 'too-large':
     case 'rejected': {

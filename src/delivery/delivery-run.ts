@@ -43,7 +43,7 @@ export interface DeliveryStats {
   requests: number;
   chunks: number;
   wireBytes: number;
-  /** Events of chunks abandoned after an interrupt or a stop (still pending). */
+  /** Events whose request was cut after an interrupt or a stop (still pending, re-sent later). */
   abandoned: number;
   startedMs: number;
 }
@@ -122,6 +122,9 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
       }
       progress();
     },
+    onAbandoned(chunk, sent) {
+      if (sent) stats.abandoned += chunk.events.length;
+    },
     onSplit(chunk, reason) {
       o.callbacks.notice?.(`split a chunk of ${chunk.events.length} events after ${reason}`);
     },
@@ -136,13 +139,14 @@ export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult
   const ctx = chunkContext(o, stats, { abandon, requests: stopper.signal });
   let stop: StopReason | undefined;
   let failure: unknown;
+  let unsettled = false;
   const onInterrupt = (): void => {
     void o.clock.sleep(o.settings.interruptGraceMs, AbortSignal.any([stopper.signal, finished.signal])).then(() => stopper.abort());
   };
   o.interrupt.addEventListener('abort', onInterrupt, { once: true });
 
-  const settle = (chunk: Chunk, end: ChunkEnd): void => {
-    if (end.type === 'abandoned') stats.abandoned += chunk.events.length;
+  const settle = (end: ChunkEnd): void => {
+    if (end.type !== 'settled') unsettled = true;
     if (end.type === 'stop' && stop === undefined) {
       stop = end.reason;
       stopper.abort();
@@ -159,7 +163,7 @@ export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult
       }
       await dispatcher.submit(chunk.kind, () =>
         deliverChunk(chunk, ctx).then(
-          (end) => settle(chunk, end),
+          (end) => settle(end),
           (error: unknown) => {
             failure ??= error;
             stopper.abort();
@@ -175,6 +179,6 @@ export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult
   if (failure !== undefined) throw failure;
   const elapsedMs = o.clock.now() - stats.startedMs;
   if (stop !== undefined) return { end: { type: 'stopped', reason: stop }, stats, elapsedMs };
-  const complete = exhausted && stats.abandoned === 0;
+  const complete = exhausted && !unsettled;
   return { end: complete ? { type: 'done' } : { type: 'interrupted' }, stats, elapsedMs };
 }
