@@ -1,12 +1,12 @@
 /** `migrate export-source`: reads source files into the staging file. */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { jsonOption, quietOption, stagingOption, type StagingOptions } from '../cli/common-options.js';
+import { integerOption, jsonOption, quietOption, stagingOption, type StagingOptions } from '../cli/common-options.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import { printJson } from '../cli/output.js';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../errors.js';
-import { loadNameMap, loadZone } from '../export/event-rules-options.js';
+import { checkZone, loadMappingFile } from '../export/event-rules-options.js';
 import { printExportSummary } from '../export/export-summary.js';
 import { stageFiles } from '../export/stage-files.js';
 import { CSV_ROLES, type CsvRole } from '../sources/source-item.js';
@@ -20,6 +20,7 @@ interface ExportOptions extends StagingOptions {
   inferTypes: boolean;
   quiet?: boolean;
   json?: boolean;
+  workers?: number;
 }
 
 function parseColumns(values: string[]): Partial<Record<CsvRole, string>> {
@@ -35,9 +36,10 @@ function parseColumns(values: string[]): Partial<Record<CsvRole, string>> {
 }
 
 async function run(files: string[], options: ExportOptions): Promise<void> {
-  const reader = SOURCE_FORMATS[options.from];
-  if (reader === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
-  const rules = { nameMap: loadNameMap(options.map), zone: loadZone(options.timezone), nowMs: Date.now() };
+  const source = SOURCE_FORMATS[options.from];
+  if (source === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
+  const rules = { mapping: loadMappingFile(options.map), timezone: checkZone(options.timezone), nowMs: Date.now() };
+  const columns = parseColumns(options.column);
   const interrupts = watchInterrupts();
   const progress = createProgress({ quiet: options.quiet || options.json });
   try {
@@ -46,10 +48,11 @@ async function run(files: string[], options: ExportOptions): Promise<void> {
       staging: options.staging,
       command: 'export-source',
       format: options.from,
-      reader,
-      readerOptions: { inferTypes: options.inferTypes, columns: parseColumns(options.column) },
+      source,
+      workers: options.workers,
+      readerOptions: { inferTypes: options.inferTypes, columns },
       rules,
-      recordedOptions: { map: options.map ?? null, timezone: rules.zone?.name ?? null, inferTypes: options.inferTypes },
+      recordedOptions: { map: options.map ?? null, timezone: rules.timezone ?? null, inferTypes: options.inferTypes, columns },
       progress,
       signal: interrupts.signal,
     });
@@ -70,7 +73,8 @@ export function registerExportSource(program: Command): void {
     .option('--map <file>', 'mapping file: event and property renames (extends the defaults)')
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
     .option('--column <role=header>', 'CSV: use another header for event, distinct_id, timestamp, uuid or properties (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)');
+    .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
+    .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
   stagingOption(command);
   quietOption(command);
   jsonOption(command);

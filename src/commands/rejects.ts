@@ -1,6 +1,7 @@
 /** `migrate rejects`: every rejected row as `file:line field: reason`. */
 import type { Command } from 'commander';
 import { integerOption, jsonOption, stagingOption, type StagingOptions } from '../cli/common-options.js';
+import { displayPath } from '../cli/display-path.js';
 import { print, printJson } from '../cli/output.js';
 import { listRejects } from '../staging/staging-report.js';
 import { StagingStore } from '../staging/staging-store.js';
@@ -22,7 +23,7 @@ async function run(options: RejectsOptions): Promise<void> {
     }
     if (rows.length === 0) print('No rejected rows.');
     for (const row of rows) {
-      print(`${row.path}:${row.line} ${row.reason} ${row.field ? `${row.field}: ` : ''}${row.message}`);
+      print(`${displayPath(row.path)}:${row.line} ${row.reason} ${row.field ? `${row.field}: ` : ''}${row.message}`);
       if (options.raw) print(`    ${row.raw.length > 500 ? `${row.raw.slice(0, 500)}...` : row.raw}`);
     }
   } finally {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { jsonOption, stagingOption, type StagingOptions } from '../cli/common-options.js';
 import { bytes, count, table } from '../cli/format.js';
+import { displayPath } from '../cli/display-path.js';
 import { print, printJson } from '../cli/output.js';
 import { stagingReport, type KindReport, type ProjectReport, type StagingReport } from '../staging/staging-report.js';
 import { StagingStore } from '../staging/staging-store.js';
@@ -17,7 +18,7 @@ function printSources(report: StagingReport): void {
   }
   print('Sources:');
   const rows = report.sources.map((s) => [
-    s.path,
+    displayPath(s.path),
     s.format,
     s.status,
     bytes(s.sizeBytes),

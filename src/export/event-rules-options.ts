@@ -1,15 +1,15 @@
 /**
- * Builds the event rules from command-line options: the name map file and the time zone.
+ * Reads the event-rule options given on the command line: the mapping file and the time zone.
  * File reading happens here, at the edge; validation is the zod schema's.
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { buildNameMap, mappingFileSchema, type NameMap } from '../events/name-map.js';
-import { createZoneConverter, type ZoneConverter } from '../events/time-zone.js';
+import { mappingFileSchema, type MappingFile } from '../events/name-map.js';
+import { createZoneConverter } from '../events/time-zone.js';
 import { formatZodIssues } from '../util/zod-issues.js';
 
-export function loadNameMap(file: string | undefined): NameMap {
-  if (file === undefined) return buildNameMap();
+export function loadMappingFile(file: string | undefined): MappingFile | undefined {
+  if (file === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -19,13 +19,14 @@ export function loadNameMap(file: string | undefined): NameMap {
   }
   const result = mappingFileSchema.safeParse(json);
   if (!result.success) throw new UsageError(`--map ${file}: invalid mapping\n  ${formatZodIssues(result.error).join('\n  ')}`);
-  return buildNameMap(result.data);
+  return result.data;
 }
 
-export function loadZone(name: string | undefined): ZoneConverter | undefined {
+/** The zone's canonical name, or a UsageError for a name Intl does not know. */
+export function checkZone(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   try {
-    return createZoneConverter(name);
+    return createZoneConverter(name).name;
   } catch {
     throw new UsageError(`--timezone: "${name}" is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)`);
   }

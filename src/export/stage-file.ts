@@ -1,98 +1,141 @@
 /**
- * Stages one source file: reads it, applies the event rules to every row, writes batches to
- * the staging file. The read is undone as a whole if the file fails or the user interrupts,
- * so a file is either staged completely or not at all. Shared by every staging command.
+ * Stages one source file: cuts its text into pieces on record boundaries, stages the pieces
+ * (in-process, or on worker threads for large files), and adds up their counts. Every row is
+ * tied to the file's read, which is undone as a whole if the file fails or the user
+ * interrupts: a file is staged completely or not at all. Shared by every staging command.
  */
-import { InterruptedError } from '../errors.js';
-import { buildEvent, type EventRules } from '../events/build-event.js';
-import type { RowProblem } from '../events/reject-reasons.js';
+import { availableParallelism } from 'node:os';
+import { InputError, InterruptedError, RefusedError } from '../errors.js';
+import type { RulesSpec } from '../events/rules-spec.js';
 import type { SourceInput } from '../sources/open-input.js';
-import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
-import type { EventWriter, StageEntry } from '../staging/event-writer.js';
-import { abandonRead, beginRead, finishRead, type ReadCounts } from '../staging/source-reads.js';
+import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
+import type { EventWriter } from '../staging/event-writer.js';
+import { abandonRead, beginRead, finishRead, previousReadOptions, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
+import { inlinePool, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
+import { PieceSplitter, type TextPiece } from './piece-splitter.js';
+import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
 
 export interface StageFileOptions {
   store: StagingStore;
   writer: EventWriter;
   input: SourceInput;
-  reader: SourceReader;
-  readerOptions: Omit<ReaderOptions, 'displayName'>;
   format: string;
+  source: SourceFormat;
+  readerOptions: Omit<ReaderOptions, 'displayName'>;
   command: string;
-  rules: EventRules;
+  rules: RulesSpec;
   /** Recorded with the read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
+  /** Worker threads; 0 stages in-process. Default: the core count for files of 8 MiB or more, else 0. */
+  workers?: number;
   signal?: AbortSignal;
-  /** Called after each batch with the counts so far. */
-  onBatch?: (counts: ReadCounts) => void;
-  /** Rows per transaction. Default 20000: fewer, larger commits rewrite fewer index pages. */
-  batchSize?: number;
+  /** Called after each piece with the counts so far. */
+  onProgress?: (counts: ReadCounts) => void;
 }
 
-export interface FileSummary extends ReadCounts {
+export interface FileSummary extends PieceResult {
   path: string;
   displayName: string;
   fingerprint: string | undefined;
-  rejectedByReason: Record<string, number>;
-  /** The first few rejects, to show at once without `migrate rejects`. */
-  firstRejects: Array<{ line: number } & RowProblem>;
 }
 
-const SHOWN_REJECTS = 5;
+const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
 
-function emptyCounts(): ReadCounts {
-  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 };
+/**
+ * Options that decide an event's timestamp also decide its derived uuid. Re-reading a file
+ * with another time zone or other columns would stage rows a second time at another time, so
+ * it is refused. Adding --timezone where there was none is allowed: rows with a zone keep their
+ * times and uuids, and only the rows rejected for having no zone are new.
+ */
+function refuseChangedTimeOptions(store: StagingStore, input: SourceInput, recorded: Record<string, unknown>): void {
+  const previous = previousReadOptions(store, input.path);
+  if (previous === undefined) return;
+  const changed = (name: string): boolean => JSON.stringify(previous[name] ?? null) !== JSON.stringify(recorded[name] ?? null);
+  const zoneChanged = previous.timezone != null && recorded.timezone != null && changed('timezone');
+  const name = zoneChanged ? 'timezone' : changed('columns') ? 'columns' : undefined;
+  if (name === undefined) return;
+  throw new RefusedError(
+    `${input.displayName} was staged earlier with ${name} ${JSON.stringify(previous[name])}; now ${JSON.stringify(recorded[name])}`,
+    ['Its events would be staged again at other times. Pass the same option, or use a new staging file (--staging) to start over.'],
+  );
+}
+
+function addPiece(summary: FileSummary, piece: PieceResult): void {
+  for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) summary[key] += piece[key];
+  for (const [reason, n] of Object.entries(piece.rejectedByReason)) summary.rejectedByReason[reason] = (summary.rejectedByReason[reason] ?? 0) + n;
+  summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
+}
+
+/** Feeds pieces to the pool with at most `limit` in flight; the first failure wins. */
+class Dispatcher {
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: Error | undefined;
+
+  constructor(private readonly pool: () => PiecePool, private readonly limit: number, private readonly onResult: (r: PieceResult) => void) {}
+
+  async add(piece: TextPiece): Promise<void> {
+    if (this.failure) throw this.failure;
+    const task = this.pool().stage(piece).then(this.onResult, (error: Error) => void (this.failure ??= error));
+    const tracked = task.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+    if (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+    if (this.failure) throw this.failure;
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+    if (this.failure) throw this.failure;
+  }
+}
+
+async function stagePieces(options: StageFileOptions, setup: WorkerSetup, summary: FileSummary): Promise<void> {
+  const { input } = options;
+  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? availableParallelism() : 0);
+  const splitter = new PieceSplitter(options.source.layout);
+  let pool: PiecePool | undefined;
+  const getPool = (): PiecePool => {
+    setup.prefix = splitter.header ?? '';
+    pool ??= workers > 0 ? workerPool(setup, workers) : inlinePool(setup, options.source.reader, options.writer);
+    return pool;
+  };
+  const dispatcher = new Dispatcher(getPool, Math.max(1, workers * 2), (piece) => {
+    addPiece(summary, piece);
+    options.onProgress?.(summary);
+  });
+  try {
+    for await (const text of input.text) {
+      for (const piece of splitter.push(text)) await dispatcher.add(piece);
+      if (options.signal?.aborted) {
+        await dispatcher.drain();
+        throw new InterruptedError(`interrupted while staging ${input.displayName}; nothing from it was staged`, [
+          'Run the same command again: files already staged are recognised.',
+        ]);
+      }
+    }
+    for (const piece of splitter.end()) await dispatcher.add(piece);
+    if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
+    await dispatcher.drain();
+  } finally {
+    await pool?.close();
+  }
 }
 
 export async function stageFile(options: StageFileOptions): Promise<FileSummary> {
-  const { store, writer, input } = options;
-  const readId = beginRead(store, {
-    path: input.path,
+  const { store, input } = options;
+  refuseChangedTimeOptions(store, input, options.recordedOptions);
+  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
+  const summary: FileSummary = { ...emptyResult(), path: input.path, displayName: input.displayName, fingerprint: undefined };
+  const setup: WorkerSetup = {
+    stagingPath: store.path,
+    readId,
     format: options.format,
-    command: options.command,
-    sizeBytes: input.sizeBytes,
-    options: options.recordedOptions,
-  });
-  const summary: FileSummary = { ...emptyCounts(), path: input.path, displayName: input.displayName, fingerprint: undefined, rejectedByReason: {}, firstRejects: [] };
-  const noteReject = (line: number, p: RowProblem): void => {
-    summary.rejectedByReason[p.reason] = (summary.rejectedByReason[p.reason] ?? 0) + 1;
-    if (summary.firstRejects.length < SHOWN_REJECTS) summary.firstRejects.push({ line, ...p });
-  };
-  let batch: StageEntry[] = [];
-  const flush = (): void => {
-    const counts = writer.write(readId, batch);
-    summary.staged += counts.staged;
-    summary.alreadyStaged += counts.alreadyStaged;
-    summary.duplicates += counts.duplicates;
-    summary.rejected += counts.rejected;
-    for (const conflict of counts.conflicts) noteReject(conflict.line, conflict.problem);
-    batch = [];
-    options.onBatch?.(summary);
+    readerOptions: { ...options.readerOptions, displayName: input.displayName },
+    rules: options.rules,
+    prefix: '',
   };
   try {
-    for await (const items of options.reader(input.text, { ...options.readerOptions, displayName: input.displayName })) {
-      for (const item of items) {
-        summary.rowsRead++;
-        if ('problem' in item) {
-          noteReject(item.line, item.problem);
-          batch.push(item);
-          continue;
-        }
-        const outcome = buildEvent(item.candidate, options.rules);
-        if (outcome.type === 'skipped') summary.skipped++;
-        else if (outcome.type === 'rejected') {
-          noteReject(item.line, outcome.problem);
-          batch.push({ line: item.line, raw: item.raw, problem: outcome.problem });
-        } else {
-          if (outcome.recent) summary.recent++;
-          batch.push({ line: item.line, raw: item.raw, event: outcome.event });
-        }
-      }
-      if (batch.length >= (options.batchSize ?? 20_000)) flush();
-      if (options.signal?.aborted) throw new InterruptedError(`interrupted while staging ${input.displayName}; nothing from it was staged`, ['Run the same command again: files already staged are recognised.']);
-    }
-    flush();
+    await stagePieces(options, setup, summary);
   } catch (error) {
     abandonRead(store, readId, (error as Error).message);
     throw error;

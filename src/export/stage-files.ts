@@ -4,9 +4,9 @@
  */
 import type { Progress } from '../cli/progress.js';
 import { count, rate } from '../cli/format.js';
-import type { EventRules } from '../events/build-event.js';
+import type { RulesSpec } from '../events/rules-spec.js';
 import { openSourceInput, type SourceInput } from '../sources/open-input.js';
-import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
+import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { recoverInterruptedReads, type InterruptedRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
@@ -17,10 +17,12 @@ export interface StageFilesOptions {
   staging: string;
   command: string;
   format: string;
-  reader: SourceReader;
+  source: SourceFormat;
   readerOptions: Omit<ReaderOptions, 'displayName'>;
-  rules: EventRules;
+  rules: RulesSpec;
   recordedOptions: Record<string, unknown>;
+  /** Worker threads per file; see StageFileOptions.workers. */
+  workers?: number;
   progress: Progress;
   signal?: AbortSignal;
   /** Expands a command-line argument into files (directories, globs). Default: itself. */
@@ -70,7 +72,7 @@ export async function stageFiles(options: StageFilesOptions): Promise<StageFiles
         store,
         writer,
         input,
-        onBatch: (counts) =>
+        onProgress: (counts) =>
           options.progress.update(`${input.displayName}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${count(rate(counts.rowsRead, now() - fileStarted))} rows/s)`),
       });
       result.files.push(summary);

@@ -71,12 +71,20 @@ export function inferCell(text: string): unknown {
   return text;
 }
 
+/** Characters JSON.stringify would escape (quotes, backslash, controls, lone surrogates). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON string literal of `text`; the common case needs no escaping and skips JSON.stringify. */
+function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
 function identityOf(columns: CsvColumns, fields: string[]): string {
   let out = '{';
   for (const { index, key } of columns.identity) {
     const value = fields[index]!;
     if (value === '') continue;
-    out += (out.length === 1 ? '' : ',') + key + JSON.stringify(value);
+    out += (out.length === 1 ? '' : ',') + key + jsonString(value);
   }
   return out + '}';
 }
@@ -91,11 +99,12 @@ function mergeJsonProperties(properties: Record<string, unknown>, text: string, 
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return problem('bad_properties', column, `must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`);
   }
-  for (const [key, value] of Object.entries(parsed)) {
+  const object = parsed as Record<string, unknown>;
+  for (const key in object) {
     if (Object.hasOwn(properties, key)) {
       return problem('duplicate_property', column, `property "${key}" is both a column and a key of the ${column} JSON`);
     }
-    properties[key] = value;
+    properties[key] = object[key];
   }
   return undefined;
 }

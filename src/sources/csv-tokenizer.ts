@@ -34,7 +34,7 @@ const CR = 13;
 
 type Step =
   | { type: 'record'; fields: string[]; end: number; next: number; newlines: number }
-  | { type: 'problem'; message: string; next: number }
+  | { type: 'problem'; message: string; at: number }
   | { type: 'more' };
 
 function countNewlines(s: string, from: number, to: number): number {
@@ -43,16 +43,12 @@ function countNewlines(s: string, from: number, to: number): number {
   return count;
 }
 
-/** Where parsing resumes after a bad record: the start of the line after `from`. */
-function resync(s: string, from: number): number {
-  const nl = s.indexOf('\n', from);
-  return nl === -1 ? s.length : nl + 1;
-}
-
 export class CsvTokenizer {
   private buffer = '';
   private line = 1;
   private started = false;
+  /** Dropping input up to the next line end, after a bad record. */
+  private skipping = false;
   private readonly maxRecordChars: number;
 
   constructor(options: CsvTokenizerOptions = {}) {
@@ -77,21 +73,19 @@ export class CsvTokenizer {
 
   private drain(eof: boolean, out: CsvItem[]): void {
     const s = this.buffer;
-    let pos = 0;
+    let pos = this.skipping ? this.skipRest(s, 0) : 0;
     while (pos < s.length) {
       const step = this.parseRecord(s, pos, eof);
       if (step.type === 'more') {
         if (s.length - pos <= this.maxRecordChars) break;
-        const next = resync(s, pos);
-        out.push({ line: this.line, message: `record is longer than ${this.maxRecordChars} characters (an unclosed quote?)`, raw: s.slice(pos, Math.min(next, pos + 200)) });
-        this.line += countNewlines(s, pos, next);
-        pos = next;
+        out.push({ line: this.line, message: `record is longer than ${this.maxRecordChars} characters (an unclosed quote?)`, raw: s.slice(pos, pos + 200) });
+        pos = this.skipRest(s, pos);
         continue;
       }
       if (step.type === 'problem') {
-        out.push({ line: this.line, message: step.message, raw: s.slice(pos, step.next).replace(/\r?\n$/, '') });
-        this.line += countNewlines(s, pos, step.next);
-        pos = step.next;
+        const lineEnd = s.indexOf('\n', step.at);
+        out.push({ line: this.line, message: step.message, raw: s.slice(pos, lineEnd === -1 ? s.length : lineEnd).replace(/\r$/, '') });
+        pos = this.skipRest(s, pos, step.at);
         continue;
       }
       const blank = step.fields.length === 1 && step.fields[0] === '' && step.end === pos;
@@ -102,12 +96,26 @@ export class CsvTokenizer {
     this.buffer = pos >= s.length ? '' : s.slice(pos);
   }
 
+  /**
+   * Skips a bad record: to the start of the line after `from`, counting the lines passed. When
+   * that line end has not arrived yet, the rest is dropped as it comes (memory stays bounded).
+   */
+  private skipRest(s: string, pos: number, from = pos): number {
+    const nl = s.indexOf('\n', from);
+    const next = nl === -1 ? s.length : nl + 1;
+    this.line += countNewlines(s, pos, next);
+    this.skipping = nl === -1;
+    return next;
+  }
+
   /** Parses the record starting at `start`, or asks for more input. */
   private parseRecord(s: string, start: number, eof: boolean): Step {
     const fields: string[] = [];
     const n = s.length;
     let i = start;
     let newlines = 0;
+    // The line end ahead, found once per line: unquoted fields then cost one indexOf each.
+    let lineEnd = -2;
     for (;;) {
       if (i < n && s.charCodeAt(i) === QUOTE) {
         let escaped = false;
@@ -115,7 +123,7 @@ export class CsvTokenizer {
         for (;;) {
           if (q === -1 || (q + 1 >= n && !eof)) {
             if (!eof) return { type: 'more' };
-            return { type: 'problem', message: 'a quoted field is never closed', next: resync(s, start) };
+            return { type: 'problem', message: 'a quoted field is never closed', at: start };
           }
           if (s.charCodeAt(q + 1) === QUOTE) {
             escaped = true;
@@ -136,14 +144,12 @@ export class CsvTokenizer {
           if (i + 1 >= n && !eof) return { type: 'more' };
           if (i + 1 >= n || s.charCodeAt(i + 1) === LF) return { type: 'record', fields, end: i, next: i + 2, newlines: newlines + 1 };
         }
-        return { type: 'problem', message: `unexpected ${JSON.stringify(s[i])} after a closing quote (a quote inside a field must be doubled)`, next: resync(s, i) };
+        return { type: 'problem', message: `unexpected ${JSON.stringify(s[i])} after a closing quote (a quote inside a field must be doubled)`, at: i };
       }
-      let j = i;
-      while (j < n) {
-        const c = s.charCodeAt(j);
-        if (c === COMMA || c === LF) break;
-        j++;
-      }
+      if (lineEnd !== -1 && lineEnd < i) lineEnd = s.indexOf('\n', i);
+      const stop = lineEnd === -1 ? n : lineEnd;
+      const comma = s.indexOf(',', i);
+      const j = comma !== -1 && comma < stop ? comma : stop;
       if (j >= n && !eof) return { type: 'more' };
       const atLf = j < n && s.charCodeAt(j) === LF;
       const end = (atLf || j >= n) && j > i && s.charCodeAt(j - 1) === CR ? j - 1 : j;

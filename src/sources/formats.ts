@@ -1,11 +1,11 @@
 /** The source formats `--from` accepts, each a reader of decoded text. */
 import { readCsv } from './csv-source.js';
 import { readJsonl } from './jsonl-source.js';
-import type { SourceReader } from './source-item.js';
+import type { SourceFormat } from './source-item.js';
 
-export const SOURCE_FORMATS: Readonly<Record<string, SourceReader>> = {
-  csv: readCsv,
-  jsonl: readJsonl,
+export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
+  csv: { reader: readCsv, layout: 'csv' },
+  jsonl: { reader: readJsonl, layout: 'lines' },
 };
 
 export function formatNames(): string[] {

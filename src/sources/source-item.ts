@@ -23,3 +23,12 @@ export type CsvRole = (typeof CSV_ROLES)[number];
  * when the file as a whole is unusable (a CSV without its required columns).
  */
 export type SourceReader = (text: AsyncIterable<string>, options: ReaderOptions) => AsyncIterable<SourceItem[]>;
+
+/**
+ * A `--from` format: its reader, and how its text may be cut into independent pieces
+ * (`csv`: at line ends outside quotes, after a header; `lines`: at any line end).
+ */
+export interface SourceFormat {
+  reader: SourceReader;
+  layout: 'csv' | 'lines';
+}

@@ -12,8 +12,10 @@ export interface OpenDatabaseOptions {
   readonly?: boolean;
   /** Fail when the file does not exist instead of creating it. Default false. */
   mustExist?: boolean;
-  /** How long a statement waits for another process's write lock, in ms. Default 5000. */
+  /** How long a statement waits for another connection's write lock, in ms. Default 5000. */
   busyTimeoutMs?: number;
+  /** Page cache size, in MiB. Default 64. */
+  cacheMb?: number;
 }
 
 /** Opens a SQLite file in WAL mode with the pragmas every store of ours wants. */
@@ -30,7 +32,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = NORMAL');
   }
   db.pragma('foreign_keys = ON');
-  db.pragma('cache_size = -65536');
+  db.pragma(`cache_size = -${Math.round((options.cacheMb ?? 64) * 1024)}`);
   return db;
 }
 

@@ -7,7 +7,7 @@ import type { SendCursor } from '../delivery/delivery-run.js';
 import type { OutgoingEvent } from '../delivery/event-encoding.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
-import { bytesToUuid } from './uuid-bytes.js';
+import { bytesToUuid, hexToUuid } from './uuid-bytes.js';
 
 export interface ProjectRecord {
   id: number;
@@ -70,20 +70,32 @@ export class PendingEvents {
     store: StagingStore,
     private readonly projectId: number,
   ) {
-    this.statement = store.db.prepare(
-      `SELECT e.seq, e.uuid, e.kind, e.event, e.distinct_id AS distinctId, e.timestamp_ms AS timestampMs, e.properties AS propertiesJson
-       FROM events e
-       WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
-         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
-         AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)
-       ORDER BY e.kind, e.timestamp_ms, e.seq
-       LIMIT @limit`,
-    );
+    // Rows come back as arrays, the uuid as hex text: a million named objects and Buffers
+    // cost more than the query itself (measured: about half the read time).
+    this.statement = store.db
+      .prepare(
+        `SELECT e.seq, hex(e.uuid), e.kind, e.event, e.distinct_id, e.timestamp_ms, e.properties
+         FROM events e
+         WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
+           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
+           AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)
+         ORDER BY e.kind, e.timestamp_ms, e.seq
+         LIMIT @limit`,
+      )
+      .raw(true);
   }
 
   page(after: SendCursor | undefined, limit: number): OutgoingEvent[] {
-    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<Omit<OutgoingEvent, 'uuid'> & { uuid: Buffer }>;
-    return rows.map((row) => ({ ...row, uuid: bytesToUuid(row.uuid) }));
+    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<[number, string, number, string, string, number, string]>;
+    return rows.map(([seq, uuid, kind, event, distinctId, timestampMs, propertiesJson]) => ({
+      seq,
+      uuid: hexToUuid(uuid),
+      kind,
+      event,
+      distinctId,
+      timestampMs,
+      propertiesJson,
+    }));
   }
 }
 

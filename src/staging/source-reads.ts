@@ -35,6 +35,17 @@ export function beginRead(store: StagingStore, read: BeginReadOptions): number {
   });
 }
 
+/** The options recorded by the latest complete read of `path`, if it was read before. */
+export function previousReadOptions(store: StagingStore, path: string): Record<string, unknown> | undefined {
+  const row = store.db
+    .prepare(
+      `SELECT r.options FROM source_reads r JOIN sources s ON s.id = r.source_id
+       WHERE s.path = ? AND r.status = 'done' ORDER BY r.id DESC LIMIT 1`,
+    )
+    .get(path) as { options: string } | undefined;
+  return row === undefined ? undefined : (JSON.parse(row.options) as Record<string, unknown>);
+}
+
 /** Marks a read complete; older reads' rejects of the same file are superseded by this one's. */
 export function finishRead(store: StagingStore, readId: number, counts: ReadCounts, fingerprint: string | undefined): void {
   store.transaction(() => {

@@ -4,22 +4,16 @@
  */
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
+import type { ReadCounts } from './source-reads.js';
 import type { StagingStore } from './staging-store.js';
 
-export interface SourceReport {
+export interface SourceReport extends ReadCounts {
   path: string;
   format: string;
   command: string;
   status: 'reading' | 'done' | 'failed';
   sizeBytes: number;
   fingerprint: string | null;
-  rowsRead: number;
-  staged: number;
-  alreadyStaged: number;
-  duplicates: number;
-  skipped: number;
-  rejected: number;
-  recent: number;
   startedAt: string;
   finishedAt: string | null;
   error: string | null;

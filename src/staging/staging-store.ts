@@ -15,6 +15,8 @@ export interface OpenStagingOptions {
   lockFor?: string;
   /** Fail when the file does not exist (status, import). Default false. */
   mustExist?: boolean;
+  /** SQLite page cache, in MiB. Default 64. */
+  cacheMb?: number;
 }
 
 export class StagingStore {
@@ -33,7 +35,7 @@ export class StagingStore {
     const lock = options.lockFor ? acquireStagingLock(path, options.lockFor) : undefined;
     let db: Database | undefined;
     try {
-      db = openDatabase(path);
+      db = openDatabase(path, { cacheMb: options.cacheMb });
       checkIdentity(db, file);
       migrate(db, MIGRATIONS);
       if (db.pragma('application_id', { simple: true }) !== STAGING_APPLICATION_ID) {

@@ -1,0 +1,213 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const SAMPLE = join(FIXTURES, 'sample-events.csv');
+
+async function exportJson(dir: string, args: string[]) {
+  const result = await runCli(['export-source', '--staging', join(dir, 'm.db'), '--json', ...args], { cwd: dir });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+async function status(dir: string) {
+  const result = await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir });
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+describe('export-source on the bundled sample', () => {
+  it('stages every row, maps pageview to $pageview, and a second run stages nothing new', async () => {
+    const dir = tempDir();
+    const first = await runCli(['export-source', '--from', 'csv', SAMPLE, '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('3,000 new, 0 already staged');
+    const report = await status(dir);
+    expect(report.events.count).toBe(3000);
+    expect(report.topEvents[0].name).toBe('$pageview');
+    expect(report.topEvents.map((e: { name: string }) => e.name)).not.toContain('pageview');
+    expect(report.events.first).toBe('2025-09-01T00:10:32.975Z');
+
+    const second = await runCli(['export-source', '--from', 'csv', SAMPLE, '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('0 new, 3,000 already staged');
+    expect((await status(dir)).events.count).toBe(3000);
+  });
+
+  it('stages only the new rows of a file that grew', async () => {
+    const dir = tempDir();
+    const lines = readFileSync(SAMPLE, 'utf8').split('\r\n');
+    const file = join(dir, 'events.csv');
+    writeFileSync(file, lines.slice(0, 1001).join('\r\n') + '\r\n');
+    const before = await exportJson(dir, ['--from', 'csv', file]);
+    copyFileSync(SAMPLE, file);
+    const after = await exportJson(dir, ['--from', 'csv', file]);
+    expect(after.totals.alreadyStaged).toBe(before.totals.staged);
+    expect(before.totals.staged + after.totals.staged).toBe(3000);
+  });
+
+  it('reads gzip transparently and gives the same uuids as the plain file', async () => {
+    const dir = tempDir();
+    const gz = join(dir, 'events.csv.gz');
+    writeFileSync(gz, gzipSync(readFileSync(SAMPLE)));
+    expect((await exportJson(dir, ['--from', 'csv', gz])).totals.staged).toBe(3000);
+    expect((await exportJson(dir, ['--from', 'csv', SAMPLE])).totals).toMatchObject({ staged: 0, alreadyStaged: 3000 });
+  });
+
+  it('stages the JSON-lines sample', async () => {
+    const dir = tempDir();
+    const result = await exportJson(dir, ['--from', 'jsonl', join(FIXTURES, 'sample-events.jsonl')]);
+    expect(result.totals).toMatchObject({ rowsRead: 400, staged: 400, rejected: 0 });
+  });
+});
+
+describe('export-source on bad rows', () => {
+  it('rejects each bad row with file, line and reason, and stages the good ones', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.csv');
+    copyFileSync(join(FIXTURES, 'malformed-events.csv'), file);
+    const result = await exportJson(dir, ['--from', 'csv', file]);
+    expect(result.totals).toMatchObject({ rowsRead: 16, staged: 3, duplicates: 1, rejected: 12 });
+    const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(rejects.code).toBe(0);
+    const lines = rejects.stdout.trim().split('\n');
+    expect(lines).toEqual([
+      'bad.csv:3 missing_event event: event name is missing or empty',
+      'bad.csv:4 missing_distinct_id distinct_id: distinct_id is missing or empty',
+      'bad.csv:5 bad_timestamp timestamp: "yesterday" is not ISO 8601 or epoch time',
+      expect.stringMatching(/^bad\.csv:6 timestamp_without_zone timestamp: .*--timezone/),
+      'bad.csv:7 future_timestamp timestamp: 2999-01-01T00:00:00.000Z is in the future',
+      'bad.csv:8 bad_uuid uuid: "not-a-uuid" is not a usable UUID',
+      'bad.csv:9 bad_properties properties: must be a JSON object, got an array',
+      'bad.csv:10 duplicate_property properties: property "plan" is both a column and a key of the properties JSON',
+      expect.stringMatching(/^bad\.csv:11 bad_properties properties: not valid JSON/),
+      'bad.csv:12 bad_csv expected 6 fields as in the header, found 7',
+      expect.stringMatching(/^bad\.csv:13 bad_csv unexpected "x" after a closing quote/),
+      expect.stringMatching(/^bad\.csv:17 distinct_id_too_long distinct_id: distinct_id has 201 characters/),
+    ].slice(0, lines.length));
+    expect(lines).toHaveLength(12);
+  });
+
+  it('stages rows without a zone once --timezone is given', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'naive.csv');
+    writeFileSync(file, 'event,distinct_id,timestamp\nsigned_up,u1,2025-03-01 10:00:00\n');
+    expect((await exportJson(dir, ['--from', 'csv', file])).totals.rejectedByReason).toEqual({ timestamp_without_zone: 1 });
+    expect((await exportJson(dir, ['--from', 'csv', file, '--timezone', 'Europe/Paris'])).totals.staged).toBe(1);
+    expect((await status(dir)).events.first).toBe('2025-03-01T09:00:00.000Z');
+    const refused = await runCli(['export-source', '--from', 'csv', file, '--timezone', 'UTC', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('was staged earlier with timezone "Europe/Paris"');
+  });
+
+  it('applies a mapping file and reports its mistakes as path: message', async () => {
+    const dir = tempDir();
+    const map = join(dir, 'map.json');
+    writeFileSync(map, JSON.stringify({ events: { signed_up: 'user signed up', debug: null }, properties: { plan: 'tier' } }));
+    const file = join(dir, 'e.csv');
+    writeFileSync(file, 'event,distinct_id,timestamp,plan\nsigned_up,u1,2025-03-01T10:00:00Z,pro\ndebug,u1,2025-03-01T10:00:00Z,x\npageview,u1,2025-03-01T10:00:01Z,\n');
+    const result = await exportJson(dir, ['--from', 'csv', file, '--map', map]);
+    expect(result.totals).toMatchObject({ staged: 2, skipped: 1 });
+    expect((await status(dir)).topEvents.map((e: { name: string }) => e.name).sort()).toEqual(['$pageview', 'user signed up']);
+
+    writeFileSync(map, JSON.stringify({ events: { a: '' }, colours: {} }));
+    const bad = await runCli(['export-source', '--from', 'csv', file, '--map', map, '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('events.a: must not be empty');
+  });
+});
+
+describe('export-source on worker threads', () => {
+  it('gives the same counts, rejects and uuids as in-process staging', async () => {
+    const results: string[] = [];
+    for (const workers of ['0', '2']) {
+      const dir = tempDir();
+      const bad = join(dir, 'bad.csv');
+      copyFileSync(join(FIXTURES, 'malformed-events.csv'), bad);
+      const sample = join(dir, 'sample.csv');
+      copyFileSync(SAMPLE, sample);
+      // About 4 MB: two pieces or more, so rows of one file are staged by both workers.
+      const generated = join(dir, 'generated.csv');
+      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '20000']);
+      const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers]);
+      const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
+      const report = await status(dir);
+      results.push(JSON.stringify([summary.totals, rejects.stdout, report.events, report.topEvents]));
+    }
+    expect(results[1]).toBe(results[0]);
+    expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 23003, rejected: 12 });
+  });
+});
+
+describe('export-source on unusable files', () => {
+  const cases: Array<[string, (dir: string) => string, RegExp]> = [
+    ['a missing file', (dir) => join(dir, 'nope.csv'), /nope\.csv: no such file/],
+    ['a directory', (dir) => { mkdirSync(join(dir, 'd')); return join(dir, 'd'); }, /is a directory/],
+    ['a binary file', (dir) => { writeFileSync(join(dir, 'b.csv'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2])); return join(dir, 'b.csv'); }, /binary file/],
+    ['a CSV without required columns', (dir) => { writeFileSync(join(dir, 'c.csv'), 'name,user\na,b\n'); return join(dir, 'c.csv'); }, /c\.csv:1: the header has no "event", "distinct_id", "timestamp" column/],
+    ['an empty file', (dir) => { writeFileSync(join(dir, 'e.csv'), ''); return join(dir, 'e.csv'); }, /e\.csv: the file is empty/],
+    ['a Latin-1 file', (dir) => { writeFileSync(join(dir, 'l.csv'), Buffer.from('event,distinct_id,timestamp\ncaf\xe9,u,1\n', 'latin1')); return join(dir, 'l.csv'); }, /not UTF-8/],
+  ];
+
+  it.each(cases)('%s: clear message, exit 3, nothing staged from it', async (_name, make, message) => {
+    const dir = tempDir();
+    const file = make(dir);
+    const result = await runCli(['export-source', '--from', 'csv', SAMPLE, file, '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(message);
+    const report = await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir });
+    if (report.code === 0) expect(JSON.parse(report.stdout).events.count % 3000).toBe(0);
+  });
+
+  it('refuses a database that is not a staging file', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'other.db');
+    writeFileSync(file, 'this is not sqlite at all, just text long enough to be read as a header');
+    const result = await runCli(['status', '--staging', file], { cwd: dir });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain('cannot be used as a staging file');
+  });
+
+  it('says how to start when there is no staging file', async () => {
+    const dir = tempDir();
+    const result = await runCli(['status', '--staging', join(dir, 'none.db')], { cwd: dir });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain('Run `migrate export-source` first');
+  });
+
+  it('never stores a key found in the source', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'k.jsonl');
+    writeFileSync(file, JSON.stringify({ event: 'e', distinct_id: 'd', timestamp: '2025-01-01T00:00:00Z', api_key: 'phc_leakedkey123456', properties: {} }) + '\n');
+    await exportJson(dir, ['--from', 'jsonl', file]);
+    for (const name of ['m.db', 'm.db-wal']) {
+      try {
+        expect(readFileSync(join(dir, name)).includes('phc_leakedkey123456')).toBe(false);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  });
+});
+
+describe('command line', () => {
+  it.each<[string[], number, RegExp]>([
+    [['--help'], 0, /export-source/],
+    [['export-source', 'x.csv'], 2, /--from <format>' not specified/],
+    [['export-source', '--from', 'xml', 'x.csv'], 2, /Allowed choices are csv, jsonl/],
+    [['export-source', '--from', 'csv', 'x.csv', '--column', 'nope=x'], 2, /--column nope=x: expected <role>=<header>/],
+    [['export-source', '--from', 'csv', 'x.csv', '--timezone', 'Mars/Base'], 2, /not an IANA time zone/],
+    [['rejects', '--limit', '0'], 2, /--limit must be an integer >= 1/],
+    [['frobnicate'], 2, /unknown command/],
+  ])('%j exits %i', async (args, code, message) => {
+    const result = await runCli(args, { cwd: tempDir() });
+    expect(result.code).toBe(code);
+    expect(result.stdout + result.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { buildEvent, type CandidateEvent, type EventRules } from '../../src/events/build-event.js';
+import { buildNameMap } from '../../src/events/name-map.js';
+
+const NOW = Date.parse('2026-01-10T00:00:00Z');
+const rules: EventRules = { nameMap: buildNameMap(), nowMs: NOW };
+
+function candidate(overrides: Partial<CandidateEvent> = {}): CandidateEvent {
+  return { event: 'signed_up', distinctId: 'u1', timestamp: '2025-12-01T10:00:00Z', uuid: undefined, properties: { plan: 'pro' }, identity: '{"x":1}', ...overrides };
+}
+
+describe('buildEvent rejects', () => {
+  it.each<[string, Partial<CandidateEvent>, string, string]>([
+    ['no event', { event: '' }, 'missing_event', 'event'],
+    ['event not a string', { event: 42 }, 'bad_value', 'event'],
+    ['no distinct_id', { distinctId: undefined }, 'missing_distinct_id', 'distinct_id'],
+    ['empty distinct_id', { distinctId: '' }, 'missing_distinct_id', 'distinct_id'],
+    ['blank distinct_id', { distinctId: '   ' }, 'missing_distinct_id', 'distinct_id'],
+    ['object distinct_id', { distinctId: { a: 1 } }, 'bad_value', 'distinct_id'],
+    ['distinct_id over 200', { distinctId: 'x'.repeat(201) }, 'distinct_id_too_long', 'distinct_id'],
+    ['no timestamp', { timestamp: '' }, 'missing_timestamp', 'timestamp'],
+    ['bad timestamp', { timestamp: 'soon' }, 'bad_timestamp', 'timestamp'],
+    ['future timestamp', { timestamp: '2026-02-01T00:00:00Z' }, 'future_timestamp', 'timestamp'],
+    ['bad uuid', { uuid: 'nope' }, 'bad_uuid', 'uuid'],
+    ['nil uuid', { uuid: '00000000-0000-0000-0000-000000000000' }, 'bad_uuid', 'uuid'],
+    ['event too large', { properties: { blob: 'x'.repeat(950 * 1024) } }, 'event_too_large', ''],
+  ])('%s', (_name, overrides, reason, field) => {
+    const outcome = buildEvent(candidate(overrides), rules);
+    expect(outcome).toMatchObject({ type: 'rejected', problem: { reason, field } });
+  });
+
+  it('names the source field in the problem', () => {
+    const outcome = buildEvent(candidate({ distinctId: '', fieldNames: { distinctId: 'user_id' } }), rules);
+    expect(outcome).toMatchObject({ problem: { field: 'user_id' } });
+  });
+});
+
+describe('buildEvent staging', () => {
+  it('stages the final event exactly as it will be sent', () => {
+    const outcome = buildEvent(candidate({ event: 'pageview', distinctId: 12345 }), rules);
+    expect(outcome).toMatchObject({
+      type: 'event',
+      recent: false,
+      event: { kind: 0, event: '$pageview', distinctId: '12345', timestampMs: Date.parse('2025-12-01T10:00:00Z'), propertiesJson: '{"plan":"pro"}' },
+    });
+  });
+
+  it('keeps a given uuid, normalised', () => {
+    const outcome = buildEvent(candidate({ uuid: '{0190A5B2-1C2D-7E3F-8A4B-5C6D7E8F9A0B}' }), rules);
+    expect(outcome).toMatchObject({ event: { uuid: '0190a5b2-1c2d-7e3f-8a4b-5c6d7e8f9a0b' } });
+  });
+
+  it('derives the same uuid for the same record, another for another record', () => {
+    const a = buildEvent(candidate(), rules);
+    const b = buildEvent(candidate(), rules);
+    const c = buildEvent(candidate({ identity: '{"x":2}' }), rules);
+    expect(a.type === 'event' && b.type === 'event' && c.type === 'event').toBe(true);
+    if (a.type === 'event' && b.type === 'event' && c.type === 'event') {
+      expect(a.event.uuid).toBe(b.event.uuid);
+      expect(c.event.uuid).not.toBe(a.event.uuid);
+    }
+  });
+
+  it('warns about events within the last 48 hours', () => {
+    expect(buildEvent(candidate({ timestamp: '2026-01-09T00:00:00Z' }), rules)).toMatchObject({ type: 'event', recent: true });
+  });
+
+  it('skips events mapped to null and renames properties', () => {
+    const nameMap = buildNameMap({ replaceDefaults: false, events: { debug: null }, properties: { plan: 'tier', secret: null } });
+    expect(buildEvent(candidate({ event: 'debug' }), { ...rules, nameMap })).toEqual({ type: 'skipped' });
+    const outcome = buildEvent(candidate({ properties: { plan: 'pro', secret: 's', kept: 1 } }), { ...rules, nameMap });
+    expect(outcome).toMatchObject({ event: { propertiesJson: '{"tier":"pro","kept":1}' } });
+  });
+
+  it('rejects a rename onto an existing property', () => {
+    const nameMap = buildNameMap({ replaceDefaults: false, events: {}, properties: { url: '$current_url' } });
+    const outcome = buildEvent(candidate({ properties: { url: 'a', $current_url: 'b' } }), { ...rules, nameMap });
+    expect(outcome).toMatchObject({ type: 'rejected', problem: { reason: 'duplicate_property' } });
+  });
+
+  it('replaceDefaults drops the built-in renames', () => {
+    const nameMap = buildNameMap({ replaceDefaults: true, events: {}, properties: {} });
+    expect(buildEvent(candidate({ event: 'pageview' }), { ...rules, nameMap })).toMatchObject({ event: { event: 'pageview' } });
+  });
+});

@@ -1,0 +1,84 @@
+import { hostname } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
+import { StagingError } from '../../src/errors.js';
+import { EventWriter } from '../../src/staging/event-writer.js';
+import { beginRead, finishRead, recoverInterruptedReads } from '../../src/staging/source-reads.js';
+import { listRejects, stagingReport } from '../../src/staging/staging-report.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+
+function event(n: number, overrides: Partial<StagedEvent> = {}): StagedEvent {
+  const hex = n.toString(16).padStart(12, '0');
+  return {
+    uuid: `01900000-0000-7000-8000-${hex}`,
+    kind: EventKind.event,
+    event: 'e',
+    distinctId: 'd',
+    timestampMs: 1_700_000_000_000 + n,
+    propertiesJson: '{}',
+    ...overrides,
+  };
+}
+
+function read(store: StagingStore, path = '/data/a.csv'): number {
+  return beginRead(store, { path, format: 'csv', command: 'export-source', sizeBytes: 1, options: {} });
+}
+
+const done = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 };
+
+describe('staging store', () => {
+  it('counts new, already staged, duplicate and conflicting rows', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    const writer = new EventWriter(store);
+    const first = read(store);
+    expect(writer.write(first, [{ line: 2, raw: 'r', event: event(1) }, { line: 3, raw: 'r', event: event(1) }])).toMatchObject({ staged: 1, duplicates: 1 });
+    finishRead(store, first, done, undefined);
+    const second = read(store);
+    const counts = writer.write(second, [
+      { line: 2, raw: 'r', event: event(1) },
+      { line: 3, raw: 'r2', event: event(1, { event: 'renamed' }) },
+      { line: 4, raw: 'r3', problem: { field: 'x', reason: 'bad_json', message: 'm' } },
+    ]);
+    expect(counts).toMatchObject({ staged: 0, alreadyStaged: 1, rejected: 2 });
+    expect(counts.conflicts[0]!.problem.message).toContain('/data/a.csv:2 with a different event name ("e" then "renamed")');
+    finishRead(store, second, done, undefined);
+    expect(listRejects(store).map((r) => [r.line, r.reason])).toEqual([[3, 'conflicts_with_staged'], [4, 'bad_json']]);
+    expect(stagingReport(store).events.count).toBe(1);
+    store.close();
+  });
+
+  it('undoes a read left unfinished by a process that died', () => {
+    const path = join(tempDir(), 's.db');
+    const crashed = StagingStore.open(path);
+    const writer = new EventWriter(crashed);
+    const ok = read(crashed, '/data/ok.csv');
+    writer.write(ok, [{ line: 2, raw: 'r', event: event(1) }]);
+    finishRead(crashed, ok, done, undefined);
+    const partial = read(crashed, '/data/partial.csv');
+    writer.write(partial, [{ line: 2, raw: 'r', event: event(2) }, { line: 3, raw: 'r', event: event(3, { event: 'other' }) }]);
+    crashed.db.close();
+
+    const store = StagingStore.open(path, { lockFor: 'test' });
+    expect(recoverInterruptedReads(store)).toMatchObject([{ path: '/data/partial.csv' }]);
+    const report = stagingReport(store);
+    expect(report.events.count).toBe(1);
+    expect(report.topEvents).toEqual([{ name: 'e', count: 1 }]);
+    expect(report.sources.map((s) => s.status)).toEqual(['done', 'failed']);
+    store.close();
+  });
+
+  it('lets one writer at a time hold the lock, and takes over a dead holder', () => {
+    const path = join(tempDir(), 's.db');
+    const holder = StagingStore.open(path, { lockFor: 'export-source' });
+    expect(() => StagingStore.open(path, { lockFor: 'import' })).toThrow(StagingError);
+    expect(() => StagingStore.open(path, { lockFor: 'import' })).toThrow(/in use by process \d+ \(migrate export-source/);
+    holder.close();
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), command: 'x', startedAt: '' }));
+    StagingStore.open(path, { lockFor: 'import' }).close();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createZoneConverter } from '../../src/events/time-zone.js';
+import { formatTimestamp, parseTimestamp } from '../../src/events/timestamp.js';
+
+const ok: Array<[unknown, string, string?]> = [
+  ['2024-03-05T10:20:30Z', '2024-03-05T10:20:30.000Z'],
+  ['2024-03-05T10:20:30.123Z', '2024-03-05T10:20:30.123Z'],
+  ['2024-03-05T10:20:30.123456Z', '2024-03-05T10:20:30.123Z'],
+  ['2024-03-05 10:20:30+02:00', '2024-03-05T08:20:30.000Z'],
+  ['2024-03-05T10:20:30-0530', '2024-03-05T15:50:30.000Z'],
+  ['2024-03-05T10:20:30+01', '2024-03-05T09:20:30.000Z'],
+  ['2024-03-05T10:20Z', '2024-03-05T10:20:00.000Z'],
+  ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+  ['1709634030', '2024-03-05T10:20:30.000Z'],
+  ['1709634030.5', '2024-03-05T10:20:30.500Z'],
+  ['1709634030123', '2024-03-05T10:20:30.123Z'],
+  [1709634030, '2024-03-05T10:20:30.000Z'],
+  [1709634030123, '2024-03-05T10:20:30.123Z'],
+  ['2024-03-05 10:20:30', '2024-03-05T09:20:30.000Z', 'Europe/Paris'],
+  ['2024-07-05 10:20:30', '2024-07-05T08:20:30.000Z', 'Europe/Paris'],
+  ['2024-11-03 01:30:00', '2024-11-03T05:30:00.000Z', 'America/New_York'],
+  ['2024-03-05', '2024-03-05T00:00:00.000Z', 'UTC'],
+];
+
+const bad: Array<[unknown, string, string?]> = [
+  ['2024-03-05 10:20:30', 'timestamp_without_zone'],
+  ['yesterday', 'bad_timestamp'],
+  ['2023-02-29T00:00:00Z', 'bad_timestamp'],
+  ['2024-13-01T00:00:00Z', 'bad_timestamp'],
+  ['2024-03-05T24:00:00Z', 'bad_timestamp'],
+  ['2024-03-05T10:20:30+25:00', 'bad_timestamp'],
+  ['1709634030123456', 'bad_timestamp'],
+  [-5, 'bad_timestamp'],
+  [true, 'bad_timestamp'],
+  ['2024-03-10 02:30:00', 'nonexistent_local_time', 'America/New_York'],
+];
+
+describe('parseTimestamp', () => {
+  it.each(ok)('%j -> %s (zone %s)', (input, expected, zone) => {
+    const result = parseTimestamp(input, 'timestamp', zone ? createZoneConverter(zone) : undefined);
+    expect(result).toEqual({ ok: true, ms: Date.parse(expected) });
+    if (result.ok) expect(formatTimestamp(result.ms)).toBe(expected);
+  });
+
+  it.each(bad)('%j is rejected as %s (zone %s)', (input, reason, zone) => {
+    const result = parseTimestamp(input, 'ts', zone ? createZoneConverter(zone) : undefined);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problem).toMatchObject({ reason, field: 'ts' });
+  });
+
+  it('takes the earlier instant in a repeated hour', () => {
+    const zone = createZoneConverter('America/New_York');
+    const result = parseTimestamp('2024-11-03 01:30:00', 't', zone);
+    expect(result).toEqual({ ok: true, ms: Date.parse('2024-11-03T05:30:00Z') });
+  });
+
+  it('refuses unknown zone names', () => {
+    expect(() => createZoneConverter('Mars/Olympus')).toThrow(RangeError);
+  });
+});
