@@ -1,7 +1,7 @@
 /** `migrate import --project <name>`: sends the staged events not yet delivered to that project. */
 import type { Command } from 'commander';
-import { configOption, integerOption, jsonOption, quietOption, stagingOption, type ConfigOptions, type StagingOptions } from '../cli/common-options.js';
-import { deliveryOptions, givenSettings } from '../import/import-settings.js';
+import { integerOption, type ConfigOptions, type StagingOptions } from '../cli/common-options.js';
+import { givenSettings, importRunOptions } from '../import/import-settings.js';
 
 interface ImportOptions extends StagingOptions, ConfigOptions {
   project: string;
@@ -20,11 +20,7 @@ export function registerImport(program: Command): void {
     .option('--sample <n>', 'send at most n events (a rehearsal on a test project)', integerOption('--sample', 1))
     .option('--skip-test-first', 'import into a production project before any test import (recorded in the staging file)')
     .option('--dry-run', 'build the chunks and report counts, bytes and a sample payload; send nothing');
-  deliveryOptions(command);
-  stagingOption(command);
-  configOption(command);
-  quietOption(command);
-  jsonOption(command);
+  importRunOptions(command);
   command.action(async (options: ImportOptions, cmd: Command) => {
     // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.
     const { importProject } = await import('../import/import-flow.js');

@@ -1,7 +1,7 @@
 /** `migrate resume [--project <name>]`: continues the most recent unfinished import. */
 import type { Command } from 'commander';
-import { configOption, jsonOption, quietOption, stagingOption, type ConfigOptions, type StagingOptions } from '../cli/common-options.js';
-import { deliveryOptions, givenSettings } from '../import/import-settings.js';
+import type { ConfigOptions, StagingOptions } from '../cli/common-options.js';
+import { givenSettings, importRunOptions } from '../import/import-settings.js';
 
 interface ResumeOptions extends StagingOptions, ConfigOptions {
   project?: string;
@@ -14,11 +14,7 @@ export function registerResume(program: Command): void {
     .command('resume')
     .description("continue the most recent unfinished import (or that project's), with its options")
     .option('--project <name>', 'resume the import into this project');
-  deliveryOptions(command);
-  stagingOption(command);
-  configOption(command);
-  quietOption(command);
-  jsonOption(command);
+  importRunOptions(command);
   command.action(async (options: ResumeOptions, cmd: Command) => {
     // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.
     const { resumeImport } = await import('../import/import-flow.js');

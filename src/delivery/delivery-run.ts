@@ -6,12 +6,13 @@
  * (abandoned chunks are simply still pending: re-sent later with the same content).
  */
 import { ChunkBuilder, type Chunk } from './chunker.js';
-import { deliverChunk, type ChunkContext, type ChunkEnd, type Clock, type StopReason } from './chunk-delivery.js';
+import { deliverChunk, type ChunkContext, type Clock } from './chunk-delivery.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
 import type { DeliverySettings } from './delivery-settings.js';
 import { encodeEvent, type EncodedEvent, type OutgoingEvent } from './event-encoding.js';
 import type { SendChunk } from './batch-sender.js';
 import { RateLimiter } from './rate-limiter.js';
+import { RunControl, type DeliveryEnd } from './run-control.js';
 
 /** Position in send order (kind, timestamp, seq); pages start after it. */
 export interface SendCursor {
@@ -60,7 +61,7 @@ export interface DeliveryRunOptions {
   callbacks: DeliveryCallbacks;
 }
 
-export type DeliveryEnd = { type: 'done' } | { type: 'interrupted' } | { type: 'stopped'; reason: StopReason };
+export type { DeliveryEnd } from './run-control.js';
 
 export interface DeliveryResult {
   end: DeliveryEnd;
@@ -133,52 +134,28 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
 
 export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult> {
   const stats: DeliveryStats = { delivered: 0, deadLettered: 0, retries: 0, requests: 0, chunks: 0, wireBytes: 0, abandoned: 0, startedMs: o.clock.now() };
-  const stopper = new AbortController();
-  const finished = new AbortController();
-  const abandon = AbortSignal.any([o.interrupt, stopper.signal]);
-  const ctx = chunkContext(o, stats, { abandon, requests: stopper.signal });
-  let stop: StopReason | undefined;
-  let failure: unknown;
-  let unsettled = false;
-  const onInterrupt = (): void => {
-    void o.clock.sleep(o.settings.interruptGraceMs, AbortSignal.any([stopper.signal, finished.signal])).then(() => stopper.abort());
-  };
-  o.interrupt.addEventListener('abort', onInterrupt, { once: true });
-
-  const settle = (end: ChunkEnd): void => {
-    if (end.type !== 'settled') unsettled = true;
-    if (end.type === 'stop' && stop === undefined) {
-      stop = end.reason;
-      stopper.abort();
-    }
-  };
+  const control = new RunControl(o.interrupt, o.clock, o.settings.interruptGraceMs);
+  const ctx = chunkContext(o, stats, { abandon: control.abandon, requests: control.requests });
   const dispatcher = new ChunkDispatcher(o.settings.concurrency);
   const builder = new ChunkBuilder({ maxEvents: o.settings.chunkEvents, maxBytes: o.settings.chunkBytes, overheadBytes: o.overheadBytes });
   let exhausted = true;
   try {
     for (const chunk of chunkStream(o.source, builder, o.maxEvents)) {
-      if (abandon.aborted) {
+      if (control.abandon.aborted) {
         exhausted = false;
         break;
       }
       await dispatcher.submit(chunk.kind, () =>
         deliverChunk(chunk, ctx).then(
-          (end) => settle(end),
-          (error: unknown) => {
-            failure ??= error;
-            stopper.abort();
-          },
+          (end) => control.settle(end),
+          (error: unknown) => control.fail(error),
         ),
       );
     }
-    await dispatcher.drain();
-  } finally {
-    finished.abort();
-    o.interrupt.removeEventListener('abort', onInterrupt);
+  } catch (error) {
+    control.fail(error); // reading the staging file failed: stop the chunks in flight too
   }
-  if (failure !== undefined) throw failure;
-  const elapsedMs = o.clock.now() - stats.startedMs;
-  if (stop !== undefined) return { end: { type: 'stopped', reason: stop }, stats, elapsedMs };
-  const complete = exhausted && !unsettled;
-  return { end: complete ? { type: 'done' } : { type: 'interrupted' }, stats, elapsedMs };
+  await dispatcher.drain();
+  const end = control.finish(exhausted);
+  return { end, stats, elapsedMs: o.clock.now() - stats.startedMs };
 }

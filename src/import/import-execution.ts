@@ -3,10 +3,12 @@
  * delivery engine wired to the staging checkpoint; then the run's end is recorded and turned
  * into the summary or the error that says what happened and how to continue.
  */
+import { count, rate } from '../cli/format.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import { createProgress } from '../cli/progress.js';
 import type { IngestionTarget } from '../config/resolve-project.js';
 import { createBatchSender } from '../delivery/batch-sender.js';
+import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import { bodyOverheadBytes } from '../delivery/event-encoding.js';
@@ -68,20 +70,14 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
 
 function summarize(o: ExecuteRunOptions, result: DeliveryResult, totalStagedNow: number): RunSummary {
   const project = findProjectRecord(o.store, o.project.name)!;
-  const s = result.stats;
+  const { startedMs: _startedMs, ...counters } = result.stats;
   return {
     project: o.project.name,
     host: o.target.host,
     outcome: result.end.type,
-    delivered: s.delivered,
-    deadLettered: s.deadLettered,
-    retries: s.retries,
-    requests: s.requests,
-    chunks: s.chunks,
-    wireBytes: s.wireBytes,
-    abandoned: s.abandoned,
+    ...counters,
     elapsedMs: result.elapsedMs,
-    eventsPerSec: result.elapsedMs > 0 ? Math.round((s.delivered * 1000) / result.elapsedMs) : 0,
+    eventsPerSec: rate(counters.delivered, result.elapsedMs),
     projectDelivered: project.delivered,
     projectDeadLetters: project.deadLetters,
     pending: totalStagedNow - project.delivered - project.deadLetters,
@@ -114,21 +110,25 @@ export async function executeRun(o: ExecuteRunOptions): Promise<void> {
   printRunSummary(summary, o.json, undefined);
   if (end.type === 'interrupted') {
     endRun(o.store, o.run.id, 'interrupted', `interrupted by ${signal ?? 'a signal'}`);
-    throw new InterruptedError(`interrupted by ${signal ?? 'a signal'}: every chunk the server accepted is recorded; ${summary.pending} events still pending`, [
+    throw new InterruptedError(`interrupted by ${signal ?? 'a signal'}: every chunk the server accepted is recorded; ${count(summary.pending)} events still pending`, [
       `Resume with: ${resume}`,
     ]);
   }
-  const reason = end.reason;
-  endRun(o.store, o.run.id, 'stopped', redact(reason.message));
+  endRun(o.store, o.run.id, 'stopped', redact(end.reason.message));
+  throw stopError(o, end.reason, summary.pending, resume);
+}
+
+/** The error that ends a stopped run: which key or server, what is saved, how to continue. */
+function stopError(o: ExecuteRunOptions, reason: StopReason, pending: number, resume: string): Error {
   if (reason.kind === 'auth') {
-    throw new AuthError(`${o.target.host} refused the project API key of project "${o.project.name}" (HTTP ${reason.status}: ${reason.message})`, [
+    return new AuthError(`${o.target.host} refused the project API key of project "${o.project.name}" (HTTP ${reason.status}: ${reason.message})`, [
       `The key comes from ${o.keySource}. It must be the project API key (phc_...) of the PostHog project at ${o.target.host}, from its Project settings; a personal API key (phx_...) is not accepted for ingestion.`,
       `Nothing was marked delivered for the refused requests. After fixing the key: ${resume}`,
     ]);
   }
   const what = reason.kind === 'exhausted' ? 'the server kept failing' : 'the server cannot take events here';
-  throw new DeliveryStoppedError(`delivery to ${o.target.host} stopped, ${what}: ${reason.message}`, [
-    `Every chunk the server accepted is recorded; ${summary.pending} events still pending.`,
+  return new DeliveryStoppedError(`delivery to ${o.target.host} stopped, ${what}: ${reason.message}`, [
+    `Every chunk the server accepted is recorded; ${count(pending)} events still pending.`,
     `${reason.kind === 'endpoint' ? 'After fixing the host in the config, resume' : 'Resume when the server is healthy'}: ${resume}`,
   ]);
 }

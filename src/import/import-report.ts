@@ -24,17 +24,11 @@ export function progressLine(state: ProgressState, stats: DeliveryStats, nowMs: 
   return `${state.project}: ${count(sent)}/${count(state.totalStaged)} sent (${percent}%) · ${count(perSec)} events/s · ETA ${eta} · ${plural(stats.retries, 'retry', 'retries')}`;
 }
 
-export interface RunSummary {
+/** A run's counters (see DeliveryStats) with the project's state after it. */
+export interface RunSummary extends Omit<DeliveryStats, 'startedMs'> {
   project: string;
   host: string;
   outcome: 'done' | 'interrupted' | 'stopped';
-  delivered: number;
-  deadLettered: number;
-  retries: number;
-  requests: number;
-  chunks: number;
-  wireBytes: number;
-  abandoned: number;
   elapsedMs: number;
   eventsPerSec: number;
   /** Project-wide after the run. */

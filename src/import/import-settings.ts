@@ -3,7 +3,7 @@
  * user typed (so resume can reuse a run's own options), and resolved over the defaults.
  */
 import type { Command } from 'commander';
-import { integerOption } from '../cli/common-options.js';
+import { configOption, integerOption, jsonOption, quietOption, stagingOption } from '../cli/common-options.js';
 import {
   DEFAULT_CHUNK_EVENTS,
   DEFAULT_CONCURRENCY,
@@ -58,6 +58,15 @@ export function deliveryOptions(command: Command): Command {
     .option('--retry-max-delay-ms <ms>', `longest computed retry delay (default ${DEFAULT_RETRY_POLICY.maxDelayMs})`, integerOption('--retry-max-delay-ms', 0))
     .option('--retry-budget-ms <ms>', `most waiting per chunk before the run stops, resumable (default ${DEFAULT_RETRY_POLICY.maxTotalWaitMs})`, integerOption('--retry-budget-ms', 0))
     .option('--no-gzip', 'send bodies uncompressed');
+}
+
+/** Every option import and resume share: delivery tuning, staging file, config, quiet, json. */
+export function importRunOptions(command: Command): Command {
+  deliveryOptions(command);
+  stagingOption(command);
+  configOption(command);
+  quietOption(command);
+  return jsonOption(command);
 }
 
 /** The delivery options the user actually typed (not commander's defaults). */
