@@ -31,3 +31,11 @@ export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
 export function rate(n: number, elapsedMs: number): number {
   return elapsedMs <= 0 ? 0 : Math.round((n * 1000) / elapsedMs);
 }
+
+/** A duration for people: "45s", "3m05s", "2h07m". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

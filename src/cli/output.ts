@@ -13,3 +13,11 @@ export function printJson(value: unknown): void {
 export function warn(text: string): void {
   process.stderr.write(redact(text) + '\n');
 }
+
+/**
+ * Prints without redaction. Only for `migrate sandbox`, whose own throwaway project keys must
+ * be shown so they can be pasted into a config; never for a key read from a config.
+ */
+export function printUnredacted(text = ''): void {
+  process.stdout.write(text + '\n');
+}

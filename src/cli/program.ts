@@ -7,10 +7,14 @@ import { registerGroupTypes } from '../commands/group-types.js';
 import { registerGroups } from '../commands/groups.js';
 import { registerMembers } from '../commands/members.js';
 import { registerProjects } from '../commands/projects.js';
+import { registerImport } from '../commands/import.js';
 import { registerRejects } from '../commands/rejects.js';
+import { registerResume } from '../commands/resume.js';
+import { registerSandbox } from '../commands/sandbox.js';
 import { registerStatus } from '../commands/status.js';
+import { VERSION } from '../version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 export function buildProgram(): Command {
   const program = new Command('migrate')
@@ -20,8 +24,11 @@ export function buildProgram(): Command {
     .exitOverride();
   registerExportSource(program);
   registerIdentify(program);
+  registerImport(program);
+  registerResume(program);
   registerStatus(program);
   registerRejects(program);
+  registerSandbox(program);
   registerProjects(program);
   registerGroupTypes(program);
   registerMembers(program);

@@ -4,7 +4,7 @@ import { jsonOption, stagingOption, type StagingOptions } from '../cli/common-op
 import { bytes, count, table } from '../cli/format.js';
 import { displayPath } from '../cli/display-path.js';
 import { print, printJson } from '../cli/output.js';
-import { stagingReport, type KindReport, type StagingReport } from '../staging/staging-report.js';
+import { stagingReport, type KindReport, type ProjectReport, type StagingReport } from '../staging/staging-report.js';
 import { StagingStore } from '../staging/staging-store.js';
 
 function range(kind: KindReport): string {
@@ -30,6 +30,33 @@ function printSources(report: StagingReport): void {
   print(table([['  file', 'format', 'status', 'size', 'rows', 'new', 'known', 'rejected'], ...rows.map(([first, ...rest]) => [`  ${first}`, ...rest] as string[])]));
 }
 
+function lastImport(p: ProjectReport): string {
+  const run = p.lastImport;
+  if (run === null) return '';
+  if (run.status === 'done') return run.sample !== null ? `sample of ${count(run.sample)} done` : 'done';
+  if (run.status === 'running') return 'running, or killed (`migrate resume`)';
+  if (run.status === 'superseded') return 'superseded';
+  return `${run.status} (\`migrate resume\`)`;
+}
+
+function printProjects(report: StagingReport): void {
+  if (report.projects.length === 0) {
+    print('Not imported anywhere yet: `migrate import --project <name>`.');
+    return;
+  }
+  print('Projects:');
+  const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p)]);
+  print(table([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows]));
+  for (const p of report.projects) {
+    if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
+    if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
+  }
+  if (report.deadLetters.length > 0) {
+    print('Dead letters (refused by the server; not sent again):');
+    for (const d of report.deadLetters) print(`  ${d.project} ${d.uuid} ${d.event} ${d.timestamp}: HTTP ${d.status} ${d.message}`);
+  }
+}
+
 export function printStagingReport(report: StagingReport): void {
   print(`Staging file: ${report.staging}`);
   printSources(report);
@@ -44,6 +71,7 @@ export function printStagingReport(report: StagingReport): void {
     print('Rejected rows (see `migrate rejects`):');
     print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
   }
+  printProjects(report);
 }
 
 async function run(options: StagingOptions & { json?: boolean }): Promise<void> {
@@ -58,7 +86,7 @@ async function run(options: StagingOptions & { json?: boolean }): Promise<void> 
 }
 
 export function registerStatus(program: Command): void {
-  const command = program.command('status').description('show what is staged: sources, events, time range, top events, rejects');
+  const command = program.command('status').description('show what is staged (sources, events, rejects) and, per project, delivered, pending and dead letters');
   stagingOption(command);
   jsonOption(command);
   command.action(run);

@@ -4,6 +4,9 @@
  * failure or timeout comes back as a value too, for the caller's pure classifier to judge.
  */
 import { Agent, request } from 'undici';
+import type { HttpOutcome } from './http-outcome.js';
+
+export type { HttpOutcome } from './http-outcome.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -14,12 +17,6 @@ export interface HttpRequest {
   timeoutMs?: number;
   signal?: AbortSignal;
 }
-
-export type HttpOutcome =
-  | { type: 'response'; status: number; headers: Record<string, string>; body: Buffer }
-  | { type: 'network-error'; code: string; message: string }
-  | { type: 'timeout'; afterMs: number }
-  | { type: 'aborted' };
 
 export interface HttpClientOptions {
   /** Most sockets kept open per origin. Default 16. */

@@ -17,6 +17,8 @@ export interface SandboxResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Destroy the connection instead of answering (fault injection: a dropped connection). */
+  drop?: boolean;
 }
 
 export interface SandboxContext {

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api/api-routes.js';
 import { seedManagementData } from './api/management-seed.js';
-import { captureRoutes } from './capture/capture-routes.js';
+import { createCaptureRoutes, type CaptureControl, type CaptureOptions } from './capture/capture-routes.js';
 import { findRoute, json, type Route, type SandboxRequest, type SandboxResponse } from './router.js';
 import { SandboxStore } from './sandbox-store.js';
 
@@ -16,16 +16,17 @@ export interface SandboxOptions {
   /** SQLite file of the sandbox; ':memory:' for a throwaway one. Default ':memory:'. */
   dbPath?: string;
   now?: () => Date;
+  /** Capture side: faults, body limit, count-only mode, an observer. */
+  capture?: CaptureOptions;
 }
 
 export interface RunningSandbox {
   url: string;
   port: number;
   store: SandboxStore;
+  capture: CaptureControl;
   close(): Promise<void>;
 }
-
-const ROUTES: readonly Route[] = [...captureRoutes, ...apiRoutes];
 
 function toRequest(req: IncomingMessage, url: URL): SandboxRequest {
   let read: Promise<Buffer> | undefined;
@@ -45,6 +46,10 @@ function toRequest(req: IncomingMessage, url: URL): SandboxRequest {
 }
 
 function send(res: ServerResponse, response: SandboxResponse): void {
+  if (response.drop) {
+    res.socket?.destroy();
+    return;
+  }
   res.writeHead(response.status, response.headers ?? {});
   res.end(response.body);
 }
@@ -53,9 +58,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = SandboxStore.open(options.dbPath ?? ':memory:');
   seedManagementData(store, options.now);
   const now = options.now ?? (() => new Date());
+  const capture = createCaptureRoutes(store, options.capture);
+  const routes: readonly Route[] = [...capture.routes, ...apiRoutes];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const found = findRoute(ROUTES, req.method ?? 'GET', url.pathname);
+    const found = findRoute(routes, req.method ?? 'GET', url.pathname);
     if (!found) {
       send(res, json(404, { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null }));
       return;
@@ -73,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://127.0.0.1:${port}`,
     port,
     store,
+    capture: capture.control,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

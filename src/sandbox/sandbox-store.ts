@@ -3,6 +3,7 @@
  * on `db`. `:memory:` is allowed for a throwaway server.
  */
 import { migrate, openDatabase, type Database } from '../sqlite/database.js';
+import { seedProjects } from './sandbox-projects.js';
 import { SANDBOX_MIGRATIONS } from './sandbox-schema.js';
 
 export class SandboxStore {
@@ -11,6 +12,7 @@ export class SandboxStore {
   static open(path: string): SandboxStore {
     const db = openDatabase(path);
     migrate(db, SANDBOX_MIGRATIONS);
+    seedProjects(db);
     return new SandboxStore(db);
   }
 

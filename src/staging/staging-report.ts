@@ -2,6 +2,8 @@
  * Read-only views of the staging file for `status` and `rejects`. Every figure comes from
  * counters or indexes, so status stays fast on tens of millions of events.
  */
+import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
+import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import type { ReadCounts } from './source-reads.js';
 import type { StagingStore } from './staging-store.js';
 
@@ -31,6 +33,21 @@ export interface StagingReport {
   groups: KindReport;
   topEvents: Array<{ name: string; count: number }>;
   rejectsByReason: Array<{ reason: string; count: number }>;
+  projects: ProjectReport[];
+  /** The first dead letters, all projects. */
+  deadLetters: DeadLetterRow[];
+}
+
+export interface ProjectReport {
+  name: string;
+  role: string;
+  host: string;
+  delivered: number;
+  pending: number;
+  deadLetters: number;
+  lastImport: { status: RunStatus; startedAt: string; finishedAt: string | null; stopReason: string | null; sample: number | null } | null;
+  /** When an import into this project first used --skip-test-first, if ever. */
+  testFirstOverrideAt: string | null;
 }
 
 export interface RejectRow {
@@ -65,6 +82,26 @@ function sourceReports(store: StagingStore): SourceReport[] {
     .all() as SourceReport[];
 }
 
+function projectReports(store: StagingStore): ProjectReport[] {
+  const total = totalStaged(store);
+  const runs = new Map(latestRuns(store).map((run) => [run.projectId, run]));
+  return listProjectRecords(store).map((p) => {
+    const run = runs.get(p.id);
+    return {
+      name: p.name,
+      role: p.role,
+      host: p.host,
+      delivered: p.delivered,
+      pending: total - p.delivered - p.deadLetters,
+      deadLetters: p.deadLetters,
+      lastImport: run ? { status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, stopReason: run.stopReason, sample: run.sample } : null,
+      testFirstOverrideAt: overrideRecorded(store, p.id) ?? null,
+    };
+  });
+}
+
+const DEAD_LETTERS_SHOWN = 20;
+
 export function stagingReport(store: StagingStore, topN = 10): StagingReport {
   return {
     staging: store.path,
@@ -81,6 +118,8 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
          WHERE r.status = 'done' GROUP BY j.reason ORDER BY count DESC, j.reason`,
       )
       .all() as Array<{ reason: string; count: number }>,
+    projects: projectReports(store),
+    deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
   };
 }
 

@@ -84,6 +84,43 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project_id, seq)
   ) WITHOUT ROWID;
   `,
+  /* v2: delivery counters, dead letters, import runs (what resume continues). */ `
+  -- Kept in the same transaction as the deliveries rows, so status never counts them.
+  ALTER TABLE projects ADD COLUMN delivered INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE projects ADD COLUMN dead_letters INTEGER NOT NULL DEFAULT 0;
+  UPDATE projects SET delivered = (SELECT count(*) FROM deliveries d WHERE d.project_id = projects.id);
+
+  -- Events a project's server refused for good (400 for that event alone, or 413 alone),
+  -- with the server's message. They are not sent again.
+  CREATE TABLE dead_letters (
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    seq INTEGER NOT NULL,
+    run_id INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (project_id, seq)
+  ) WITHOUT ROWID;
+
+  -- One row per import; resume continues the latest one not done. settings holds the delivery
+  -- options (numbers only, never a key); skip_test_first records the override of the rule.
+  CREATE TABLE import_runs (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    status TEXT NOT NULL CHECK (status IN ('running', 'done', 'stopped', 'interrupted', 'failed', 'superseded')),
+    sample INTEGER,
+    skip_test_first INTEGER NOT NULL DEFAULT 0,
+    settings TEXT NOT NULL,
+    config_path TEXT,
+    delivered INTEGER NOT NULL DEFAULT 0,
+    dead_letters INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT,
+    stop_reason TEXT
+  );
+  CREATE INDEX import_runs_by_project ON import_runs (project_id, id);
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

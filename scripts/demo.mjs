@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// The main job in one command (`npm run demo`): starts the sandbox on a free port, stages the
+// bundled sample, imports it into the sandbox's test project, then its production project, and
+// prints the status. Everything happens in a temp directory, removed at the end (--keep keeps it).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'bin', 'migrate.js');
+const keep = process.argv.includes('--keep');
+const dir = mkdtempSync(join(tmpdir(), 'migrate-demo-'));
+const staging = join(dir, 'migration.db');
+const config = join(dir, 'migrate.config.json');
+
+function run(args) {
+  console.log(`\n$ migrate ${args.join(' ')}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit', cwd: dir });
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`migrate ${args[0]} exited with ${code}`))));
+  });
+}
+
+/** Starts `migrate sandbox --json` and resolves with its first line: url and project keys. */
+function startSandbox() {
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--db', join(dir, 'sandbox.db'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('close', (code) => reject(new Error(`the sandbox exited early (${code})`)));
+    child.stdout.setEncoding('utf8').on('data', (data) => {
+      out += data;
+      const line = out.split('\n')[0];
+      if (out.includes('\n')) {
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        child.removeAllListeners('close');
+        resolve({ child, info: JSON.parse(line) });
+      }
+    });
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('close', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+let sandbox;
+try {
+  sandbox = await startSandbox();
+  const { url, projects } = sandbox.info;
+  console.log(`Sandbox running on ${url} (a local PostHog-compatible server; its keys are its own).`);
+  const entries = Object.fromEntries(projects.map((p) => [p.role === 'production' ? 'prod' : 'test', { role: p.role, host: url, apiKey: p.apiKey }]));
+  writeFileSync(config, JSON.stringify({ projects: entries }, null, 2));
+  const common = ['--staging', staging, '--config', config];
+  await run(['export-source', '--from', 'csv', join(root, 'fixtures', 'sample-events.csv'), '--staging', staging]);
+  await run(['import', '--project', 'test', ...common]);
+  await run(['import', '--project', 'prod', ...common]);
+  await run(['status', '--staging', staging]);
+  console.log('\nDemo complete: every sample event reached the test project, then the production project.');
+} catch (error) {
+  console.error(`demo failed: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  if (sandbox) await stop(sandbox.child);
+  if (keep) console.log(`Files kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,44 @@
+/**
+ * The retry policy: capped exponential backoff with jitter, at least as long as a server's
+ * Retry-After, and a bound on the total wait for one chunk after which the run stops
+ * (resumable) instead of retrying forever.
+ */
+
+export interface RetryPolicy {
+  /** Delay before the first retry, before jitter, in ms. Default 500. */
+  initialDelayMs: number;
+  /** Cap on one computed delay, in ms (a longer Retry-After is still honoured). Default 30000. */
+  maxDelayMs: number;
+  /** Most time one chunk may spend waiting between attempts, in ms. Default 300000. */
+  maxTotalWaitMs: number;
+}
+
+export interface RetryState {
+  /** Retries already made for this chunk. */
+  attempt: number;
+  /** Time already spent waiting for this chunk, in ms. */
+  waitedMs: number;
+}
+
+export type RetryDecision = { type: 'wait'; delayMs: number } | { type: 'give-up'; reason: string };
+
+/**
+ * Equal jitter: half of the capped exponential delay is fixed, half random. Concurrent chunks
+ * that failed together spread out, and no retry comes sooner than half the schedule.
+ */
+export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number): number {
+  const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(attempt, 40));
+  return Math.round(base / 2 + (random() * base) / 2);
+}
+
+/** Whether to retry, and after how long; `retryAfterMs` is the server's Retry-After, if any. */
+export function decideRetry(policy: RetryPolicy, state: RetryState, retryAfterMs: number | undefined, random: () => number): RetryDecision {
+  const backoff = backoffDelayMs(policy, state.attempt, random);
+  const delayMs = retryAfterMs === undefined ? backoff : Math.max(retryAfterMs, backoff);
+  if (state.waitedMs + delayMs <= policy.maxTotalWaitMs) return { type: 'wait', delayMs };
+  const budget = `${Math.round(policy.maxTotalWaitMs / 1000)} s`;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxTotalWaitMs - state.waitedMs) {
+    return { type: 'give-up', reason: `the server asked to wait ${Math.ceil(retryAfterMs / 1000)} s, beyond the retry budget of ${budget}` };
+  }
+  return { type: 'give-up', reason: `still failing after ${state.attempt + 1} attempts and ${Math.round(state.waitedMs / 1000)} s of waiting (budget ${budget})` };
+}

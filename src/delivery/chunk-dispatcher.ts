@@ -1,0 +1,33 @@
+/**
+ * Runs chunk tasks with p-limit: events `concurrency` at a time, person and group updates one at
+ * a time (the last `$set` processed wins, so their order matters). A change of kind waits for
+ * everything in flight, so updates go only after the events. Read-ahead is bounded, so memory
+ * stays flat whatever the staging file's size.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+
+export class ChunkDispatcher {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly eventsLimit: LimitFunction;
+  private readonly updatesLimit: LimitFunction = pLimit(1);
+  private kind: number | undefined;
+
+  constructor(concurrency: number) {
+    this.eventsLimit = pLimit(Math.max(1, concurrency));
+  }
+
+  /** Queues a task; waits first while too many are queued. `task` must not reject. */
+  async submit(kind: number, task: () => Promise<void>): Promise<void> {
+    if (this.kind !== undefined && kind !== this.kind) await this.drain();
+    this.kind = kind;
+    const limit = kind === 0 ? this.eventsLimit : this.updatesLimit;
+    while (this.inFlight.size >= limit.concurrency * 2) await Promise.race(this.inFlight);
+    const running: Promise<void> = limit(task).finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+
+  /** Resolves when every queued task has ended. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+}

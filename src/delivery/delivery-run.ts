@@ -1,0 +1,161 @@
+/**
+ * A delivery run: pending events read page by page in send order, cut into chunks, sent by the
+ * dispatcher, each outcome checkpointed by the caller's callbacks. Stops at the end, at the
+ * first stop reason (credentials, endpoint, retry budget), or on interrupt: then no new chunk
+ * starts and chunks in flight get `interruptGraceMs` to finish before they are abandoned
+ * (abandoned chunks are simply still pending: re-sent later with the same content).
+ */
+import { ChunkBuilder, type Chunk } from './chunker.js';
+import { deliverChunk, type ChunkContext, type Clock } from './chunk-delivery.js';
+import { ChunkDispatcher } from './chunk-dispatcher.js';
+import type { DeliverySettings } from './delivery-settings.js';
+import { encodeEvent, type EncodedEvent, type OutgoingEvent } from './event-encoding.js';
+import type { SendChunk } from './batch-sender.js';
+import { RateLimiter } from './rate-limiter.js';
+import { RunControl, type DeliveryEnd } from './run-control.js';
+
+/** Position in send order (kind, timestamp, seq); pages start after it. */
+export interface SendCursor {
+  kind: number;
+  timestampMs: number;
+  seq: number;
+}
+
+export interface DeliverySource {
+  /** Up to `limit` pending events after `after` in send order. */
+  page(after: SendCursor | undefined, limit: number): OutgoingEvent[];
+}
+
+export interface DeliveryCallbacks {
+  /** Record a 2xx: called once per accepted (sub-)chunk, with exactly its events. */
+  delivered(events: readonly EncodedEvent[]): void;
+  /** Record events refused for good, each alone, with the server's status and message. */
+  deadLettered(events: readonly EncodedEvent[], status: number, message: string): void;
+  /** Progress after any change of the counters. */
+  progress?(stats: DeliveryStats): void;
+  /** A line worth showing (a split, a dead letter, the first retry of a kind). */
+  notice?(text: string): void;
+}
+
+export interface DeliveryStats {
+  delivered: number;
+  deadLettered: number;
+  retries: number;
+  requests: number;
+  chunks: number;
+  wireBytes: number;
+  /** Events whose request was cut after an interrupt or a stop (still pending, re-sent later). */
+  abandoned: number;
+  startedMs: number;
+}
+
+export interface DeliveryRunOptions {
+  settings: DeliverySettings;
+  overheadBytes: number;
+  /** At most this many events this run (import --sample); undefined for all pending. */
+  maxEvents?: number;
+  interrupt: AbortSignal;
+  source: DeliverySource;
+  send: SendChunk;
+  clock: Clock;
+  callbacks: DeliveryCallbacks;
+}
+
+export type { DeliveryEnd } from './run-control.js';
+
+export interface DeliveryResult {
+  end: DeliveryEnd;
+  stats: DeliveryStats;
+  elapsedMs: number;
+}
+
+const PAGE_EVENTS = 4096;
+
+/** Chunks in send order, reading pages lazily; stops after `maxEvents` events. */
+export function* chunkStream(source: DeliverySource, builder: ChunkBuilder, maxEvents = Number.POSITIVE_INFINITY): Generator<Chunk> {
+  let cursor: SendCursor | undefined;
+  let taken = 0;
+  while (taken < maxEvents) {
+    const rows = source.page(cursor, Math.min(PAGE_EVENTS, maxEvents - taken));
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const closed = builder.add(encodeEvent(row));
+      if (closed) yield closed;
+    }
+    taken += rows.length;
+    const last = rows[rows.length - 1]!;
+    cursor = { kind: last.kind, timestampMs: last.timestampMs, seq: last.seq };
+  }
+  const rest = builder.flush();
+  if (rest) yield rest;
+}
+
+function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { abandon: AbortSignal; requests: AbortSignal }): ChunkContext {
+  const seenRetryReasons = new Set<string>();
+  const progress = (): void => o.callbacks.progress?.(stats);
+  return {
+    send: o.send,
+    clock: o.clock,
+    policy: o.settings.retry,
+    limiter: new RateLimiter(o.settings.maxRatePerSec),
+    overheadBytes: o.overheadBytes,
+    ...signals,
+    onRequest: () => void stats.requests++,
+    onDelivered(events, wireBytes) {
+      o.callbacks.delivered(events);
+      stats.delivered += events.length;
+      stats.chunks++;
+      stats.wireBytes += wireBytes;
+      progress();
+    },
+    onDeadLetter(events, status, message) {
+      o.callbacks.deadLettered(events, status, message);
+      stats.deadLettered += events.length;
+      o.callbacks.notice?.(`dead letter: event ${events[0]?.uuid} refused by the server (HTTP ${status}: ${message})`);
+      progress();
+    },
+    onRetry(reason, delayMs) {
+      stats.retries++;
+      const kind = reason.split(':')[0]!;
+      if (!seenRetryReasons.has(kind)) {
+        seenRetryReasons.add(kind);
+        o.callbacks.notice?.(`retrying after ${reason} (waiting ${delayMs} ms; later retries are counted in the progress line)`);
+      }
+      progress();
+    },
+    onAbandoned(chunk, sent) {
+      if (sent) stats.abandoned += chunk.events.length;
+    },
+    onSplit(chunk, reason) {
+      o.callbacks.notice?.(`split a chunk of ${chunk.events.length} events after ${reason}`);
+    },
+  };
+}
+
+export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult> {
+  const stats: DeliveryStats = { delivered: 0, deadLettered: 0, retries: 0, requests: 0, chunks: 0, wireBytes: 0, abandoned: 0, startedMs: o.clock.now() };
+  const control = new RunControl(o.interrupt, o.clock, o.settings.interruptGraceMs);
+  const ctx = chunkContext(o, stats, { abandon: control.abandon, requests: control.requests });
+  const dispatcher = new ChunkDispatcher(o.settings.concurrency);
+  const builder = new ChunkBuilder({ maxEvents: o.settings.chunkEvents, maxBytes: o.settings.chunkBytes, overheadBytes: o.overheadBytes });
+  let exhausted = true;
+  try {
+    for (const chunk of chunkStream(o.source, builder, o.maxEvents)) {
+      if (control.abandon.aborted) {
+        exhausted = false;
+        break;
+      }
+      await dispatcher.submit(chunk.kind, () =>
+        deliverChunk(chunk, ctx).then(
+          (end) => control.settle(end),
+          (error: unknown) => control.fail(error),
+        ),
+      );
+    }
+  } catch (error) {
+    control.fail(error); // reading the staging file failed: stop the chunks in flight too
+  }
+  await dispatcher.drain();
+  const end = control.finish(exhausted);
+  return { end, stats, elapsedMs: o.clock.now() - stats.startedMs };
+}

@@ -1,0 +1,44 @@
+/** `import --dry-run`: builds the chunks a run would send and reports them; sends nothing. */
+import { ChunkBuilder } from '../delivery/chunker.js';
+import { chunkStream } from '../delivery/delivery-run.js';
+import type { DeliverySettings } from '../delivery/delivery-settings.js';
+import { batchBody, bodyOverheadBytes } from '../delivery/event-encoding.js';
+import { PendingEvents, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
+import type { StagingStore } from '../staging/staging-store.js';
+import type { DryRunReport } from './import-report.js';
+
+/** Stands in for the key in the sample payload, which is printed. */
+const KEY_PLACEHOLDER = '<project API key>';
+const SAMPLE_EVENTS = 2;
+
+export function dryRun(
+  store: StagingStore,
+  target: { name: string; host: string; apiKey: string },
+  project: ProjectRecord | undefined,
+  settings: DeliverySettings,
+  sample: number | undefined,
+): DryRunReport {
+  const overheadBytes = bodyOverheadBytes(target.apiKey);
+  const builder = new ChunkBuilder({ maxEvents: settings.chunkEvents, maxBytes: settings.chunkBytes, overheadBytes });
+  const report: DryRunReport = {
+    project: target.name,
+    host: target.host,
+    pending: totalStaged(store) - (project ? project.delivered + project.deadLetters : 0),
+    events: 0,
+    chunks: 0,
+    bodyBytes: 0,
+    largestChunkBytes: 0,
+    concurrency: settings.concurrency,
+    maxRatePerSec: settings.maxRatePerSec,
+    gzip: settings.gzip,
+    samplePayload: undefined,
+  };
+  for (const chunk of chunkStream(new PendingEvents(store, project?.id ?? -1), builder, sample)) {
+    if (report.chunks === 0) report.samplePayload = JSON.parse(batchBody(KEY_PLACEHOLDER, chunk.events.slice(0, SAMPLE_EVENTS)));
+    report.chunks++;
+    report.events += chunk.events.length;
+    report.bodyBytes += chunk.bytes;
+    report.largestChunkBytes = Math.max(report.largestChunkBytes, chunk.bytes);
+  }
+  return report;
+}

@@ -1,0 +1,51 @@
+/**
+ * Where accepted events go: the sandbox store (every copy, duplicates included, as ClickHouse
+ * holds them before a merge), or, in count-only mode, only counters (for benchmarks).
+ */
+import type { Statement } from '../../sqlite/database.js';
+import type { SandboxStore } from '../sandbox-store.js';
+import type { CapturedEvent } from './capture-parse.js';
+
+export interface CaptureStats {
+  requests: number;
+  /** Answers by HTTP status (dropped connections under "dropped"). */
+  answers: Record<string, number>;
+  /** Events accepted, per project id. */
+  eventsByProject: Record<string, number>;
+  historicalEvents: number;
+}
+
+export class CaptureSink {
+  readonly stats: CaptureStats = { requests: 0, answers: {}, eventsByProject: {}, historicalEvents: 0 };
+  private readonly insert: Statement | undefined;
+
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly countOnly: boolean,
+  ) {
+    this.insert = countOnly
+      ? undefined
+      : store.db.prepare(
+          `INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        );
+  }
+
+  accept(teamId: number, events: readonly CapturedEvent[], historical: boolean, endpoint: string, receivedAt: string): void {
+    const key = String(teamId);
+    this.stats.eventsByProject[key] = (this.stats.eventsByProject[key] ?? 0) + events.length;
+    if (historical) this.stats.historicalEvents += events.length;
+    const insert = this.insert;
+    if (insert === undefined) return;
+    this.store.transaction(() => {
+      for (const e of events) {
+        insert.run(teamId, e.uuid, e.event, e.distinctId, e.timestamp, JSON.stringify(e.properties), historical ? 1 : 0, endpoint, receivedAt);
+      }
+    });
+  }
+
+  answered(status: number | 'dropped'): void {
+    const key = String(status);
+    this.stats.answers[key] = (this.stats.answers[key] ?? 0) + 1;
+  }
+}

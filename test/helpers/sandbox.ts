@@ -1,0 +1,58 @@
+/**
+ * A real sandbox server on 127.0.0.1 in the test process, closed after each test, with helpers
+ * to read what it stored and to write a config pointing at it.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/sandbox-server.js';
+
+export interface StoredEvent {
+  team_id: number;
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  timestamp: string;
+  properties: string;
+  historical_migration: number;
+  endpoint: string;
+}
+
+export function useSandbox(): (options?: SandboxOptions) => Promise<RunningSandbox> {
+  const running: RunningSandbox[] = [];
+  afterEach(async () => {
+    for (const sandbox of running.splice(0)) await sandbox.close();
+  });
+  return async (options = {}) => {
+    const sandbox = await startSandbox(options);
+    running.push(sandbox);
+    return sandbox;
+  };
+}
+
+export function sandboxTokens(sandbox: RunningSandbox): { test: string; prod: string } {
+  const projects = listSandboxProjects(sandbox.store);
+  return { test: projects.find((p) => p.role === 'test')!.apiToken, prod: projects.find((p) => p.role === 'production')!.apiToken };
+}
+
+export function storedEvents(sandbox: RunningSandbox, teamId: number): StoredEvent[] {
+  return sandbox.store.db
+    .prepare('SELECT team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint FROM events WHERE team_id = ? ORDER BY id')
+    .all(teamId) as StoredEvent[];
+}
+
+/** Writes migrate.config.json in `dir` with projects test and prod on this sandbox. */
+export function writeSandboxConfig(dir: string, sandbox: RunningSandbox, override: Record<string, unknown> = {}): string {
+  const tokens = sandboxTokens(sandbox);
+  const config = {
+    projects: {
+      test: { role: 'test', host: sandbox.url, apiKey: tokens.test },
+      prod: { role: 'production', host: sandbox.url, apiKey: tokens.prod },
+      ...override,
+    },
+  };
+  const file = join(dir, 'migrate.config.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}

@@ -1,0 +1,40 @@
+/** Staging files for integration tests: the bundled sample staged by the real CLI. */
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { openDatabase } from '../../src/sqlite/database.js';
+import { bytesToUuid } from '../../src/staging/uuid-bytes.js';
+import { FIXTURES, runCli } from './run-cli.js';
+
+export const SAMPLE_CSV = join(FIXTURES, 'sample-events.csv');
+export const SAMPLE_EVENTS = 3000;
+
+/** Options that keep subprocess runs fast: ~1 ms retry waits, no progress lines. */
+export const FAST = ['--retry-initial-ms', '1', '--retry-max-delay-ms', '5', '--quiet'];
+
+export async function stageSample(dir: string): Promise<string> {
+  const staging = join(dir, 'migration.db');
+  const result = await runCli(['export-source', '--from', 'csv', SAMPLE_CSV, '--staging', staging, '--quiet'], { cwd: dir });
+  expect(result.code, result.stderr).toBe(0);
+  return staging;
+}
+
+/** Reads the staging file directly (read-only), as a check from outside the CLI. */
+export function readStaging<T>(staging: string, read: (db: ReturnType<typeof openDatabase>) => T): T {
+  const db = openDatabase(staging, { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+export function stagedUuids(staging: string): string[] {
+  return readStaging(staging, (db) => (db.prepare('SELECT uuid FROM events ORDER BY seq').all() as Array<{ uuid: Buffer }>).map((r) => bytesToUuid(r.uuid)));
+}
+
+export function deliveredCount(staging: string, project: string): number {
+  return readStaging(staging, (db) => {
+    const row = db.prepare('SELECT count(*) AS n FROM deliveries d JOIN projects p ON p.id = d.project_id WHERE p.name = ?').get(project) as { n: number };
+    return row.n;
+  });
+}

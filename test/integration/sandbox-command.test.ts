@@ -1,0 +1,74 @@
+/** `migrate sandbox` as users run it, and `npm run demo` (the README quickstart). */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
+import { FAST, SAMPLE_EVENTS, deliveredCount, stageSample } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+/** Resolves with the child's stdout once it contains `marker` (a line end by default). */
+function outputUntil(child: ReturnType<typeof startCli>['child'], marker = '\n'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer | string) => {
+      out += d.toString();
+      if (out.includes(marker)) resolve(out);
+    });
+    child.once('close', (code) => reject(new Error(`sandbox exited with ${code} before printing ${marker}`)));
+  });
+}
+
+describe('migrate sandbox', () => {
+  const tempDir = useTempDir();
+
+  it('prints its url and project keys, takes an import, and stops cleanly on SIGTERM', async () => {
+    const dir = tempDir();
+    const sandbox = startCli(['sandbox', '--port', '0', '--db', join(dir, 'sb.db'), '--json'], { cwd: dir });
+    const info = JSON.parse((await outputUntil(sandbox.child)).split('\n')[0]!) as { url: string; projects: Array<{ id: number; role: string; apiKey: string }> };
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(info.projects.map((p) => [p.id, p.role])).toEqual([[1, 'test'], [2, 'production']]);
+    expect(info.projects[0]!.apiKey).toMatch(/^phc_[A-Za-z0-9]{43}$/);
+
+    const config = join(dir, 'migrate.config.json');
+    writeFileSync(config, JSON.stringify({ projects: { test: { role: 'test', host: info.url, apiKey: info.projects[0]!.apiKey } } }));
+    const staging = await stageSample(dir);
+    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(deliveredCount(staging, 'test')).toBe(SAMPLE_EVENTS);
+
+    sandbox.child.kill('SIGTERM');
+    const end = await sandbox.done;
+    expect(end.code).toBe(0);
+    expect(end.stdout).toContain(`"1": ${SAMPLE_EVENTS}`);
+  });
+
+  it('shows the keys and a config snippet to paste in its banner', async () => {
+    const dir = tempDir();
+    const sandbox = startCli(['sandbox', '--port', '0', '--db', join(dir, 'sb.db'), '--fail-503', '0.2', '--drop', '0.05'], { cwd: dir });
+    await outputUntil(sandbox.child, 'Stop with Ctrl-C.');
+    sandbox.child.kill('SIGINT');
+    const { code, stdout } = await sandbox.done;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/PostHog-compatible sandbox on http:\/\/127\.0\.0\.1:\d+/);
+    expect(stdout).toMatch(/1 {2}Test project {8}phc_[A-Za-z0-9]{43}/);
+    const snippet = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.indexOf('\n}') + 2)) as { projects: Record<string, { apiKey: string; role: string }> };
+    expect(snippet.projects.test!.apiKey).toMatch(/^phc_/);
+    expect(snippet.projects.prod!.role).toBe('production');
+    expect(stdout).toContain('Faults: 20% HTTP 503, 5% dropped connections');
+  });
+});
+
+describe('npm run demo', () => {
+  it('stages the sample, imports it into test then production on a sandbox, and prints the status', async () => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs')], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/test\s+test\s+http:\/\/127\.0\.0\.1:\d+\s+3,000\s+0\s+0\s+done/);
+    expect(out).toMatch(/prod\s+production\s+http:\/\/127\.0\.0\.1:\d+\s+3,000\s+0\s+0\s+done/);
+    expect(out).toContain('Demo complete');
+  });
+});

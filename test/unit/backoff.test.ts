@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelayMs, decideRetry, type RetryPolicy } from '../../src/delivery/backoff.js';
+import { RateLimiter } from '../../src/delivery/rate-limiter.js';
+
+const POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, maxTotalWaitMs: 60_000 };
+const low = () => 0;
+const high = () => 0.999999;
+
+describe('backoffDelayMs (equal jitter, capped)', () => {
+  it.each([
+    [0, low, 250],
+    [0, high, 500],
+    [1, low, 500],
+    [1, high, 1000],
+    [3, low, 2000],
+    [6, high, 30_000],
+    [20, low, 15_000],
+    [1000, high, 30_000],
+  ])('attempt %i', (attempt, random, expected) => {
+    expect(backoffDelayMs(POLICY, attempt, random)).toBe(expected);
+  });
+});
+
+describe('decideRetry', () => {
+  it.each([
+    ['backoff when no Retry-After', { attempt: 0, waitedMs: 0 }, undefined, { type: 'wait', delayMs: 250 }],
+    ['Retry-After longer than backoff wins', { attempt: 0, waitedMs: 0 }, 5000, { type: 'wait', delayMs: 5000 }],
+    ['backoff longer than Retry-After wins', { attempt: 4, waitedMs: 0 }, 1000, { type: 'wait', delayMs: 4000 }],
+    ['Retry-After above the delay cap is honoured', { attempt: 0, waitedMs: 0 }, 45_000, { type: 'wait', delayMs: 45_000 }],
+    ['exactly at the budget still waits', { attempt: 0, waitedMs: 59_750 }, undefined, { type: 'wait', delayMs: 250 }],
+    ['over the budget gives up', { attempt: 9, waitedMs: 59_000 }, undefined, { type: 'give-up' }],
+    ['Retry-After beyond the budget gives up', { attempt: 0, waitedMs: 0 }, 120_000, { type: 'give-up' }],
+  ] as const)('%s', (_name, state, retryAfter, expected) => {
+    expect(decideRetry(POLICY, state, retryAfter, low)).toMatchObject(expected);
+  });
+
+  it('says why it gave up', () => {
+    const decision = decideRetry(POLICY, { attempt: 0, waitedMs: 0 }, 120_000, low);
+    expect(decision).toEqual({ type: 'give-up', reason: 'the server asked to wait 120 s, beyond the retry budget of 60 s' });
+  });
+
+  it('stops after a bounded total wait whatever the random draws', () => {
+    let state = { attempt: 0, waitedMs: 0 };
+    let random = 0.37;
+    for (;;) {
+      random = (random * 7.3) % 1;
+      const decision = decideRetry(POLICY, state, undefined, () => random);
+      if (decision.type === 'give-up') break;
+      state = { attempt: state.attempt + 1, waitedMs: state.waitedMs + decision.delayMs };
+    }
+    expect(state.waitedMs).toBeLessThanOrEqual(POLICY.maxTotalWaitMs);
+    expect(state.attempt).toBeGreaterThan(3);
+  });
+});
+
+describe('RateLimiter', () => {
+  it('is a no-op at rate 0', () => {
+    const limiter = new RateLimiter(0);
+    expect([limiter.reserve(1e6, 0), limiter.reserve(1e6, 0)]).toEqual([0, 0]);
+  });
+
+  it.each([
+    // [rate, steps of [events, nowMs, expected wait]]
+    [1000, [[500, 0, 0], [500, 0, 500], [500, 0, 1000]]],
+    [1000, [[1000, 0, 0], [1000, 2000, 0], [1000, 2500, 500]]],
+    [2000, [[1000, 0, 0], [1000, 100, 400], [10, 5000, 0]]],
+  ] as const)('rate %i/s', (rate, steps) => {
+    const limiter = new RateLimiter(rate);
+    for (const [events, now, wait] of steps) expect(limiter.reserve(events, now)).toBe(wait);
+  });
+
+  it('keeps the long-run average at the rate', () => {
+    const limiter = new RateLimiter(2000);
+    let now = 0;
+    for (let i = 0; i < 100; i++) now += limiter.reserve(1000, now);
+    expect(now).toBe(99 * 500);
+  });
+});

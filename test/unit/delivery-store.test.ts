@@ -1,0 +1,102 @@
+/** Delivery records in a real staging file: send-order pages, checkpoints, runs, schema v2. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StagedEvent } from '../../src/events/staged-event.js';
+import { migrate, openDatabase } from '../../src/sqlite/database.js';
+import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged } from '../../src/staging/delivery-store.js';
+import { EventWriter } from '../../src/staging/event-writer.js';
+import { latestUnfinishedRun, startRun, endRun, overrideRecorded } from '../../src/staging/import-runs.js';
+import { beginRead, finishRead } from '../../src/staging/source-reads.js';
+import { MIGRATIONS, STAGING_APPLICATION_ID } from '../../src/staging/staging-schema.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const T0 = Date.UTC(2024, 0, 1);
+
+function staged(i: number, kind: 0 | 1 | 2, timestampMs: number): StagedEvent {
+  return { uuid: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`, kind, event: kind === 1 ? '$identify' : 'e', distinctId: `u${i}`, timestampMs, propertiesJson: `{"i":${i}}` };
+}
+
+function stage(store: StagingStore, events: StagedEvent[]): void {
+  const readId = beginRead(store, { path: '/src.csv', format: 'csv', command: 'test', sizeBytes: 1, options: {} });
+  new EventWriter(store).write(readId, events.map((event, i) => ({ line: i + 2, raw: '', event })));
+  finishRead(store, readId, { rowsRead: events.length, staged: events.length, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 }, undefined);
+}
+
+function allPages(pending: PendingEvents, pageSize: number): number[] {
+  const seqs: number[] = [];
+  let cursor: { kind: number; timestampMs: number; seq: number } | undefined;
+  for (;;) {
+    const page = pending.page(cursor, pageSize);
+    if (page.length === 0) return seqs;
+    seqs.push(...page.map((e) => e.seq));
+    const last = page[page.length - 1]!;
+    cursor = { kind: last.kind, timestampMs: last.timestampMs, seq: last.seq };
+  }
+}
+
+describe('delivery store', () => {
+  const tempDir = useTempDir();
+
+  it('pages pending events in send order (kind, timestamp, seq), skipping delivered and dead letters', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    // seq 1..8 in staging order; send order is by kind, then time, then seq
+    stage(store, [staged(1, 1, T0), staged(2, 0, T0 + 5), staged(3, 0, T0), staged(4, 2, T0 - 9), staged(5, 0, T0), staged(6, 0, T0 + 5), staged(7, 1, T0 - 1), staged(8, 0, T0)]);
+    const project = bindProject(store, { name: 'test', role: 'test', host: 'http://127.0.0.1:1' });
+    const pending = new PendingEvents(store, project.id);
+    for (const size of [1, 2, 3, 100]) expect(allPages(pending, size)).toEqual([3, 5, 8, 2, 6, 7, 1, 4]);
+    expect(pending.page(undefined, 1)[0]).toEqual({ seq: 3, uuid: '01900000-0000-7000-8000-000000000003', kind: 0, event: 'e', distinctId: 'u3', timestampMs: T0, propertiesJson: '{"i":3}' });
+
+    const run = startRun(store, { projectId: project.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
+    const checkpoint = new DeliveryCheckpoint(store, project.id, run.id);
+    checkpoint.delivered([3, 8, 6]);
+    checkpoint.delivered([3]); // a repeat changes nothing
+    checkpoint.deadLettered([{ seq: 7, status: 400, message: 'event submitted without a distinct_id' }]);
+    expect(allPages(pending, 2)).toEqual([5, 2, 1, 4]);
+    expect(findProjectRecord(store, 'test')).toMatchObject({ delivered: 3, deadLetters: 1 });
+    expect(latestUnfinishedRun(store)).toMatchObject({ id: run.id, project: 'test', delivered: 3, deadLetters: 1, status: 'running' });
+    expect(listDeadLetters(store)).toEqual([{ project: 'test', uuid: '01900000-0000-7000-8000-000000000007', event: '$identify', timestamp: new Date(T0 - 1).toISOString(), status: 400, message: 'event submitted without a distinct_id' }]);
+    expect(totalStaged(store)).toBe(8);
+    store.close();
+  });
+
+  it('binds a project to its first host once it accepted something', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    stage(store, [staged(1, 0, T0)]);
+    const first = bindProject(store, { name: 'p', role: 'test', host: 'http://127.0.0.1:1' });
+    expect(bindProject(store, { name: 'p', role: 'test', host: 'http://127.0.0.1:2' }).host).toBe('http://127.0.0.1:2');
+    const run = startRun(store, { projectId: first.id, sample: 5, skipTestFirst: true, settings: { concurrency: 2 }, configPath: '/c.json' });
+    new DeliveryCheckpoint(store, first.id, run.id).delivered([1]);
+    expect(bindProject(store, { name: 'p', role: 'production', host: 'http://127.0.0.1:3' })).toMatchObject({ host: 'http://127.0.0.1:2', role: 'test' });
+    expect(overrideRecorded(store, first.id)).toBe(run.startedAt);
+    endRun(store, run.id, 'done');
+    expect(latestUnfinishedRun(store)).toBeUndefined();
+    store.close();
+  });
+
+  it('a new run supersedes unfinished ones of the same project', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    const p = bindProject(store, { name: 'p', role: 'test', host: 'http://127.0.0.1:1' });
+    const old = startRun(store, { projectId: p.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
+    endRun(store, old.id, 'interrupted');
+    const fresh = startRun(store, { projectId: p.id, sample: 10, skipTestFirst: false, settings: { chunkEvents: 5 }, configPath: '/x' });
+    expect(latestUnfinishedRun(store, 'p')).toMatchObject({ id: fresh.id, sample: 10, settings: { chunkEvents: 5 }, configPath: '/x' });
+    endRun(store, fresh.id, 'done');
+    expect(latestUnfinishedRun(store, 'p')).toBeUndefined();
+    store.close();
+  });
+
+  it('upgrades a v1 staging file, counting its deliveries', () => {
+    const file = join(tempDir(), 'old.db');
+    const db = openDatabase(file);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.pragma(`application_id = ${STAGING_APPLICATION_ID}`);
+    db.prepare("INSERT INTO projects (name, role, host, created_at) VALUES ('t', 'test', 'http://127.0.0.1:1', 'x')").run();
+    for (const seq of [1, 2, 3]) db.prepare('INSERT INTO deliveries (project_id, seq) VALUES (1, ?)').run(seq);
+    db.close();
+    const store = StagingStore.open(file);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(findProjectRecord(store, 't')).toMatchObject({ delivered: 3, deadLetters: 0 });
+    store.close();
+  });
+});
