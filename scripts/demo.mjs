@@ -57,14 +57,21 @@ try {
   sandbox = await startSandbox();
   const { url, projects } = sandbox.info;
   console.log(`Sandbox running on ${url} (a local PostHog-compatible server; its keys are its own).`);
-  const entries = Object.fromEntries(projects.map((p) => [p.role === 'production' ? 'prod' : 'test', { role: p.role, host: url, apiKey: p.apiKey }]));
+  const personalApiKey = sandbox.info.personalKeys.find((k) => k.label === 'owner-all').key;
+  const entries = Object.fromEntries(
+    projects.map((p) => [p.role === 'production' ? 'prod' : 'test', { role: p.role, host: url, apiKey: p.apiKey, projectId: String(p.id), personalApiKey }]),
+  );
   writeFileSync(config, JSON.stringify({ projects: entries }, null, 2));
   const common = ['--staging', staging, '--config', config];
-  await run(['export-source', '--from', 'csv', join(root, 'fixtures', 'sample-events.csv'), '--staging', staging]);
+  const fixture = (name) => join(root, 'fixtures', name);
+  await run(['export-source', '--from', 'csv', fixture('sample-events.csv'), '--group', 'company=company', '--staging', staging]);
+  await run(['identify-users', '--from', 'csv', fixture('users.csv'), '--set-once', 'first_seen', '--staging', staging]);
+  await run(['identify-groups', '--from', 'csv', fixture('companies.csv'), '--group-type', 'company', '--staging', staging]);
   await run(['import', '--project', 'test', ...common]);
   await run(['import', '--project', 'prod', ...common]);
   await run(['status', '--staging', staging]);
-  console.log('\nDemo complete: every sample event reached the test project, then the production project.');
+  await run(['groups', 'list', '--group-type-index', '0', '--project', 'prod', '--config', config]);
+  console.log('\nDemo complete: the sample events, people and companies reached the test project, then the production project.');
 } catch (error) {
   console.error(`demo failed: ${error.message}`);
   process.exitCode = 1;

@@ -30,6 +30,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `migrate rejects | head` closes the pipe early: that is the reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(ExitCode.ok);
+  throw error;
+});
+
 const code = await main(process.argv);
 // Let stdout drain before exiting: a piped `--json` result must not be cut short.
 process.stdout.write('', () => process.exit(code));

@@ -5,6 +5,7 @@ import { integerOption } from '../cli/common-options.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import { print, printJson, printUnredacted } from '../cli/output.js';
 import { describeFaults, type CaptureFaults } from '../sandbox/capture/capture-faults.js';
+import { sandboxPersonalKeys } from '../sandbox/api/management-seed.js';
 import { listSandboxProjects, type SandboxProject } from '../sandbox/sandbox-projects.js';
 import type { RunningSandbox } from '../sandbox/sandbox-server.js';
 import { seededRandom } from '../util/seeded-random.js';
@@ -52,25 +53,42 @@ function faultsOf(o: SandboxCommandOptions): CaptureFaults {
   };
 }
 
-/** The config to paste: one entry per sandbox project, keyed test and prod. */
-export function configSnippet(url: string, projects: readonly SandboxProject[]): string {
+/**
+ * The config to paste: one entry per sandbox project, keyed test and prod, with the owner's
+ * all-scopes personal key so the management commands work too.
+ */
+export function configSnippet(url: string, projects: readonly SandboxProject[], personalApiKey?: string): string {
   const entries: Record<string, unknown> = {};
-  for (const p of projects) entries[p.role === 'production' ? 'prod' : 'test'] = { role: p.role, host: url, apiKey: p.apiToken };
+  for (const p of projects) {
+    entries[p.role === 'production' ? 'prod' : 'test'] = { role: p.role, host: url, apiKey: p.apiToken, projectId: String(p.id), ...(personalApiKey ? { personalApiKey } : {}) };
+  }
   return JSON.stringify({ projects: entries }, null, 2);
 }
 
 function printBanner(sandbox: RunningSandbox, db: string, options: SandboxCommandOptions, faults: CaptureFaults): void {
   const projects = listSandboxProjects(sandbox.store);
+  const personalKeys = sandboxPersonalKeys(sandbox.store);
+  const ownerKey = personalKeys.find((k) => k.label === 'owner-all')?.value;
   if (options.json) {
     // One line a script can read (npm run demo does); the keys are the sandbox's own fake ones.
-    printUnredacted(JSON.stringify({ url: sandbox.url, port: sandbox.port, db, projects: projects.map((p) => ({ id: p.id, name: p.name, role: p.role, apiKey: p.apiToken })) }));
+    printUnredacted(
+      JSON.stringify({
+        url: sandbox.url,
+        port: sandbox.port,
+        db,
+        projects: projects.map((p) => ({ id: p.id, name: p.name, role: p.role, apiKey: p.apiToken })),
+        personalKeys: personalKeys.map((k) => ({ label: k.label, email: k.email, scopes: k.scopes, key: k.value })),
+      }),
+    );
     return;
   }
   print(`PostHog-compatible sandbox on ${sandbox.url} (store: ${db}${options.countOnly ? ', count-only: events are counted, not stored' : ''})`);
   print('Projects (the keys are this sandbox\'s own, not PostHog keys):');
   for (const p of projects) printUnredacted(`  ${p.id}  ${p.name.padEnd(18)}  ${p.apiToken}`);
+  print('Personal API keys (for the management commands):');
+  for (const k of personalKeys) printUnredacted(`  ${k.label.padEnd(20)}  ${k.email.padEnd(22)}  ${k.scopes.join(' ').padEnd(40)}  ${k.value}`);
   print('Paste into migrate.config.json:');
-  printUnredacted(configSnippet(sandbox.url, projects));
+  printUnredacted(configSnippet(sandbox.url, projects, ownerKey));
   print(`Faults: ${describeFaults(faults)}`);
   print('Stop with Ctrl-C.');
 }

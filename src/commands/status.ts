@@ -48,6 +48,10 @@ function printProjects(report: StagingReport): void {
   const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p)]);
   print(table([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows]));
   for (const p of report.projects) {
+    if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
+      const events = p.delivered - p.deliveredPersons - p.deliveredGroups;
+      print(`  ${p.name}: delivered ${count(events)} of ${count(report.events.count)} events, ${count(p.deliveredPersons)} of ${count(report.persons.count)} person updates, ${count(p.deliveredGroups)} of ${count(report.groups.count)} group updates`);
+    }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
   }

@@ -43,6 +43,9 @@ export interface ProjectReport {
   role: string;
   host: string;
   delivered: number;
+  /** Delivered person updates ($identify) and group updates ($groupidentify), within `delivered`. */
+  deliveredPersons: number;
+  deliveredGroups: number;
   pending: number;
   deadLetters: number;
   lastImport: { status: RunStatus; startedAt: string; finishedAt: string | null; stopReason: string | null; sample: number | null } | null;
@@ -82,16 +85,30 @@ function sourceReports(store: StagingStore): SourceReport[] {
     .all() as SourceReport[];
 }
 
+/** Delivered person and group updates: few rows, found through the send-order index. */
+function deliveredUpdates(store: StagingStore, projectId: number): { persons: number; groups: number } {
+  const rows = store.db
+    .prepare(
+      `SELECT e.kind, count(*) AS n FROM events e WHERE e.kind > 0
+       AND EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = ? AND d.seq = e.seq) GROUP BY e.kind`,
+    )
+    .all(projectId) as Array<{ kind: number; n: number }>;
+  return { persons: rows.find((r) => r.kind === 1)?.n ?? 0, groups: rows.find((r) => r.kind === 2)?.n ?? 0 };
+}
+
 function projectReports(store: StagingStore): ProjectReport[] {
   const total = totalStaged(store);
   const runs = new Map(latestRuns(store).map((run) => [run.projectId, run]));
   return listProjectRecords(store).map((p) => {
     const run = runs.get(p.id);
+    const updates = deliveredUpdates(store, p.id);
     return {
       name: p.name,
       role: p.role,
       host: p.host,
       delivered: p.delivered,
+      deliveredPersons: updates.persons,
+      deliveredGroups: updates.groups,
       pending: total - p.delivered - p.deadLetters,
       deadLetters: p.deadLetters,
       lastImport: run ? { status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, stopReason: run.stopReason, sample: run.sample } : null,

@@ -67,8 +67,10 @@ describe('npm run demo', () => {
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code, out).toBe(0);
-    expect(out).toMatch(/test\s+test\s+http:\/\/127\.0\.0\.1:\d+\s+3,000\s+0\s+0\s+done/);
-    expect(out).toMatch(/prod\s+production\s+http:\/\/127\.0\.0\.1:\d+\s+3,000\s+0\s+0\s+done/);
+    expect(out).toMatch(/test\s+test\s+http:\/\/127\.0\.0\.1:\d+\s+3,033\s+0\s+0\s+done/);
+    expect(out).toContain('prod: delivered 3,000 of 3,000 events, 28 of 28 person updates, 5 of 5 group updates');
+    expect(out).toMatch(/acme\s+\S+\s+\{"name":"Acme Corp"/);
+    expect(out).toMatch(/prod\s+production\s+http:\/\/127\.0\.0\.1:\d+\s+3,033\s+0\s+0\s+done/);
     expect(out).toContain('Demo complete');
   });
 });

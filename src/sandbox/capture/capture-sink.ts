@@ -1,10 +1,12 @@
 /**
  * Where accepted events go: the sandbox store (every copy, duplicates included, as ClickHouse
- * holds them before a merge), or, in count-only mode, only counters (for benchmarks).
+ * holds them before a merge) with person and group updates applied, or, in count-only mode,
+ * only counters (for benchmarks).
  */
 import type { Statement } from '../../sqlite/database.js';
 import type { SandboxStore } from '../sandbox-store.js';
 import type { CapturedEvent } from './capture-parse.js';
+import { PersonGroupUpdates } from './person-group-updates.js';
 
 export interface CaptureStats {
   requests: number;
@@ -18,6 +20,7 @@ export interface CaptureStats {
 export class CaptureSink {
   readonly stats: CaptureStats = { requests: 0, answers: {}, eventsByProject: {}, historicalEvents: 0 };
   private readonly insert: Statement | undefined;
+  private readonly updates: PersonGroupUpdates | undefined;
 
   constructor(
     private readonly store: SandboxStore,
@@ -29,6 +32,7 @@ export class CaptureSink {
           `INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
+    this.updates = countOnly ? undefined : new PersonGroupUpdates(store);
   }
 
   accept(teamId: number, events: readonly CapturedEvent[], historical: boolean, endpoint: string, receivedAt: string): void {
@@ -40,6 +44,7 @@ export class CaptureSink {
     this.store.transaction(() => {
       for (const e of events) {
         insert.run(teamId, e.uuid, e.event, e.distinctId, e.timestamp, JSON.stringify(e.properties), historical ? 1 : 0, endpoint, receivedAt);
+        this.updates?.apply(teamId, e, receivedAt);
       }
     });
   }

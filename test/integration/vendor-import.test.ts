@@ -1,0 +1,54 @@
+/**
+ * Each vendor source end to end: export-source on its fixtures, import into a real sandbox,
+ * and every staged event stored exactly as staged; a second export stages nothing new.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportSource, stagingIn } from '../helpers/export-source.js';
+import { FIXTURES, runCli } from '../helpers/run-cli.js';
+import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
+import { readStagedEvents } from '../helpers/staged-events.js';
+import { FAST } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const sandboxAt = useSandbox();
+
+const SOURCES: Array<[string, string[]]> = [
+  ['mixpanel', [join(FIXTURES, 'mixpanel')]],
+  ['amplitude', [join(FIXTURES, 'amplitude', 'export-123456.zip')]],
+  ['posthog', [join(FIXTURES, 'posthog')]],
+];
+
+describe('vendor sources, exported then imported', () => {
+  it.each(SOURCES)('%s: every staged event is stored as staged; a re-export stages nothing new', async (from, files) => {
+    const sandbox = await sandboxAt();
+    const target = stagingIn(tempDir());
+    const config = writeSandboxConfig(target.dir, sandbox);
+    const first = await exportSource(target, ['--from', from, ...files]);
+    expect(first.totals.staged).toBeGreaterThan(0);
+
+    const result = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
+    expect(result.code, result.stderr).toBe(0);
+
+    const staged = readStagedEvents(target.staging);
+    const stored = storedEvents(sandbox, 1);
+    expect(stored).toHaveLength(staged.length);
+    const byUuid = new Map(stored.map((e) => [e.uuid, e]));
+    for (const event of staged) {
+      const copy = byUuid.get(event.uuid);
+      expect(copy, event.uuid).toBeDefined();
+      expect({ event: copy!.event, distinct_id: copy!.distinct_id, timestamp: copy!.timestamp, properties: JSON.parse(copy!.properties) }).toEqual({
+        event: event.event,
+        distinct_id: event.distinct_id,
+        timestamp: event.timestamp,
+        properties: event.properties,
+      });
+      expect(copy!.historical_migration).toBe(1);
+    }
+
+    const again = await exportSource(target, ['--from', from, ...files]);
+    expect(again.totals.staged).toBe(0);
+    expect(again.totals.alreadyStaged).toBe(first.totals.staged + first.totals.alreadyStaged + first.totals.duplicates);
+  });
+});
