@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most integration time is spent waiting on CLI subprocesses; more files in flight overlap it.
+    maxWorkers: 4,
   },
 });

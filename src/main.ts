@@ -14,7 +14,7 @@ function report(message: string, hints: readonly string[] = []): void {
 
 async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv)).parseAsync(argv);
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

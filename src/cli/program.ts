@@ -1,38 +1,39 @@
-/** The command tree. Each command registers itself from its own file in src/commands. */
+/**
+ * The command tree. Each command registers itself from its own file in src/commands. Only the
+ * command being run is loaded (each pulls in its own stack: SQLite, undici, ora), so a run
+ * starts quickly; `--help`, `--version` or an unknown name load them all.
+ */
 import { Command } from 'commander';
-import { registerExportSource } from '../commands/export-source.js';
-import { registerIdentify } from '../commands/identify.js';
-import { registerExports } from '../commands/exports.js';
-import { registerGroupTypes } from '../commands/group-types.js';
-import { registerGroups } from '../commands/groups.js';
-import { registerMembers } from '../commands/members.js';
-import { registerProjects } from '../commands/projects.js';
-import { registerImport } from '../commands/import.js';
-import { registerRejects } from '../commands/rejects.js';
-import { registerResume } from '../commands/resume.js';
-import { registerSandbox } from '../commands/sandbox.js';
-import { registerStatus } from '../commands/status.js';
 import { VERSION } from '../version.js';
 
 export { VERSION };
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/** Command names, in help order, with the module that registers them. */
+const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
+  { names: ['export-source'], load: async () => (await import('../commands/export-source.js')).registerExportSource },
+  { names: ['identify-users', 'identify-groups'], load: async () => (await import('../commands/identify.js')).registerIdentify },
+  { names: ['import'], load: async () => (await import('../commands/import.js')).registerImport },
+  { names: ['resume'], load: async () => (await import('../commands/resume.js')).registerResume },
+  { names: ['status'], load: async () => (await import('../commands/status.js')).registerStatus },
+  { names: ['rejects'], load: async () => (await import('../commands/rejects.js')).registerRejects },
+  { names: ['sandbox'], load: async () => (await import('../commands/sandbox.js')).registerSandbox },
+  { names: ['projects'], load: async () => (await import('../commands/projects.js')).registerProjects },
+  { names: ['group-types'], load: async () => (await import('../commands/group-types.js')).registerGroupTypes },
+  { names: ['members'], load: async () => (await import('../commands/members.js')).registerMembers },
+  { names: ['exports'], load: async () => (await import('../commands/exports.js')).registerExports },
+  { names: ['groups'], load: async () => (await import('../commands/groups.js')).registerGroups },
+];
+
+/** Builds the program for `argv` (process.argv: node, script, command, ...). */
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('migrate')
     .description('Move past analytics events into PostHog: safely, once, and fast.')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerExportSource(program);
-  registerIdentify(program);
-  registerImport(program);
-  registerResume(program);
-  registerStatus(program);
-  registerRejects(program);
-  registerSandbox(program);
-  registerProjects(program);
-  registerGroupTypes(program);
-  registerMembers(program);
-  registerExports(program);
-  registerGroups(program);
+  const named = COMMANDS.filter((command) => command.names.includes(argv[2] ?? ''));
+  for (const command of named.length > 0 ? named : COMMANDS) (await command.load())(program);
   return program;
 }

@@ -2,7 +2,7 @@
  * Progress for long commands: an ora spinner on a terminal, a plain line every few seconds
  * otherwise (logs, CI), nothing with --quiet. Always on stderr, so stdout stays the result.
  */
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
 import { redact } from '../util/redact.js';
 
 export interface Progress {
@@ -28,38 +28,41 @@ export function createProgress(options: ProgressOptions = {}): Progress {
   const now = options.now ?? Date.now;
   const interval = options.plainIntervalMs ?? 5000;
   let last = now();
-  let pending: string | undefined;
   return {
     update(text) {
-      pending = text;
       if (now() - last >= interval) {
         stream.write(redact(text) + '\n');
         last = now();
-        pending = undefined;
       }
     },
     log(line) {
       stream.write(redact(line) + '\n');
     },
-    stop() {
-      pending = undefined;
-    },
+    stop() {},
   };
 }
 
+/** ora is loaded only on a terminal (it costs a tenth of a second to load); until then, no spinner. */
 function spinnerProgress(stream: NodeJS.WriteStream): Progress {
-  const spinner: Ora = ora({ stream, discardStdin: false }).start();
+  let spinner: Ora | undefined;
+  let text = '';
+  let stopped = false;
+  void import('ora').then(({ default: ora }) => {
+    if (!stopped) spinner = ora({ stream, discardStdin: false, text }).start();
+  });
   return {
-    update(text) {
-      spinner.text = redact(text);
+    update(next) {
+      text = redact(next);
+      if (spinner) spinner.text = text;
     },
     log(line) {
-      spinner.clear();
+      spinner?.clear();
       stream.write(redact(line) + '\n');
-      spinner.render();
+      spinner?.render();
     },
     stop() {
-      spinner.stop();
+      stopped = true;
+      spinner?.stop();
     },
   };
 }

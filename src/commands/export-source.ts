@@ -63,7 +63,7 @@ async function run(files: string[], options: ExportOptions): Promise<void> {
   const groups = parseGroups(options.group);
   const timezone = checkZone(options.timezone);
   const rules = {
-    mapping: loadMappingFile(options.map),
+    mapping: await loadMappingFile(options.map),
     formatRenames: source.eventRenames,
     // A Mixpanel project zone applies to its `time` values, read by its reader, not to rows.
     timezone: source.timezone === 'project' ? undefined : timezone,

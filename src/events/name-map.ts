@@ -2,7 +2,9 @@
  * Event and property renames applied at export time, so the staged event is exactly what is
  * sent. The defaults follow PostHog's own importers; a mapping file extends or replaces them.
  */
-import { z } from 'zod';
+import type { MappingFile } from './mapping-schema.js';
+
+export type { MappingFile };
 
 /** Built-in event renames: other products' page and screen views become PostHog's. */
 export const DEFAULT_EVENT_RENAMES: Readonly<Record<string, string>> = {
@@ -13,20 +15,6 @@ export const DEFAULT_EVENT_RENAMES: Readonly<Record<string, string>> = {
   screen_view: '$screen',
   '[Amplitude] Screen Viewed': '$screen',
 };
-
-/** A rename target, or null to drop (events: skip the row; properties: remove the key). */
-const target = z.string().min(1, 'must not be empty').nullable();
-
-export const mappingFileSchema = z
-  .object({
-    /** When true the built-in event renames are not used. Default false (extend them). */
-    replaceDefaults: z.boolean().default(false),
-    events: z.record(z.string(), target).default({}),
-    properties: z.record(z.string(), target).default({}),
-  })
-  .strict();
-
-export type MappingFile = z.infer<typeof mappingFileSchema>;
 
 export interface NameMap {
   /** Source event name -> staged name; null means the row is skipped. */

@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { mappingFileSchema, type MappingFile } from '../events/name-map.js';
+import type { MappingFile } from '../events/mapping-schema.js';
 import { createZoneConverter } from '../events/time-zone.js';
 import { formatZodIssues } from '../util/zod-issues.js';
 
-export function loadMappingFile(file: string | undefined): MappingFile | undefined {
+export async function loadMappingFile(file: string | undefined): Promise<MappingFile | undefined> {
   if (file === undefined) return undefined;
   let json: unknown;
   try {
@@ -17,6 +17,7 @@ export function loadMappingFile(file: string | undefined): MappingFile | undefin
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`--map ${file}: ${code === 'ENOENT' ? 'no such file' : `not valid JSON (${(error as Error).message})`}`);
   }
+  const { mappingFileSchema } = await import('../events/mapping-schema.js');
   const result = mappingFileSchema.safeParse(json);
   if (!result.success) throw new UsageError(`--map ${file}: invalid mapping\n  ${formatZodIssues(result.error).join('\n  ')}`);
   return result.data;

@@ -1,0 +1,20 @@
+/**
+ * The `--map` file's schema. Kept apart from the name map itself so that staging loads zod
+ * only when a mapping file is given.
+ */
+import { z } from 'zod';
+
+/** A rename target, or null to drop (events: skip the row; properties: remove the key). */
+const target = z.string().min(1, 'must not be empty').nullable();
+
+export const mappingFileSchema = z
+  .object({
+    /** When true the built-in event renames are not used. Default false (extend them). */
+    replaceDefaults: z.boolean().default(false),
+    events: z.record(z.string(), target).default({}),
+    properties: z.record(z.string(), target).default({}),
+  })
+  .strict();
+
+export type MappingFile = z.infer<typeof mappingFileSchema>;
+
