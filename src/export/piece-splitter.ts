@@ -84,6 +84,9 @@ export class PieceSplitter {
       return;
     }
     let i = this.scanned;
+    // The next line end at or after i, found once and reused while quotes come before it:
+    // rows with many quoted fields would otherwise rescan the same stretch for every quote.
+    let nextNl = s.indexOf('\n', i);
     while (i < s.length) {
       const quote = s.indexOf('"', i);
       if (this.inQuotes) {
@@ -93,8 +96,11 @@ export class PieceSplitter {
         continue;
       }
       const end = quote === -1 ? s.length : quote;
-      const nl = s.lastIndexOf('\n', end - 1);
-      if (nl >= i) this.lastSafe = nl;
+      if (nextNl !== -1 && nextNl < i) nextNl = s.indexOf('\n', i);
+      if (nextNl !== -1 && nextNl < end) {
+        this.lastSafe = s.lastIndexOf('\n', end - 1);
+        nextNl = s.indexOf('\n', end);
+      }
       if (quote === -1) break;
       this.inQuotes = true;
       i = quote + 1;
