@@ -6,7 +6,7 @@ import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
 import { parseTimestamp } from './timestamp.js';
 import type { ZoneConverter } from './time-zone.js';
-import { deriveUuid, normaliseUuid } from './stable-uuid.js';
+import { deriveUuidBytes, normaliseUuid, uuidBytes } from './stable-uuid.js';
 import {
   EventKind,
   MAX_DISTINCT_ID_CHARS,
@@ -82,11 +82,11 @@ function renameProperties(properties: Record<string, unknown>, renames: NameMap[
 }
 
 /** The source's uuid when it has one, else the one derived from the record's identity. */
-function resolveUuid(candidate: CandidateEvent, timestampMs: number, field: string): string | RowProblem {
+function resolveUuid(candidate: CandidateEvent, timestampMs: number, field: string): Uint8Array | RowProblem {
   const given = candidate.uuid;
-  if (given === undefined || given === null || given === '') return deriveUuid(candidate.identity, timestampMs);
+  if (given === undefined || given === null || given === '') return deriveUuidBytes(candidate.identity, timestampMs);
   const normalised = typeof given === 'string' ? normaliseUuid(given) : undefined;
-  return normalised ?? problem('bad_uuid', field, `"${String(given).slice(0, 60)}" is not a usable UUID`);
+  return normalised === undefined ? problem('bad_uuid', field, `"${String(given).slice(0, 60)}" is not a usable UUID`) : uuidBytes(normalised);
 }
 
 /** Sets `$groups[type]` from each group property present; a clash with a given `$groups` is a problem. */
@@ -143,7 +143,7 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   }
 
   const uuid = resolveUuid(candidate, time.ms, names.uuid ?? 'uuid');
-  if (typeof uuid !== 'string') return reject(uuid);
+  if (!(uuid instanceof Uint8Array)) return reject(uuid);
 
   const renamed = renameProperties(candidate.properties, rules.nameMap.properties);
   if (!renamed.ok) return reject(renamed.problem);

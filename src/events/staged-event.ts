@@ -7,8 +7,8 @@ export const EventKind = { event: 0, person: 1, group: 2 } as const;
 export type EventKindValue = (typeof EventKind)[keyof typeof EventKind];
 
 export interface StagedEvent {
-  /** Lowercase hyphenated uuid; part of PostHog's dedup key. */
-  uuid: string;
+  /** The uuid's 16 bytes (as stored); part of PostHog's dedup key. Text form: uuidText. */
+  uuid: Uint8Array;
   kind: EventKindValue;
   /** Final event name, after the name map. */
   event: string;

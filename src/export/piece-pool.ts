@@ -1,19 +1,20 @@
 /**
- * Where pieces are staged: in-process for small files (no thread start-up), or on worker
- * threads for large ones, each with its own SQLite connection and a larger young generation
- * (staging makes many short-lived strings; a small nursery spends a third of the time in GC).
+ * Where pieces are staged. Small files: read and written in-process (no thread start-up).
+ * Large ones: read and checked on worker threads in parallel, each with a larger young
+ * generation (reading makes many short-lived strings; a small nursery spends a third of the
+ * time in GC), then written here, in the order the pieces were handed out. One connection
+ * does every write: SQLite allows one writer at a time, and a connection whose cache another
+ * connection's writes invalidated spends far longer per row.
  */
 import { Worker } from 'node:worker_threads';
 import { InputError, MigrateError } from '../errors.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
-import type { EventWriter } from '../staging/event-writer.js';
 import type { TextPiece } from './piece-splitter.js';
-import { stagePiece, type PieceResult } from './stage-piece.js';
+import { preparePiece, writePiece, type PieceContext, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
+import type { WorkerRequest } from './stage-worker.js';
 
 export interface WorkerSetup {
-  stagingPath: string;
-  readId: number;
   format: string;
   readerOptions: ReaderOptions;
   rules: RulesSpec;
@@ -28,9 +29,16 @@ export interface PiecePool {
 /** Young generation of each worker, in MB. */
 const WORKER_YOUNG_GENERATION_MB = 64;
 
-export function inlinePool(setup: WorkerSetup, reader: SourceReader, writer: EventWriter): PiecePool {
-  const context = { readId: setup.readId, reader, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), writer, prefix: setup.prefix };
-  return { stage: (piece) => stagePiece(context, piece), close: async () => {} };
+function pieceContext(setup: WorkerSetup, reader: SourceReader): PieceContext {
+  return { reader, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
+}
+
+export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PiecePool {
+  const context = pieceContext(setup, reader);
+  return {
+    stage: async (piece) => writePiece(context, target, piece, await preparePiece(context, piece)),
+    close: async () => {},
+  };
 }
 
 /** Errors come back from a worker as plain data; the input errors keep their class (exit code). */
@@ -41,21 +49,24 @@ function revive(error: { name: string; message: string; stack?: string }): Error
   return revived;
 }
 
-export function workerPool(setup: WorkerSetup, count: number): PiecePool {
+type WorkerReply = { id: number; prepared?: PreparedPiece; error?: { name: string; message: string; stack?: string } };
+
+/** Worker threads that prepare pieces; `prepare` resolves with a piece read and checked. */
+function preparers(setup: WorkerSetup, count: number): { prepare(piece: TextPiece): Promise<PreparedPiece>; close(): Promise<void> } {
   const url = new URL('./stage-worker.js', import.meta.url);
-  const pending = new Map<number, { resolve: (r: PieceResult) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (p: PreparedPiece) => void; reject: (e: Error) => void }>();
   const load: number[] = [];
   const exited: boolean[] = [];
   const workers = Array.from({ length: count }, (_, index) => {
     const worker = new Worker(url, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     load[index] = 0;
     worker.once('exit', () => (exited[index] = true));
-    worker.on('message', (message: { id: number; result?: PieceResult; error?: { name: string; message: string; stack?: string } }) => {
+    worker.on('message', (message: WorkerReply) => {
       const waiter = pending.get(message.id);
       pending.delete(message.id);
       load[index]!--;
       if (message.error) waiter?.reject(revive(message.error));
-      else waiter?.resolve(message.result!);
+      else waiter?.resolve(message.prepared!);
     });
     worker.on('error', (error) => {
       for (const waiter of pending.values()) waiter.reject(error);
@@ -63,15 +74,16 @@ export function workerPool(setup: WorkerSetup, count: number): PiecePool {
     });
     return worker;
   });
+  const post = (index: number, request: WorkerRequest): void => workers[index]!.postMessage(request);
   let nextId = 0;
   return {
-    stage(piece) {
+    prepare(piece) {
       const index = load.indexOf(Math.min(...load));
       load[index]!++;
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        workers[index]!.postMessage({ id, piece });
+        post(index, { id, piece });
       });
     },
     async close() {
@@ -81,10 +93,26 @@ export function workerPool(setup: WorkerSetup, count: number): PiecePool {
             new Promise<void>((resolve) => {
               if (exited[index]) return resolve();
               worker.once('exit', () => resolve());
-              worker.postMessage({ close: true });
+              post(index, { close: true });
             }),
         ),
       );
     },
+  };
+}
+
+export function workerPool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, count: number): PiecePool {
+  const workers = preparers(setup, count);
+  const context = pieceContext(setup, reader);
+  // Pieces are written in the order stage() was called: each write waits for the one before.
+  let lastWrite: Promise<unknown> = Promise.resolve();
+  return {
+    stage(piece) {
+      const prepared = workers.prepare(piece);
+      const written = lastWrite.then(async () => writePiece(context, target, piece, await prepared));
+      lastWrite = written.catch(() => undefined);
+      return written;
+    },
+    close: () => workers.close(),
   };
 }

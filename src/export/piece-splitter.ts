@@ -75,7 +75,11 @@ export class PieceSplitter {
     return [piece];
   }
 
-  /** Advances the quote state over new text, remembering the last line end outside quotes. */
+  /**
+   * Advances the quote state over new text, remembering the last line end outside quotes.
+   * Line by line, flipping the state once per quote inside the line: every quote and every line
+   * end is found once with indexOf, which is several times faster than a loop over characters.
+   */
   private scan(): void {
     const s = this.buffer;
     if (this.layout === 'lines') {
@@ -83,28 +87,21 @@ export class PieceSplitter {
       this.scanned = s.length;
       return;
     }
-    let i = this.scanned;
-    // The next line end at or after i, found once and reused while quotes come before it:
-    // rows with many quoted fields would otherwise rescan the same stretch for every quote.
-    let nextNl = s.indexOf('\n', i);
-    while (i < s.length) {
-      const quote = s.indexOf('"', i);
-      if (this.inQuotes) {
-        if (quote === -1) break;
-        this.inQuotes = false;
-        i = quote + 1;
-        continue;
+    let inQuotes = this.inQuotes;
+    let pos = this.scanned;
+    let quote = s.indexOf('"', pos);
+    for (;;) {
+      const nl = s.indexOf('\n', pos);
+      const end = nl === -1 ? s.length : nl;
+      while (quote !== -1 && quote < end) {
+        inQuotes = !inQuotes;
+        quote = s.indexOf('"', quote + 1);
       }
-      const end = quote === -1 ? s.length : quote;
-      if (nextNl !== -1 && nextNl < i) nextNl = s.indexOf('\n', i);
-      if (nextNl !== -1 && nextNl < end) {
-        this.lastSafe = s.lastIndexOf('\n', end - 1);
-        nextNl = s.indexOf('\n', end);
-      }
-      if (quote === -1) break;
-      this.inQuotes = true;
-      i = quote + 1;
+      if (nl === -1) break;
+      if (!inQuotes) this.lastSafe = nl;
+      pos = nl + 1;
     }
+    this.inQuotes = inQuotes;
     this.scanned = s.length;
   }
 

@@ -93,14 +93,15 @@ class Dispatcher {
   }
 }
 
-async function stagePieces(options: StageFileOptions, setup: WorkerSetup, summary: FileSummary): Promise<void> {
+async function stagePieces(options: StageFileOptions, readId: number, setup: WorkerSetup, summary: FileSummary): Promise<void> {
   const { input } = options;
   const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? availableParallelism() : 0);
   const splitter = new PieceSplitter(options.source.layout);
   let pool: PiecePool | undefined;
   const getPool = (): PiecePool => {
     setup.prefix = splitter.header ?? '';
-    pool ??= workers > 0 ? workerPool(setup, workers) : inlinePool(setup, options.source.reader, options.writer);
+    const target = { readId, writer: options.writer };
+    pool ??= workers > 0 ? workerPool(setup, options.source.reader, target, workers) : inlinePool(setup, options.source.reader, target);
     return pool;
   };
   const dispatcher = new Dispatcher(getPool, Math.max(1, workers * 2), (piece) => {
@@ -134,15 +135,13 @@ export async function stageFile(options: StageFileOptions): Promise<FileSummary>
   const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: recordedOptions });
   const summary: FileSummary = { ...emptyResult(), path: input.path, displayName: input.displayName, fingerprint: undefined };
   const setup: WorkerSetup = {
-    stagingPath: store.path,
-    readId,
     format: options.format,
     readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs },
     rules: options.rules,
     prefix: '',
   };
   try {
-    await stagePieces(options, setup, summary);
+    await stagePieces(options, readId, setup, summary);
   } catch (error) {
     abandonRead(store, readId, (error as Error).message);
     throw error;

@@ -74,7 +74,7 @@ export class PendingEvents {
     // cost more than the query itself (measured: about half the read time).
     this.statement = store.db
       .prepare(
-        `SELECT e.seq, hex(e.uuid), e.kind, e.event, e.distinct_id, e.timestamp_ms, e.properties
+        `SELECT e.seq, hex(e.uuid), e.kind, e.event, e.distinct_id, e.timestamp_ms, json(e.properties)
          FROM events e
          WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)

@@ -121,6 +121,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX import_runs_by_project ON import_runs (project_id, id);
   `,
+  /*
+   * v3: events.properties holds SQLite JSONB (binary JSON) for rows staged from this version on;
+   * rows staged before stay text. `json(properties)` reads both as the staged text. No table
+   * changes: the version tells an older migrate that it cannot read this file.
+   */ `
+  SELECT 1;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

@@ -21,7 +21,7 @@ export function readStagedEvents(staging: string): StagedRow[] {
   try {
     const rows = store.db
       .prepare(
-        `SELECT e.uuid, e.event, e.distinct_id, e.timestamp_ms, e.properties, s.path, e.line FROM events e
+        `SELECT e.uuid, e.event, e.distinct_id, e.timestamp_ms, json(e.properties) AS properties, s.path, e.line FROM events e
          JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id ORDER BY e.seq`,
       )
       .all() as Array<{ uuid: Buffer; event: string; distinct_id: string; timestamp_ms: number; properties: string; path: string; line: number }>;

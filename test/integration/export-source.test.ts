@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { stagedUuids } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -138,10 +139,28 @@ describe('export-source on worker threads', () => {
       const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers]);
       const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
       const report = await status(dir);
-      results.push(JSON.stringify([summary.totals, rejects.stdout, report.events, report.topEvents]));
+      // stagedUuids lists them in staging order: file order, whichever thread read each piece.
+      results.push(JSON.stringify([summary.totals, rejects.stdout, report.events, report.topEvents, stagedUuids(join(dir, 'm.db'))]));
     }
     expect(results[1]).toBe(results[0]);
     expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 23003, rejected: 12 });
+  });
+});
+
+describe('export-source: a uuid staged earlier with other content', () => {
+  it.each(['0', '2'])('is a reject that keeps the row as written (--workers %s)', async (workers) => {
+    const dir = tempDir();
+    const uuid = '0190a5b2-1c2d-7e3f-8a4b-5c6d7e8f9a0b';
+    const first = join(dir, 'first.csv');
+    writeFileSync(first, `event,distinct_id,timestamp,uuid,note\nsigned_up,u1,2025-03-01T10:00:00Z,${uuid},a\n`);
+    const second = join(dir, 'second.csv');
+    const row = `signed_up,u1,2025-03-01T10:00:00Z,${uuid},"two\nlines"`;
+    writeFileSync(second, `event,distinct_id,timestamp,uuid,note\nsigned_up,u2,2025-03-01T10:00:00Z,,b\n${row}\n`);
+    await exportJson(dir, ['--from', 'csv', first, '--workers', workers]);
+    const summary = await exportJson(dir, ['--from', 'csv', second, '--workers', workers]);
+    expect(summary.totals).toMatchObject({ staged: 1, rejected: 1, rejectedByReason: { conflicts_with_staged: 1 } });
+    const rejects = await runCli(['rejects', '--json', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(JSON.parse(rejects.stdout)).toMatchObject([{ line: 3, reason: 'conflicts_with_staged', raw: row }]);
   });
 });
 

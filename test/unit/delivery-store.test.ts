@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StagedEvent } from '../../src/events/staged-event.js';
+import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { migrate, openDatabase } from '../../src/sqlite/database.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
@@ -14,7 +15,7 @@ import { useTempDir } from '../helpers/temp-dir.js';
 const T0 = Date.UTC(2024, 0, 1);
 
 function staged(i: number, kind: 0 | 1 | 2, timestampMs: number): StagedEvent {
-  return { uuid: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`, kind, event: kind === 1 ? '$identify' : 'e', distinctId: `u${i}`, timestampMs, propertiesJson: `{"i":${i}}` };
+  return { uuid: uuidBytes(`01900000-0000-7000-8000-${String(i).padStart(12, '0')}`), kind, event: kind === 1 ? '$identify' : 'e', distinctId: `u${i}`, timestampMs, propertiesJson: `{"i":${i}}` };
 }
 
 function stage(store: StagingStore, events: StagedEvent[]): void {

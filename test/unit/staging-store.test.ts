@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
+import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { StagingError } from '../../src/errors.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { beginRead, finishRead, recoverInterruptedReads } from '../../src/staging/source-reads.js';
@@ -15,7 +16,7 @@ const tempDir = useTempDir();
 function event(n: number, overrides: Partial<StagedEvent> = {}): StagedEvent {
   const hex = n.toString(16).padStart(12, '0');
   return {
-    uuid: `01900000-0000-7000-8000-${hex}`,
+    uuid: uuidBytes(`01900000-0000-7000-8000-${hex}`),
     kind: EventKind.event,
     event: 'e',
     distinctId: 'd',
@@ -62,6 +63,23 @@ describe('staging store', () => {
     ]);
     expect(reordered).toMatchObject({ alreadyStaged: 1, rejected: 1 });
     expect(reordered.conflicts[0]!.problem.message).toContain('with a different properties');
+    store.close();
+  });
+
+  it('writes many rows at once, and row by row around rows staged before, keeping their order', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    const writer = new EventWriter(store);
+    writer.write(read(store), [{ line: 2, raw: 'r', event: event(75) }, { line: 3, raw: 'r', event: event(110) }]);
+    const entries = Array.from({ length: 130 }, (_, i) => ({ line: i + 2, raw: `row ${i}`, event: event(i, i === 110 ? { distinctId: 'other' } : {}) }));
+    const second = read(store, '/data/b.csv');
+    const counts = writer.write(second, entries);
+    finishRead(store, second, done, undefined);
+    expect(counts).toMatchObject({ staged: 128, alreadyStaged: 1, duplicates: 0, rejected: 1 });
+    expect(counts.conflicts).toMatchObject([{ line: 112, problem: { reason: 'conflicts_with_staged' } }]);
+    expect(listRejects(store)).toMatchObject([{ path: '/data/b.csv', line: 112, raw: 'row 110' }]);
+    const seqOrder = (store.db.prepare('SELECT timestamp_ms AS t FROM events ORDER BY seq').all() as Array<{ t: number }>).map((r) => r.t - 1_700_000_000_000);
+    expect(seqOrder).toEqual([75, 110, ...Array.from({ length: 130 }, (_, i) => i).filter((i) => i !== 75 && i !== 110)]);
+    expect(stagingReport(store).topEvents).toEqual([{ name: 'e', count: 130 }]);
     store.close();
   });
 

@@ -1,0 +1,146 @@
+/**
+ * Staged events in columns of bytes: typed arrays for the numbers and uuids, the names once
+ * each, and one UTF-8 buffer holding each event's distinct_id and properties JSON back to back. A worker
+ * thread hands a batch over without copying (the buffers are transferred), and the events'
+ * text never becomes JS strings again on the writing side: SQLite reads the bytes directly.
+ * Strings kept in arrays until a piece was written cost more garbage-collector time than
+ * building them did.
+ */
+import type { StagedEvent } from '../events/staged-event.js';
+
+export interface EventBatch {
+  count: number;
+  /** 16 bytes per event. */
+  uuids: Uint8Array;
+  kinds: Uint8Array;
+  timestampsMs: Float64Array;
+  /** Source line of each event. */
+  lines: Float64Array;
+  /** The event names of the batch, each once. */
+  names: string[];
+  /** Each event's name, as an index into `names`. */
+  nameIndexes: Uint32Array;
+  /** UTF-8 text: distinct_id and properties JSON of event 0, then of event 1, ... */
+  text: Uint8Array;
+  /** End offset in `text` of each of those fields: TEXT_FIELDS per event. */
+  textEnds: Uint32Array;
+}
+
+/** The text fields of each event, in `text` order. */
+export const TEXT_FIELDS = 2;
+export const DISTINCT_ID = 0;
+export const PROPERTIES = 1;
+
+/** The buffers, to transfer rather than copy when posting a batch. */
+export function batchTransferList(batch: EventBatch): ArrayBuffer[] {
+  const arrays = [batch.uuids, batch.kinds, batch.timestampsMs, batch.lines, batch.nameIndexes, batch.text, batch.textEnds];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}
+
+/** The UTF-8 bytes of text field `field` (DISTINCT_ID or PROPERTIES) of event `i`. */
+export function textBytes(batch: EventBatch, i: number, field: number): Uint8Array {
+  const k = i * TEXT_FIELDS + field;
+  return batch.text.subarray(k === 0 ? 0 : batch.textEnds[k - 1], batch.textEnds[k]);
+}
+
+/** Event `i` of a batch as a StagedEvent (for the rare paths that want one). */
+export function eventAt(batch: EventBatch, i: number): StagedEvent {
+  const decode = (field: number): string => Buffer.from(textBytes(batch, i, field)).toString('utf8');
+  return {
+    uuid: batch.uuids.subarray(i * 16, i * 16 + 16),
+    kind: batch.kinds[i] as StagedEvent['kind'],
+    event: batch.names[batch.nameIndexes[i]!]!,
+    distinctId: decode(DISTINCT_ID),
+    timestampMs: batch.timestampsMs[i]!,
+    propertiesJson: decode(PROPERTIES),
+  };
+}
+
+const INITIAL_EVENTS = 1024;
+/** Each UTF-16 unit is at most 3 bytes of UTF-8. */
+const MAX_UTF8_PER_UNIT = 3;
+
+/** A byte buffer that grows; `writer` views the same memory for Buffer's fast UTF-8 writes. */
+function bytes(size: number): { array: Uint8Array; writer: Buffer } {
+  const array = new Uint8Array(size);
+  return { array, writer: Buffer.from(array.buffer, 0, size) };
+}
+
+/** Appends events; `finish` gives the batch (its arrays may be longer than `count` needs). */
+export class EventBatchBuilder {
+  private capacity = INITIAL_EVENTS;
+  private count = 0;
+  private uuids = new Uint8Array(INITIAL_EVENTS * 16);
+  private kinds = new Uint8Array(INITIAL_EVENTS);
+  private timestampsMs = new Float64Array(INITIAL_EVENTS);
+  private lines = new Float64Array(INITIAL_EVENTS);
+  private nameIndexes = new Uint32Array(INITIAL_EVENTS);
+  private readonly names: string[] = [];
+  private readonly nameIndex = new Map<string, number>();
+  private textEnds = new Uint32Array(INITIAL_EVENTS * TEXT_FIELDS);
+  private text = bytes(INITIAL_EVENTS * 256);
+  private textLength = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  add(line: number, event: StagedEvent): void {
+    if (this.count === this.capacity) this.grow();
+    const i = this.count++;
+    this.uuids.set(event.uuid, i * 16);
+    this.kinds[i] = event.kind;
+    this.timestampsMs[i] = event.timestampMs;
+    this.lines[i] = line;
+    this.nameIndexes[i] = this.indexOfName(event.event);
+    const units = event.distinctId.length + event.propertiesJson.length;
+    if (this.textLength + units * MAX_UTF8_PER_UNIT > this.text.array.length) this.growText(units * MAX_UTF8_PER_UNIT);
+    const k = i * TEXT_FIELDS;
+    this.textEnds[k + DISTINCT_ID] = this.textLength += this.text.writer.write(event.distinctId, this.textLength);
+    this.textEnds[k + PROPERTIES] = this.textLength += this.text.writer.write(event.propertiesJson, this.textLength);
+  }
+
+  private indexOfName(name: string): number {
+    let index = this.nameIndex.get(name);
+    if (index === undefined) {
+      index = this.names.push(name) - 1;
+      this.nameIndex.set(name, index);
+    }
+    return index;
+  }
+
+  finish(): EventBatch {
+    return {
+      count: this.count,
+      uuids: this.uuids,
+      kinds: this.kinds,
+      timestampsMs: this.timestampsMs,
+      lines: this.lines,
+      names: this.names,
+      nameIndexes: this.nameIndexes,
+      text: this.text.array,
+      textEnds: this.textEnds,
+    };
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.uuids = copyInto(new Uint8Array(this.capacity * 16), this.uuids);
+    this.kinds = copyInto(new Uint8Array(this.capacity), this.kinds);
+    this.timestampsMs = copyInto(new Float64Array(this.capacity), this.timestampsMs);
+    this.lines = copyInto(new Float64Array(this.capacity), this.lines);
+    this.nameIndexes = copyInto(new Uint32Array(this.capacity), this.nameIndexes);
+    this.textEnds = copyInto(new Uint32Array(this.capacity * TEXT_FIELDS), this.textEnds);
+  }
+
+  private growText(atLeast: number): void {
+    const next = bytes(Math.max(this.text.array.length * 2, this.textLength + atLeast));
+    next.array.set(this.text.array.subarray(0, this.textLength));
+    this.text = next;
+  }
+}
+
+function copyInto<T extends Uint8Array | Uint32Array | Float64Array>(target: T, source: T): T {
+  target.set(source as never);
+  return target;
+}
