@@ -48,7 +48,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  const leapDay = month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+  const leapDay = month === 2 && day === 29 && !isLeapYear(year);
   if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]! || leapDay || hour > 23 || minute > 59 || second > 59) {
     return fail(field, 'bad_timestamp', `"${text}" is not a real date and time`);
   }
@@ -72,6 +72,50 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
   return { ok: true, ms: utc };
 }
 
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/** Two decimal digits at `at`, or -1. */
+function twoDigits(text: string, at: number): number {
+  const a = text.charCodeAt(at) - 48;
+  const b = text.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * The common exact form `YYYY-MM-DDTHH:MM:SS[.fraction]Z` read without a regular expression
+ * (most exports write nothing else). Undefined for anything else, which then takes the general
+ * path: this one only agrees with it, faster.
+ */
+export function parseIsoZulu(text: string): number | undefined {
+  const n = text.length;
+  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return undefined;
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':') return undefined;
+  const century = twoDigits(text, 0);
+  const yy = twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (century < 0 || yy < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  const year = century * 100 + yy;
+  if (day > DAYS_IN_MONTH[month - 1]! || (month === 2 && day === 29 && !isLeapYear(year))) return undefined;
+  let millis = 0;
+  if (n > 20) {
+    if (text[19] !== '.' && text[19] !== ',') return undefined;
+    if (n === 21) return undefined;
+    for (let i = 20; i < n - 1; i++) {
+      const digit = text.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return undefined;
+      if (i < 23) millis = millis * 10 + digit;
+    }
+    for (let i = Math.min(n - 1, 23); i < 23; i++) millis *= 10;
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis);
+}
+
 /**
  * Parses one timestamp value. `field` names the source field for the problem message.
  * Numbers and digit strings are epoch seconds, or milliseconds above 1e10.
@@ -79,6 +123,8 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
 export function parseTimestamp(value: unknown, field: string, zone?: ZoneConverter): TimestampResult {
   if (typeof value === 'number') return fromEpoch(value, field, String(value));
   if (typeof value !== 'string') return fail(field, 'bad_timestamp', `expected a string or a number, got ${typeof value}`);
+  const fast = parseIsoZulu(value);
+  if (fast !== undefined) return { ok: true, ms: fast };
   const text = value.trim();
   if (EPOCH_PATTERN.test(text)) return fromEpoch(Number(text), field, text);
   const match = ISO_PATTERN.exec(text);

@@ -30,11 +30,23 @@ function countNewlines(text: string): number {
   return count;
 }
 
+/** A place in the pending text: chunk index and offset in that chunk. */
+interface Place {
+  chunk: number;
+  at: number;
+}
+
+/**
+ * Text arrives in chunks and is scanned once, chunk by chunk: appending each chunk to one
+ * growing string made every scan flatten (copy) that string again, which cost more than the
+ * scan itself. A piece is joined from its chunks once, when it is cut.
+ */
 export class PieceSplitter {
-  private buffer = '';
-  private scanned = 0;
+  private chunks: string[] = [];
+  private pendingChars = 0;
   private inQuotes = false;
-  private lastSafe = -1;
+  /** The last line end outside quotes in the pending text. */
+  private lastSafe: Place | undefined;
   private nextLine = 1;
   private readonly targetChars: number;
   private readonly maxChars: number;
@@ -50,12 +62,11 @@ export class PieceSplitter {
 
   /** Adds text; returns the pieces that are complete. */
   push(text: string): TextPiece[] {
-    this.buffer += text;
-    this.scan();
+    if (text.length > 0) this.append(text);
     if (this.headerPending) this.takeHeader();
     const pieces: TextPiece[] = [];
-    while (!this.headerPending && this.buffer.length >= this.targetChars) {
-      const piece = this.cut(this.buffer.length >= this.maxChars);
+    while (!this.headerPending && this.pendingChars >= this.targetChars) {
+      const piece = this.cut(this.pendingChars >= this.maxChars);
       if (piece === undefined) break;
       pieces.push(piece);
     }
@@ -64,32 +75,45 @@ export class PieceSplitter {
 
   /** The rest of the text, as a last piece. */
   end(): TextPiece[] {
-    if (this.headerPending && this.buffer.trim() !== '') {
-      this.header = this.buffer.endsWith('\n') ? this.buffer : `${this.buffer}\n`;
-      this.nextLine += countNewlines(this.buffer) + (this.buffer.endsWith('\n') ? 0 : 1);
-      this.buffer = '';
+    const rest = this.takeAll();
+    if (this.headerPending && rest.trim() !== '') {
+      this.header = rest.endsWith('\n') ? rest : `${rest}\n`;
+      this.nextLine += countNewlines(rest) + (rest.endsWith('\n') ? 0 : 1);
+      return [];
     }
-    if (this.buffer.length === 0) return [];
-    const piece = { text: this.buffer, firstLine: this.nextLine };
-    this.buffer = '';
-    return [piece];
+    return rest.length === 0 ? [] : [{ text: rest, firstLine: this.nextLine }];
+  }
+
+  private append(text: string): void {
+    this.chunks.push(text);
+    this.pendingChars += text.length;
+    this.scan(this.chunks.length - 1);
+  }
+
+  private takeAll(): string {
+    const all = this.chunks.join('');
+    this.chunks = [];
+    this.pendingChars = 0;
+    this.lastSafe = undefined;
+    return all;
   }
 
   /**
-   * Advances the quote state over new text, remembering the last line end outside quotes.
+   * Advances the quote state over one chunk, remembering the last line end outside quotes.
    * Line by line, flipping the state once per quote inside the line: every quote and every line
-   * end is found once with indexOf, which is several times faster than a loop over characters.
+   * end is found once with indexOf, several times faster than a loop over characters.
    */
-  private scan(): void {
-    const s = this.buffer;
+  private scan(chunk: number): void {
+    const s = this.chunks[chunk]!;
     if (this.layout === 'lines') {
-      this.lastSafe = s.lastIndexOf('\n');
-      this.scanned = s.length;
+      const nl = s.lastIndexOf('\n');
+      if (nl !== -1) this.lastSafe = { chunk, at: nl };
       return;
     }
     let inQuotes = this.inQuotes;
-    let pos = this.scanned;
-    let quote = s.indexOf('"', pos);
+    let pos = 0;
+    let quote = s.indexOf('"');
+    let safe = -1;
     for (;;) {
       const nl = s.indexOf('\n', pos);
       const end = nl === -1 ? s.length : nl;
@@ -98,51 +122,70 @@ export class PieceSplitter {
         quote = s.indexOf('"', quote + 1);
       }
       if (nl === -1) break;
-      if (!inQuotes) this.lastSafe = nl;
+      if (!inQuotes) safe = nl;
       pos = nl + 1;
     }
     this.inQuotes = inQuotes;
-    this.scanned = s.length;
+    if (safe !== -1) this.lastSafe = { chunk, at: safe };
   }
 
   /** The header is the first non-blank record: text up to the first safe line end after it. */
   private takeHeader(): void {
-    const s = this.buffer;
+    if (this.lastSafe === undefined) return;
+    const s = this.takeAll();
     let from = 0;
     while (from < s.length && (s[from] === '\n' || s[from] === '\r' || s[from] === '\ufeff')) from++;
-    if (this.lastSafe < from) return;
-    const end = this.firstSafeAfter(from);
-    if (end === -1) return;
+    const end = firstSafeAfter(s, from);
+    if (end === -1) {
+      this.rescan(s);
+      return;
+    }
     this.header = s.slice(0, end + 1);
     this.nextLine += countNewlines(this.header);
-    this.dropFront(end + 1);
     this.headerPending = false;
+    this.rescan(s.slice(end + 1));
   }
 
-  private firstSafeAfter(from: number): number {
-    let inQuotes = false;
-    for (let i = from; i < this.buffer.length; i++) {
-      const c = this.buffer.charCodeAt(i);
-      if (c === 34) inQuotes = !inQuotes;
-      else if (c === 10 && !inQuotes) return i;
-    }
-    return -1;
+  /** Scans `text` again from a line end outside quotes (after the header). */
+  private rescan(text: string): void {
+    this.inQuotes = false;
+    if (text.length > 0) this.append(text);
   }
 
   private cut(force: boolean): TextPiece | undefined {
-    const at = force && this.lastSafe < 0 ? this.buffer.lastIndexOf('\n') : this.lastSafe;
-    if (at < 0) return undefined;
-    const text = this.buffer.slice(0, at + 1);
+    const at = this.lastSafe ?? (force ? this.lastLineEnd() : undefined);
+    if (at === undefined) return undefined;
+    const head = this.chunks.slice(0, at.chunk);
+    const last = this.chunks[at.chunk]!;
+    head.push(last.slice(0, at.at + 1));
+    const rest = last.slice(at.at + 1);
+    this.chunks = rest.length > 0 ? [rest, ...this.chunks.slice(at.chunk + 1)] : this.chunks.slice(at.chunk + 1);
+    this.pendingChars = this.chunks.reduce((n, c) => n + c.length, 0);
+    // Nothing after the last safe line end is safe; after a forced cut, start outside quotes.
+    this.lastSafe = undefined;
+    if (force) this.inQuotes = false;
+    const text = head.join('');
     const piece = { text, firstLine: this.nextLine };
     this.nextLine += countNewlines(text);
-    this.dropFront(at + 1);
-    if (force) this.inQuotes = false;
     return piece;
   }
 
-  private dropFront(count: number): void {
-    this.buffer = this.buffer.slice(count);
-    this.scanned -= count;
-    this.lastSafe = this.lastSafe >= count ? this.lastSafe - count : -1;
+  /** The last line end in the pending text, quotes or not. */
+  private lastLineEnd(): Place | undefined {
+    for (let chunk = this.chunks.length - 1; chunk >= 0; chunk--) {
+      const at = this.chunks[chunk]!.lastIndexOf('\n');
+      if (at !== -1) return { chunk, at };
+    }
+    return undefined;
   }
+}
+
+function firstSafeAfter(s: string, from: number): number {
+  let inQuotes = false;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34) inQuotes = !inQuotes;
+    else if (c === 10 && !inQuotes) return i;
+  }
+  return -1;
 }

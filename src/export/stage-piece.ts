@@ -45,12 +45,13 @@ function countNewlines(text: string): number {
 const SLICE_CHARS = 64 * 1024;
 
 /**
- * The text in slices ending at line ends where possible. Readers keep a partial record across
+ * The prefix, then the text in slices ending at line ends where possible. Readers keep a partial record across
  * slices, so any cut is correct; cutting at line ends only saves them re-buffering. Reading a
  * whole piece at once kept every row of it alive together, and the garbage collector spent a
  * quarter of the staging time copying them.
  */
-async function* slices(text: string): AsyncIterable<string> {
+async function* slices(prefix: string, text: string): AsyncIterable<string> {
+  if (prefix.length > 0) yield prefix;
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + SLICE_CHARS);
@@ -105,8 +106,10 @@ export interface PreparedPiece {
 /** Reads a piece's rows and applies the event rules; writes nothing. */
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
-  const building = { result: emptyResult(), rejects: [] as RejectEntry[], events: new EventBatchBuilder() };
-  for await (const items of context.reader(slices(context.prefix + piece.text), context.readerOptions)) {
+  // The events' text is about the piece's own size: sized so, the buffer seldom grows.
+  const events = new EventBatchBuilder(Math.ceil(piece.text.length * 1.25) + 64 * 1024);
+  const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
+  for await (const items of context.reader(slices(context.prefix, piece.text), context.readerOptions)) {
     for (const item of items) {
       item.line += lineOffset;
       addItem(item, context.rules, building);
@@ -119,7 +122,7 @@ export async function preparePiece(context: PieceContext, piece: TextPiece): Pro
 async function rawsOf(context: PieceContext, piece: TextPiece, lines: ReadonlySet<number>): Promise<Map<number, string>> {
   const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
   const raws = new Map<number, string>();
-  for await (const items of context.reader(slices(context.prefix + piece.text), context.readerOptions)) {
+  for await (const items of context.reader(slices(context.prefix, piece.text), context.readerOptions)) {
     for (const item of items) if (lines.has(item.line + lineOffset)) raws.set(item.line + lineOffset, item.raw);
   }
   return raws;

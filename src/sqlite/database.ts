@@ -33,6 +33,9 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     // NORMAL is durable across process crashes in WAL mode; only a power cut can lose the
     // last commits, and a lost checkpoint only means a chunk is sent again (dedup collapses it).
     db.pragma('synchronous = NORMAL');
+    // Savepoint journals in memory: the staging writer opens a savepoint per group of rows,
+    // and on disk each one cost a temporary-file write (measured: a third of staging's system time).
+    db.pragma('temp_store = MEMORY');
   }
   db.pragma('foreign_keys = ON');
   db.pragma(`cache_size = -${Math.round((options.cacheMb ?? 64) * 1024)}`);

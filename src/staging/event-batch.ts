@@ -78,8 +78,13 @@ export class EventBatchBuilder {
   private readonly names: string[] = [];
   private readonly nameIndex = new Map<string, number>();
   private textEnds = new Uint32Array(INITIAL_EVENTS * TEXT_FIELDS);
-  private text = bytes(INITIAL_EVENTS * 256);
+  private text: { array: Uint8Array; writer: Buffer };
   private textLength = 0;
+
+  /** @param expectedTextBytes a guess of the UTF-8 bytes the events' text will take (default 256 KiB). */
+  constructor(expectedTextBytes = 256 * 1024) {
+    this.text = bytes(expectedTextBytes);
+  }
 
   get length(): number {
     return this.count;

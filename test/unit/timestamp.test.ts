@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createZoneConverter } from '../../src/events/time-zone.js';
-import { formatTimestamp, parseTimestamp } from '../../src/events/timestamp.js';
+import { formatTimestamp, parseIsoZulu, parseTimestamp } from '../../src/events/timestamp.js';
 
 const ok: Array<[unknown, string, string?]> = [
   ['2024-03-05T10:20:30Z', '2024-03-05T10:20:30.000Z'],
@@ -56,5 +56,53 @@ describe('parseTimestamp', () => {
 
   it('refuses unknown zone names', () => {
     expect(() => createZoneConverter('Mars/Olympus')).toThrow(RangeError);
+  });
+});
+
+describe('parseIsoZulu (the fast path)', () => {
+  const general = (text: string) => parseTimestamp(` ${text}`, 'timestamp');
+
+  it.each([
+    '2024-01-01T00:00:00Z',
+    '2024-01-01T00:00:00.5Z',
+    '2024-01-01T00:00:00.123Z',
+    '2024-01-01T00:00:00.123456789Z',
+    '2024-02-29T23:59:59.999Z',
+    '1969-12-31T23:59:59.999Z',
+    '2000-02-29T12:00:00,250Z',
+  ])('%s: the same time as the general parser', (text) => {
+    const ms = parseIsoZulu(text);
+    expect(ms).toBeDefined();
+    expect(general(text)).toEqual({ ok: true, ms });
+  });
+
+  it.each([
+    '2023-02-29T00:00:00Z',
+    '2024-13-01T00:00:00Z',
+    '2024-01-32T00:00:00Z',
+    '2024-01-01T24:00:00Z',
+    '2024-01-01T00:60:00Z',
+    '2024-01-01T00:00:60Z',
+    '2024-01-01 00:00:00Z',
+    '2024-01-01T00:00:00.Z',
+    '2024-01-01T00:00:00.1aZ',
+    '2024-01-01T00:00:00z',
+    '2024-01-01T00:00:00+00:00',
+    '2024-1-01T00:00:00Z',
+    '２０２４-01-01T00:00:00Z',
+  ])('%s: left to the general parser', (text) => {
+    expect(parseIsoZulu(text)).toBeUndefined();
+  });
+
+  it('agrees with the general parser on random near-misses', () => {
+    const alphabet = '0123456789-T:.Z ,';
+    const base = '2024-03-15T10:20:30.456Z';
+    for (let i = 0; i < 20000; i++) {
+      const chars = [...base];
+      for (let k = 0; k < 1 + (i % 3); k++) chars[Math.floor(Math.random() * chars.length)] = alphabet[Math.floor(Math.random() * alphabet.length)]!;
+      const text = chars.join('');
+      const ms = parseIsoZulu(text);
+      if (ms !== undefined) expect(general(text), text).toEqual({ ok: true, ms });
+    }
   });
 });
