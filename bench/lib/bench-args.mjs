@@ -1,0 +1,98 @@
+// Pure: the bench's command line (no I/O), so it can be tested table-driven.
+
+/** The measured steps, in the order they run. */
+export const STEPS = ['floor', 'export', 'import', 'peer', 'status'];
+
+export const DEFAULT_EVENTS = 1_000_000;
+/**
+ * posthog-node sends about 20,000 events/s on a 2-core machine (one batch in flight at a time,
+ * CPU-bound; less over small prefixes, where start-up weighs more), so a prefix of this many
+ * events keeps its step under about half a minute; the ratio uses rates, not totals.
+ */
+export const DEFAULT_PEER_EVENTS = 500_000;
+
+export const USAGE = `usage: npm run bench -- [--events N] [--peer-events N] [--only STEPS] [--keep] [--out FILE | --no-write]
+  --events N        events in the generated source (default 1000000; 200k, 1m, 5m and 5_000_000 work too)
+  --peer-events N   events posthog-node sends, a prefix of the source (default min(events, ${DEFAULT_PEER_EVENTS}))
+  --only STEPS      comma-separated subset of ${STEPS.join(',')} (default all); import and status
+                    without export use the staging file a previous --keep run left in .bench/
+  --keep            keep the staging files in .bench/ (the generated CSV is always kept and reused)
+  --out FILE        where the run's section is written (default BENCHMARKS.md)
+  --no-write        print the table only
+  --help            this text`;
+
+const SUFFIXES = { k: 1_000, m: 1_000_000 };
+
+/**
+ * A positive event count: digits with optional `_` or `,` separators, or a k/m suffix.
+ * @param {string} text
+ * @returns {number | undefined}
+ */
+export function parseCount(text) {
+  const match = /^(\d+(?:[_,]\d+)*(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) return undefined;
+  const value = Number(match[1].replaceAll(/[_,]/g, '')) * (SUFFIXES[/** @type {'k'|'m'} */ (match[2].toLowerCase())] ?? 1);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * @param {string} text
+ * @returns {string[] | string} the steps, or a problem
+ */
+function parseSteps(text) {
+  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = names.filter((n) => !STEPS.includes(n));
+  if (unknown.length > 0) return `--only: unknown step ${unknown.join(', ')} (steps: ${STEPS.join(', ')})`;
+  if (names.length === 0) return '--only: name at least one step';
+  return STEPS.filter((s) => names.includes(s));
+}
+
+/**
+ * @typedef {object} BenchOptions
+ * @property {number} events events in the generated source
+ * @property {number} peerEvents events posthog-node sends (a prefix)
+ * @property {string[]} steps steps to run, in run order
+ * @property {boolean} keep keep staging files
+ * @property {string | null} out file for the run's section, or null for none
+ */
+
+/**
+ * @param {readonly string[]} argv arguments after the script name
+ * @returns {{ options: BenchOptions } | { help: true } | { error: string }}
+ */
+export function parseBenchArgs(argv) {
+  /** @type {Record<string, string | boolean>} */
+  const seen = {};
+  const valued = new Set(['--events', '--peer-events', '--only', '--out']);
+  const flags = new Set(['--keep', '--no-write', '--help', '-h']);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = /** @type {string} */ (argv[i]);
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    if (flags.has(name) && eq < 0) seen[name] = true;
+    else if (valued.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined || value === '') return { error: `${name} needs a value` };
+      seen[name] = value;
+    } else return { error: `unknown argument ${arg}` };
+  }
+  if (seen['--help'] || seen['-h']) return { help: true };
+  return optionsOf(seen);
+}
+
+/**
+ * @param {Record<string, string | boolean>} seen
+ * @returns {{ options: BenchOptions } | { error: string }}
+ */
+function optionsOf(seen) {
+  const events = seen['--events'] === undefined ? DEFAULT_EVENTS : parseCount(String(seen['--events']));
+  if (events === undefined) return { error: `--events ${seen['--events']}: expected a positive whole number (e.g. 200000, 200k, 5m)` };
+  const peerEvents = seen['--peer-events'] === undefined ? Math.min(events, DEFAULT_PEER_EVENTS) : parseCount(String(seen['--peer-events']));
+  if (peerEvents === undefined) return { error: `--peer-events ${seen['--peer-events']}: expected a positive whole number` };
+  if (peerEvents > events) return { error: `--peer-events ${peerEvents} is more than --events ${events}: the peer sends a prefix of the source` };
+  const steps = seen['--only'] === undefined ? [...STEPS] : parseSteps(String(seen['--only']));
+  if (typeof steps === 'string') return { error: steps };
+  if (seen['--out'] !== undefined && seen['--no-write']) return { error: '--out and --no-write exclude each other' };
+  const out = seen['--no-write'] ? null : String(seen['--out'] ?? 'BENCHMARKS.md');
+  return { options: { events, peerEvents, steps, keep: seen['--keep'] === true, out } };
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// The peer: what a user would write with posthog-node to move the same CSV. Reads the file with
+// csv-parse and sends every row with `capture` (historicalMigration: true), then shuts down.
+// Prints one JSON line: events captured, events flushed, bytes and requests sent, errors.
+// Usage: node bench/peer-posthog-node.mjs <file.csv> <events> <host> <project api key>
+//
+// posthog-node keeps at most maxQueueSize events and drops the oldest when more arrive, and it
+// sends one batch at a time. So the loop awaits a flush every FLUSH_EVERY captures: the queue
+// stays far below its bound while background flushes (every flushAt events) overlap the reading.
+import { createReadStream } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { parse } from 'csv-parse';
+import { PostHog } from 'posthog-node';
+
+const BATCH_EVENTS = 1_000;
+const FLUSH_EVERY = 10_000;
+
+const [file, eventsArg, host, apiKey] = process.argv.slice(2);
+const limit = Number(eventsArg);
+if (!file || !(limit > 0) || !host || !apiKey) {
+  console.error('usage: node bench/peer-posthog-node.mjs <file.csv> <events> <host> <project api key>');
+  process.exit(2);
+}
+
+let bytesSent = 0;
+let requests = 0;
+/** @param {unknown} body */
+function bodyBytes(body) {
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  if (body instanceof Blob) return body.size;
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return body.byteLength;
+  return 0;
+}
+
+const client = new PostHog(apiKey, {
+  host,
+  historicalMigration: true,
+  flushAt: BATCH_EVENTS,
+  maxBatchSize: BATCH_EVENTS,
+  maxQueueSize: 10 * FLUSH_EVERY,
+  flushInterval: 0,
+  // Counts what goes on the wire; the request itself is the global fetch's, as by default.
+  fetch: (url, options) => {
+    if (!url.startsWith(`${host}/`)) throw new Error(`posthog-node asked for ${url}; the bench contacts only ${host}`);
+    requests++;
+    bytesSent += bodyBytes(options.body);
+    return fetch(url, /** @type {RequestInit} */ (options));
+  },
+});
+let flushed = 0;
+/** @type {string[]} */
+const errors = [];
+client.on('flush', (messages) => (flushed += messages.length));
+client.on('error', (error) => errors.push(String(error?.message ?? error)));
+
+let captured = 0;
+const parser = createReadStream(file).pipe(parse({ columns: true, to: limit }));
+for await (const row of parser) {
+  const { event, distinct_id: distinctId, timestamp, properties: json, ...columns } = row;
+  client.capture({ event, distinctId, timestamp: new Date(timestamp), properties: { ...columns, ...JSON.parse(json || '{}') } });
+  captured++;
+  if (captured % FLUSH_EVERY === 0) {
+    // capture() enqueues after a few promise turns; let them land, then wait for the queue.
+    await nextTurn();
+    await client.flush();
+  }
+}
+await client.shutdown(600_000);
+console.log(JSON.stringify({ events: captured, flushed, bytesSent, requests, errors: errors.slice(0, 5), errorCount: errors.length }));
+process.exitCode = errors.length > 0 || flushed !== captured ? 1 : 0;
