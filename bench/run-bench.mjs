@@ -117,7 +117,7 @@ function notes(r, source) {
     `Peak RSS: ${{ time: 'GNU time %M (the kernel\'s maximum resident set of the process)', proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`,
   ];
   if (r.import) lines.push(`import: the CLI's own summary gives ${count(r.import.cliEventsPerSec)} events/s over its delivery alone (Node start-up and opening the staging file excluded); the table uses the process's wall time.`);
-  if (r.peer) lines.push(`posthog-node: ${peerVersion()}, flushAt and maxBatchSize 1,000, gzip on, its one batch in flight; the step includes reading its CSV prefix with csv-parse.`);
+  if (r.peer) lines.push(`posthog-node: ${peerVersion()}, its default batching (flushAt 20, maxBatchSize 100), gzip on, one batch in flight (its design); the step includes reading its CSV prefix with csv-parse.`);
   return lines;
 }
 
