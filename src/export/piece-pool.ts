@@ -1,10 +1,10 @@
 /**
  * Where pieces are staged. Small files: read and written in-process (no thread start-up).
- * Large ones: read and checked on worker threads in parallel, each with a larger young
- * generation (reading makes many short-lived strings; a small nursery spends a third of the
- * time in GC), then written here, in the order the pieces were handed out. One connection
- * does every write: SQLite allows one writer at a time, and a connection whose cache another
- * connection's writes invalidated spends far longer per row.
+ * Large ones: read and checked on worker threads in parallel, then written here, in the order
+ * the pieces were handed out. One connection does every write: SQLite allows one writer at a
+ * time, and a connection whose cache another connection's writes invalidated spends far
+ * longer per row. Writing takes this thread less time than reading takes a worker, so when
+ * every worker has a piece waiting, this thread reads the next piece itself.
  */
 import { Worker } from 'node:worker_threads';
 import { InputError, MigrateError } from '../errors.js';
@@ -26,8 +26,13 @@ export interface PiecePool {
   close(): Promise<void>;
 }
 
-/** Young generation of each worker, in MB. */
-const WORKER_YOUNG_GENERATION_MB = 64;
+/**
+ * Young generation of each worker, in MB: reading a piece makes short-lived objects only (the
+ * events leave as byte columns), so a small nursery costs little time and keeps memory flat.
+ */
+const WORKER_YOUNG_GENERATION_MB = 16;
+/** Pieces a worker holds at once: one being read, one waiting, so it never idles. */
+const PIECES_PER_WORKER = 2;
 
 function pieceContext(setup: WorkerSetup, reader: SourceReader): PieceContext {
   return { reader, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
@@ -51,8 +56,15 @@ function revive(error: { name: string; message: string; stack?: string }): Error
 
 type WorkerReply = { id: number; prepared?: PreparedPiece; error?: { name: string; message: string; stack?: string } };
 
-/** Worker threads that prepare pieces; `prepare` resolves with a piece read and checked. */
-function preparers(setup: WorkerSetup, count: number): { prepare(piece: TextPiece): Promise<PreparedPiece>; close(): Promise<void> } {
+interface Preparers {
+  /** True when a worker holds fewer than PIECES_PER_WORKER pieces. */
+  hasRoom(): boolean;
+  /** Resolves with the piece read and checked by the least busy worker. */
+  prepare(piece: TextPiece): Promise<PreparedPiece>;
+  close(): Promise<void>;
+}
+
+function preparers(setup: WorkerSetup, count: number): Preparers {
   const url = new URL('./stage-worker.js', import.meta.url);
   const pending = new Map<number, { resolve: (p: PreparedPiece) => void; reject: (e: Error) => void }>();
   const load: number[] = [];
@@ -77,6 +89,7 @@ function preparers(setup: WorkerSetup, count: number): { prepare(piece: TextPiec
   const post = (index: number, request: WorkerRequest): void => workers[index]!.postMessage(request);
   let nextId = 0;
   return {
+    hasRoom: () => Math.min(...load) < PIECES_PER_WORKER,
     prepare(piece) {
       const index = load.indexOf(Math.min(...load));
       load[index]!++;
@@ -101,6 +114,11 @@ function preparers(setup: WorkerSetup, count: number): { prepare(piece: TextPiec
   };
 }
 
+/** Pieces staged at once by a pool of `count` workers (and this thread). */
+export function piecesInFlight(count: number): number {
+  return count * PIECES_PER_WORKER + 2;
+}
+
 export function workerPool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, count: number): PiecePool {
   const workers = preparers(setup, count);
   const context = pieceContext(setup, reader);
@@ -108,7 +126,7 @@ export function workerPool(setup: WorkerSetup, reader: SourceReader, target: Pie
   let lastWrite: Promise<unknown> = Promise.resolve();
   return {
     stage(piece) {
-      const prepared = workers.prepare(piece);
+      const prepared = workers.hasRoom() ? workers.prepare(piece) : preparePiece(context, piece);
       const written = lastWrite.then(async () => writePiece(context, target, piece, await prepared));
       lastWrite = written.catch(() => undefined);
       return written;

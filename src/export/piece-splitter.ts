@@ -15,7 +15,7 @@ export interface TextPiece {
 }
 
 export interface PieceSplitterOptions {
-  /** Piece size to aim for, in UTF-16 units. Default 2 Mi. */
+  /** Piece size to aim for, in UTF-16 units. Default 1 Mi. */
   targetChars?: number;
   /**
    * Past this size a piece is cut at its last line end even inside quotes: an unclosed quote
@@ -55,7 +55,7 @@ export class PieceSplitter {
   private headerPending: boolean;
 
   constructor(private readonly layout: TextLayout, options: PieceSplitterOptions = {}) {
-    this.targetChars = options.targetChars ?? 2 * 1024 * 1024;
+    this.targetChars = options.targetChars ?? 1024 * 1024;
     this.maxChars = options.maxChars ?? 64 * 1024 * 1024;
     this.headerPending = layout === 'csv';
   }

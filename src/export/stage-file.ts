@@ -12,7 +12,7 @@ import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import type { EventWriter } from '../staging/event-writer.js';
 import { abandonRead, beginRead, finishRead, previousReadOptions, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
-import { inlinePool, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
+import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
 import { PieceSplitter, type TextPiece } from './piece-splitter.js';
 import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
 
@@ -32,7 +32,7 @@ export interface StageFileOptions {
    * file records it and later reads reuse it, so derived uuids stay the same across runs.
    */
   defaultTimestampMs?: number;
-  /** Worker threads; 0 stages in-process. Default: the core count for files of 8 MiB or more, else 0. */
+  /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more, else 0. */
   workers?: number;
   signal?: AbortSignal;
   /** Called after each piece with the counts so far. */
@@ -95,7 +95,8 @@ class Dispatcher {
 
 async function stagePieces(options: StageFileOptions, readId: number, setup: WorkerSetup, summary: FileSummary): Promise<void> {
   const { input } = options;
-  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? availableParallelism() : 0);
+  // This thread writes and reads pieces too, so one worker fewer than cores keeps them all busy.
+  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? Math.max(1, availableParallelism() - 1) : 0);
   const splitter = new PieceSplitter(options.source.layout);
   let pool: PiecePool | undefined;
   const getPool = (): PiecePool => {
@@ -104,7 +105,7 @@ async function stagePieces(options: StageFileOptions, readId: number, setup: Wor
     pool ??= workers > 0 ? workerPool(setup, options.source.reader, target, workers) : inlinePool(setup, options.source.reader, target);
     return pool;
   };
-  const dispatcher = new Dispatcher(getPool, Math.max(1, workers * 2), (piece) => {
+  const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, (piece) => {
     addPiece(summary, piece);
     options.onProgress?.(summary);
   });

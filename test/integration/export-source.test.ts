@@ -127,13 +127,14 @@ describe('export-source on bad rows', () => {
 describe('export-source on worker threads', () => {
   it('gives the same counts, rejects and uuids as in-process staging', async () => {
     const results: string[] = [];
-    for (const workers of ['0', '2']) {
+    // With one worker, this thread also reads pieces whenever the worker has two waiting.
+    for (const workers of ['0', '1', '2']) {
       const dir = tempDir();
       const bad = join(dir, 'bad.csv');
       copyFileSync(join(FIXTURES, 'malformed-events.csv'), bad);
       const sample = join(dir, 'sample.csv');
       copyFileSync(SAMPLE, sample);
-      // About 4 MB: two pieces or more, so rows of one file are staged by both workers.
+      // About 4 MB: several pieces, so rows of one file are read by every worker and this thread.
       const generated = join(dir, 'generated.csv');
       execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '20000']);
       const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers]);
@@ -143,6 +144,7 @@ describe('export-source on worker threads', () => {
       results.push(JSON.stringify([summary.totals, rejects.stdout, report.events, report.topEvents, stagedUuids(join(dir, 'm.db'))]));
     }
     expect(results[1]).toBe(results[0]);
+    expect(results[2]).toBe(results[0]);
     expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 23003, rejected: 12 });
   });
 });
