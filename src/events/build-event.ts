@@ -2,6 +2,7 @@
  * Turns a candidate read from any source into a staged event or a reasoned problem. Every rule
  * of what may be sent lives here, so all sources (CSV, JSONL, vendors, people, groups) share it.
  */
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
 import { parseTimestamp } from './timestamp.js';
@@ -150,6 +151,7 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   const grouped = rules.groups?.length ? attachGroups(renamed.properties, rules.groups) : undefined;
   if (grouped) return reject(grouped);
   const propertiesJson = JSON.stringify(renamed.properties);
+  if (tooDeep(propertiesJson)) return reject(problem('bad_properties', '', `properties nest deeper than ${MAX_JSON_DEPTH} levels; the staging file keeps at most ${MAX_JSON_DEPTH}`));
   const size = eventBytes([propertiesJson, mappedName, distinctId]) + 120;
   if (size > MAX_EVENT_BYTES) {
     return reject(problem('event_too_large', '', `event is ${Math.round(size / 1024)} KiB; PostHog accepts at most ${MAX_EVENT_BYTES / 1024} KiB`));

@@ -84,3 +84,19 @@ describe('buildEvent staging', () => {
     expect(buildEvent(candidate({ event: 'pageview' }), { ...rules, nameMap })).toMatchObject({ event: { event: 'pageview' } });
   });
 });
+
+describe('buildEvent: deeply nested properties', () => {
+  const nested = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { leaf: '}"]\\' };
+    for (let i = 1; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  it('stages properties nested as deep as the staging file takes, and rejects deeper ones', () => {
+    expect(buildEvent(candidate({ properties: nested(1000) }), rules).type).toBe('event');
+    expect(buildEvent(candidate({ properties: nested(1001) }), rules)).toMatchObject({
+      type: 'rejected',
+      problem: { reason: 'bad_properties', message: expect.stringContaining('deeper than 1000 levels') },
+    });
+  });
+});

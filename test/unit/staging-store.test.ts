@@ -6,6 +6,7 @@ import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { StagingError } from '../../src/errors.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../src/events/json-depth.js';
 import { beginRead, finishRead, recoverInterruptedReads } from '../../src/staging/source-reads.js';
 import { listRejects, stagingReport } from '../../src/staging/staging-report.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
@@ -80,6 +81,16 @@ describe('staging store', () => {
     const seqOrder = (store.db.prepare('SELECT timestamp_ms AS t FROM events ORDER BY seq').all() as Array<{ t: number }>).map((r) => r.t - 1_700_000_000_000);
     expect(seqOrder).toEqual([75, 110, ...Array.from({ length: 130 }, (_, i) => i).filter((i) => i !== 75 && i !== 110)]);
     expect(stagingReport(store).topEvents).toEqual([{ name: 'e', count: 130 }]);
+    store.close();
+  });
+
+  it('stores properties nested as deep as buildEvent lets through, and gives back their text', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    const deep = '{"a":'.repeat(MAX_JSON_DEPTH - 1) + '{"leaf":1}' + '}'.repeat(MAX_JSON_DEPTH - 1);
+    expect(jsonDepth(deep)).toBe(MAX_JSON_DEPTH);
+    const entries = Array.from({ length: 60 }, (_, i) => ({ line: i + 2, raw: 'r', event: event(i, { propertiesJson: i === 55 ? deep : '{"b":"x"}' }) }));
+    expect(new EventWriter(store).write(read(store), entries)).toMatchObject({ staged: 60 });
+    expect(store.db.prepare('SELECT json(properties) AS p FROM events WHERE line = 57').get()).toEqual({ p: deep });
     store.close();
   });
 
