@@ -38,7 +38,7 @@ export function createBatchSender(options: BatchSenderOptions): SendChunk {
   const bodyOf = (chunk: Chunk): Promise<Buffer> => {
     let body = bodies.get(chunk);
     if (body === undefined) {
-      const json = Buffer.from(batchBody(options.apiKey, chunk.events));
+      const json = batchBody(options.apiKey, chunk.eventsJson);
       // Level 6 is zlib's default; JSON of similar events shrinks about tenfold.
       body = options.gzip ? gzipAsync(json, { level: 6 }) : Promise.resolve(json);
       bodies.set(chunk, body);

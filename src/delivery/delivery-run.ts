@@ -5,11 +5,11 @@
  * starts and chunks in flight get `interruptGraceMs` to finish before they are abandoned
  * (abandoned chunks are simply still pending: re-sent later with the same content).
  */
-import { ChunkBuilder, type Chunk } from './chunker.js';
+import { ChunkBuilder, eventJsonAt, type Chunk } from './chunker.js';
 import { deliverChunk, type ChunkContext, type Clock } from './chunk-delivery.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
 import type { DeliverySettings } from './delivery-settings.js';
-import { encodeEvent, type EncodedEvent, type OutgoingEvent } from './event-encoding.js';
+import { uuidOfEventJson, type EncodedEvent } from './event-encoding.js';
 import type { SendChunk } from './batch-sender.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RunControl, type DeliveryEnd } from './run-control.js';
@@ -22,15 +22,15 @@ export interface SendCursor {
 }
 
 export interface DeliverySource {
-  /** Up to `limit` pending events after `after` in send order. */
-  page(after: SendCursor | undefined, limit: number): OutgoingEvent[];
+  /** Up to `limit` pending events after `after` in send order, encoded. */
+  page(after: SendCursor | undefined, limit: number): EncodedEvent[];
 }
 
 export interface DeliveryCallbacks {
-  /** Record a 2xx: called once per accepted (sub-)chunk, with exactly its events. */
-  delivered(events: readonly EncodedEvent[]): void;
+  /** Record a 2xx: called once per accepted (sub-)chunk, with exactly its events' seqs. */
+  delivered(seqs: readonly number[]): void;
   /** Record events refused for good, each alone, with the server's status and message. */
-  deadLettered(events: readonly EncodedEvent[], status: number, message: string): void;
+  deadLettered(seqs: readonly number[], status: number, message: string): void;
   /** Progress after any change of the counters. */
   progress?(stats: DeliveryStats): void;
   /** A line worth showing (a split, a dead letter, the first retry of a kind). */
@@ -79,7 +79,7 @@ export function* chunkStream(source: DeliverySource, builder: ChunkBuilder, maxE
     const rows = source.page(cursor, Math.min(PAGE_EVENTS, maxEvents - taken));
     if (rows.length === 0) break;
     for (const row of rows) {
-      const closed = builder.add(encodeEvent(row));
+      const closed = builder.add(row);
       if (closed) yield closed;
     }
     taken += rows.length;
@@ -101,17 +101,17 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
     overheadBytes: o.overheadBytes,
     ...signals,
     onRequest: () => void stats.requests++,
-    onDelivered(events, wireBytes) {
-      o.callbacks.delivered(events);
-      stats.delivered += events.length;
+    onDelivered(chunk, wireBytes) {
+      o.callbacks.delivered(chunk.seqs);
+      stats.delivered += chunk.seqs.length;
       stats.chunks++;
       stats.wireBytes += wireBytes;
       progress();
     },
-    onDeadLetter(events, status, message) {
-      o.callbacks.deadLettered(events, status, message);
-      stats.deadLettered += events.length;
-      o.callbacks.notice?.(`dead letter: event ${events[0]?.uuid} refused by the server (HTTP ${status}: ${message})`);
+    onDeadLetter(chunk, status, message) {
+      o.callbacks.deadLettered(chunk.seqs, status, message);
+      stats.deadLettered += chunk.seqs.length;
+      o.callbacks.notice?.(`dead letter: event ${uuidOfEventJson(eventJsonAt(chunk, 0))} refused by the server (HTTP ${status}: ${message})`);
       progress();
     },
     onRetry(reason, delayMs) {
@@ -124,10 +124,10 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
       progress();
     },
     onAbandoned(chunk, sent) {
-      if (sent) stats.abandoned += chunk.events.length;
+      if (sent) stats.abandoned += chunk.seqs.length;
     },
     onSplit(chunk, reason) {
-      o.callbacks.notice?.(`split a chunk of ${chunk.events.length} events after ${reason}`);
+      o.callbacks.notice?.(`split a chunk of ${chunk.seqs.length} events after ${reason}`);
     },
   };
 }

@@ -1,5 +1,5 @@
 /** `import --dry-run`: builds the chunks a run would send and reports them; sends nothing. */
-import { ChunkBuilder } from '../delivery/chunker.js';
+import { ChunkBuilder, leadingEventsJson } from '../delivery/chunker.js';
 import { chunkStream } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import { batchBody, bodyOverheadBytes } from '../delivery/event-encoding.js';
@@ -34,9 +34,9 @@ export function dryRun(
     samplePayload: undefined,
   };
   for (const chunk of chunkStream(new PendingEvents(store, project?.id ?? -1), builder, sample)) {
-    if (report.chunks === 0) report.samplePayload = JSON.parse(batchBody(KEY_PLACEHOLDER, chunk.events.slice(0, SAMPLE_EVENTS)));
+    if (report.chunks === 0) report.samplePayload = JSON.parse(batchBody(KEY_PLACEHOLDER, leadingEventsJson(chunk, SAMPLE_EVENTS)).toString());
     report.chunks++;
-    report.events += chunk.events.length;
+    report.events += chunk.seqs.length;
     report.bodyBytes += chunk.bytes;
     report.largestChunkBytes = Math.max(report.largestChunkBytes, chunk.bytes);
   }

@@ -54,8 +54,8 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
       send: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock: systemClock,
       callbacks: {
-        delivered: (events) => checkpoint.delivered(events.map((e) => e.seq)),
-        deadLettered: (events, status, message) => checkpoint.deadLettered(events.map((e) => ({ seq: e.seq, status, message: redact(message) }))),
+        delivered: (seqs) => checkpoint.delivered(seqs),
+        deadLettered: (seqs, status, message) => checkpoint.deadLettered(seqs.map((seq) => ({ seq, status, message: redact(message) }))),
         progress: (stats) => progress.update(progressLine(state, stats, Date.now())),
         notice: (text) => progress.log(`${o.project.name}: ${text}`),
       },

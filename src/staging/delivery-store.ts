@@ -4,10 +4,11 @@
  * each chunk the server accepted: deliveries rows and counters in one transaction.
  */
 import type { SendCursor } from '../delivery/delivery-run.js';
-import type { OutgoingEvent } from '../delivery/event-encoding.js';
+import type { EncodedEvent } from '../delivery/event-encoding.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
-import { bytesToUuid, hexToUuid } from './uuid-bytes.js';
+import { selectEventJson } from './event-json-sql.js';
+import { bytesToUuid } from './uuid-bytes.js';
 
 export interface ProjectRecord {
   id: number;
@@ -59,9 +60,10 @@ export function acceptedTestProjects(store: StagingStore): Array<{ name: string;
 const START: SendCursor = { kind: -1, timestampMs: Number.MIN_SAFE_INTEGER, seq: -1 };
 
 /**
- * Pages of events not yet delivered nor dead-lettered for a project, in send order. Keyset
- * pagination: better-sqlite3 cannot run the checkpoint's writes while a statement iterates, so
- * each page is read whole and the next starts after its last row.
+ * Pages of events not yet delivered nor dead-lettered for a project, in send order, each with
+ * its JSON built by SQLite (see event-json-sql.ts). Keyset pagination: better-sqlite3 cannot
+ * run the checkpoint's writes while a statement iterates, so each page is read whole and the
+ * next starts after its last row.
  */
 export class PendingEvents {
   private readonly statement: Statement;
@@ -70,32 +72,20 @@ export class PendingEvents {
     store: StagingStore,
     private readonly projectId: number,
   ) {
-    // Rows come back as arrays, the uuid as hex text: a million named objects and Buffers
-    // cost more than the query itself (measured: about half the read time).
-    this.statement = store.db
-      .prepare(
-        `SELECT e.seq, hex(e.uuid), e.kind, e.event, e.distinct_id, e.timestamp_ms, e.properties
-         FROM events e
-         WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
-           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
-           AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)
-         ORDER BY e.kind, e.timestamp_ms, e.seq
-         LIMIT @limit`,
-      )
-      .raw(true);
+    const pending = `SELECT e.seq, e.kind, e.timestamp_ms, e.uuid, e.event, e.distinct_id, e.properties
+       FROM events e
+       WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
+         AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)
+       ORDER BY e.kind, e.timestamp_ms, e.seq
+       LIMIT @limit`;
+    // Rows come back as arrays: a named object per row costs more than the query itself.
+    this.statement = store.db.prepare(selectEventJson(pending, ['seq', 'kind', 'timestamp_ms'])).raw(true);
   }
 
-  page(after: SendCursor | undefined, limit: number): OutgoingEvent[] {
-    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<[number, string, number, string, string, number, string]>;
-    return rows.map(([seq, uuid, kind, event, distinctId, timestampMs, propertiesJson]) => ({
-      seq,
-      uuid: hexToUuid(uuid),
-      kind,
-      event,
-      distinctId,
-      timestampMs,
-      propertiesJson,
-    }));
+  page(after: SendCursor | undefined, limit: number): EncodedEvent[] {
+    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<[number, number, number, string]>;
+    return rows.map(([seq, kind, timestampMs, json]) => ({ seq, kind, timestampMs, json }));
   }
 }
 
