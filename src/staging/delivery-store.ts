@@ -97,7 +97,7 @@ export interface DeadLetter {
 
 /** Writes what the server accepted or refused for good, each call one transaction. */
 export class DeliveryCheckpoint {
-  private readonly insertDelivery: Statement;
+  private readonly insertDeliveries: Statement;
   private readonly insertDeadLetter: Statement;
   private readonly countProject: Statement;
   private readonly countRun: Statement;
@@ -108,7 +108,8 @@ export class DeliveryCheckpoint {
     private readonly runId: number,
   ) {
     const db = store.db;
-    this.insertDelivery = db.prepare('INSERT OR IGNORE INTO deliveries (project_id, seq) VALUES (?, ?)');
+    // One statement per chunk: the seqs go in as one JSON array.
+    this.insertDeliveries = db.prepare('INSERT OR IGNORE INTO deliveries (project_id, seq) SELECT ?, value FROM json_each(?)');
     this.insertDeadLetter = db.prepare(
       'INSERT OR IGNORE INTO dead_letters (project_id, seq, run_id, status, message, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -119,8 +120,7 @@ export class DeliveryCheckpoint {
   /** Marks events delivered: only ever called after a 2xx for exactly these events. */
   delivered(seqs: readonly number[]): void {
     this.store.transaction(() => {
-      let added = 0;
-      for (const seq of seqs) added += this.insertDelivery.run(this.projectId, seq).changes;
+      const added = this.insertDeliveries.run(this.projectId, `[${seqs.join(',')}]`).changes;
       this.count(added, 0);
     });
   }

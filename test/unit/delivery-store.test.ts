@@ -63,6 +63,21 @@ describe('delivery store', () => {
     store.close();
   });
 
+  it('records a chunk of deliveries in one statement, counting only new rows', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    stage(store, Array.from({ length: 2000 }, (_, i) => staged(i + 1, 0, T0 + i)));
+    const project = bindProject(store, { name: 'p', role: 'test', host: 'http://127.0.0.1:1' });
+    const run = startRun(store, { projectId: project.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
+    const checkpoint = new DeliveryCheckpoint(store, project.id, run.id);
+    const seqs = Array.from({ length: 1500 }, (_, i) => 2000 - i);
+    checkpoint.delivered(seqs);
+    checkpoint.delivered([1, 500, 501, 2000]); // 1 and 500 are new
+    expect(findProjectRecord(store, 'p')).toMatchObject({ delivered: 1502 });
+    expect(latestUnfinishedRun(store)).toMatchObject({ delivered: 1502 });
+    expect(allPages(new PendingEvents(store, project.id), 1000)).toEqual(Array.from({ length: 498 }, (_, i) => i + 2));
+    store.close();
+  });
+
   it('binds a project to its first host once it accepted something', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
     stage(store, [staged(1, 0, T0)]);
