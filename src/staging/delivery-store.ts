@@ -63,7 +63,7 @@ const START: SendCursor = { kind: -1, timestampMs: Number.MIN_SAFE_INTEGER, seq:
  * Pages of events not yet delivered nor dead-lettered for a project, in send order, each with
  * its JSON built by SQLite (see event-json-sql.ts). Keyset pagination: better-sqlite3 cannot
  * run the checkpoint's writes while a statement iterates, so each page is read whole and the
- * next starts after its last row.
+ * next starts after its last row. Rows settled after it was made must be rows it returned.
  */
 export class PendingEvents {
   private readonly statement: Statement;
@@ -72,11 +72,22 @@ export class PendingEvents {
     store: StagingStore,
     private readonly projectId: number,
   ) {
+    // What a run delivers or dead-letters comes from pages it already read, all before the
+    // cursor (and one import at a time holds the staging lock). So for a project that had
+    // nothing settled when the run began, no row after the cursor can be settled, and the
+    // per-row look-ups (about a sixth of the read time) are left out.
+    const settledBefore = store.db
+      .prepare('SELECT EXISTS (SELECT 1 FROM deliveries WHERE project_id = ?) OR EXISTS (SELECT 1 FROM dead_letters WHERE project_id = ?)')
+      .pluck()
+      .get(projectId, projectId) as number;
+    const unsettled = settledBefore
+      ? `AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
+         AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)`
+      : '';
     const pending = `SELECT e.seq, e.kind, e.timestamp_ms, e.uuid, e.event, e.distinct_id, e.properties
        FROM events e
        WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
-         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
-         AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)
+         ${unsettled}
        ORDER BY e.kind, e.timestamp_ms, e.seq
        LIMIT @limit`;
     // Rows come back as arrays: a named object per row costs more than the query itself.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StagedEvent } from '../../src/events/staged-event.js';
 import { migrate, openDatabase } from '../../src/sqlite/database.js';
 import { eventJson } from '../../src/delivery/event-encoding.js';
-import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged } from '../../src/staging/delivery-store.js';
+import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged, type ProjectRecord } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { latestUnfinishedRun, startRun, endRun, overrideRecorded } from '../../src/staging/import-runs.js';
 import { beginRead, finishRead } from '../../src/staging/source-reads.js';
@@ -60,6 +60,18 @@ describe('delivery store', () => {
     expect(latestUnfinishedRun(store)).toMatchObject({ id: run.id, project: 'test', delivered: 3, deadLetters: 1, status: 'running' });
     expect(listDeadLetters(store)).toEqual([{ project: 'test', uuid: '01900000-0000-7000-8000-000000000007', event: '$identify', timestamp: new Date(T0 - 1).toISOString(), status: 400, message: 'event submitted without a distinct_id' }]);
     expect(totalStaged(store)).toBe(8);
+    store.close();
+  });
+
+  it('skips rows settled before the run whether they were delivered or dead-lettered, per project', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    stage(store, [1, 2, 3, 4].map((i) => staged(i, 0, T0 + i)));
+    const [a, b] = ['a', 'b'].map((name) => bindProject(store, { name, role: 'test', host: 'http://127.0.0.1:1' })) as [ProjectRecord, ProjectRecord];
+    const run = startRun(store, { projectId: a.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
+    new DeliveryCheckpoint(store, a.id, run.id).deadLettered([{ seq: 4, status: 413, message: 'too large' }]);
+    new DeliveryCheckpoint(store, b.id, run.id).delivered([2]);
+    expect(allPages(new PendingEvents(store, a.id), 2)).toEqual([1, 2, 3]);
+    expect(allPages(new PendingEvents(store, b.id), 2)).toEqual([1, 3, 4]);
     store.close();
   });
 
