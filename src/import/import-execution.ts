@@ -51,7 +51,7 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
       maxEvents,
       interrupt: interrupts.signal,
       source: new PendingEvents(o.store, o.project.id),
-      send: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
+      sender: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock: systemClock,
       callbacks: {
         delivered: (seqs) => checkpoint.delivered(seqs),

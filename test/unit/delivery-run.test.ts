@@ -69,7 +69,7 @@ function harness(sandbox: RunningSandbox, all: OutgoingEvent[], settings: Partia
     overheadBytes: bodyOverheadBytes(apiKey),
     interrupt: interrupt.signal,
     source: arraySource(all),
-    send: createBatchSender({ client, host: sandbox.url, apiKey, gzip: full.gzip, timeoutMs: 10_000, userAgent: 'test' }),
+    sender: createBatchSender({ client, host: sandbox.url, apiKey, gzip: full.gzip, timeoutMs: 10_000, userAgent: 'test' }),
     clock,
     callbacks: {
       delivered: (seqs) => h.delivered.push(...seqs),
