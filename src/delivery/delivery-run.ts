@@ -1,30 +1,18 @@
 /**
- * A delivery run: pending events read page by page in send order, cut into chunks, sent by the
- * dispatcher, each outcome checkpointed by the caller's callbacks. Stops at the end, at the
+ * A delivery run: chunks taken in send order as request slots free, sent by the dispatcher,
+ * each outcome checkpointed by the caller's callbacks. Stops at the end, at the
  * first stop reason (credentials, endpoint, retry budget), or on interrupt: then no new chunk
  * starts and chunks in flight get `interruptGraceMs` to finish before they are abandoned
  * (abandoned chunks are simply still pending: re-sent later with the same content).
  */
-import { ChunkBuilder, eventJsonAt, type Chunk } from './chunker.js';
+import { eventJsonAt, type Chunk } from './chunker.js';
 import { deliverChunk, type ChunkContext, type Clock } from './chunk-delivery.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
 import type { DeliverySettings } from './delivery-settings.js';
-import { uuidOfEventJson, type EncodedEvent } from './event-encoding.js';
+import { uuidOfEventJson } from './event-encoding.js';
 import type { BatchSender } from './batch-sender.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RunControl, type DeliveryEnd } from './run-control.js';
-
-/** Position in send order (kind, timestamp, seq); pages start after it. */
-export interface SendCursor {
-  kind: number;
-  timestampMs: number;
-  seq: number;
-}
-
-export interface DeliverySource {
-  /** Up to `limit` pending events after `after` in send order, encoded. */
-  page(after: SendCursor | undefined, limit: number): EncodedEvent[];
-}
 
 export interface DeliveryCallbacks {
   /** Record a 2xx: called once per accepted (sub-)chunk, with exactly its events' seqs. */
@@ -52,10 +40,9 @@ export interface DeliveryStats {
 export interface DeliveryRunOptions {
   settings: DeliverySettings;
   overheadBytes: number;
-  /** At most this many events this run (import --sample); undefined for all pending. */
-  maxEvents?: number;
   interrupt: AbortSignal;
-  source: DeliverySource;
+  /** The chunks to send, in send order (see chunk-stream.ts); pulled as request slots free. */
+  chunks: Iterable<Chunk> | AsyncIterable<Chunk>;
   sender: BatchSender;
   clock: Clock;
   callbacks: DeliveryCallbacks;
@@ -67,32 +54,6 @@ export interface DeliveryResult {
   end: DeliveryEnd;
   stats: DeliveryStats;
   elapsedMs: number;
-}
-
-/**
- * Rows per page read. A read blocks the main thread (answers wait, no request starts), so a
- * page costs no more time than the server takes for the requests in flight: about a chunk's
- * worth (about 3 ms).
- */
-const PAGE_EVENTS = 1024;
-
-/** Chunks in send order, reading pages lazily; stops after `maxEvents` events. */
-export function* chunkStream(source: DeliverySource, builder: ChunkBuilder, maxEvents = Number.POSITIVE_INFINITY): Generator<Chunk> {
-  let cursor: SendCursor | undefined;
-  let taken = 0;
-  while (taken < maxEvents) {
-    const rows = source.page(cursor, Math.min(PAGE_EVENTS, maxEvents - taken));
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      const closed = builder.add(row);
-      if (closed) yield closed;
-    }
-    taken += rows.length;
-    const last = rows[rows.length - 1]!;
-    cursor = { kind: last.kind, timestampMs: last.timestampMs, seq: last.seq };
-  }
-  const rest = builder.flush();
-  if (rest) yield rest;
 }
 
 function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { abandon: AbortSignal; requests: AbortSignal }): ChunkContext {
@@ -142,17 +103,16 @@ export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult
   const control = new RunControl(o.interrupt, o.clock, o.settings.interruptGraceMs);
   const ctx = chunkContext(o, stats, { abandon: control.abandon, requests: control.requests });
   const dispatcher = new ChunkDispatcher(o.settings.concurrency);
-  const builder = new ChunkBuilder({ maxEvents: o.settings.chunkEvents, maxBytes: o.settings.chunkBytes, overheadBytes: o.overheadBytes });
   let exhausted = true;
   try {
-    for (const chunk of chunkStream(o.source, builder, o.maxEvents)) {
+    for await (const chunk of o.chunks) {
       if (control.abandon.aborted) {
         exhausted = false;
         break;
       }
       // Compressing starts when a chunk is queued, not when its request slot frees: zlib needs
-      // the main thread between pieces, and a body begun late waits behind the page reads
-      // while the server idles.
+      // the main thread between pieces, and a body begun late waits behind other work while
+      // the server idles.
       o.sender.prepare(chunk);
       await dispatcher.submit(chunk.kind, () =>
         deliverChunk(chunk, ctx).then(

@@ -3,7 +3,7 @@
  * what is still to send (read page by page in send order), and the checkpoint written after
  * each chunk the server accepted: deliveries rows and counters in one transaction.
  */
-import type { SendCursor } from '../delivery/delivery-run.js';
+import type { SendCursor } from '../delivery/chunk-stream.js';
 import type { EncodedEvent } from '../delivery/event-encoding.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';

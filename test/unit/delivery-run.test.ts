@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/delivery/chunk-delivery.js';
-import { runDelivery, type DeliveryRunOptions, type DeliverySource, type SendCursor } from '../../src/delivery/delivery-run.js';
+import { chunkLimits, chunkStream, type DeliverySource, type SendCursor } from '../../src/delivery/chunk-stream.js';
+import { runDelivery, type DeliveryRunOptions } from '../../src/delivery/delivery-run.js';
 import { createBatchSender } from '../../src/delivery/batch-sender.js';
 import { defaultSettings, type DeliverySettings } from '../../src/delivery/delivery-settings.js';
 import { bodyOverheadBytes, encodeEvent, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
@@ -64,11 +65,12 @@ function harness(sandbox: RunningSandbox, all: OutgoingEvent[], settings: Partia
   const interrupt = new AbortController();
   const h: Harness = { delivered: [], dead: [], interrupt, options: undefined as unknown as DeliveryRunOptions };
   const full = { ...defaultSettings(sandbox.url), interruptGraceMs: 1234, ...settings };
+  const overheadBytes = bodyOverheadBytes(apiKey);
   h.options = {
     settings: full,
-    overheadBytes: bodyOverheadBytes(apiKey),
+    overheadBytes,
     interrupt: interrupt.signal,
-    source: arraySource(all),
+    chunks: chunkStream(arraySource(all), chunkLimits(full, overheadBytes)),
     sender: createBatchSender({ client, host: sandbox.url, apiKey, gzip: full.gzip, timeoutMs: 10_000, userAgent: 'test' }),
     clock,
     callbacks: {
@@ -164,8 +166,9 @@ describe('runDelivery', () => {
 
   it('sends at most maxEvents (import --sample)', async () => {
     const sandbox = await sandboxAt();
-    const h = harness(sandbox, events(100), { chunkEvents: 30 });
-    h.options.maxEvents = 45;
+    const all = events(100);
+    const h = harness(sandbox, all, { chunkEvents: 30 });
+    h.options.chunks = chunkStream(arraySource(all), chunkLimits(h.options.settings, h.options.overheadBytes), 45);
     const result = await runDelivery(h.options);
     expect(result.end.type).toBe('done');
     expect(h.delivered.sort((a, b) => a - b)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
