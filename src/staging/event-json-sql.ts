@@ -9,7 +9,10 @@
  *   before 1970 are right too). date() covers years 0000 to 9999; outside them the day is moved
  *   by whole 400-year Gregorian cycles (146,097 days each, the calendar repeats) into that range,
  *   and the year written with a sign and six digits, as toISOString does.
- * - properties: the stored text as it is; a JSONB value (binary) is turned back into its text.
+ * - properties: the stored text as it is; a JSONB value (binary) is turned back into its text
+ *   with json(). Text does not go through json(): that would re-render it (minified), refuse
+ *   nesting deeper than 1,000 levels that the text itself may have, and cost about 0.5 s of
+ *   CPU per million rows, for the same text.
  */
 
 const DAY_MS = 86_400_000;
