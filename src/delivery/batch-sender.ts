@@ -10,6 +10,13 @@ import { batchBody } from './event-encoding.js';
 import type { Chunk } from './chunker.js';
 
 const gzipAsync = promisify(gzip);
+/**
+ * zlib's fastest level: about half the CPU of the default (6) for about 15% more bytes (JSON of
+ * similar events shrinks about sixfold instead of sevenfold); compression was the client's
+ * largest single cost.
+ */
+export const GZIP_LEVEL = 1;
+const MIN_GZIP_OUTPUT_BYTES = 16 * 1024;
 
 export interface SendResult {
   outcome: HttpOutcome;
@@ -18,6 +25,12 @@ export interface SendResult {
 }
 
 export type SendChunk = (chunk: Chunk, signal: AbortSignal) => Promise<SendResult>;
+
+export interface BatchSender {
+  /** Starts building (and compressing) a chunk's body, so it is ready when a request slot frees. */
+  prepare(chunk: Chunk): void;
+  send: SendChunk;
+}
 
 export interface BatchSenderOptions {
   client: HttpClient;
@@ -29,7 +42,13 @@ export interface BatchSenderOptions {
   userAgent: string;
 }
 
-export function createBatchSender(options: BatchSenderOptions): SendChunk {
+function compress(json: Buffer): Promise<Buffer> {
+  // zlib hands its output back to the main thread piece by piece; a piece of a quarter of the
+  // input holds the whole output of JSON like ours, so one hand-back per chunk.
+  return gzipAsync(json, { level: GZIP_LEVEL, chunkSize: Math.max(MIN_GZIP_OUTPUT_BYTES, Math.ceil(json.length / 4)) });
+}
+
+export function createBatchSender(options: BatchSenderOptions): BatchSender {
   const url = `${options.host}/batch/`;
   const bodies = new WeakMap<Chunk, Promise<Buffer>>();
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': options.userAgent };
@@ -38,17 +57,19 @@ export function createBatchSender(options: BatchSenderOptions): SendChunk {
   const bodyOf = (chunk: Chunk): Promise<Buffer> => {
     let body = bodies.get(chunk);
     if (body === undefined) {
-      const json = Buffer.from(batchBody(options.apiKey, chunk.events));
-      // Level 6 is zlib's default; JSON of similar events shrinks about tenfold.
-      body = options.gzip ? gzipAsync(json, { level: 6 }) : Promise.resolve(json);
+      const json = batchBody(options.apiKey, chunk.eventsJson);
+      body = options.gzip ? compress(json) : Promise.resolve(json);
       bodies.set(chunk, body);
     }
     return body;
   };
 
-  return async (chunk, signal) => {
-    const body = await bodyOf(chunk);
-    const outcome = await options.client.send({ method: 'POST', url, headers, body, timeoutMs: options.timeoutMs, signal });
-    return { outcome, wireBytes: body.length };
+  return {
+    prepare: (chunk) => void bodyOf(chunk).catch(() => undefined), // a failure surfaces in send
+    async send(chunk, signal) {
+      const body = await bodyOf(chunk);
+      const outcome = await options.client.send({ method: 'POST', url, headers, body, timeoutMs: options.timeoutMs, signal });
+      return { outcome, wireBytes: body.length };
+    },
   };
 }

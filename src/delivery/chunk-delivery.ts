@@ -7,7 +7,6 @@ import { decideRetry, type RetryPolicy } from './backoff.js';
 import type { SendChunk } from './batch-sender.js';
 import { splitChunk, type Chunk } from './chunker.js';
 import { classifyOutcome, type Verdict } from './classify-outcome.js';
-import type { EncodedEvent } from './event-encoding.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 export interface Clock {
@@ -37,8 +36,9 @@ export interface ChunkContext {
   abandon: AbortSignal;
   /** Aborted: cut requests in flight (stop, or the interrupt grace ran out). */
   requests: AbortSignal;
-  onDelivered(events: readonly EncodedEvent[], wireBytes: number): void;
-  onDeadLetter(events: readonly EncodedEvent[], status: number, message: string): void;
+  onDelivered(chunk: Chunk, wireBytes: number): void;
+  /** A chunk of one event refused for good. */
+  onDeadLetter(chunk: Chunk, status: number, message: string): void;
   onRetry(reason: string, delayMs: number): void;
   onSplit(chunk: Chunk, reason: string): void;
   onRequest(): void;
@@ -52,7 +52,7 @@ async function attemptUntilSettled(chunk: Chunk, ctx: ChunkContext): Promise<Att
   const state = { attempt: 0, waitedMs: 0 };
   for (;;) {
     if (ctx.abandon.aborted) return { verdict: 'abandoned', sent: state.attempt > 0 };
-    const rateWaitMs = ctx.limiter.reserve(chunk.events.length, ctx.clock.now());
+    const rateWaitMs = ctx.limiter.reserve(chunk.seqs.length, ctx.clock.now());
     if (rateWaitMs > 0) await ctx.clock.sleep(rateWaitMs, ctx.abandon);
     if (ctx.abandon.aborted) return { verdict: 'abandoned', sent: state.attempt > 0 };
     ctx.onRequest();
@@ -80,7 +80,7 @@ export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<Chu
   const verdict = attempted.verdict;
   switch (verdict.type) {
     case 'ok':
-      ctx.onDelivered(chunk.events, attempted.wireBytes);
+      ctx.onDelivered(chunk, attempted.wireBytes);
       return { type: 'settled' };
     case 'fatal':
       if (verdict.kind === 'aborted') return { type: 'abandoned' }; // handled above; narrows the type
@@ -89,8 +89,8 @@ export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<Chu
     case 'rejected': {
       const status = verdict.type === 'too-large' ? 413 : verdict.status;
       const message = verdict.type === 'too-large' ? verdict.reason : verdict.message;
-      if (chunk.events.length === 1) {
-        ctx.onDeadLetter(chunk.events, status, message);
+      if (chunk.seqs.length === 1) {
+        ctx.onDeadLetter(chunk, status, message);
         return { type: 'settled' };
       }
       ctx.onSplit(chunk, `HTTP ${status}: ${message}`);

@@ -2,6 +2,10 @@
  * Cuts the send-ordered stream of events into chunks: at most `maxEvents` events and
  * `maxBytes` of body, never mixing kinds (person and group updates go after events) and never
  * spanning two UTC days (PostHog asks for historical data batched by day).
+ *
+ * A chunk holds its events as one buffer of UTF-8 JSON (events joined by commas) with the
+ * offsets where each ends, not as an object per event: chunks live until the server answers,
+ * and a million small long-lived objects cost more in garbage collection than the encoding.
  */
 import type { EncodedEvent } from './event-encoding.js';
 
@@ -13,63 +17,120 @@ export interface ChunkLimits {
 }
 
 export interface Chunk {
-  events: EncodedEvent[];
-  /** Uncompressed body size, in bytes. */
-  bytes: number;
   kind: number;
+  /** Staging seqs of its events, in body order. */
+  seqs: number[];
+  /** The events' JSON joined by commas (UTF-8): the body without what surrounds the events. */
+  eventsJson: Buffer;
+  /** Byte offset in `eventsJson` where each event's JSON ends (exclusive). */
+  ends: number[];
+  /** Uncompressed body size, in bytes (overhead included). */
+  bytes: number;
 }
 
 const DAY_MS = 86_400_000;
+const COMMA = 0x2c;
+/** A UTF-16 code unit takes at most 3 bytes of UTF-8. */
+const MAX_UTF8_BYTES_PER_UNIT = 3;
+const INITIAL_BUFFER_BYTES = 1024 * 1024;
 
 export function utcDay(timestampMs: number): number {
   return Math.floor(timestampMs / DAY_MS);
 }
 
-/** Body size of these events: overhead, each event and the commas between them. */
-export function chunkBytes(events: readonly EncodedEvent[], overheadBytes: number): number {
-  let bytes = overheadBytes + Math.max(0, events.length - 1);
-  for (const e of events) bytes += e.bytes;
-  return bytes;
+/** The JSON of the chunk's `index`-th event. */
+export function eventJsonAt(chunk: Chunk, index: number): string {
+  const start = index === 0 ? 0 : chunk.ends[index - 1]! + 1;
+  return chunk.eventsJson.toString('utf8', start, chunk.ends[index]);
 }
 
-export function makeChunk(events: EncodedEvent[], overheadBytes: number): Chunk {
-  return { events, bytes: chunkBytes(events, overheadBytes), kind: events[0]?.kind ?? 0 };
+/** The JSON of the chunk's first `count` events, joined by commas. */
+export function leadingEventsJson(chunk: Chunk, count: number): Buffer {
+  const n = Math.min(count, chunk.seqs.length);
+  return chunk.eventsJson.subarray(0, n === 0 ? 0 : chunk.ends[n - 1]);
 }
 
 /** Two halves of a chunk (for a 413 or to isolate a rejected event); needs 2+ events. */
 export function splitChunk(chunk: Chunk, overheadBytes: number): [Chunk, Chunk] {
-  const middle = Math.ceil(chunk.events.length / 2);
-  return [makeChunk(chunk.events.slice(0, middle), overheadBytes), makeChunk(chunk.events.slice(middle), overheadBytes)];
+  const middle = Math.ceil(chunk.seqs.length / 2);
+  const cut = chunk.ends[middle - 1]!;
+  const first = chunk.eventsJson.subarray(0, cut);
+  const second = chunk.eventsJson.subarray(cut + 1); // after the comma
+  return [
+    { kind: chunk.kind, seqs: chunk.seqs.slice(0, middle), eventsJson: first, ends: chunk.ends.slice(0, middle), bytes: overheadBytes + first.length },
+    {
+      kind: chunk.kind,
+      seqs: chunk.seqs.slice(middle),
+      eventsJson: second,
+      ends: chunk.ends.slice(middle).map((end) => end - cut - 1),
+      bytes: overheadBytes + second.length,
+    },
+  ];
 }
 
 export class ChunkBuilder {
-  private events: EncodedEvent[] = [];
-  private bytes = 0;
+  /** Scratch space the chunk being built is written into; copied out when it closes. */
+  private buffer = Buffer.allocUnsafe(INITIAL_BUFFER_BYTES);
+  private used = 0;
+  private seqs: number[] = [];
+  private ends: number[] = [];
+  private kind = 0;
+  private day = 0;
 
   constructor(private readonly limits: ChunkLimits) {}
 
   /** Adds an event; returns the chunk that had to be closed first, if any. */
   add(event: EncodedEvent): Chunk | undefined {
-    const closed = this.fits(event) ? undefined : this.flush();
-    this.events.push(event);
-    this.bytes += event.bytes + (this.events.length > 1 ? 1 : 0);
+    const empty = this.seqs.length === 0;
+    // The event is written after the chunk's bytes (and a comma) before deciding whether it
+    // fits: its UTF-8 length is known only once written.
+    const start = empty ? 0 : this.used + 1;
+    this.reserve(start + event.json.length * MAX_UTF8_BYTES_PER_UNIT);
+    const bytes = this.buffer.write(event.json, start, 'utf8');
+    let closed: Chunk | undefined;
+    let at = start;
+    if (empty) {
+      this.begin(event);
+    } else if (this.fits(event, bytes)) {
+      this.buffer[this.used] = COMMA;
+    } else {
+      closed = this.flush();
+      this.buffer.copyWithin(0, start, start + bytes);
+      at = 0;
+      this.begin(event);
+    }
+    this.used = at + bytes;
+    this.seqs.push(event.seq);
+    this.ends.push(this.used);
     return closed;
   }
 
   /** Closes the chunk being built; undefined when empty. */
   flush(): Chunk | undefined {
-    if (this.events.length === 0) return undefined;
-    const chunk: Chunk = { events: this.events, bytes: this.limits.overheadBytes + this.bytes, kind: this.events[0]!.kind };
-    this.events = [];
-    this.bytes = 0;
+    if (this.seqs.length === 0) return undefined;
+    const eventsJson = Buffer.from(this.buffer.subarray(0, this.used)); // a copy
+    const chunk: Chunk = { kind: this.kind, seqs: this.seqs, eventsJson, ends: this.ends, bytes: this.limits.overheadBytes + this.used };
+    this.seqs = [];
+    this.ends = [];
+    this.used = 0;
     return chunk;
   }
 
-  private fits(event: EncodedEvent): boolean {
-    const first = this.events[0];
-    if (first === undefined) return true;
-    if (this.events.length >= this.limits.maxEvents) return false;
-    if (first.kind !== event.kind || utcDay(first.timestampMs) !== utcDay(event.timestampMs)) return false;
-    return this.limits.overheadBytes + this.bytes + 1 + event.bytes <= this.limits.maxBytes;
+  private begin(event: EncodedEvent): void {
+    this.kind = event.kind;
+    this.day = utcDay(event.timestampMs);
+  }
+
+  private fits(event: EncodedEvent, bytes: number): boolean {
+    if (this.seqs.length >= this.limits.maxEvents) return false;
+    if (event.kind !== this.kind || utcDay(event.timestampMs) !== this.day) return false;
+    return this.limits.overheadBytes + this.used + 1 + bytes <= this.limits.maxBytes;
+  }
+
+  private reserve(bytes: number): void {
+    if (bytes <= this.buffer.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(bytes, this.buffer.length * 2));
+    this.buffer.copy(larger, 0, 0, this.used);
+    this.buffer = larger;
   }
 }

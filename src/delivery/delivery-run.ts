@@ -1,36 +1,24 @@
 /**
- * A delivery run: pending events read page by page in send order, cut into chunks, sent by the
- * dispatcher, each outcome checkpointed by the caller's callbacks. Stops at the end, at the
+ * A delivery run: chunks taken in send order as request slots free, sent by the dispatcher,
+ * each outcome checkpointed by the caller's callbacks. Stops at the end, at the
  * first stop reason (credentials, endpoint, retry budget), or on interrupt: then no new chunk
  * starts and chunks in flight get `interruptGraceMs` to finish before they are abandoned
  * (abandoned chunks are simply still pending: re-sent later with the same content).
  */
-import { ChunkBuilder, type Chunk } from './chunker.js';
+import { eventJsonAt, type Chunk } from './chunker.js';
 import { deliverChunk, type ChunkContext, type Clock } from './chunk-delivery.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
 import type { DeliverySettings } from './delivery-settings.js';
-import { encodeEvent, type EncodedEvent, type OutgoingEvent } from './event-encoding.js';
-import type { SendChunk } from './batch-sender.js';
+import { uuidOfEventJson } from './event-encoding.js';
+import type { BatchSender } from './batch-sender.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RunControl, type DeliveryEnd } from './run-control.js';
 
-/** Position in send order (kind, timestamp, seq); pages start after it. */
-export interface SendCursor {
-  kind: number;
-  timestampMs: number;
-  seq: number;
-}
-
-export interface DeliverySource {
-  /** Up to `limit` pending events after `after` in send order. */
-  page(after: SendCursor | undefined, limit: number): OutgoingEvent[];
-}
-
 export interface DeliveryCallbacks {
-  /** Record a 2xx: called once per accepted (sub-)chunk, with exactly its events. */
-  delivered(events: readonly EncodedEvent[]): void;
+  /** Record a 2xx: called once per accepted (sub-)chunk, with exactly its events' seqs. */
+  delivered(seqs: readonly number[]): void;
   /** Record events refused for good, each alone, with the server's status and message. */
-  deadLettered(events: readonly EncodedEvent[], status: number, message: string): void;
+  deadLettered(seqs: readonly number[], status: number, message: string): void;
   /** Progress after any change of the counters. */
   progress?(stats: DeliveryStats): void;
   /** A line worth showing (a split, a dead letter, the first retry of a kind). */
@@ -52,11 +40,10 @@ export interface DeliveryStats {
 export interface DeliveryRunOptions {
   settings: DeliverySettings;
   overheadBytes: number;
-  /** At most this many events this run (import --sample); undefined for all pending. */
-  maxEvents?: number;
   interrupt: AbortSignal;
-  source: DeliverySource;
-  send: SendChunk;
+  /** The chunks to send, in send order (see chunk-stream.ts); pulled as request slots free. */
+  chunks: Iterable<Chunk> | AsyncIterable<Chunk>;
+  sender: BatchSender;
   clock: Clock;
   callbacks: DeliveryCallbacks;
 }
@@ -69,49 +56,28 @@ export interface DeliveryResult {
   elapsedMs: number;
 }
 
-const PAGE_EVENTS = 4096;
-
-/** Chunks in send order, reading pages lazily; stops after `maxEvents` events. */
-export function* chunkStream(source: DeliverySource, builder: ChunkBuilder, maxEvents = Number.POSITIVE_INFINITY): Generator<Chunk> {
-  let cursor: SendCursor | undefined;
-  let taken = 0;
-  while (taken < maxEvents) {
-    const rows = source.page(cursor, Math.min(PAGE_EVENTS, maxEvents - taken));
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      const closed = builder.add(encodeEvent(row));
-      if (closed) yield closed;
-    }
-    taken += rows.length;
-    const last = rows[rows.length - 1]!;
-    cursor = { kind: last.kind, timestampMs: last.timestampMs, seq: last.seq };
-  }
-  const rest = builder.flush();
-  if (rest) yield rest;
-}
-
 function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { abandon: AbortSignal; requests: AbortSignal }): ChunkContext {
   const seenRetryReasons = new Set<string>();
   const progress = (): void => o.callbacks.progress?.(stats);
   return {
-    send: o.send,
+    send: o.sender.send,
     clock: o.clock,
     policy: o.settings.retry,
     limiter: new RateLimiter(o.settings.maxRatePerSec),
     overheadBytes: o.overheadBytes,
     ...signals,
     onRequest: () => void stats.requests++,
-    onDelivered(events, wireBytes) {
-      o.callbacks.delivered(events);
-      stats.delivered += events.length;
+    onDelivered(chunk, wireBytes) {
+      o.callbacks.delivered(chunk.seqs);
+      stats.delivered += chunk.seqs.length;
       stats.chunks++;
       stats.wireBytes += wireBytes;
       progress();
     },
-    onDeadLetter(events, status, message) {
-      o.callbacks.deadLettered(events, status, message);
-      stats.deadLettered += events.length;
-      o.callbacks.notice?.(`dead letter: event ${events[0]?.uuid} refused by the server (HTTP ${status}: ${message})`);
+    onDeadLetter(chunk, status, message) {
+      o.callbacks.deadLettered(chunk.seqs, status, message);
+      stats.deadLettered += chunk.seqs.length;
+      o.callbacks.notice?.(`dead letter: event ${uuidOfEventJson(eventJsonAt(chunk, 0))} refused by the server (HTTP ${status}: ${message})`);
       progress();
     },
     onRetry(reason, delayMs) {
@@ -124,10 +90,10 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
       progress();
     },
     onAbandoned(chunk, sent) {
-      if (sent) stats.abandoned += chunk.events.length;
+      if (sent) stats.abandoned += chunk.seqs.length;
     },
     onSplit(chunk, reason) {
-      o.callbacks.notice?.(`split a chunk of ${chunk.events.length} events after ${reason}`);
+      o.callbacks.notice?.(`split a chunk of ${chunk.seqs.length} events after ${reason}`);
     },
   };
 }
@@ -137,14 +103,17 @@ export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult
   const control = new RunControl(o.interrupt, o.clock, o.settings.interruptGraceMs);
   const ctx = chunkContext(o, stats, { abandon: control.abandon, requests: control.requests });
   const dispatcher = new ChunkDispatcher(o.settings.concurrency);
-  const builder = new ChunkBuilder({ maxEvents: o.settings.chunkEvents, maxBytes: o.settings.chunkBytes, overheadBytes: o.overheadBytes });
   let exhausted = true;
   try {
-    for (const chunk of chunkStream(o.source, builder, o.maxEvents)) {
+    for await (const chunk of o.chunks) {
       if (control.abandon.aborted) {
         exhausted = false;
         break;
       }
+      // Compressing starts when a chunk is queued, not when its request slot frees: zlib needs
+      // the main thread between pieces, and a body begun late waits behind other work while
+      // the server idles.
+      o.sender.prepare(chunk);
       await dispatcher.submit(chunk.kind, () =>
         deliverChunk(chunk, ctx).then(
           (end) => control.settle(end),

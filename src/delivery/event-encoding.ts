@@ -3,11 +3,15 @@
  * unchanged, so a re-sent event is byte-for-byte the same and PostHog's dedup key
  * (day, event, distinct_id, uuid) collapses it.
  *
+ * `encodeEvent` is the definition of an event's JSON. The staging store builds the same text in
+ * SQL while it reads pending pages (src/staging/event-json-sql.ts; a table-driven test proves
+ * the two equal, byte for byte).
+ *
  * No `sent_at` is sent: the server would shift every timestamp by (its clock - sent_at), and a
  * chunk retried later would land shifted. Timestamps are absolute UTC and used as given.
  */
 
-/** One staged row to send, as read from the staging file. */
+/** One staged row, as stored in the staging file. */
 export interface OutgoingEvent {
   /** Staging order; the checkpoint records it. */
   seq: number;
@@ -19,22 +23,31 @@ export interface OutgoingEvent {
   propertiesJson: string;
 }
 
-/** An event ready to go into a body. */
+/** An event ready to go into a body: its JSON and what chunking and the checkpoint need. */
 export interface EncodedEvent {
   seq: number;
-  uuid: string;
   kind: number;
   timestampMs: number;
   json: string;
-  /** UTF-8 length of `json`. */
-  bytes: number;
+}
+
+export function eventJson(e: OutgoingEvent): string {
+  return (
+    `{"uuid":"${e.uuid}","event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinctId)},` +
+    `"timestamp":"${new Date(e.timestampMs).toISOString()}","properties":${e.propertiesJson}}`
+  );
 }
 
 export function encodeEvent(e: OutgoingEvent): EncodedEvent {
-  const json =
-    `{"uuid":"${e.uuid}","event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinctId)},` +
-    `"timestamp":"${new Date(e.timestampMs).toISOString()}","properties":${e.propertiesJson}}`;
-  return { seq: e.seq, uuid: e.uuid, kind: e.kind, timestampMs: e.timestampMs, json, bytes: Buffer.byteLength(json) };
+  return { seq: e.seq, kind: e.kind, timestampMs: e.timestampMs, json: eventJson(e) };
+}
+
+const UUID_PREFIX = '{"uuid":"';
+const UUID_CHARS = 36;
+
+/** The uuid of an event's JSON (it comes first, see eventJson); for messages. */
+export function uuidOfEventJson(json: string): string {
+  return json.startsWith(UUID_PREFIX) ? json.slice(UUID_PREFIX.length, UUID_PREFIX.length + UUID_CHARS) : '(unknown uuid)';
 }
 
 function bodyPrefix(apiKey: string): string {
@@ -47,9 +60,7 @@ export function bodyOverheadBytes(apiKey: string): number {
   return Buffer.byteLength(bodyPrefix(apiKey)) + BODY_SUFFIX.length;
 }
 
-/** The /batch/ body for these events. */
-export function batchBody(apiKey: string, events: readonly EncodedEvent[]): string {
-  let out = bodyPrefix(apiKey);
-  for (let i = 0; i < events.length; i++) out += (i === 0 ? '' : ',') + events[i]!.json;
-  return out + BODY_SUFFIX;
+/** The /batch/ body around `eventsJson`: events' JSON joined by commas, as UTF-8. */
+export function batchBody(apiKey: string, eventsJson: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(bodyPrefix(apiKey)), eventsJson, Buffer.from(BODY_SUFFIX)]);
 }

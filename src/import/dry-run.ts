@@ -1,6 +1,6 @@
 /** `import --dry-run`: builds the chunks a run would send and reports them; sends nothing. */
-import { ChunkBuilder } from '../delivery/chunker.js';
-import { chunkStream } from '../delivery/delivery-run.js';
+import { leadingEventsJson } from '../delivery/chunker.js';
+import { chunkLimits, chunkStream } from '../delivery/chunk-stream.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import { batchBody, bodyOverheadBytes } from '../delivery/event-encoding.js';
 import { PendingEvents, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
@@ -18,8 +18,7 @@ export function dryRun(
   settings: DeliverySettings,
   sample: number | undefined,
 ): DryRunReport {
-  const overheadBytes = bodyOverheadBytes(target.apiKey);
-  const builder = new ChunkBuilder({ maxEvents: settings.chunkEvents, maxBytes: settings.chunkBytes, overheadBytes });
+  const limits = chunkLimits(settings, bodyOverheadBytes(target.apiKey));
   const report: DryRunReport = {
     project: target.name,
     host: target.host,
@@ -33,10 +32,10 @@ export function dryRun(
     gzip: settings.gzip,
     samplePayload: undefined,
   };
-  for (const chunk of chunkStream(new PendingEvents(store, project?.id ?? -1), builder, sample)) {
-    if (report.chunks === 0) report.samplePayload = JSON.parse(batchBody(KEY_PLACEHOLDER, chunk.events.slice(0, SAMPLE_EVENTS)));
+  for (const chunk of chunkStream(new PendingEvents(store, project?.id ?? -1), limits, sample)) {
+    if (report.chunks === 0) report.samplePayload = JSON.parse(batchBody(KEY_PLACEHOLDER, leadingEventsJson(chunk, SAMPLE_EVENTS)).toString());
     report.chunks++;
-    report.events += chunk.events.length;
+    report.events += chunk.seqs.length;
     report.bodyBytes += chunk.bytes;
     report.largestChunkBytes = Math.max(report.largestChunkBytes, chunk.bytes);
   }

@@ -8,6 +8,7 @@ import { watchInterrupts } from '../cli/interrupt.js';
 import { createProgress } from '../cli/progress.js';
 import type { IngestionTarget } from '../config/resolve-project.js';
 import { createBatchSender } from '../delivery/batch-sender.js';
+import { chunkLimits } from '../delivery/chunk-stream.js';
 import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
@@ -15,11 +16,12 @@ import { bodyOverheadBytes } from '../delivery/event-encoding.js';
 import { systemClock } from '../delivery/system-clock.js';
 import { AuthError, DeliveryStoppedError, InterruptedError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
-import { DeliveryCheckpoint, findProjectRecord, PendingEvents, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
+import { DeliveryCheckpoint, findProjectRecord, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import { endRun, type ImportRun } from '../staging/import-runs.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
+import { readChunksOnWorker } from './chunk-reader.js';
 import { printRunSummary, progressLine, type ProgressState, type RunSummary } from './import-report.js';
 import { resumeCommand } from './import-rules.js';
 
@@ -44,18 +46,18 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
   );
   const client = createHttpClient({ connections: o.settings.concurrency });
   const checkpoint = new DeliveryCheckpoint(o.store, o.project.id, o.run.id);
+  const overheadBytes = bodyOverheadBytes(o.target.apiKey);
   try {
     const result = await runDelivery({
       settings: o.settings,
-      overheadBytes: bodyOverheadBytes(o.target.apiKey),
-      maxEvents,
+      overheadBytes,
       interrupt: interrupts.signal,
-      source: new PendingEvents(o.store, o.project.id),
-      send: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
+      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents }),
+      sender: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock: systemClock,
       callbacks: {
-        delivered: (events) => checkpoint.delivered(events.map((e) => e.seq)),
-        deadLettered: (events, status, message) => checkpoint.deadLettered(events.map((e) => ({ seq: e.seq, status, message: redact(message) }))),
+        delivered: (seqs) => checkpoint.delivered(seqs),
+        deadLettered: (seqs, status, message) => checkpoint.deadLettered(seqs.map((seq) => ({ seq, status, message: redact(message) }))),
         progress: (stats) => progress.update(progressLine(state, stats, Date.now())),
         notice: (text) => progress.log(`${o.project.name}: ${text}`),
       },

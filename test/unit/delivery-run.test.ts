@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/delivery/chunk-delivery.js';
-import { runDelivery, type DeliveryRunOptions, type DeliverySource, type SendCursor } from '../../src/delivery/delivery-run.js';
+import { chunkLimits, chunkStream, type DeliverySource, type SendCursor } from '../../src/delivery/chunk-stream.js';
+import { runDelivery, type DeliveryRunOptions } from '../../src/delivery/delivery-run.js';
 import { createBatchSender } from '../../src/delivery/batch-sender.js';
 import { defaultSettings, type DeliverySettings } from '../../src/delivery/delivery-settings.js';
-import { bodyOverheadBytes, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
+import { bodyOverheadBytes, encodeEvent, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
@@ -33,7 +34,7 @@ function arraySource(all: OutgoingEvent[]): DeliverySource {
   const sorted = [...all].sort((a, b) => a.kind - b.kind || a.timestampMs - b.timestampMs || a.seq - b.seq);
   const after = (e: OutgoingEvent, c: SendCursor) =>
     e.kind !== c.kind ? e.kind > c.kind : e.timestampMs !== c.timestampMs ? e.timestampMs > c.timestampMs : e.seq > c.seq;
-  return { page: (cursor, limit) => sorted.filter((e) => cursor === undefined || after(e, cursor)).slice(0, limit) };
+  return { page: (cursor, limit) => sorted.filter((e) => cursor === undefined || after(e, cursor)).slice(0, limit).map(encodeEvent) };
 }
 
 function fakeClock(graceSleep?: (signal: AbortSignal) => Promise<void>, graceMs = 1234): Clock & { waits: number[] } {
@@ -64,16 +65,17 @@ function harness(sandbox: RunningSandbox, all: OutgoingEvent[], settings: Partia
   const interrupt = new AbortController();
   const h: Harness = { delivered: [], dead: [], interrupt, options: undefined as unknown as DeliveryRunOptions };
   const full = { ...defaultSettings(sandbox.url), interruptGraceMs: 1234, ...settings };
+  const overheadBytes = bodyOverheadBytes(apiKey);
   h.options = {
     settings: full,
-    overheadBytes: bodyOverheadBytes(apiKey),
+    overheadBytes,
     interrupt: interrupt.signal,
-    source: arraySource(all),
-    send: createBatchSender({ client, host: sandbox.url, apiKey, gzip: full.gzip, timeoutMs: 10_000, userAgent: 'test' }),
+    chunks: chunkStream(arraySource(all), chunkLimits(full, overheadBytes)),
+    sender: createBatchSender({ client, host: sandbox.url, apiKey, gzip: full.gzip, timeoutMs: 10_000, userAgent: 'test' }),
     clock,
     callbacks: {
-      delivered: (es) => h.delivered.push(...es.map((e) => e.seq)),
-      deadLettered: (es, status, message) => h.dead.push(...es.map((e) => ({ seq: e.seq, status, message }))),
+      delivered: (seqs) => h.delivered.push(...seqs),
+      deadLettered: (seqs, status, message) => h.dead.push(...seqs.map((seq) => ({ seq, status, message }))),
     },
   };
   return h;
@@ -164,8 +166,9 @@ describe('runDelivery', () => {
 
   it('sends at most maxEvents (import --sample)', async () => {
     const sandbox = await sandboxAt();
-    const h = harness(sandbox, events(100), { chunkEvents: 30 });
-    h.options.maxEvents = 45;
+    const all = events(100);
+    const h = harness(sandbox, all, { chunkEvents: 30 });
+    h.options.chunks = chunkStream(arraySource(all), chunkLimits(h.options.settings, h.options.overheadBytes), 45);
     const result = await runDelivery(h.options);
     expect(result.end.type).toBe('done');
     expect(h.delivered.sort((a, b) => a - b)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { migrate, openDatabase } from '../../src/sqlite/database.js';
-import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged } from '../../src/staging/delivery-store.js';
+import { eventJson } from '../../src/delivery/event-encoding.js';
+import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged, type ProjectRecord } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { latestUnfinishedRun, startRun, endRun, overrideRecorded } from '../../src/staging/import-runs.js';
 import { beginRead, finishRead } from '../../src/staging/source-reads.js';
@@ -39,25 +40,54 @@ function allPages(pending: PendingEvents, pageSize: number): number[] {
 describe('delivery store', () => {
   const tempDir = useTempDir();
 
-  it('pages pending events in send order (kind, timestamp, seq), skipping delivered and dead letters', () => {
+  it('pages pending events in send order (kind, timestamp, seq) with their JSON, skipping delivered and dead letters', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
     // seq 1..8 in staging order; send order is by kind, then time, then seq
     stage(store, [staged(1, 1, T0), staged(2, 0, T0 + 5), staged(3, 0, T0), staged(4, 2, T0 - 9), staged(5, 0, T0), staged(6, 0, T0 + 5), staged(7, 1, T0 - 1), staged(8, 0, T0)]);
     const project = bindProject(store, { name: 'test', role: 'test', host: 'http://127.0.0.1:1' });
-    const pending = new PendingEvents(store, project.id);
-    for (const size of [1, 2, 3, 100]) expect(allPages(pending, size)).toEqual([3, 5, 8, 2, 6, 7, 1, 4]);
-    expect(pending.page(undefined, 1)[0]).toEqual({ seq: 3, uuid: '01900000-0000-7000-8000-000000000003', kind: 0, event: 'e', distinctId: 'u3', timestampMs: T0, propertiesJson: '{"i":3}' });
+    const fresh = new PendingEvents(store, project.id);
+    for (const size of [1, 2, 3, 100]) expect(allPages(fresh, size)).toEqual([3, 5, 8, 2, 6, 7, 1, 4]);
+    expect(fresh.page(undefined, 1)).toEqual([{ seq: 3, kind: 0, timestampMs: T0, json: eventJson({ seq: 3, ...staged(3, 0, T0) }) }]);
 
     const run = startRun(store, { projectId: project.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
     const checkpoint = new DeliveryCheckpoint(store, project.id, run.id);
     checkpoint.delivered([3, 8, 6]);
     checkpoint.delivered([3]); // a repeat changes nothing
     checkpoint.deadLettered([{ seq: 7, status: 400, message: 'event submitted without a distinct_id' }]);
-    expect(allPages(pending, 2)).toEqual([5, 2, 1, 4]);
+    // A later run (resume) skips what was settled, wherever it stands in send order.
+    const resumed = new PendingEvents(store, project.id);
+    for (const size of [1, 2, 100]) expect(allPages(resumed, size)).toEqual([5, 2, 1, 4]);
     expect(findProjectRecord(store, 'test')).toMatchObject({ delivered: 3, deadLetters: 1 });
     expect(latestUnfinishedRun(store)).toMatchObject({ id: run.id, project: 'test', delivered: 3, deadLetters: 1, status: 'running' });
     expect(listDeadLetters(store)).toEqual([{ project: 'test', uuid: '01900000-0000-7000-8000-000000000007', event: '$identify', timestamp: new Date(T0 - 1).toISOString(), status: 400, message: 'event submitted without a distinct_id' }]);
     expect(totalStaged(store)).toBe(8);
+    store.close();
+  });
+
+  it('skips rows settled before the run whether they were delivered or dead-lettered, per project', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    stage(store, [1, 2, 3, 4].map((i) => staged(i, 0, T0 + i)));
+    const [a, b] = ['a', 'b'].map((name) => bindProject(store, { name, role: 'test', host: 'http://127.0.0.1:1' })) as [ProjectRecord, ProjectRecord];
+    const run = startRun(store, { projectId: a.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
+    new DeliveryCheckpoint(store, a.id, run.id).deadLettered([{ seq: 4, status: 413, message: 'too large' }]);
+    new DeliveryCheckpoint(store, b.id, run.id).delivered([2]);
+    expect(allPages(new PendingEvents(store, a.id), 2)).toEqual([1, 2, 3]);
+    expect(allPages(new PendingEvents(store, b.id), 2)).toEqual([1, 3, 4]);
+    store.close();
+  });
+
+  it('records a chunk of deliveries in one statement, counting only new rows', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    stage(store, Array.from({ length: 2000 }, (_, i) => staged(i + 1, 0, T0 + i)));
+    const project = bindProject(store, { name: 'p', role: 'test', host: 'http://127.0.0.1:1' });
+    const run = startRun(store, { projectId: project.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
+    const checkpoint = new DeliveryCheckpoint(store, project.id, run.id);
+    const seqs = Array.from({ length: 1500 }, (_, i) => 2000 - i);
+    checkpoint.delivered(seqs);
+    checkpoint.delivered([1, 500, 501, 2000]); // 1 and 500 are new
+    expect(findProjectRecord(store, 'p')).toMatchObject({ delivered: 1502 });
+    expect(latestUnfinishedRun(store)).toMatchObject({ delivered: 1502 });
+    expect(allPages(new PendingEvents(store, project.id), 1000)).toEqual(Array.from({ length: 498 }, (_, i) => i + 2));
     store.close();
   });
 

@@ -17,9 +17,15 @@ export interface CapturedEvent {
   properties: Record<string, unknown>;
 }
 
-export interface ParsedCapture {
+/** A request that passed every check (what count-only mode needs). */
+export interface CheckedCapture {
   token: string;
   historicalMigration: boolean;
+  eventCount: number;
+}
+
+/** A request that passed every check, with its events in their stored form. */
+export interface ParsedCapture extends CheckedCapture {
   events: CapturedEvent[];
 }
 
@@ -33,6 +39,7 @@ export interface ParseContext {
 type Obj = Record<string, unknown>;
 const MAX_DISTINCT_ID_CHARS = 200;
 const UUID = /^(urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
+const HYPHEN = 0x2d;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const parseError = (detail: string): CaptureProblem => captureProblem(400, 'invalid_payload', `failed to parse request: ${detail}`);
@@ -57,12 +64,34 @@ function arrayToken(events: Obj[]): string | CaptureProblem {
   return checkToken([...tokens][0]);
 }
 
-function distinctIdOf(e: Obj, properties: Obj): string | undefined {
-  let value = e.distinct_id !== undefined && e.distinct_id !== null ? e.distinct_id : e.$distinct_id;
-  if (value === undefined || value === null) value = properties.distinct_id;
-  if (value === undefined || value === null) return undefined;
+/**
+ * The distinct_id that counts: top level (or `$distinct_id`), else `properties.distinct_id`;
+ * null or "" is missing (undefined).
+ */
+function distinctIdValue(e: Obj): unknown {
+  let value = e.distinct_id ?? e.$distinct_id;
+  if (value === undefined || value === null) value = isObject(e.properties) ? e.properties.distinct_id : undefined;
+  return value === undefined || value === null || value === '' ? undefined : value;
+}
+
+/** Its stored text: numbers stringified, objects as canonical JSON, cut at 200 characters. */
+function distinctIdText(value: unknown): string {
   const text = typeof value === 'string' ? value : typeof value === 'object' ? canonicalJson(value) : String(value);
-  return text === '' ? undefined : [...text].slice(0, MAX_DISTINCT_ID_CHARS).join('');
+  // Characters are code points: only a text of more than 200 UTF-16 units can have more.
+  return text.length <= MAX_DISTINCT_ID_CHARS ? text : [...text].slice(0, MAX_DISTINCT_ID_CHARS).join('');
+}
+
+const isHexDigit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+
+/** The usual form (8-4-4-4-12 hex digits, any case), which UUID accepts, without its cost. */
+function isPlainUuid(text: string): boolean {
+  if (text.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = text.charCodeAt(i);
+    const hyphenHere = i === 8 || i === 13 || i === 18 || i === 23;
+    if (hyphenHere ? c !== HYPHEN : !isHexDigit(c)) return false;
+  }
+  return true;
 }
 
 function mergeSet(properties: Obj, e: Obj, key: '$set' | '$set_once'): void {
@@ -75,21 +104,28 @@ function parseProblem(raw: unknown, index: number): CaptureProblem | undefined {
   if (raw.properties !== undefined && raw.properties !== null && !isObject(raw.properties)) return parseError(`properties of event ${index} is not an object`);
   if (typeof raw.event !== 'string') return parseError(`missing field \`event\` at event ${index}`);
   const uuid = raw.uuid;
-  if (uuid !== undefined && uuid !== null && uuid !== '' && (typeof uuid !== 'string' || !UUID.test(uuid.trim()))) return parseError(`invalid uuid at event ${index}`);
+  if (uuid === undefined || uuid === null || uuid === '') return undefined;
+  if (typeof uuid !== 'string' || !(isPlainUuid(uuid) || UUID.test(uuid.trim()))) return parseError(`invalid uuid at event ${index}`);
   return undefined;
 }
 
 function uuidOf(value: unknown, ctx: ParseContext): string {
+  if (typeof value === 'string' && isPlainUuid(value)) return value.toLowerCase();
   const m = typeof value === 'string' ? UUID.exec(value.trim()) : null;
   return m ? `${m[2]}-${m[3]}-${m[4]}-${m[5]}-${m[6]}`.toLowerCase() : ctx.newUuid();
 }
 
-/** Checks done after the token: a name and a distinct_id; then the stored form. */
-function toEvent(raw: Obj, ctx: ParseContext, sentAtMs: number | undefined): CapturedEvent | CaptureProblem {
+/** Checks done after the token, in both modes: a name and a distinct_id. */
+function eventProblem(raw: Obj): CaptureProblem | undefined {
   if (raw.event === '') return captureProblem(400, 'missing_event_name', 'event submitted with an empty event name');
+  if (distinctIdValue(raw) === undefined) return captureProblem(400, 'missing_distinct_id', 'event submitted without a distinct_id');
+  return undefined;
+}
+
+/** The stored form of an event that passed every check. */
+function toEvent(raw: Obj, ctx: ParseContext, sentAtMs: number | undefined): CapturedEvent {
   const properties: Obj = { ...((raw.properties as Obj | undefined) ?? {}) };
-  const distinctId = distinctIdOf(raw, properties);
-  if (distinctId === undefined) return captureProblem(400, 'missing_distinct_id', 'event submitted without a distinct_id');
+  const distinctId = distinctIdText(distinctIdValue(raw));
   mergeSet(properties, raw, '$set');
   mergeSet(properties, raw, '$set_once');
   const ms = resolveTimestamp({ timestamp: raw.timestamp, offset: raw.offset, ignoreSentAt: properties.$ignore_sent_at === true }, ctx.nowMs, sentAtMs);
@@ -113,7 +149,13 @@ function shapeOf(body: unknown): Shape | CaptureProblem {
   return { token: checkToken(eventToken(body)), events: [body], historicalMigration: false };
 }
 
-export function parseCapture(text: string, ctx: ParseContext): ParsedCapture | CaptureProblem {
+interface CheckedBody extends CheckedCapture {
+  events: Obj[];
+  sentAt?: unknown;
+}
+
+/** Every check, in capture's order: JSON, shape, events' types and uuids, token, then names and distinct_ids. */
+function checkBody(text: string): CheckedBody | CaptureProblem {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -128,12 +170,25 @@ export function parseCapture(text: string, ctx: ParseContext): ParsedCapture | C
     if (problem) return problem;
   }
   if (typeof shape.token !== 'string') return shape.token;
-  const sentAtMs = (typeof shape.sentAt === 'string' ? parseIsoUtc(shape.sentAt) : undefined) ?? ctx.querySentAtMs;
-  const events: CapturedEvent[] = [];
-  for (const raw of shape.events as Obj[]) {
-    const event = toEvent(raw, ctx, sentAtMs);
-    if ('problem' in event) return event;
-    events.push(event);
+  const events = shape.events as Obj[];
+  for (const raw of events) {
+    const problem = eventProblem(raw);
+    if (problem) return problem;
   }
-  return { token: shape.token, historicalMigration: shape.historicalMigration, events };
+  return { token: shape.token, historicalMigration: shape.historicalMigration, eventCount: events.length, events, sentAt: shape.sentAt };
+}
+
+/** Checks a request as parseCapture does, building nothing (count-only mode). */
+export function checkCapture(text: string): CheckedCapture | CaptureProblem {
+  const checked = checkBody(text);
+  if ('problem' in checked) return checked;
+  return { token: checked.token, historicalMigration: checked.historicalMigration, eventCount: checked.eventCount };
+}
+
+export function parseCapture(text: string, ctx: ParseContext): ParsedCapture | CaptureProblem {
+  const checked = checkBody(text);
+  if ('problem' in checked) return checked;
+  const sentAtMs = (typeof checked.sentAt === 'string' ? parseIsoUtc(checked.sentAt) : undefined) ?? ctx.querySentAtMs;
+  const events = checked.events.map((raw) => toEvent(raw, ctx, sentAtMs));
+  return { token: checked.token, historicalMigration: checked.historicalMigration, eventCount: checked.eventCount, events };
 }

@@ -8,7 +8,7 @@ import { projectIdForToken } from '../sandbox-projects.js';
 import type { SandboxStore } from '../sandbox-store.js';
 import { DEFAULT_MAX_BODY_BYTES, decodeBody } from './capture-body.js';
 import { faultBody, pickFault, slowDelayMs, type CaptureFaults } from './capture-faults.js';
-import { parseCapture } from './capture-parse.js';
+import { checkCapture, parseCapture } from './capture-parse.js';
 import { captureProblem, isProblem, problemResponse } from './capture-problem.js';
 import { CaptureSink, type CaptureStats } from './capture-sink.js';
 import { uuidV7 } from './uuid-v7.js';
@@ -66,14 +66,17 @@ function captureHandler(store: SandboxStore, options: CaptureOptions, sink: Capt
     if (delayMs > 0) await sleep(delayMs);
     if (fault?.type === 'drop') return DROP;
     if (fault?.type === 'status') return faultResponse(fault.status, fault.retryAfterSeconds);
-    const decoded = await decodeBody(raw, gzipHinted(req), maxBytes);
+    const decoded = decodeBody(raw, gzipHinted(req), maxBytes);
     if (isProblem(decoded)) return problemResponse(decoded);
     const nowMs = ctx.now().getTime();
-    const parsed = parseCapture(decoded.text, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs) });
-    if (isProblem(parsed)) return problemResponse(parsed);
-    const teamId = projectIdForToken(store, parsed.token);
+    // Count-only mode runs the same checks but builds no stored form (it would be thrown away).
+    const capture = sink.countOnly
+      ? checkCapture(decoded.text)
+      : parseCapture(decoded.text, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs) });
+    if (isProblem(capture)) return problemResponse(capture);
+    const teamId = projectIdForToken(store, capture.token);
     if (teamId === undefined) return problemResponse(captureProblem(401, 'invalid_token', 'API key is not valid: no project has this token'));
-    sink.accept(teamId, parsed.events, parsed.historicalMigration, req.url.pathname, new Date(nowMs).toISOString());
+    sink.accept(teamId, capture, req.url.pathname, new Date(nowMs).toISOString());
     if (fault?.type === 'lose-answer') return DROP;
     return json(200, { status: 'Ok' });
   };

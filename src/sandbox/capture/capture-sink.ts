@@ -5,7 +5,7 @@
  */
 import type { Statement } from '../../sqlite/database.js';
 import type { SandboxStore } from '../sandbox-store.js';
-import type { CapturedEvent } from './capture-parse.js';
+import type { CheckedCapture, ParsedCapture } from './capture-parse.js';
 import { PersonGroupUpdates } from './person-group-updates.js';
 
 export interface CaptureStats {
@@ -24,7 +24,8 @@ export class CaptureSink {
 
   constructor(
     private readonly store: SandboxStore,
-    private readonly countOnly: boolean,
+    /** Count events, store nothing: then captures need not carry their events. */
+    readonly countOnly: boolean,
   ) {
     this.insert = countOnly
       ? undefined
@@ -35,12 +36,15 @@ export class CaptureSink {
     this.updates = countOnly ? undefined : new PersonGroupUpdates(store);
   }
 
-  accept(teamId: number, events: readonly CapturedEvent[], historical: boolean, endpoint: string, receivedAt: string): void {
+  accept(teamId: number, capture: CheckedCapture | ParsedCapture, endpoint: string, receivedAt: string): void {
     const key = String(teamId);
-    this.stats.eventsByProject[key] = (this.stats.eventsByProject[key] ?? 0) + events.length;
-    if (historical) this.stats.historicalEvents += events.length;
+    const historical = capture.historicalMigration;
+    this.stats.eventsByProject[key] = (this.stats.eventsByProject[key] ?? 0) + capture.eventCount;
+    if (historical) this.stats.historicalEvents += capture.eventCount;
     const insert = this.insert;
     if (insert === undefined) return;
+    if (!('events' in capture)) throw new Error('a storing sink needs the parsed events');
+    const events = capture.events;
     this.store.transaction(() => {
       for (const e of events) {
         insert.run(teamId, e.uuid, e.event, e.distinctId, e.timestamp, JSON.stringify(e.properties), historical ? 1 : 0, endpoint, receivedAt);

@@ -1,0 +1,40 @@
+/**
+ * The worker thread of chunk-reader.ts: reads pending pages through its own connection to the
+ * staging file (the parent holds the staging lock and writes the checkpoints) and posts the
+ * chunks in send order, one per credit the parent gives.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { chunkStream } from '../delivery/chunk-stream.js';
+import { PendingEvents } from '../staging/delivery-store.js';
+import { StagingStore } from '../staging/staging-store.js';
+import type { ChunkReaderSetup, ReaderMessage } from './chunk-reader.js';
+
+const setup = workerData as ChunkReaderSetup;
+const port = parentPort!;
+let credits = 0;
+let wake: (() => void) | undefined;
+port.on('message', (message: { credits: number }) => {
+  credits += message.credits;
+  wake?.();
+});
+
+const post = (message: ReaderMessage): void => port.postMessage(message);
+
+async function read(): Promise<void> {
+  const store = StagingStore.open(setup.stagingPath, { mustExist: true });
+  try {
+    for (const chunk of chunkStream(new PendingEvents(store, setup.projectId), setup.limits, setup.maxEvents)) {
+      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+      credits--;
+      post({ chunk });
+    }
+    post({ done: true });
+  } finally {
+    store.close();
+  }
+}
+
+read().catch((error: unknown) => {
+  const err = error instanceof Error ? error : new Error(String(error));
+  post({ error: { message: err.message, stack: err.stack } });
+});

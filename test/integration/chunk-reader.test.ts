@@ -1,0 +1,89 @@
+/**
+ * The chunk reader as the CLI runs it: the built module (dist/, so its worker file exists)
+ * reading a real staging file on a worker thread gives exactly the chunks read in-process.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chunkStream } from '../../src/delivery/chunk-stream.js';
+import type { Chunk, ChunkLimits } from '../../src/delivery/chunker.js';
+import type { StagedEvent } from '../../src/events/staged-event.js';
+import { PendingEvents } from '../../src/staging/delivery-store.js';
+import { EventWriter } from '../../src/staging/event-writer.js';
+import { beginRead, finishRead } from '../../src/staging/source-reads.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { REPO_ROOT } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+type ChunkReader = typeof import('../../src/import/chunk-reader.js');
+const built = join(REPO_ROOT, 'dist/import/chunk-reader.js');
+const { readChunksOnWorker } = (await import(built)) as ChunkReader;
+
+const T0 = Date.UTC(2024, 0, 1);
+const LIMITS: ChunkLimits = { maxEvents: 40, maxBytes: 4096, overheadBytes: 60 };
+
+function stagedFile(dir: string, count: number): string {
+  const path = join(dir, 'm.db');
+  const store = StagingStore.open(path);
+  const events: StagedEvent[] = Array.from({ length: count }, (_, i) => ({
+    uuid: `01900000-0000-7000-8000-${String(i + 1).padStart(12, '0')}`,
+    kind: i % 50 === 0 ? 1 : 0,
+    event: i % 3 === 0 ? 'pageview' : 'clicked ü',
+    distinctId: `user_${i % 17}`,
+    timestampMs: T0 + (i % 400) * 3_600_000, // across 17 days, out of staging order
+    propertiesJson: `{"i":${i},"s":"${'x'.repeat(i % 90)}"}`,
+  }));
+  const readId = beginRead(store, { path: '/src.csv', format: 'csv', command: 'test', sizeBytes: 1, options: {} });
+  new EventWriter(store).write(readId, events.map((event, i) => ({ line: i + 2, raw: '', event })));
+  finishRead(store, readId, { rowsRead: count, staged: count, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 }, undefined);
+  store.close();
+  return path;
+}
+
+function inProcess(path: string, maxEvents?: number): Chunk[] {
+  const store = StagingStore.open(path);
+  try {
+    return [...chunkStream(new PendingEvents(store, 1), LIMITS, maxEvents)];
+  } finally {
+    store.close();
+  }
+}
+
+async function onWorker(path: string, maxEvents?: number): Promise<Chunk[]> {
+  const chunks: Chunk[] = [];
+  for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS, maxEvents })) chunks.push(chunk);
+  return chunks;
+}
+
+describe('readChunksOnWorker', () => {
+  const tempDir = useTempDir();
+
+  it('gives the chunks chunkStream gives in-process, byte for byte', async () => {
+    const path = stagedFile(tempDir(), 3000);
+    const expected = inProcess(path);
+    const chunks = await onWorker(path);
+    expect(chunks.length).toBeGreaterThan(75);
+    expect(chunks.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() }))).toEqual(expected.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() })));
+    expect(chunks.every((c) => Buffer.isBuffer(c.eventsJson))).toBe(true);
+  });
+
+  it('stops after maxEvents (import --sample)', async () => {
+    const path = stagedFile(tempDir(), 500);
+    const chunks = await onWorker(path, 123);
+    expect(chunks.reduce((n, c) => n + c.seqs.length, 0)).toBe(123);
+    expect(chunks.flatMap((c) => c.seqs)).toEqual(inProcess(path, 123).flatMap((c) => c.seqs));
+  });
+
+  it('ends its worker when the run stops taking chunks', async () => {
+    const path = stagedFile(tempDir(), 3000);
+    const taken: Chunk[] = [];
+    for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS })) {
+      taken.push(chunk);
+      if (taken.length === 3) break;
+    }
+    expect(taken.map((c) => c.seqs)).toEqual(inProcess(path).slice(0, 3).map((c) => c.seqs));
+  });
+
+  it('reports a staging file it cannot read', async () => {
+    await expect(onWorker(join(tempDir(), 'missing.db'))).rejects.toThrow(/reading the staging file failed: no staging file at/);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The event JSON SQLite builds while reading pages must be the very text `eventJson` writes:
+ * byte for byte, so a chunk re-sent after an upgrade is the same bytes as the first time.
+ * The reference is computed from the columns as read back from the file, as reading pages did
+ * before (a lone surrogate, for one, is stored as it came and read back as U+FFFD).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eventJson, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
+import { openDatabase, type Database } from '../../src/sqlite/database.js';
+import { selectEventJson } from '../../src/staging/event-json-sql.js';
+import { bytesToUuid, uuidToBytes } from '../../src/staging/uuid-bytes.js';
+import { seededRandom } from '../../src/util/seeded-random.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+type Row = Omit<OutgoingEvent, 'seq' | 'kind'>;
+
+const UUID = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+const T0 = Date.UTC(2024, 4, 1, 10, 20, 30, 456);
+const MAX_DATE_MS = 8.64e15;
+const row = (over: Partial<Row>): Row => ({ uuid: UUID, event: 'pageview', distinctId: 'user_1', timestampMs: T0, propertiesJson: '{"a":1}', ...over });
+const allControls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('') + '\u007f';
+
+function openEvents(dir: string): Database {
+  const db = openDatabase(join(dir, 'events.db'));
+  db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, uuid BLOB, event TEXT, distinct_id TEXT, timestamp_ms INTEGER, properties)');
+  return db;
+}
+
+/** Stores the rows (properties as text, or as JSONB), then reads them both ways. */
+function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sql: string; js: string }> {
+  db.exec('DELETE FROM events');
+  const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ${jsonb ? 'jsonb(?)' : '?'})`);
+  rows.forEach((r, i) => insert.run(i, uuidToBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson));
+  const sql = db.prepare(selectEventJson('SELECT * FROM events ORDER BY seq', ['seq'])).all() as Array<{ json: string }>;
+  const stored = db.prepare('SELECT seq, uuid, event, distinct_id, timestamp_ms, json(properties) AS properties FROM events ORDER BY seq').all() as Array<{
+    seq: number;
+    uuid: Buffer;
+    event: string;
+    distinct_id: string;
+    timestamp_ms: number;
+    properties: string;
+  }>;
+  return stored.map((s, i) => ({
+    sql: sql[i]!.json,
+    js: eventJson({ seq: s.seq, kind: 0, uuid: bytesToUuid(s.uuid), event: s.event, distinctId: s.distinct_id, timestampMs: s.timestamp_ms, propertiesJson: s.properties }),
+  }));
+}
+
+describe('event JSON built by SQLite', () => {
+  const tempDir = useTempDir();
+
+  it.each([
+    ['plain', row({})],
+    ['quotes and backslashes', row({ event: 'say "hi" \\ back\\slash', distinctId: '"\\"' })],
+    ['every control character', row({ event: `a${allControls}b`, distinctId: allControls })],
+    ['unicode', row({ event: 'café 中文 ü', distinctId: 'Ωmega' })],
+    ['line and paragraph separators', row({ event: 'a\u2028b\u2029c', distinctId: '\u2028' })],
+    ['emoji', row({ event: '🎉 launch', distinctId: '👩‍💻' })],
+    ['lone surrogates', row({ event: 'x\ud800y', distinctId: '\udc00' })],
+    ['slash and HTML', row({ event: '</script><!--', distinctId: 'a/b' })],
+    ['empty distinct_id and name', row({ event: '', distinctId: '' })],
+    ['uppercase-looking uuid bytes', row({ uuid: 'ffffffff-ffff-ffff-ffff-ffffffffffff' })],
+    ['properties with escapes and numbers', row({ propertiesJson: '{"s":"\\u0000\\n\\"\\\\\u2028é😀","n":1e+21,"m":-0.5,"big":12345678901234567890,"x":[true,null,{}]}' })],
+    ['the epoch', row({ timestampMs: 0 })],
+    ['ms = 999', row({ timestampMs: Date.UTC(2024, 1, 29, 23, 59, 59, 999) })],
+    ['ms = 0', row({ timestampMs: Date.UTC(2024, 1, 29, 23, 59, 59, 0) })],
+    ['1 ms before 1970', row({ timestampMs: -1 })],
+    ['1969-12-31T00:00:00.000Z', row({ timestampMs: -86_400_000 })],
+    ['just before a day before 1970', row({ timestampMs: -86_400_001 })],
+    ['1900-03-01 (no leap day in 1900)', row({ timestampMs: Date.UTC(1900, 2, 1, 12) })],
+    ['2000-02-29', row({ timestampMs: Date.UTC(2000, 1, 29, 1, 2, 3, 4) })],
+    ['year 0000, first ms', row({ timestampMs: Date.parse('0000-01-01T00:00:00.000Z') })],
+    ['year -1 (before 0000)', row({ timestampMs: Date.parse('0000-01-01T00:00:00.000Z') - 1 })],
+    ['year 9999, last ms', row({ timestampMs: Date.parse('9999-12-31T23:59:59.999Z') })],
+    ['year 10000', row({ timestampMs: Date.parse('9999-12-31T23:59:59.999Z') + 1 })],
+    ['the last date JavaScript has', row({ timestampMs: MAX_DATE_MS })],
+    ['the first date JavaScript has', row({ timestampMs: -MAX_DATE_MS })],
+  ])('%s: the same bytes as eventJson', (_name, r) => {
+    const db = openEvents(tempDir());
+    for (const jsonb of [false, true]) {
+      const [{ sql, js }] = bothWays(db, [r], jsonb) as [{ sql: string; js: string }];
+      expect(sql).toBe(js);
+      expect(Buffer.from(sql)).toEqual(Buffer.from(js));
+      expect(JSON.parse(sql)).toEqual(JSON.parse(js));
+    }
+    db.close();
+  });
+
+  it('writes every timestamp as toISOString does (random times over the whole Date range)', () => {
+    const db = openEvents(tempDir());
+    const random = seededRandom(2026);
+    const times = Array.from({ length: 3000 }, (_, i) => {
+      const span = i % 3 === 0 ? MAX_DATE_MS : i % 3 === 1 ? 1e13 : 4e12; // everything, years 1653-2286, 1843-2096
+      return Math.round((random() * 2 - 1) * span);
+    });
+    const results = bothWays(db, times.map((timestampMs) => row({ timestampMs })));
+    expect(results.filter((r) => r.sql !== r.js)).toEqual([]);
+    db.close();
+  });
+});
