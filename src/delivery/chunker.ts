@@ -7,7 +7,7 @@
  * offsets where each ends, not as an object per event: chunks live until the server answers,
  * and a million small long-lived objects cost more in garbage collection than the encoding.
  */
-import type { EncodedEvent } from './event-encoding.js';
+import { writeIsoTimestamp, type EncodedEvent } from './event-encoding.js';
 
 export interface ChunkLimits {
   maxEvents: number;
@@ -33,6 +33,8 @@ const COMMA = 0x2c;
 /** A UTF-16 code unit takes at most 3 bytes of UTF-8. */
 const MAX_UTF8_BYTES_PER_UNIT = 3;
 const INITIAL_BUFFER_BYTES = 1024 * 1024;
+/** An ISO timestamp with a six-digit signed year. */
+const TIMESTAMP_MAX_BYTES = 27;
 
 export function utcDay(timestampMs: number): number {
   return Math.floor(timestampMs / DAY_MS);
@@ -85,8 +87,10 @@ export class ChunkBuilder {
     // The event is written after the chunk's bytes (and a comma) before deciding whether it
     // fits: its UTF-8 length is known only once written.
     const start = empty ? 0 : this.used + 1;
-    this.reserve(start + event.json.length * MAX_UTF8_BYTES_PER_UNIT);
-    const bytes = this.buffer.write(event.json, start, 'utf8');
+    this.reserve(start + (event.head.length + event.tail.length) * MAX_UTF8_BYTES_PER_UNIT + TIMESTAMP_MAX_BYTES);
+    let bytes = this.buffer.write(event.head, start, 'utf8');
+    bytes += writeIsoTimestamp(this.buffer, start + bytes, event.timestampMs);
+    bytes += this.buffer.write(event.tail, start + bytes, 'utf8');
     let closed: Chunk | undefined;
     let at = start;
     if (empty) {

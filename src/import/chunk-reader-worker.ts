@@ -10,6 +10,11 @@ import { StagingStore } from '../staging/staging-store.js';
 import type { ChunkReaderSetup, ReaderMessage } from './chunk-reader.js';
 
 const setup = workerData as ChunkReaderSetup;
+/**
+ * Pages read in one snapshot: the parent's checkpoint commits would otherwise empty this
+ * connection's page cache before nearly every page. A snapshot this long keeps the WAL short.
+ */
+const SNAPSHOT_PAGES = 32;
 const port = parentPort!;
 let credits = 0;
 let wake: (() => void) | undefined;
@@ -22,14 +27,16 @@ const post = (message: ReaderMessage): void => port.postMessage(message);
 
 async function read(): Promise<void> {
   const store = StagingStore.open(setup.stagingPath, { mustExist: true });
+  const pending = new PendingEvents(store, setup.projectId, SNAPSHOT_PAGES);
   try {
-    for (const chunk of chunkStream(new PendingEvents(store, setup.projectId), setup.limits, setup.maxEvents)) {
+    for (const chunk of chunkStream(pending, setup.limits, setup.maxEvents)) {
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       credits--;
       post({ chunk });
     }
     post({ done: true });
   } finally {
+    pending.close();
     store.close();
   }
 }

@@ -7,7 +7,7 @@ import type { SendCursor } from '../delivery/chunk-stream.js';
 import type { EncodedEvent } from '../delivery/event-encoding.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
-import { selectEventJson } from './event-json-sql.js';
+import { selectEventJsonParts } from './event-json-sql.js';
 import { bytesToUuid } from './uuid-bytes.js';
 
 export interface ProjectRecord {
@@ -67,11 +67,24 @@ const START: SendCursor = { kind: -1, timestampMs: Number.MIN_SAFE_INTEGER, seq:
  */
 export class PendingEvents {
   private readonly statement: Statement;
+  private readonly begin: Statement;
+  private readonly end: Statement;
+  private pagesInSnapshot = 0;
 
+  /**
+   * @param snapshotPages read this many pages in one read transaction (default 1: each page
+   *   its own). For a connection that only reads while another writes the checkpoints: every
+   *   read transaction that starts after a commit throws the connection's page cache away, so
+   *   a page of its own each time read every page again from the file. Reading several pages
+   *   in one snapshot is safe for the same reason as above: rows settled meanwhile were read.
+   */
   constructor(
-    store: StagingStore,
+    private readonly store: StagingStore,
     private readonly projectId: number,
+    private readonly snapshotPages = 1,
   ) {
+    this.begin = store.db.prepare('BEGIN');
+    this.end = store.db.prepare('COMMIT');
     // What a run delivers or dead-letters comes from pages it already read, all before the
     // cursor (and one import at a time holds the staging lock). So for a project that had
     // nothing settled when the run began, no row after the cursor can be settled, and the
@@ -91,12 +104,21 @@ export class PendingEvents {
        ORDER BY e.kind, e.timestamp_ms, e.seq
        LIMIT @limit`;
     // Rows come back as arrays: a named object per row costs more than the query itself.
-    this.statement = store.db.prepare(selectEventJson(pending, ['seq', 'kind', 'timestamp_ms'])).raw(true);
+    this.statement = store.db.prepare(selectEventJsonParts(pending, ['seq', 'kind', 'timestamp_ms'])).raw(true);
   }
 
   page(after: SendCursor | undefined, limit: number): EncodedEvent[] {
-    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<[number, number, number, string]>;
-    return rows.map(([seq, kind, timestampMs, json]) => ({ seq, kind, timestampMs, json }));
+    if (this.snapshotPages > 1 && this.pagesInSnapshot === 0) this.begin.run();
+    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<[number, number, number, string, string]>;
+    if (this.snapshotPages > 1 && (++this.pagesInSnapshot >= this.snapshotPages || rows.length < limit)) this.close();
+    return rows.map(([seq, kind, timestampMs, head, tail]) => ({ seq, kind, timestampMs, head, tail }));
+  }
+
+  /** Ends the read transaction a page left open, if any. */
+  close(): void {
+    if (this.pagesInSnapshot === 0) return;
+    this.pagesInSnapshot = 0;
+    if (this.store.db.inTransaction) this.end.run();
   }
 }
 

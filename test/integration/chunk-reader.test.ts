@@ -13,6 +13,7 @@ import { beginRead, finishRead } from '../../src/staging/source-reads.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { uuidBytes } from '../../src/events/stable-uuid.js';
 
 type ChunkReader = typeof import('../../src/import/chunk-reader.js');
 const built = join(REPO_ROOT, 'dist/import/chunk-reader.js');
@@ -25,7 +26,7 @@ function stagedFile(dir: string, count: number): string {
   const path = join(dir, 'm.db');
   const store = StagingStore.open(path);
   const events: StagedEvent[] = Array.from({ length: count }, (_, i) => ({
-    uuid: `01900000-0000-7000-8000-${String(i + 1).padStart(12, '0')}`,
+    uuid: uuidBytes(`01900000-0000-7000-8000-${String(i + 1).padStart(12, '0')}`),
     kind: i % 50 === 0 ? 1 : 0,
     event: i % 3 === 0 ? 'pageview' : 'clicked ü',
     distinctId: `user_${i % 17}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkBuilder, eventJsonAt, leadingEventsJson, splitChunk, type Chunk } from '../../src/delivery/chunker.js';
-import { batchBody, bodyOverheadBytes, encodeEvent, eventJson, uuidOfEventJson, type EncodedEvent, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
+import { batchBody, bodyOverheadBytes, encodeEvent, encodedJson, eventJson, uuidOfEventJson, type EncodedEvent, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 1, 10);
@@ -33,7 +33,7 @@ function chunksOf(events: readonly EncodedEvent[], maxEvents: number, maxBytes: 
 /** Checks each chunk holds exactly its events' JSON, then gives the seqs per chunk. */
 function cut(events: readonly EncodedEvent[], maxEvents: number, maxBytes: number, overheadBytes = 50): number[][] {
   const chunks = chunksOf(events, maxEvents, maxBytes, overheadBytes);
-  const bySeq = new Map(events.map((e) => [e.seq, e.json]));
+  const bySeq = new Map(events.map((e) => [e.seq, encodedJson(e)]));
   for (const c of chunks) {
     const joined = c.seqs.map((seq) => bySeq.get(seq)!).join(',');
     expect(c.eventsJson.toString()).toBe(joined);
@@ -47,14 +47,14 @@ function cut(events: readonly EncodedEvent[], maxEvents: number, maxBytes: numbe
 describe('encodeEvent and batchBody', () => {
   it('splices the stored properties text and writes an ISO UTC timestamp with ms', () => {
     const e = encodeEvent(outgoing(1, { event: 'say "hi"', distinctId: 'ü', propertiesJson: '{"z":1,"a":[true]}' }));
-    const body = JSON.parse(batchBody('phc_key', Buffer.from(e.json)).toString());
+    const body = JSON.parse(batchBody('phc_key', Buffer.from(encodedJson(e))).toString());
     expect(body).toEqual({
       api_key: 'phc_key',
       historical_migration: true,
       batch: [{ uuid: outgoing(1).uuid, event: 'say "hi"', distinct_id: 'ü', timestamp: '2025-01-01T10:00:00.001Z', properties: { z: 1, a: [true] } }],
     });
     expect(body).not.toHaveProperty('sent_at');
-    expect(uuidOfEventJson(e.json)).toBe(outgoing(1).uuid);
+    expect(uuidOfEventJson(encodedJson(e))).toBe(outgoing(1).uuid);
   });
 
   it('knows the exact body size', () => {
@@ -102,10 +102,10 @@ describe('splitChunk', () => {
     const halves = splitChunk(chunk!, 40);
     expect(halves.map((h) => h.seqs)).toEqual(expected);
     for (const h of halves) {
-      const joined = h.seqs.map((seq) => events[seq - 1]!.json).join(',');
+      const joined = h.seqs.map((seq) => encodedJson(events[seq - 1]!)).join(',');
       expect(h.eventsJson.toString()).toBe(joined);
       expect(h.bytes).toBe(40 + Buffer.byteLength(joined));
-      h.seqs.forEach((seq, i) => expect(eventJsonAt(h, i)).toBe(events[seq - 1]!.json));
+      h.seqs.forEach((seq, i) => expect(eventJsonAt(h, i)).toBe(encodedJson(events[seq - 1]!)));
       expect(h.kind).toBe(chunk!.kind);
     }
   });
@@ -113,7 +113,7 @@ describe('splitChunk', () => {
   it('gives the leading events of a chunk', () => {
     const events = [1, 2, 3].map((i) => encodeEvent(outgoing(i)));
     const [chunk] = chunksOf(events, 100, 1e6);
-    expect(leadingEventsJson(chunk!, 2).toString()).toBe(`${events[0]!.json},${events[1]!.json}`);
-    expect(leadingEventsJson(chunk!, 5).toString()).toBe(events.map((e) => e.json).join(','));
+    expect(leadingEventsJson(chunk!, 2).toString()).toBe(`${encodedJson(events[0]!)},${encodedJson(events[1]!)}`);
+    expect(leadingEventsJson(chunk!, 5).toString()).toBe(events.map(encodedJson).join(','));
   });
 });

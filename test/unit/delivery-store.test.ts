@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { migrate, openDatabase } from '../../src/sqlite/database.js';
-import { eventJson } from '../../src/delivery/event-encoding.js';
+import { encodedJson, eventJson } from '../../src/delivery/event-encoding.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged, type ProjectRecord } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { latestUnfinishedRun, startRun, endRun, overrideRecorded } from '../../src/staging/import-runs.js';
@@ -47,7 +47,9 @@ describe('delivery store', () => {
     const project = bindProject(store, { name: 'test', role: 'test', host: 'http://127.0.0.1:1' });
     const fresh = new PendingEvents(store, project.id);
     for (const size of [1, 2, 3, 100]) expect(allPages(fresh, size)).toEqual([3, 5, 8, 2, 6, 7, 1, 4]);
-    expect(fresh.page(undefined, 1)).toEqual([{ seq: 3, kind: 0, timestampMs: T0, json: eventJson({ seq: 3, ...staged(3, 0, T0) }) }]);
+    const [first] = fresh.page(undefined, 1);
+    expect(first).toMatchObject({ seq: 3, kind: 0, timestampMs: T0 });
+    expect(encodedJson(first!)).toBe(eventJson({ seq: 3, ...staged(3, 0, T0), uuid: '01900000-0000-7000-8000-000000000003' }));
 
     const run = startRun(store, { projectId: project.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
     const checkpoint = new DeliveryCheckpoint(store, project.id, run.id);

@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventJson, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
+import { eventJson, isoTimestamp, writeIsoTimestamp, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
 import { openDatabase, type Database } from '../../src/sqlite/database.js';
-import { selectEventJson } from '../../src/staging/event-json-sql.js';
+import { selectEventJsonParts } from '../../src/staging/event-json-sql.js';
 import { bytesToUuid, uuidToBytes } from '../../src/staging/uuid-bytes.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -32,7 +32,10 @@ function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sq
   db.exec('DELETE FROM events');
   const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ${jsonb ? 'jsonb(?)' : '?'})`);
   rows.forEach((r, i) => insert.run(i, uuidToBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson));
-  const sql = db.prepare(selectEventJson('SELECT * FROM events ORDER BY seq', ['seq'])).all() as Array<{ json: string }>;
+  const parts = db.prepare(selectEventJsonParts('SELECT * FROM events ORDER BY seq', ['seq', 'timestamp_ms'])).all() as Array<{ timestamp_ms: number; head: string; tail: string }>;
+  // The chunk builder writes the timestamp's bytes between head and tail.
+  const timestamp = Buffer.alloc(32);
+  const sql = parts.map((p) => ({ json: p.head + timestamp.toString('latin1', 0, writeIsoTimestamp(timestamp, 0, p.timestamp_ms)) + p.tail }));
   const stored = db.prepare('SELECT seq, uuid, event, distinct_id, timestamp_ms, json(properties) AS properties FROM events ORDER BY seq').all() as Array<{
     seq: number;
     uuid: Buffer;
@@ -97,5 +100,19 @@ describe('event JSON built by SQLite', () => {
     const results = bothWays(db, times.map((timestampMs) => row({ timestampMs })));
     expect(results.filter((r) => r.sql !== r.js)).toEqual([]);
     db.close();
+  });
+});
+
+describe('isoTimestamp and writeIsoTimestamp', () => {
+  it('write what toISOString writes, whatever day came before', () => {
+    const random = seededRandom(7);
+    const edges = [0, -1, 999, -86_400_000, -86_400_001, Date.parse('0000-01-01T00:00:00.000Z') - 1, Date.parse('9999-12-31T23:59:59.999Z') + 1, MAX_DATE_MS, -MAX_DATE_MS];
+    const times = [...edges, ...Array.from({ length: 5000 }, (_, i) => Math.round((random() * 2 - 1) * (i % 2 ? 4e12 : MAX_DATE_MS)))];
+    const buffer = Buffer.alloc(32);
+    for (const ms of [...times, ...times.reverse()]) {
+      const expected = new Date(ms).toISOString();
+      expect(isoTimestamp(ms)).toBe(expected);
+      expect(buffer.toString('latin1', 0, writeIsoTimestamp(buffer, 0, ms))).toBe(expected);
+    }
   });
 });
