@@ -8,10 +8,26 @@
 export type TextLayout = 'csv' | 'lines';
 
 export interface TextPiece {
-  /** Text of whole records (plus, for CSV, nothing of the header). */
-  text: string;
-  /** 1-based line of the file on which `text` starts. */
+  /**
+   * Text of whole records (for CSV, nothing of the header), in the parts it arrived in: never
+   * joined into one string, since strings of over 128 KiB live in V8's large-object space,
+   * which only a full collection empties, and a million-line file made gigabytes of them.
+   */
+  texts: string[];
+  /** 1-based line of the file on which the text starts. */
   firstLine: number;
+}
+
+/** A piece's text as one string (tests, messages). */
+export function pieceText(piece: TextPiece): string {
+  return piece.texts.join('');
+}
+
+/** A piece's length in UTF-16 units. */
+export function pieceLength(piece: TextPiece): number {
+  let length = 0;
+  for (const text of piece.texts) length += text.length;
+  return length;
 }
 
 export interface PieceSplitterOptions {
@@ -39,7 +55,7 @@ interface Place {
 /**
  * Text arrives in chunks and is scanned once, chunk by chunk: appending each chunk to one
  * growing string made every scan flatten (copy) that string again, which cost more than the
- * scan itself. A piece is joined from its chunks once, when it is cut.
+ * scan itself. A piece is handed on as its chunks, never joined (see TextPiece).
  */
 export class PieceSplitter {
   private chunks: string[] = [];
@@ -81,7 +97,7 @@ export class PieceSplitter {
       this.nextLine += countNewlines(rest) + (rest.endsWith('\n') ? 0 : 1);
       return [];
     }
-    return rest.length === 0 ? [] : [{ text: rest, firstLine: this.nextLine }];
+    return rest.length === 0 ? [] : [{ texts: [rest], firstLine: this.nextLine }];
   }
 
   private append(text: string): void {
@@ -164,9 +180,8 @@ export class PieceSplitter {
     // Nothing after the last safe line end is safe; after a forced cut, start outside quotes.
     this.lastSafe = undefined;
     if (force) this.inQuotes = false;
-    const text = head.join('');
-    const piece = { text, firstLine: this.nextLine };
-    this.nextLine += countNewlines(text);
+    const piece = { texts: head, firstLine: this.nextLine };
+    for (const text of head) this.nextLine += countNewlines(text);
     return piece;
   }
 

@@ -9,7 +9,7 @@ import type { ReaderOptions, SourceItem, SourceReader } from '../sources/source-
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, RejectEntry } from '../staging/event-writer.js';
 import type { ReadCounts } from '../staging/source-reads.js';
-import type { TextPiece } from './piece-splitter.js';
+import { pieceLength, type TextPiece } from './piece-splitter.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
 export interface PieceContext {
@@ -45,22 +45,24 @@ function countNewlines(text: string): number {
 const SLICE_CHARS = 64 * 1024;
 
 /**
- * The prefix, then the text in slices ending at line ends where possible. Readers keep a partial record across
+ * The prefix, then the piece's texts in slices ending at line ends where possible. Readers keep a partial record across
  * slices, so any cut is correct; cutting at line ends only saves them re-buffering. Reading a
  * whole piece at once kept every row of it alive together, and the garbage collector spent a
  * quarter of the staging time copying them.
  */
-async function* slices(prefix: string, text: string): AsyncIterable<string> {
+async function* slices(prefix: string, texts: readonly string[]): AsyncIterable<string> {
   if (prefix.length > 0) yield prefix;
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + SLICE_CHARS);
-    if (end < text.length) {
-      const nl = text.lastIndexOf('\n', end - 1);
-      if (nl >= start) end = nl + 1;
+  for (const text of texts) {
+    let start = 0;
+    while (start < text.length) {
+      let end = Math.min(text.length, start + SLICE_CHARS);
+      if (end < text.length) {
+        const nl = text.lastIndexOf('\n', end - 1);
+        if (nl >= start) end = nl + 1;
+      }
+      yield text.slice(start, end);
+      start = end;
     }
-    yield text.slice(start, end);
-    start = end;
   }
 }
 
@@ -107,9 +109,9 @@ export interface PreparedPiece {
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
-  const events = new EventBatchBuilder(Math.ceil(piece.text.length * 1.25) + 64 * 1024);
+  const events = new EventBatchBuilder(Math.ceil(pieceLength(piece) * 1.25) + 64 * 1024);
   const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
-  for await (const items of context.reader(slices(context.prefix, piece.text), context.readerOptions)) {
+  for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
     for (const item of items) {
       item.line += lineOffset;
       addItem(item, context.rules, building);
@@ -122,7 +124,7 @@ export async function preparePiece(context: PieceContext, piece: TextPiece): Pro
 async function rawsOf(context: PieceContext, piece: TextPiece, lines: ReadonlySet<number>): Promise<Map<number, string>> {
   const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
   const raws = new Map<number, string>();
-  for await (const items of context.reader(slices(context.prefix, piece.text), context.readerOptions)) {
+  for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
     for (const item of items) if (lines.has(item.line + lineOffset)) raws.set(item.line + lineOffset, item.raw);
   }
   return raws;

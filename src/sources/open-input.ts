@@ -26,8 +26,12 @@ export interface SourceInput {
   close?(): Promise<void>;
 }
 
-/** Read size per chunk, in bytes. Large enough that per-chunk overhead vanishes. */
-const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Read size per chunk, in bytes: large enough that per-chunk overhead vanishes, small enough
+ * that its text stays out of V8's large-object space (strings over 128 KiB), which only a full
+ * collection empties.
+ */
+const CHUNK_BYTES = 64 * 1024;
 const SNIFF_BYTES = 64 * 1024;
 
 /** Opens the raw bytes of a source from the start: a file, or one entry of a zip archive. */

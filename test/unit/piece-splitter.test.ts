@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PieceSplitter, type TextPiece } from '../../src/export/piece-splitter.js';
+import { pieceText, PieceSplitter, type TextPiece } from '../../src/export/piece-splitter.js';
 
 function split(text: string, layout: 'csv' | 'lines', chunk: number, targetChars: number, maxChars?: number): { header?: string; pieces: TextPiece[] } {
   const splitter = new PieceSplitter(layout, { targetChars, maxChars });
@@ -17,10 +17,10 @@ describe('PieceSplitter', () => {
       it(`CSV: pieces rebuild the file and cut only outside quotes (chunk ${chunk}, target ${target})`, () => {
         const { header, pieces } = split(csv, 'csv', chunk, target);
         expect(header).toBe('event,note\r\n');
-        expect(header! + pieces.map((p) => p.text).join('')).toBe(csv);
+        expect(header! + pieces.map(pieceText).join('')).toBe(csv);
         for (const piece of pieces) {
-          expect((piece.text.match(/"/g) ?? []).length % 2).toBe(0);
-          const before = header! + csv.slice(header!.length).slice(0, csv.indexOf(piece.text, header!.length) - header!.length);
+          expect((pieceText(piece).match(/"/g) ?? []).length % 2).toBe(0);
+          const before = header! + csv.slice(header!.length).slice(0, csv.indexOf(pieceText(piece), header!.length) - header!.length);
           expect(piece.firstLine).toBe((before.match(/\n/g) ?? []).length + 1);
         }
       });
@@ -31,15 +31,15 @@ describe('PieceSplitter', () => {
     const text = '{"a":1}\n{"a":2}\n\n{"a":3}';
     const { header, pieces } = split(text, 'lines', 2, 5);
     expect(header).toBeUndefined();
-    expect(pieces.map((p) => p.text).join('')).toBe(text);
-    expect(pieces[0]).toEqual({ text: '{"a":1}\n', firstLine: 1 });
+    expect(pieces.map(pieceText).join('')).toBe(text);
+    expect({ text: pieceText(pieces[0]!), firstLine: pieces[0]!.firstLine }).toEqual({ text: '{"a":1}\n', firstLine: 1 });
     expect(pieces.at(-1)!.firstLine).toBe(4);
   });
 
   it('skips blank lines before the header and counts them', () => {
     const { header, pieces } = split('\n\nh1,h2\nx,y\n', 'csv', 100, 1);
     expect(header).toBe('\n\nh1,h2\n');
-    expect(pieces).toEqual([{ text: 'x,y\n', firstLine: 4 }]);
+    expect(pieces).toEqual([{ texts: ['x,y\n'], firstLine: 4 }]);
   });
 
   it('a file without a line end is all header', () => {
@@ -50,6 +50,6 @@ describe('PieceSplitter', () => {
     const text = 'h\n"open\n' + 'x\n'.repeat(50);
     const { pieces } = split(text, 'csv', 10, 5, 40);
     expect(pieces.length).toBeGreaterThan(1);
-    expect(Math.max(...pieces.map((p) => p.text.length))).toBeLessThan(60);
+    expect(Math.max(...pieces.map((p) => pieceText(p).length))).toBeLessThan(60);
   });
 });
