@@ -9,11 +9,11 @@ import { findFormat } from '../sources/formats.js';
 import { batchTransferList } from '../staging/event-batch.js';
 import type { TextPiece } from './piece-splitter.js';
 import { preparePiece, type PieceContext } from './stage-piece.js';
-import type { WorkerSetup } from './piece-pool.js';
+import type { StageWorkerData } from './piece-pool.js';
 
 export type WorkerRequest = { id: number; piece: TextPiece } | { close: true };
 
-const setup = workerData as WorkerSetup;
+const setup = workerData as StageWorkerData;
 const context: PieceContext = {
   reader: findFormat(setup.format)!.reader,
   readerOptions: setup.readerOptions,
@@ -30,8 +30,10 @@ parentPort!.on('message', (message: WorkerRequest) => {
     }
     try {
       const prepared = await preparePiece(context, message.piece);
+      Atomics.add(setup.finished, setup.index, 1);
       parentPort!.postMessage({ id: message.id, prepared }, batchTransferList(prepared.events));
     } catch (error) {
+      Atomics.add(setup.finished, setup.index, 1);
       const err = error as Error;
       parentPort!.postMessage({ id: message.id, error: { name: err.name, message: err.message, stack: err.stack } });
     }
