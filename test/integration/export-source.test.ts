@@ -134,9 +134,10 @@ describe('export-source on worker threads', () => {
       copyFileSync(join(FIXTURES, 'malformed-events.csv'), bad);
       const sample = join(dir, 'sample.csv');
       copyFileSync(SAMPLE, sample);
-      // About 4 MB: several pieces, so rows of one file are read by every worker and this thread.
+      // About 7 MB: more pieces than one worker holds, so rows of one file are read by every
+      // worker and (with one worker) by this thread too.
       const generated = join(dir, 'generated.csv');
-      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '20000']);
+      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '40000']);
       const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers]);
       const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
       const report = await status(dir);
@@ -145,7 +146,7 @@ describe('export-source on worker threads', () => {
     }
     expect(results[1]).toBe(results[0]);
     expect(results[2]).toBe(results[0]);
-    expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 23003, rejected: 12 });
+    expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 43003, rejected: 12 });
   });
 });
 
