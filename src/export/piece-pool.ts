@@ -143,14 +143,24 @@ export function workerPool(setup: WorkerSetup, reader: SourceReader, target: Pie
   const workers = preparers(setup, count);
   const context = pieceContext(setup, reader);
   // Pieces are written in the order stage() was called: each write waits for the one before.
+  // After a failure nothing more is written: the file's read is about to be undone, and a
+  // piece written after that would be half a file staged.
   let lastWrite: Promise<unknown> = Promise.resolve();
+  let failure: unknown;
   return {
     stage(piece) {
       const prepared = workers.hasRoom() ? workers.prepare(piece) : preparePiece(context, piece);
-      const written = lastWrite.then(async () => writePiece(context, target, piece, await prepared));
-      lastWrite = written.catch(() => undefined);
+      const written = lastWrite.then(async () => {
+        const ready = await prepared;
+        if (failure !== undefined) throw failure;
+        return writePiece(context, target, piece, ready);
+      });
+      lastWrite = written.catch((error: unknown) => void (failure ??= error));
       return written;
     },
-    close: () => workers.close(),
+    async close() {
+      await lastWrite;
+      await workers.close();
+    },
   };
 }

@@ -117,7 +117,8 @@ export class EventWriter {
     this.insertGroup = db.prepare(COLUMNS + new Array(GROUP_ROWS).fill(BATCH_ROW).join(', ') + ON_CONFLICT);
     this.insertOne = db.prepare(COLUMNS + ROW + ON_CONFLICT);
     this.findEvent = db.prepare(
-      `SELECT e.kind, e.event, e.distinct_id, e.timestamp_ms, json(e.properties) AS properties, e.read_id, e.line, s.path
+      `SELECT e.kind, e.event, e.distinct_id, e.timestamp_ms, iif(typeof(e.properties) = 'blob', json(e.properties), e.properties) AS properties,
+              e.read_id, e.line, s.path
        FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id WHERE e.uuid = ?`,
     );
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { FIXTURES, REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
 import { stagedUuids } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -147,6 +147,31 @@ describe('export-source on worker threads', () => {
     expect(results[1]).toBe(results[0]);
     expect(results[2]).toBe(results[0]);
     expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 43003, rejected: 12 });
+  });
+});
+
+describe('export-source interrupted', () => {
+  it('Ctrl-C while workers stage a file: exit 130, nothing from the file kept, the next run stages it all', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'big.csv');
+    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '200000']);
+    const staging = join(dir, 'm.db');
+    const run = startCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir });
+    // Interrupt once rows are being written: on the third change of the write-ahead log (the
+    // first is the read's own record), an event of the file system, not a timer.
+    let changes = 0;
+    const watcher = watch(dir, (_event, name) => {
+      if (name === 'm.db-wal' && ++changes === 3) run.child.kill('SIGINT');
+    });
+    const result = await run.done;
+    watcher.close();
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toContain('nothing from it was staged');
+    const report = await status(dir);
+    expect(report.events.count).toBe(0);
+    expect(report.sources).toMatchObject([{ status: 'failed', staged: 0 }]);
+    const again = await exportJson(dir, ['--from', 'csv', file, '--workers', '1']);
+    expect(again.totals).toMatchObject({ rowsRead: 200000, staged: 200000 });
   });
 });
 
