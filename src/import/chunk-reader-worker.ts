@@ -32,7 +32,10 @@ async function read(): Promise<void> {
     for (const chunk of chunkStream(pending, setup.limits, setup.maxEvents)) {
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       credits--;
-      post({ chunk });
+      // A chunk's bytes move to the parent rather than being copied, when they fill a memory
+      // block of their own (small ones share Node's pool and must be copied).
+      const json = chunk.eventsJson;
+      port.postMessage({ chunk }, json.byteOffset === 0 && json.buffer.byteLength === json.length ? [json.buffer as ArrayBuffer] : []);
     }
     post({ done: true });
   } finally {
