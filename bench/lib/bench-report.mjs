@@ -247,7 +247,7 @@ export function insertSection(existing, section) {
   if (existing === null || existing.trim() === '') return `${FILE_HEADER}\n${section}`;
   const at = existing.search(/^## /m);
   if (at < 0) return `${existing.trimEnd()}\n\n${section}`;
-  return `${existing.slice(0, at)}${section}\n${existing.slice(at)}`;
+  return `${existing.slice(0, at)}${section.trimEnd()}\n\n${existing.slice(at)}`;
 }
 
 /**
