@@ -14,7 +14,7 @@ export interface OpenDatabaseOptions {
   mustExist?: boolean;
   /** How long a statement waits for another connection's write lock, in ms. Default 5000. */
   busyTimeoutMs?: number;
-  /** Page cache size, in MiB. Default 32. */
+  /** Page cache size, in MiB. Default 16. */
   cacheMb?: number;
 }
 
@@ -38,7 +38,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db.pragma('temp_store = MEMORY');
   }
   db.pragma('foreign_keys = ON');
-  db.pragma(`cache_size = -${Math.round((options.cacheMb ?? 32) * 1024)}`);
+  db.pragma(`cache_size = -${Math.round((options.cacheMb ?? 16) * 1024)}`);
   return db;
 }
 

@@ -15,7 +15,7 @@ export interface OpenStagingOptions {
   lockFor?: string;
   /** Fail when the file does not exist (status, import). Default false. */
   mustExist?: boolean;
-  /** SQLite page cache, in MiB. Default 32. */
+  /** SQLite page cache, in MiB. Default 16. */
   cacheMb?: number;
 }
 
