@@ -59,7 +59,10 @@ function machine() {
 function commit() {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
   if (head.status !== 0) return 'unknown (not a git checkout)';
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).stdout.trim() !== '';
+  // The output file itself does not make the code "changed" (one run's section before another's).
+  const exclude = options.out === null ? [] : [`:!${relative(root, resolve(options.out))}`];
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ...exclude], { cwd: root, encoding: 'utf8' });
+  const dirty = status.stdout.trim() !== '';
   return `${head.stdout.trim()}${dirty ? ' with uncommitted changes' : ''}`;
 }
 
