@@ -53,7 +53,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
     return fail(field, 'bad_timestamp', `"${text}" is not a real date and time`);
   }
   const millis = Number((frac + '00').slice(0, 3));
-  const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  const wallMs = utcMs(year, month, day, hour, minute, second, millis);
   if (tz !== undefined) {
     const offset = offsetMinutes(tz);
     if (Math.abs(offset) > 18 * 60) return fail(field, 'bad_timestamp', `"${text}" has an impossible UTC offset`);
@@ -70,6 +70,18 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
     };
   }
   return { ok: true, ms: utc };
+}
+
+/**
+ * Date.UTC for a wall-clock time, years 0-99 included: Date.UTC reads those as 1900-1999, which
+ * would move a (strange, but written) year 0050 by nineteen centuries without a word.
+ */
+function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): number {
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  if (year >= 100) return ms;
+  const date = new Date(ms);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime();
 }
 
 function isLeapYear(year: number): boolean {
@@ -113,7 +125,7 @@ export function parseIsoZulu(text: string): number | undefined {
     }
     for (let i = Math.min(n - 1, 23); i < 23; i++) millis *= 10;
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  return utcMs(year, month, day, hour, minute, second, millis);
 }
 
 /**
