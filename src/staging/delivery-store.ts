@@ -5,10 +5,10 @@
  */
 import type { SendCursor } from '../delivery/chunk-stream.js';
 import type { EncodedEvent } from '../delivery/event-encoding.js';
+import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
 import { selectEventJsonParts } from './event-json-sql.js';
-import { bytesToUuid } from './uuid-bytes.js';
 
 export interface ProjectRecord {
   id: number;
@@ -190,5 +190,5 @@ export function listDeadLetters(store: StagingStore, limit = -1): DeadLetterRow[
        ORDER BY p.id, e.kind, e.timestamp_ms, e.seq LIMIT ?`,
     )
     .all(limit) as Array<Omit<DeadLetterRow, 'uuid' | 'timestamp'> & { uuid: Buffer; timestampMs: number }>;
-  return rows.map(({ uuid, timestampMs, ...rest }) => ({ ...rest, uuid: bytesToUuid(uuid), timestamp: new Date(timestampMs).toISOString() }));
+  return rows.map(({ uuid, timestampMs, ...rest }) => ({ ...rest, uuid: uuidText(uuid), timestamp: new Date(timestampMs).toISOString() }));
 }

@@ -2,7 +2,7 @@
  * Reads what a staging file holds, for integration tests: the events exactly as they will be
  * sent (so a later import test can compare them with what the server stored) and the sources.
  */
-import { bytesToUuid } from '../../src/staging/uuid-bytes.js';
+import { uuidText } from '../../src/events/stable-uuid.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 
 export interface StagedRow {
@@ -26,7 +26,7 @@ export function readStagedEvents(staging: string): StagedRow[] {
       )
       .all() as Array<{ uuid: Buffer; event: string; distinct_id: string; timestamp_ms: number; properties: string; path: string; line: number }>;
     return rows.map((row) => ({
-      uuid: bytesToUuid(row.uuid),
+      uuid: uuidText(row.uuid),
       event: row.event,
       distinct_id: row.distinct_id,
       timestamp: new Date(row.timestamp_ms).toISOString(),

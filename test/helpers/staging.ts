@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { openDatabase } from '../../src/sqlite/database.js';
-import { bytesToUuid } from '../../src/staging/uuid-bytes.js';
+import { uuidText } from '../../src/events/stable-uuid.js';
 import { FIXTURES, runCli } from './run-cli.js';
 
 export const SAMPLE_CSV = join(FIXTURES, 'sample-events.csv');
@@ -29,7 +29,7 @@ export function readStaging<T>(staging: string, read: (db: ReturnType<typeof ope
 }
 
 export function stagedUuids(staging: string): string[] {
-  return readStaging(staging, (db) => (db.prepare('SELECT uuid FROM events ORDER BY seq').all() as Array<{ uuid: Buffer }>).map((r) => bytesToUuid(r.uuid)));
+  return readStaging(staging, (db) => (db.prepare('SELECT uuid FROM events ORDER BY seq').all() as Array<{ uuid: Buffer }>).map((r) => uuidText(r.uuid)));
 }
 
 export function deliveredCount(staging: string, project: string): number {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { eventJson, isoTimestamp, writeIsoTimestamp, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
 import { openDatabase, type Database } from '../../src/sqlite/database.js';
 import { selectEventJsonParts } from '../../src/staging/event-json-sql.js';
-import { bytesToUuid, uuidToBytes } from '../../src/staging/uuid-bytes.js';
+import { uuidBytes, uuidText } from '../../src/events/stable-uuid.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -31,7 +31,7 @@ function openEvents(dir: string): Database {
 function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sql: string; js: string }> {
   db.exec('DELETE FROM events');
   const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ${jsonb ? 'jsonb(?)' : '?'})`);
-  rows.forEach((r, i) => insert.run(i, uuidToBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson));
+  rows.forEach((r, i) => insert.run(i, uuidBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson));
   const parts = db.prepare(selectEventJsonParts('SELECT * FROM events ORDER BY seq', ['seq', 'timestamp_ms'])).all() as Array<{ timestamp_ms: number; head: string; tail: string }>;
   // The chunk builder writes the timestamp's bytes between head and tail.
   const timestamp = Buffer.alloc(32);
@@ -46,7 +46,7 @@ function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sq
   }>;
   return stored.map((s, i) => ({
     sql: sql[i]!.json,
-    js: eventJson({ seq: s.seq, kind: 0, uuid: bytesToUuid(s.uuid), event: s.event, distinctId: s.distinct_id, timestampMs: s.timestamp_ms, propertiesJson: s.properties }),
+    js: eventJson({ seq: s.seq, kind: 0, uuid: uuidText(s.uuid), event: s.event, distinctId: s.distinct_id, timestampMs: s.timestamp_ms, propertiesJson: s.properties }),
   }));
 }
 
