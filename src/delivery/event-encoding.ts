@@ -50,12 +50,7 @@ const COLON = 0x3a;
 const DOT = 0x2e;
 const Z = 0x5a;
 let cachedDay = Number.NaN;
-let cachedDayPrefix = '';
 let cachedDayBytes = Buffer.alloc(0);
-
-function twoDigits(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
 
 /** True when `ms`'s day prefix is cached (or could be): years 0000-9999, whole milliseconds. */
 function cacheDay(ms: number): boolean {
@@ -65,25 +60,15 @@ function cacheDay(ms: number): boolean {
   // Years outside 0000-9999 are written with a sign and six digits: rare, left to Date.
   if (iso.length !== ISO_LENGTH || !Number.isInteger(ms)) return false;
   cachedDay = day;
-  cachedDayPrefix = iso.slice(0, 11);
-  cachedDayBytes = Buffer.from(cachedDayPrefix, 'latin1');
+  cachedDayBytes = Buffer.from(iso.slice(0, 11), 'latin1');
   return true;
 }
 
 /**
- * `new Date(ms).toISOString()`, with each day's `YYYY-MM-DDT` made once: pages come in time
- * order, so nearly every call reuses the day of the one before.
+ * Writes `new Date(ms).toISOString()` into `buffer` at `at` (ASCII); returns the bytes written.
+ * Each day's `YYYY-MM-DDT` is made once: pages come in time order, so nearly every call reuses
+ * the day of the one before.
  */
-export function isoTimestamp(ms: number): string {
-  if (!cacheDay(ms)) return new Date(ms).toISOString();
-  const inDay = ms - cachedDay * DAY_MS;
-  const millis = inDay % 1000;
-  const seconds = Math.floor(inDay / 1000);
-  const millisText = millis < 10 ? `00${millis}` : millis < 100 ? `0${millis}` : String(millis);
-  return `${cachedDayPrefix}${twoDigits(Math.floor(seconds / 3600))}:${twoDigits(Math.floor(seconds / 60) % 60)}:${twoDigits(seconds % 60)}.${millisText}Z`;
-}
-
-/** Writes isoTimestamp(ms) into `buffer` at `at` (ASCII); returns the bytes written. */
 export function writeIsoTimestamp(buffer: Buffer, at: number, ms: number): number {
   if (!cacheDay(ms)) return buffer.write(new Date(ms).toISOString(), at, 'latin1');
   cachedDayBytes.copy(buffer, at);
@@ -102,6 +87,13 @@ export function writeIsoTimestamp(buffer: Buffer, at: number, ms: number): numbe
   digits(millis, at + 20, 3);
   buffer[at + 23] = Z;
   return ISO_LENGTH;
+}
+
+const isoScratch = Buffer.alloc(32);
+
+/** `new Date(ms).toISOString()` as writeIsoTimestamp writes it (dry runs, tests). */
+export function isoTimestamp(ms: number): string {
+  return isoScratch.toString('latin1', 0, writeIsoTimestamp(isoScratch, 0, ms));
 }
 
 export function eventJson(e: OutgoingEvent): string {
