@@ -2,7 +2,7 @@
  * SQL that builds most of a staged event's /batch/ JSON while the page is read, exactly as
  * `eventJson` (src/delivery/event-encoding.ts) writes it: two strings per row, the text before
  * the timestamp's value and the text after it, instead of seven values and the objects and
- * strings made from them. The timestamp itself is written by `isoTimestamp` between the two:
+ * strings made from them. The timestamp itself is written by `writeIsoTimestamp` between the two:
  * formatting dates in SQL cost more than everything else the query does per row.
  * (test/unit/event-json-sql.test.ts proves the joined text equal to eventJson.)
  *
