@@ -8,10 +8,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { InputError, MigrateError } from '../errors.js';
-import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
+import type { RulesSpec } from '../events/rules-spec.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
 import type { TextPiece } from './piece-splitter.js';
-import { preparePiece, writePiece, type PieceContext, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
+import { pieceContext, preparePiece, writePiece, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
 import type { WorkerRequest } from './stage-worker.js';
 
 export interface WorkerSetup {
@@ -43,10 +43,6 @@ const WORKER_YOUNG_GENERATION_MB = 16;
  * quarter of the time; 4 was no faster than 3 and cost 10 to 40 MB more at peak).
  */
 const PIECES_PER_WORKER = 3;
-
-function pieceContext(setup: WorkerSetup, reader: SourceReader): PieceContext {
-  return { reader, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
-}
 
 export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PiecePool {
   const context = pieceContext(setup, reader);

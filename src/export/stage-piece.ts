@@ -5,6 +5,7 @@
  */
 import { buildEvent, type EventRules } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
+import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import type { ReaderOptions, SourceItem, SourceReader } from '../sources/source-item.js';
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, RejectEntry } from '../staging/event-writer.js';
@@ -18,6 +19,11 @@ export interface PieceContext {
   rules: EventRules;
   /** Text put before every piece (a CSV's header), so each piece parses on its own. */
   prefix: string;
+}
+
+/** The context a pool or worker reads pieces with, from plain setup data. */
+export function pieceContext(setup: { readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader): PieceContext {
+  return { reader, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
 }
 
 /** Where a read's pieces are written. */
@@ -45,10 +51,10 @@ function countNewlines(text: string): number {
 const SLICE_CHARS = 64 * 1024;
 
 /**
- * The prefix, then the piece's texts in slices ending at line ends where possible. Readers keep a partial record across
- * slices, so any cut is correct; cutting at line ends only saves them re-buffering. Reading a
- * whole piece at once kept every row of it alive together, and the garbage collector spent a
- * quarter of the staging time copying them.
+ * The prefix, then the piece's texts in slices ending at line ends where possible. Readers keep
+ * a partial record across slices, so any cut is correct; cutting at line ends only saves them
+ * re-buffering. Reading a whole piece at once kept every row of it alive together, and the
+ * garbage collector spent a quarter of the staging time copying them.
  */
 async function* slices(prefix: string, texts: readonly string[]): AsyncIterable<string> {
   if (prefix.length > 0) yield prefix;
@@ -105,27 +111,31 @@ export interface PreparedPiece {
   rejects: RejectEntry[];
 }
 
+/** A piece's rows as the format's reader gives them, with their lines in the file. */
+async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
+  const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
+  for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
+    for (const item of items) item.line += lineOffset;
+    yield items;
+  }
+}
+
 /** Reads a piece's rows and applies the event rules; writes nothing. */
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
-  const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
   const events = new EventBatchBuilder(Math.ceil(pieceLength(piece) * 1.25) + 64 * 1024);
   const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
-  for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
-    for (const item of items) {
-      item.line += lineOffset;
-      addItem(item, context.rules, building);
-    }
+  for await (const items of readItems(context, piece)) {
+    for (const item of items) addItem(item, context.rules, building);
   }
   return { result: building.result, rejects: building.rejects, events: building.events.finish() };
 }
 
 /** The raw text of the rows of `piece` that start on `lines`, read again (a rare path). */
 async function rawsOf(context: PieceContext, piece: TextPiece, lines: ReadonlySet<number>): Promise<Map<number, string>> {
-  const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
   const raws = new Map<number, string>();
-  for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
-    for (const item of items) if (lines.has(item.line + lineOffset)) raws.set(item.line + lineOffset, item.raw);
+  for await (const items of readItems(context, piece)) {
+    for (const item of items) if (lines.has(item.line)) raws.set(item.line, item.raw);
   }
   return raws;
 }

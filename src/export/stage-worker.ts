@@ -4,22 +4,16 @@
  * through one connection, in file order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { rulesFromSpec } from '../events/rules-spec.js';
 import { findFormat } from '../sources/formats.js';
 import { batchTransferList } from '../staging/event-batch.js';
 import type { TextPiece } from './piece-splitter.js';
-import { preparePiece, type PieceContext } from './stage-piece.js';
+import { pieceContext, preparePiece } from './stage-piece.js';
 import type { StageWorkerData } from './piece-pool.js';
 
 export type WorkerRequest = { id: number; piece: TextPiece } | { close: true };
 
 const setup = workerData as StageWorkerData;
-const context: PieceContext = {
-  reader: findFormat(setup.format)!.reader,
-  readerOptions: setup.readerOptions,
-  rules: rulesFromSpec(setup.rules),
-  prefix: setup.prefix,
-};
+const context = pieceContext(setup, findFormat(setup.format)!.reader);
 
 let queue: Promise<void> = Promise.resolve();
 parentPort!.on('message', (message: WorkerRequest) => {
