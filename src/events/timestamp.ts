@@ -48,10 +48,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  const leapDay = month === 2 && day === 29 && !isLeapYear(year);
-  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]! || leapDay || hour > 23 || minute > 59 || second > 59) {
-    return fail(field, 'bad_timestamp', `"${text}" is not a real date and time`);
-  }
+  if (!isRealTime(year, month, day, hour, minute, second)) return fail(field, 'bad_timestamp', `"${text}" is not a real date and time`);
   const millis = Number((frac + '00').slice(0, 3));
   const wallMs = utcMs(year, month, day, hour, minute, second, millis);
   if (tz !== undefined) {
@@ -88,6 +85,12 @@ function isLeapYear(year: number): boolean {
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 }
 
+/** True when the fields name a real calendar day and time of day (no leap seconds). */
+function isRealTime(year: number, month: number, day: number, hour: number, minute: number, second: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]! || (month === 2 && day === 29 && !isLeapYear(year))) return false;
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
+}
+
 /** Two decimal digits at `at`, or -1. */
 function twoDigits(text: string, at: number): number {
   const a = text.charCodeAt(at) - 48;
@@ -111,9 +114,8 @@ export function parseIsoZulu(text: string): number | undefined {
   const hour = twoDigits(text, 11);
   const minute = twoDigits(text, 14);
   const second = twoDigits(text, 17);
-  if (century < 0 || yy < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   const year = century * 100 + yy;
-  if (day > DAYS_IN_MONTH[month - 1]! || (month === 2 && day === 29 && !isLeapYear(year))) return undefined;
+  if (century < 0 || yy < 0 || !isRealTime(year, month, day, hour, minute, second)) return undefined;
   let millis = 0;
   if (n > 20) {
     if (text[19] !== '.' && text[19] !== ',') return undefined;
