@@ -13,7 +13,7 @@ import { EXPORT_FORMAT_NAMES } from '../management/export-formats.js';
 import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, downloadWhenReady, waitForExport, type WaitOptions } from '../management/export-wait.js';
 import type { ManagementApi } from '../management/management-api.js';
 import type { Export } from '../management/management-schemas.js';
-import { sleep } from '../util/sleep.js';
+import { systemClock } from '../util/clock.js';
 
 interface WaitFlags {
   pollIntervalMs: number;
@@ -21,7 +21,7 @@ interface WaitFlags {
 }
 
 function waitOptions(flags: WaitFlags): WaitOptions {
-  return { pollIntervalMs: flags.pollIntervalMs, timeoutMs: flags.waitTimeoutMs, sleep, now: Date.now };
+  return { pollIntervalMs: flags.pollIntervalMs, timeoutMs: flags.waitTimeoutMs, clock: systemClock };
 }
 
 function status(e: Export): string {

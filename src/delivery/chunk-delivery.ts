@@ -1,21 +1,15 @@
 /**
- * One chunk's journey: send, retry what is transient (bounded), split what is too large,
- * bisect what was rejected until the bad events stand alone, then record the outcome. Every
- * decision comes from classifyOutcome and decideRetry; this module only acts on them.
+ * One chunk's journey: send (through the shared retry loop, which retries what is transient
+ * within the budget), split what is too large, bisect what was rejected until the bad events
+ * stand alone, then record the outcome. Every decision comes from the HTTP classifier and the
+ * retry policy; this module only acts on them.
  */
-import { decideRetry, type RetryPolicy } from './backoff.js';
-import type { SendChunk } from './batch-sender.js';
+import type { RetryPolicy } from '../http/retry-policy.js';
+import { sendWithRetry, type Attempts } from '../http/send-with-retry.js';
+import type { Clock } from '../util/clock.js';
+import type { SendChunk, SendResult } from './batch-sender.js';
 import { splitChunk, type Chunk } from './chunker.js';
-import { classifyOutcome, type Verdict } from './classify-outcome.js';
 import type { RateLimiter } from './rate-limiter.js';
-
-export interface Clock {
-  now(): number;
-  /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-  /** In [0, 1), for jitter. */
-  random(): number;
-}
 
 /** Why a run must stop: credentials refused, no endpoint, or the retry budget spent. */
 export interface StopReason {
@@ -46,44 +40,40 @@ export interface ChunkContext {
   onAbandoned(chunk: Chunk, sent: boolean): void;
 }
 
-type Attempted = { verdict: Verdict; wireBytes: number } | { verdict: 'abandoned'; sent: boolean } | { verdict: 'exhausted'; reason: string };
-
-async function attemptUntilSettled(chunk: Chunk, ctx: ChunkContext): Promise<Attempted> {
-  const state = { attempt: 0, waitedMs: 0 };
-  for (;;) {
-    if (ctx.abandon.aborted) return { verdict: 'abandoned', sent: state.attempt > 0 };
-    const rateWaitMs = ctx.limiter.reserve(chunk.seqs.length, ctx.clock.now());
-    if (rateWaitMs > 0) await ctx.clock.sleep(rateWaitMs, ctx.abandon);
-    if (ctx.abandon.aborted) return { verdict: 'abandoned', sent: state.attempt > 0 };
-    ctx.onRequest();
-    const { outcome, wireBytes } = await ctx.send(chunk, ctx.requests);
-    const verdict = classifyOutcome(outcome, ctx.clock.now());
-    if (verdict.type === 'fatal' && verdict.kind === 'aborted') return { verdict: 'abandoned', sent: true };
-    if (verdict.type !== 'retry') return { verdict, wireBytes };
-    const decision = decideRetry(ctx.policy, state, verdict.afterMs, ctx.clock.random);
-    if (decision.type === 'give-up') return { verdict: 'exhausted', reason: `${decision.reason}; last: ${verdict.reason}` };
-    ctx.onRetry(verdict.reason, decision.delayMs);
-    await ctx.clock.sleep(decision.delayMs, ctx.abandon);
-    state.attempt++;
-    state.waitedMs += decision.delayMs;
-  }
+function attempt(chunk: Chunk, ctx: ChunkContext): Promise<Attempts<SendResult>> {
+  return sendWithRetry(
+    () => {
+      ctx.onRequest();
+      return ctx.send(chunk, ctx.requests);
+    },
+    {
+      policy: ctx.policy,
+      clock: ctx.clock,
+      signal: ctx.abandon,
+      beforeAttempt: async () => {
+        const rateWaitMs = ctx.limiter.reserve(chunk.seqs.length, ctx.clock.now());
+        if (rateWaitMs > 0) await ctx.clock.sleep(rateWaitMs, ctx.abandon);
+      },
+      onRetry: (verdict, delayMs) => ctx.onRetry(verdict.reason, delayMs),
+    },
+  );
 }
 
 /** Delivers a chunk, its halves, or dead-letters its lone refused events. Never throws for HTTP. */
 export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<ChunkEnd> {
-  const attempted = await attemptUntilSettled(chunk, ctx);
-  if (attempted.verdict === 'abandoned') {
+  const attempted = await attempt(chunk, ctx);
+  if (attempted.type === 'abandoned') {
     ctx.onAbandoned(chunk, attempted.sent);
     return { type: 'abandoned' };
   }
-  if (attempted.verdict === 'exhausted') return { type: 'stop', reason: { kind: 'exhausted', message: attempted.reason } };
+  if (attempted.type === 'gave-up') return { type: 'stop', reason: { kind: 'exhausted', message: `${attempted.reason}; last: ${attempted.verdict.reason}` } };
   const verdict = attempted.verdict;
   switch (verdict.type) {
     case 'ok':
-      ctx.onDelivered(chunk, attempted.wireBytes);
+      ctx.onDelivered(chunk, attempted.answer.wireBytes);
       return { type: 'settled' };
     case 'fatal':
-      if (verdict.kind === 'aborted') return { type: 'abandoned' }; // handled above; narrows the type
+      if (verdict.kind === 'aborted') return { type: 'abandoned' }; // the retry loop returns these as abandoned; narrows the type
       return { type: 'stop', reason: { kind: verdict.kind, status: verdict.status, message: verdict.message } };
     case 'too-large':
     case 'rejected': {
@@ -101,6 +91,6 @@ export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<Chu
       return { type: 'settled' };
     }
     case 'retry':
-      throw new Error('unreachable: retries are handled above');
+      throw new Error('unreachable: every transient failure is retried until the loop gives up');
   }
 }

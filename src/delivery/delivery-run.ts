@@ -6,7 +6,8 @@
  * (abandoned chunks are simply still pending: re-sent later with the same content).
  */
 import { eventJsonAt, type Chunk } from './chunker.js';
-import { deliverChunk, type ChunkContext, type Clock } from './chunk-delivery.js';
+import type { Clock } from '../util/clock.js';
+import { deliverChunk, type ChunkContext } from './chunk-delivery.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
 import type { DeliverySettings } from './delivery-settings.js';
 import { uuidOfEventJson } from './event-encoding.js';

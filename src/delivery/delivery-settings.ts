@@ -3,7 +3,7 @@
  * documented in the README ("Delivery defaults"); every one can be changed on the command line.
  */
 import { isLoopbackHost } from '../config/hosts.js';
-import type { RetryPolicy } from './backoff.js';
+import type { RetryPolicy } from '../http/retry-policy.js';
 
 /**
  * Most events per chunk. Official clients send 100; larger chunks cut the request count

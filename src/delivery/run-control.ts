@@ -2,7 +2,8 @@
  * The stop state of one delivery run: who asked it to stop (an interrupt, a stop reason from a
  * chunk, an unexpected failure), the signals chunks watch, and the interrupt's grace period.
  */
-import type { ChunkEnd, Clock, StopReason } from './chunk-delivery.js';
+import type { Clock } from '../util/clock.js';
+import type { ChunkEnd, StopReason } from './chunk-delivery.js';
 
 export type DeliveryEnd = { type: 'done' } | { type: 'interrupted' } | { type: 'stopped'; reason: StopReason };
 

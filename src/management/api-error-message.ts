@@ -95,18 +95,3 @@ export function describeApiError(f: ApiFailure): ApiErrorDescription {
     }
   }
 }
-
-/**
- * How long the server asks us to wait, in ms: `Retry-After` (seconds or an HTTP date), else
- * the "Expected available in N seconds" of a throttle detail; undefined when it does not say.
- */
-export function retryAfterMs(headers: Record<string, string>, bodyText: string, nowMs: number): number | undefined {
-  const header = headers['retry-after']?.trim();
-  if (header !== undefined && header !== '') {
-    if (/^\d+(\.\d+)?$/.test(header)) return Math.ceil(Number(header) * 1000);
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, date - nowMs);
-  }
-  const seconds = /Expected available in (\d+(?:\.\d+)?) seconds?/.exec(parseErrorBody(bodyText)?.detail ?? '')?.[1];
-  return seconds === undefined ? undefined : Math.ceil(Number(seconds) * 1000);
-}

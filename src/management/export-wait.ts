@@ -1,9 +1,10 @@
 /**
  * Waiting for an export to render, within a bound: poll the export until it has content or an
- * exception, or poll its content while the server answers "not ready". Clock and sleep are
- * injected, so tests wait without sleeping.
+ * exception, or poll its content while the server answers "not ready". The clock is injected,
+ * so tests wait without sleeping.
  */
 import { RemoteError } from '../errors.js';
+import type { Clock } from '../util/clock.js';
 import type { ExportContent, ManagementApi } from './management-api.js';
 import type { Export } from './management-schemas.js';
 
@@ -12,9 +13,7 @@ export interface WaitOptions {
   pollIntervalMs: number;
   /** Give up after this long, in ms. */
   timeoutMs: number;
-  sleep: (ms: number) => Promise<void>;
-  /** Milliseconds clock. */
-  now: () => number;
+  clock: Clock;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
@@ -28,13 +27,13 @@ function notReadyError(id: number, options: WaitOptions): RemoteError {
 
 /** Polls the export until it has content; an export that failed to render is an error. */
 export async function waitForExport(api: Pick<ManagementApi, 'getExport'>, id: number, options: WaitOptions): Promise<Export> {
-  const start = options.now();
+  const start = options.clock.now();
   for (;;) {
     const current = await api.getExport(id);
     if (current.exception) throw new RemoteError(`export ${id} failed to render: ${current.exception}`);
     if (current.has_content) return current;
-    if (options.now() - start >= options.timeoutMs) throw notReadyError(id, options);
-    await options.sleep(options.pollIntervalMs);
+    if (options.clock.now() - start >= options.timeoutMs) throw notReadyError(id, options);
+    await options.clock.sleep(options.pollIntervalMs);
   }
 }
 
@@ -44,12 +43,12 @@ export async function downloadWhenReady(
   id: number,
   options: WaitOptions,
 ): Promise<Extract<ExportContent, { ready: true }>> {
-  const start = options.now();
+  const start = options.clock.now();
   for (;;) {
     const content = await api.exportContent(id);
     if (content.ready) return content;
-    const elapsed = options.now() - start;
+    const elapsed = options.clock.now() - start;
     if (elapsed >= options.timeoutMs) throw notReadyError(id, options);
-    await options.sleep(Math.min(content.retryAfterMs ?? options.pollIntervalMs, options.timeoutMs - elapsed));
+    await options.clock.sleep(Math.min(content.retryAfterMs ?? options.pollIntervalMs, options.timeoutMs - elapsed));
   }
 }

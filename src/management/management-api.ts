@@ -1,6 +1,6 @@
 /** The endpoints the commands use, one method each, over the management client. */
 import { RemoteError } from '../errors.js';
-import { retryAfterMs } from './api-error-message.js';
+import { retryAfterMs } from '../http/server-answer.js';
 import type { ExportFormat } from './export-formats.js';
 import type { ApiCall, ManagementClient } from './management-client.js';
 import {
@@ -103,7 +103,7 @@ export class ManagementApi {
       reply = await this.client.fetchUnauthenticated(location, reply.url);
     }
     // 425 today; older servers answered 409 with Retry-After.
-    if (reply.status === 425 || reply.status === 409) return { ready: false, retryAfterMs: retryAfterMs(reply.headers, '', Date.now()) };
+    if (reply.status === 425 || reply.status === 409) return { ready: false, retryAfterMs: retryAfterMs(reply.headers, '', this.client.clock.now()) };
     if (reply.status !== 200) throw this.client.failure(reply, call);
     const contentType = reply.headers['content-type'] ?? 'application/octet-stream';
     return { ready: true, bytes: reply.body, contentType, filename: filenameFromDisposition(reply.headers['content-disposition']) };

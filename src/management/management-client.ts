@@ -1,16 +1,27 @@
 /**
  * The management API client: the personal key as a Bearer token, only ever to the configured
- * API host; 429s waited out for the time the server states (sleep injected); error answers
- * turned into plain messages; responses validated by zod. Built on the one HTTP client.
+ * API host; 429s waited out through the shared retry loop, for at least the time the server
+ * states (clock injected); error answers turned into plain messages; responses validated by
+ * zod. Built on the one HTTP client.
  */
 import type { z } from 'zod';
 import type { ManagementTarget } from '../config/resolve-project.js';
 import { AuthError, RemoteError, UsageError } from '../errors.js';
 import type { HttpClient, HttpOutcome } from '../http/http-client.js';
-import { sleep } from '../util/sleep.js';
+import type { RetryPolicy } from '../http/retry-policy.js';
+import { sendWithRetry } from '../http/send-with-retry.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { formatZodIssues } from '../util/zod-issues.js';
-import { describeApiError, retryAfterMs } from './api-error-message.js';
+import { describeApiError } from './api-error-message.js';
 import { apiUrl, checkApiUrl, checkDownloadUrl } from './api-url.js';
+
+/**
+ * Throttling of the management API: a 429 is waited out (at least its Retry-After, or the
+ * "Expected available in N seconds" of its detail) until five minutes of waiting are spent.
+ * Only throttling is retried: these calls are interactive, so a server that is down or out
+ * of reach is reported at once.
+ */
+export const MANAGEMENT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 5000, maxDelayMs: 60_000, maxTotalWaitMs: 300_000 };
 
 export interface ApiCall {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -32,14 +43,10 @@ export interface ApiReply {
 export interface ManagementClientOptions {
   target: ManagementTarget;
   http: HttpClient;
-  /** Waits between attempts; injected so tests never sleep. Default: a timer. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Clock for HTTP-date Retry-After values, in ms. Default Date.now. */
-  now?: () => number;
-  /** Retries after 429 answers before giving up. Default 4. */
-  maxThrottleRetries?: number;
-  /** Wait used when a 429 does not say how long, in ms. Default 5000. */
-  defaultThrottleWaitMs?: number;
+  /** Waits between attempts and reads HTTP-date Retry-After values; tests inject one that never sleeps. Default: the system clock. */
+  clock?: Clock;
+  /** Backoff and budget for throttled calls. Default MANAGEMENT_RETRY_POLICY. */
+  retryPolicy?: RetryPolicy;
   /** Called before each wait for a 429, e.g. to tell the user. */
   onThrottle?: (waitMs: number) => void;
   /** Per-request bound, in ms. Default 60000. */
@@ -48,7 +55,8 @@ export interface ManagementClientOptions {
 
 export interface ManagementClient {
   readonly target: ManagementTarget;
-  /** Sends a call with the key; answers any status except 429 (waited out) as a reply. */
+  readonly clock: Clock;
+  /** Sends a call with the key; answers any status as a reply (a 429 only once the throttle budget is spent). */
   send(call: ApiCall): Promise<ApiReply>;
   /** Sends a call and returns its validated JSON; error answers become thrown errors. */
   json<S extends z.ZodType>(call: ApiCall, schema: S): Promise<z.infer<S>>;
@@ -73,16 +81,14 @@ function pathOf(url: string): string {
 
 class HttpManagementClient implements ManagementClient {
   readonly target: ManagementTarget;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly now: () => number;
+  readonly clock: Clock;
 
   constructor(private readonly options: ManagementClientOptions) {
     // Config resolution refuses this already; the client does too, so no caller can slip a
     // project key into the management API.
     if (options.target.personalApiKey.startsWith('phc_')) throw new UsageError('the management API takes a personal API key (phx_...), not a project key (phc_...)');
     this.target = options.target;
-    this.sleep = options.sleep ?? sleep;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** The one gate every keyed request passes: the key goes to the API host's /api/ only. */
@@ -94,16 +100,15 @@ class HttpManagementClient implements ManagementClient {
   }
 
   private async exchange(url: string, method: ApiCall['method'], headers: Record<string, string>, body?: string): Promise<ApiReply> {
-    const maxRetries = this.options.maxThrottleRetries ?? 4;
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.options.http.send({ method, url, headers, body, timeoutMs: this.options.timeoutMs });
-      if (outcome.type !== 'response') throw outcomeError(outcome, url);
-      const reply = { status: outcome.status, headers: outcome.headers, body: outcome.body, url };
-      if (reply.status !== 429 || attempt >= maxRetries) return reply;
-      const waitMs = retryAfterMs(reply.headers, reply.body.toString('utf8'), this.now()) ?? this.options.defaultThrottleWaitMs ?? 5000;
-      this.options.onThrottle?.(waitMs);
-      await this.sleep(waitMs);
-    }
+    const attempts = await sendWithRetry(async () => ({ outcome: await this.options.http.send({ method, url, headers, body, timeoutMs: this.options.timeoutMs }) }), {
+      policy: this.options.retryPolicy ?? MANAGEMENT_RETRY_POLICY,
+      clock: this.clock,
+      retryOn: ['throttled'],
+      onRetry: (_verdict, delayMs) => this.options.onThrottle?.(delayMs),
+    });
+    const outcome: HttpOutcome = attempts.type === 'abandoned' ? { type: 'aborted' } : attempts.answer.outcome;
+    if (outcome.type !== 'response') throw outcomeError(outcome, url);
+    return { status: outcome.status, headers: outcome.headers, body: outcome.body, url };
   }
 
   async send(call: ApiCall): Promise<ApiReply> {

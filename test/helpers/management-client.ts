@@ -1,8 +1,9 @@
-/** A management client of the real kind, in-process, for tests that inject the sleep and clock. */
+/** A management client of the real kind, in-process, with a clock that never sleeps (tests may pass their own). */
 import { afterEach } from 'vitest';
 import { createHttpClient, type HttpClient } from '../../src/http/http-client.js';
 import { managementApi, type ManagementApi } from '../../src/management/management-api.js';
 import { createManagementClient, type ManagementClient, type ManagementClientOptions } from '../../src/management/management-client.js';
+import { testClock } from './test-clock.js';
 
 export interface TestClient {
   client: ManagementClient;
@@ -20,7 +21,7 @@ export function useClients(): (apiHost: string, personalApiKey: string, options?
     const http = createHttpClient({ connections: 2 });
     open.push(http);
     const target = { name: 'test', apiHost, projectId: options.projectId ?? '1', personalApiKey, ingestionHost: apiHost };
-    const client = createManagementClient({ target, http, sleep: async () => {}, ...options });
+    const client = createManagementClient({ target, http, clock: testClock(), ...options });
     return { client, api: managementApi(client), http };
   };
 }

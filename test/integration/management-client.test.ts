@@ -1,14 +1,16 @@
 /**
- * The management client against the real sandbox, in-process: throttling waited out with an
- * injected sleep, export waits with an injected clock, and the 400s the CLI cannot provoke.
+ * The management client against the real sandbox, in-process: throttling waited out and export
+ * waits on an injected clock that never sleeps, and the 400s the CLI cannot provoke.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, RemoteError } from '../../src/errors.js';
 import { downloadWhenReady, waitForExport } from '../../src/management/export-wait.js';
+import { MANAGEMENT_RETRY_POLICY } from '../../src/management/management-client.js';
 import { groupsPageSchema } from '../../src/management/management-schemas.js';
 import { pauseExportRendering, resumeExportRendering } from '../../src/sandbox/api/export-scheduler.js';
 import { SANDBOX_USERS } from '../../src/sandbox/api/management-seed.js';
 import { useClients } from '../helpers/management-client.js';
+import { testClock } from '../helpers/test-clock.js';
 import { startManagementSandbox, type ManagementSandbox } from '../helpers/management-sandbox.js';
 
 let clock = Date.parse('2026-03-01T12:00:00Z');
@@ -21,25 +23,19 @@ beforeAll(async () => {
 afterAll(() => sb.sandbox.close());
 
 describe('throttling', () => {
-  it('waits the time a 429 states, with the injected sleep, then succeeds', async () => {
-    const waits: number[] = [];
-    const { api, client } = clientFor(sb.sandbox.url, sb.key('admin-read-only'), {
-      sleep: async (ms) => {
-        waits.push(ms);
-        clock += ms;
-      },
-      onThrottle: () => {},
-    });
+  it('waits the time a 429 states, on the injected clock, then succeeds', async () => {
+    const waiting = testClock(clock, (ms) => (clock += ms));
+    const { api, client } = clientFor(sb.sandbox.url, sb.key('admin-read-only'), { clock: waiting, onThrottle: () => {} });
     for (let i = 0; i < 480; i++) {
       const reply = await client.send({ method: 'GET', path: '/api/projects/1/groups_types/' });
       expect(reply.status).toBe(200);
     }
     expect(await api.listGroupTypes()).toEqual([]);
-    expect(waits).toEqual([60_000]);
+    expect(waiting.waits).toEqual([60_000]);
   });
 
-  it('gives up with a plain message after the allowed retries', async () => {
-    const { api, client } = clientFor(sb.sandbox.url, sb.key('member-all'), { maxThrottleRetries: 1 });
+  it('gives up with a plain message once the wait budget is spent', async () => {
+    const { api, client } = clientFor(sb.sandbox.url, sb.key('member-all'), { retryPolicy: { ...MANAGEMENT_RETRY_POLICY, maxTotalWaitMs: 60_000 } });
     for (let i = 0; i < 480; i++) await client.send({ method: 'GET', path: '/api/projects/1/groups_types/' });
     await expect(api.listGroupTypes()).rejects.toThrow(/kept throttling the requests \(429\): Request was throttled. Expected available in 60 seconds./);
   });
@@ -81,32 +77,24 @@ describe('validation errors the CLI does not let through', () => {
 });
 
 describe('waiting for an export', () => {
-  it('polls until rendered, sleeping only through the injected sleep', async () => {
+  it('polls until rendered, waiting only on the injected clock', async () => {
     const { api } = clientFor(sb.sandbox.url, sb.key('owner-all'));
     pauseExportRendering(sb.store);
     const created = await api.createExport({ insight: 1, export_format: 'text/csv' });
-    const sleeps: number[] = [];
-    const ready = await waitForExport(api, created.id, {
-      pollIntervalMs: 250,
-      timeoutMs: 10_000,
-      now: () => clock,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        if (sleeps.length === 2) resumeExportRendering(sb.store);
-      },
-    });
+    const polling = testClock(clock, () => polling.waits.length === 2 && resumeExportRendering(sb.store));
+    const ready = await waitForExport(api, created.id, { pollIntervalMs: 250, timeoutMs: 10_000, clock: polling });
     expect(ready.has_content).toBe(true);
-    expect(sleeps).toEqual([250, 250]);
+    expect(polling.waits).toEqual([250, 250]);
   });
 
   it('downloads once the content stops answering 425, and gives up at the bound', async () => {
     const { api } = clientFor(sb.sandbox.url, sb.key('owner-all'));
     pauseExportRendering(sb.store);
     const created = await api.createExport({ insight: 1, export_format: 'application/json' });
-    let fakeNow = 0;
-    const options = { pollIntervalMs: 1000, timeoutMs: 5000, now: () => fakeNow, sleep: async (ms: number) => void (fakeNow += ms) };
+    const waiting = testClock(0);
+    const options = { pollIntervalMs: 1000, timeoutMs: 5000, clock: waiting };
     await expect(downloadWhenReady(api, created.id, options)).rejects.toThrow(`export ${created.id} is still not ready after 5 s`);
-    expect(fakeNow).toBe(5000);
+    expect(waiting.now()).toBe(5000);
     resumeExportRendering(sb.store);
     const content = await downloadWhenReady(api, created.id, options);
     expect(content.contentType).toBe('application/json');

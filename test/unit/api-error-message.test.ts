@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeApiError, retryAfterMs, type ApiFailure } from '../../src/management/api-error-message.js';
+import { retryAfterMs } from '../../src/http/server-answer.js';
+import { describeApiError, type ApiFailure } from '../../src/management/api-error-message.js';
 
 const base: Omit<ApiFailure, 'status' | 'body'> = { method: 'GET', path: '/api/environments/1/exports/7/', projectName: 'test', projectId: '1' };
 const body = (type: string, code: string, detail: string, attr: string | null = null) => JSON.stringify({ type, code, detail, attr });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyOutcome, parseRetryAfter, serverMessage } from '../../src/delivery/classify-outcome.js';
+import { classifyOutcome } from '../../src/http/classify-outcome.js';
+import { parseRetryAfter, serverMessage } from '../../src/http/server-answer.js';
 import type { HttpOutcome } from '../../src/http/http-outcome.js';
 
 const NOW = Date.UTC(2025, 0, 1);

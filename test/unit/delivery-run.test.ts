@@ -3,7 +3,7 @@
  * the engine asks for is recorded and returns at once, so no test sleeps for real.
  */
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/delivery/chunk-delivery.js';
+import type { Clock } from '../../src/util/clock.js';
 import { chunkLimits, chunkStream, type DeliverySource, type SendCursor } from '../../src/delivery/chunk-stream.js';
 import { runDelivery, type DeliveryRunOptions } from '../../src/delivery/delivery-run.js';
 import { createBatchSender } from '../../src/delivery/batch-sender.js';
@@ -45,7 +45,7 @@ function fakeClock(graceSleep?: (signal: AbortSignal) => Promise<void>, graceMs 
     now: () => now,
     random: seededRandom(7),
     sleep(ms, signal) {
-      if (ms === graceMs && graceSleep) return graceSleep(signal);
+      if (ms === graceMs && graceSleep) return graceSleep(signal!);
       waits.push(ms);
       now += ms;
       return Promise.resolve();

@@ -1,7 +1,8 @@
 /**
- * The retry policy: capped exponential backoff with jitter, at least as long as a server's
- * Retry-After, and a bound on the total wait for one chunk after which the run stops
- * (resumable) instead of retrying forever.
+ * The retry policy of every HTTP call the tool makes: capped exponential backoff with jitter,
+ * at least as long as a server's Retry-After, and a bound on the total wait for one request
+ * (an ingestion chunk, a management call) after which the caller gives up instead of retrying
+ * forever. Pure.
  */
 
 export interface RetryPolicy {
@@ -9,21 +10,21 @@ export interface RetryPolicy {
   initialDelayMs: number;
   /** Cap on one computed delay, in ms (a longer Retry-After is still honoured). Default 30000. */
   maxDelayMs: number;
-  /** Most time one chunk may spend waiting between attempts, in ms. Default 300000. */
+  /** Most time one request may spend waiting between attempts, in ms. Default 300000. */
   maxTotalWaitMs: number;
 }
 
 export interface RetryState {
-  /** Retries already made for this chunk. */
+  /** Retries already made for this request. */
   attempt: number;
-  /** Time already spent waiting for this chunk, in ms. */
+  /** Time already spent waiting for this request, in ms. */
   waitedMs: number;
 }
 
 export type RetryDecision = { type: 'wait'; delayMs: number } | { type: 'give-up'; reason: string };
 
 /**
- * Equal jitter: half of the capped exponential delay is fixed, half random. Concurrent chunks
+ * Equal jitter: half of the capped exponential delay is fixed, half random. Concurrent requests
  * that failed together spread out, and no retry comes sooner than half the schedule.
  */
 export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number): number {

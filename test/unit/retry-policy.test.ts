@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, decideRetry, type RetryPolicy } from '../../src/delivery/backoff.js';
+import { backoffDelayMs, decideRetry, type RetryPolicy } from '../../src/http/retry-policy.js';
 import { RateLimiter } from '../../src/delivery/rate-limiter.js';
 
 const POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, maxTotalWaitMs: 60_000 };
