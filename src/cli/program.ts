@@ -1,7 +1,7 @@
 /**
- * The command tree. Each command registers itself from its own file in src/commands. Only the
- * command being run is loaded (each pulls in its own stack: SQLite, undici, ora), so a run
- * starts quickly; `--help`, `--version` or an unknown name load them all.
+ * The command tree. Each command registers itself from its own folder in src/cli/commands.
+ * Only the command being run is loaded (each pulls in its own stack: SQLite, undici, ora), so
+ * a run starts quickly; `--help`, `--version` or an unknown name load them all.
  */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
@@ -12,18 +12,18 @@ type Register = (program: Command) => void;
 
 /** Command names, in help order, with the module that registers them. */
 const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
-  { names: ['export-source'], load: async () => (await import('../commands/export-source.js')).registerExportSource },
-  { names: ['identify-users', 'identify-groups'], load: async () => (await import('../commands/identify.js')).registerIdentify },
-  { names: ['import'], load: async () => (await import('../commands/import.js')).registerImport },
-  { names: ['resume'], load: async () => (await import('../commands/resume.js')).registerResume },
-  { names: ['status'], load: async () => (await import('../commands/status.js')).registerStatus },
-  { names: ['rejects'], load: async () => (await import('../commands/rejects.js')).registerRejects },
-  { names: ['sandbox'], load: async () => (await import('../commands/sandbox.js')).registerSandbox },
-  { names: ['projects'], load: async () => (await import('../commands/projects.js')).registerProjects },
-  { names: ['group-types'], load: async () => (await import('../commands/group-types.js')).registerGroupTypes },
-  { names: ['members'], load: async () => (await import('../commands/members.js')).registerMembers },
-  { names: ['exports'], load: async () => (await import('../commands/exports.js')).registerExports },
-  { names: ['groups'], load: async () => (await import('../commands/groups.js')).registerGroups },
+  { names: ['export-source'], load: async () => (await import('./commands/export-source/export-source-command.js')).registerExportSource },
+  { names: ['identify-users', 'identify-groups'], load: async () => (await import('./commands/identify/identify-command.js')).registerIdentify },
+  { names: ['import'], load: async () => (await import('./commands/import/import-command.js')).registerImport },
+  { names: ['resume'], load: async () => (await import('./commands/resume/resume-command.js')).registerResume },
+  { names: ['status'], load: async () => (await import('./commands/status/status-command.js')).registerStatus },
+  { names: ['rejects'], load: async () => (await import('./commands/rejects/rejects-command.js')).registerRejects },
+  { names: ['sandbox'], load: async () => (await import('./commands/sandbox/sandbox-command.js')).registerSandbox },
+  { names: ['projects'], load: async () => (await import('./commands/projects/projects-command.js')).registerProjects },
+  { names: ['group-types'], load: async () => (await import('./commands/group-types/group-types-command.js')).registerGroupTypes },
+  { names: ['members'], load: async () => (await import('./commands/members/members-command.js')).registerMembers },
+  { names: ['exports'], load: async () => (await import('./commands/exports/exports-command.js')).registerExports },
+  { names: ['groups'], load: async () => (await import('./commands/groups/groups-command.js')).registerGroups },
 ];
 
 /** Builds the program for `argv` (process.argv: node, script, command, ...). */

@@ -5,7 +5,21 @@ import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import { batchBody, bodyOverheadBytes } from '../delivery/event-encoding.js';
 import { PendingEvents, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import type { StagingStore } from '../staging/staging-store.js';
-import type { DryRunReport } from './import-report.js';
+
+/** What a dry run would send. */
+export interface DryRunReport {
+  project: string;
+  host: string;
+  pending: number;
+  events: number;
+  chunks: number;
+  bodyBytes: number;
+  largestChunkBytes: number;
+  concurrency: number;
+  maxRatePerSec: number;
+  gzip: boolean;
+  samplePayload: unknown;
+}
 
 /** Stands in for the key in the sample payload, which is printed. */
 const KEY_PLACEHOLDER = '<project API key>';

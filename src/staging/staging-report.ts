@@ -5,7 +5,7 @@
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import type { ReadCounts } from './source-reads.js';
-import type { StagingStore } from './staging-store.js';
+import { StagingStore } from './staging-store.js';
 
 export interface SourceReport extends ReadCounts {
   path: string;
@@ -152,4 +152,24 @@ export function listRejects(store: StagingStore, options: { reason?: string; lim
        ORDER BY s.id, j.line LIMIT @limit`,
     )
     .all({ reason: options.reason ?? null, limit: options.limit ?? -1 }) as RejectRow[];
+}
+
+/** Opens the staging file at `path` (it must exist), reads from it, and closes it. */
+function readFrom<T>(path: string, read: (store: StagingStore) => T): T {
+  const store = StagingStore.open(path, { mustExist: true });
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** The `status` use case: the report of the staging file at `path`. */
+export function readStagingReport(path: string): StagingReport {
+  return readFrom(path, (store) => stagingReport(store));
+}
+
+/** The `rejects` use case: the rejected rows of the staging file at `path`. */
+export function readRejects(path: string, options: { reason?: string; limit?: number } = {}): RejectRow[] {
+  return readFrom(path, (store) => listRejects(store, options));
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exportRequest, exportsPaging, parseGroupTypeIndex, parseMemberLevel, parseUserUuid } from '../../src/cli/management-args.js';
+import { exportRequest, exportsPaging } from '../../src/cli/commands/exports/export-args.js';
+import { parseGroupTypeIndex } from '../../src/cli/commands/groups/group-args.js';
+import { parseMemberLevel, parseUserUuid } from '../../src/cli/commands/members/member-args.js';
 
 describe('parseUserUuid', () => {
   it.each([

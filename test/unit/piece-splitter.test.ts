@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pieceText, PieceSplitter, type TextPiece } from '../../src/export/piece-splitter.js';
+import { pieceText, PieceSplitter, type TextPiece } from '../../src/stage-sources/piece-splitter.js';
 
 function split(text: string, layout: 'csv' | 'lines', chunk: number, targetChars: number, maxChars?: number): { header?: string; pieces: TextPiece[] } {
   const splitter = new PieceSplitter(layout, { targetChars, maxChars });

@@ -1,0 +1,24 @@
+/** `migrate export-source`: reads source files into the staging file. */
+import { Option, type Command } from 'commander';
+import { formatNames } from '../../../sources/formats.js';
+import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
+import { runStaging } from './run-staging.js';
+
+export function registerExportSource(program: Command): void {
+  const command = program
+    .command('export-source')
+    .description('read source files into the staging file (validated, mapped, with stable uuids)')
+    .argument('<files...>', 'source files, directories or globs (.gz and .zip read as streams)')
+    .addOption(new Option('--from <format>', 'source format').choices(formatNames()).makeOptionMandatory())
+    .option('--map <file>', 'mapping file: event and property renames (extends the defaults)')
+    .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected); mixpanel: the project time zone')
+    .option('--column <role=header>', 'CSV: use another header for event, distinct_id, timestamp, uuid or properties (repeatable)', collect, [] as string[])
+    .option('--group <type=column>', 'attach events to groups: $groups.<type> from that column or property (repeatable)', collect, [] as string[])
+    .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
+    .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
+  stagingOption(command);
+  quietOption(command);
+  jsonOption(command);
+  command.action(async (files: string[], options: ExportSourceOptions) => runStaging(await toExportSourceInput(files, options, Date.now()), options));
+}

@@ -1,0 +1,40 @@
+/**
+ * `migrate identify-users` and `migrate identify-groups`: stage person updates ($identify) and
+ * group updates ($groupidentify) from a users or groups file, with the same validation,
+ * rejects, stable uuids and idempotent re-runs as export-source (whose run and output they
+ * share). Import sends them after the events, so the final state of each person and group is
+ * the file's.
+ */
+import { Option, type Command } from 'commander';
+import { integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { runStaging } from '../export-source/run-staging.js';
+import { toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from './identify-input.js';
+
+function common(command: Command): Command {
+  command
+    .argument('<files...>', 'users or groups files (.gz read transparently)')
+    .addOption(new Option('--from <format>', 'file format').choices(['csv', 'jsonl']).makeOptionMandatory())
+    .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
+    .option('--no-infer-types', 'CSV: keep every cell as text')
+    .option('--workers <n>', 'worker threads per file, 0 = in-process', integerOption('--workers'));
+  stagingOption(command);
+  quietOption(command);
+  return jsonOption(command);
+}
+
+export function registerIdentify(program: Command): void {
+  common(
+    program
+      .command('identify-users')
+      .description('stage one $identify per user: distinct_id, optional anon_distinct_id and timestamp; other columns go to $set')
+      .option('--set-once <columns>', 'comma-separated columns that go into $set_once (never overwrite)'),
+  ).action((files: string[], options: IdentifyOptions) => runStaging(toIdentifyUsersInput(files, options, Date.now()), options));
+
+  common(
+    program
+      .command('identify-groups')
+      .description('stage one $groupidentify per group: group_key required; other columns go to $group_set')
+      .requiredOption('--group-type <type>', 'the group type, e.g. company')
+      .option('--key-column <column>', 'the column holding the group key', 'group_key'),
+  ).action((files: string[], options: IdentifyOptions) => runStaging(toIdentifyGroupsInput(files, options, Date.now()), options));
+}

@@ -1,0 +1,23 @@
+/** stdout for results (text or --json), always through redaction. */
+import { redact } from '../../util/redact.js';
+
+export function print(text = ''): void {
+  process.stdout.write(redact(text) + '\n');
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(redact(JSON.stringify(value, null, 2)) + '\n');
+}
+
+/** A warning or notice for the user, on stderr. */
+export function warn(text: string): void {
+  process.stderr.write(redact(text) + '\n');
+}
+
+/**
+ * Prints without redaction. Only for `migrate sandbox`, whose own throwaway project keys must
+ * be shown so they can be pasted into a config; never for a key read from a config.
+ */
+export function printUnredacted(text = ''): void {
+  process.stdout.write(text + '\n');
+}

@@ -1,0 +1,126 @@
+/**
+ * The staging use case of export-source, identify-users and identify-groups: stages source
+ * files into the staging file under one staging lock and returns what happened to each. Every
+ * file is checked before the first row is staged, so a typo in the last name does not leave
+ * the run half done.
+ */
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { RulesSpec } from '../events/rules-spec.js';
+import type { Reporter } from '../reporter.js';
+import { expandInput } from '../sources/expand-inputs.js';
+import { findFormat } from '../sources/formats.js';
+import { openSourceInput, type SourceInput } from '../sources/open-input.js';
+import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
+import { openInputs } from '../sources/zip-input.js';
+import { EventWriter } from '../staging/event-writer.js';
+import { recoverInterruptedReads, type InterruptedRead, type ReadCounts } from '../staging/source-reads.js';
+import { StagingStore } from '../staging/staging-store.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { count, rate } from '../util/format.js';
+import { stageFile, type FileSummary } from './stage-file.js';
+
+export interface StageSourcesInput {
+  /** Files as given on the command line. */
+  files: string[];
+  staging: string;
+  /** The command staging them, recorded with each read. */
+  command: string;
+  /** A registered source format (see sources/formats.ts). */
+  format: string;
+  readerOptions: Omit<ReaderOptions, 'displayName'>;
+  rules: RulesSpec;
+  /** Recorded with each read: the options that shape staged content. */
+  recordedOptions: Record<string, unknown>;
+  /** Worker threads per file; see StageFileOptions.workers. */
+  workers?: number;
+  /** Timestamp for rows without one; see StageFileOptions.defaultTimestampMs. */
+  defaultTimestampMs?: number;
+  /** Read directories, globs and zip archives as export-source does; otherwise each name is one file. */
+  expandInputs: boolean;
+}
+
+export interface StageSourcesResult {
+  staging: string;
+  files: FileSummary[];
+  totals: ReadCounts & { rejectedByReason: Record<string, number> };
+  /** Earlier reads found interrupted and undone before this run. */
+  recovered: InterruptedRead[];
+  elapsedMs: number;
+}
+
+function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): void {
+  for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) totals[key] += file[key];
+  for (const [reason, n] of Object.entries(file.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+}
+
+async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
+  await Promise.all(inputs.map((input) => input.close?.()));
+}
+
+/** Opens every file (a file named twice is read once); on a failure closes those opened. */
+async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>): Promise<SourceInput[]> {
+  const inputs: SourceInput[] = [];
+  const seen = new Set<string>();
+  try {
+    for (const name of names) {
+      if (seen.has(resolve(name))) continue;
+      seen.add(resolve(name));
+      inputs.push(...(await open(name)));
+    }
+    return inputs;
+  } catch (error) {
+    await closeAll(inputs);
+    throw error;
+  }
+}
+
+/** The files named, expanded and opened as the input asks. */
+async function openFiles(input: StageSourcesInput, source: SourceFormat): Promise<SourceInput[]> {
+  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name)]);
+  const names = (await Promise.all(input.files.map((file) => expandInput(file, source.extensions)))).flat();
+  return openAll(names, (name) => openInputs(name, source.extensions));
+}
+
+export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
+  const source = findFormat(input.format);
+  if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
+  const started = clock.now();
+  const inputs = await openFiles(input, source);
+  let store: StagingStore | undefined;
+  try {
+    store = StagingStore.open(input.staging, { lockFor: input.command });
+    const recovered = recoverInterruptedReads(store);
+    for (const read of recovered) {
+      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
+    }
+    const writer = new EventWriter(store);
+    const result: StageSourcesResult = {
+      staging: store.path,
+      files: [],
+      totals: { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {} },
+      recovered,
+      elapsedMs: 0,
+    };
+    for (const file of inputs) {
+      const fileStarted = clock.now();
+      const summary = await stageFile({
+        ...input,
+        source,
+        store,
+        writer,
+        input: file,
+        signal,
+        onProgress: (counts) =>
+          reporter.progress(`${file.displayName}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${count(rate(counts.rowsRead, clock.now() - fileStarted))} rows/s)`),
+      });
+      result.files.push(summary);
+      addTotals(result.totals, summary);
+    }
+    result.elapsedMs = clock.now() - started;
+    return result;
+  } finally {
+    store?.close();
+    await closeAll(inputs);
+  }
+}
