@@ -4,7 +4,7 @@
  * (src/import/chunk-reader.ts), in-process for a dry run.
  */
 import { ChunkBuilder, type Chunk, type ChunkLimits } from './chunker.js';
-import type { DeliverySettings } from './delivery-settings.js';
+import type { DeliverySettings } from './delivery-options.js';
 import type { EncodedEvent } from './event-encoding.js';
 
 /** Position in send order (kind, timestamp, seq); pages start after it. */

@@ -9,7 +9,7 @@ import { eventJsonAt, type Chunk } from './chunker.js';
 import type { Clock } from '../util/clock.js';
 import { deliverChunk, type ChunkContext } from './chunk-delivery.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
-import type { DeliverySettings } from './delivery-settings.js';
+import { retryPolicy, type DeliverySettings } from './delivery-options.js';
 import { uuidOfEventJson } from './event-encoding.js';
 import type { BatchSender } from './batch-sender.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -63,8 +63,8 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
   return {
     send: o.sender.send,
     clock: o.clock,
-    policy: o.settings.retry,
-    limiter: new RateLimiter(o.settings.maxRatePerSec),
+    policy: retryPolicy(o.settings),
+    limiter: new RateLimiter(o.settings.maxRate),
     overheadBytes: o.overheadBytes,
     ...signals,
     onRequest: () => void stats.requests++,

@@ -1,7 +1,7 @@
 /** `import --dry-run`: builds the chunks a run would send and reports them; sends nothing. */
 import { leadingEventsJson } from '../delivery/chunker.js';
 import { chunkLimits, chunkStream } from '../delivery/chunk-stream.js';
-import type { DeliverySettings } from '../delivery/delivery-settings.js';
+import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { batchBody, bodyOverheadBytes } from '../delivery/event-encoding.js';
 import { PendingEvents, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import type { StagingStore } from '../staging/staging-store.js';
@@ -42,7 +42,7 @@ export function dryRun(
     bodyBytes: 0,
     largestChunkBytes: 0,
     concurrency: settings.concurrency,
-    maxRatePerSec: settings.maxRatePerSec,
+    maxRatePerSec: settings.maxRate,
     gzip: settings.gzip,
     samplePayload: undefined,
   };

@@ -6,14 +6,13 @@
 import type { MigrateConfig } from '../config/config-schema.js';
 import { configPath } from '../config/load-config.js';
 import type { IngestionTarget } from '../config/resolve-project.js';
-import type { DeliverySettings } from '../delivery/delivery-settings.js';
+import { recordedSettings, resolveSettings, type DeliverySettings, type GivenSettings } from '../delivery/delivery-options.js';
 import type { Reporter } from '../reporter.js';
 import { bindProject, findProjectRecord } from '../staging/delivery-store.js';
 import { startRun } from '../staging/import-runs.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { dryRun, type DryRunReport } from './dry-run.js';
-import { resolveSettings, type GivenSettings } from './import-settings.js';
 import { executeRun } from './import-run.js';
 import { checkBinding, checkTestFirst, loadTarget, nextStep, openForImport } from './import-target.js';
 import type { RunResult } from './run-summary.js';
@@ -60,7 +59,7 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
 export function importProject(input: ImportInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<RunResult> {
   return withPreparedImport(input, reporter, async ({ file, config, target, keySource, store, settings }) => {
     const project = bindProject(store, target);
-    const run = startRun(store, { projectId: project.id, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: { ...input.given }, configPath: file });
+    const run = startRun(store, { projectId: project.id, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file });
     return executeRun({ store, target, keySource, project, run, settings, next: nextStep(config, target), reporter, signal, clock });
   });
 }

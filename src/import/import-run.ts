@@ -9,7 +9,7 @@ import { createBatchSender } from '../delivery/batch-sender.js';
 import { chunkLimits } from '../delivery/chunk-stream.js';
 import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
-import type { DeliverySettings } from '../delivery/delivery-settings.js';
+import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { bodyOverheadBytes } from '../delivery/event-encoding.js';
 import { AuthError, DeliveryStoppedError, InterruptedError, type MigrateError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';

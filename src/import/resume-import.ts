@@ -1,10 +1,10 @@
 /** The resume use case: continues the most recent unfinished import (or that project's) with its own options. */
 import { configPath } from '../config/load-config.js';
+import { mergeSettings, resolveSettings, type GivenSettings } from '../delivery/delivery-options.js';
 import type { Reporter } from '../reporter.js';
 import { bindProject } from '../staging/delivery-store.js';
 import { latestUnfinishedRun, reopenRun } from '../staging/import-runs.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { recordedSettings, resolveSettings, type GivenSettings } from './import-settings.js';
 import { executeRun } from './import-run.js';
 import { checkBinding, loadTarget, nextStep, openForImport } from './import-target.js';
 import type { RunResult } from './run-summary.js';
@@ -36,7 +36,7 @@ export async function resumeImport(input: ResumeInput, reporter: Reporter, signa
     const file = input.config !== undefined ? configPath(input.config) : (run.configPath ?? configPath(undefined));
     const { config, target, keySource } = loadTarget(file, run.project);
     checkBinding(store, target);
-    const settings = resolveSettings(target.host, { ...recordedSettings(run.settings), ...input.given });
+    const settings = resolveSettings(target.host, mergeSettings(run.settings, input.given));
     const project = bindProject(store, target);
     reopenRun(store, run.id);
     reporter.notice(`Resuming the import into ${run.project} started ${run.startedAt} (${run.delivered} events delivered by it so far).`);

@@ -7,7 +7,7 @@ import type { Clock } from '../../src/util/clock.js';
 import { chunkLimits, chunkStream, type DeliverySource, type SendCursor } from '../../src/delivery/chunk-stream.js';
 import { runDelivery, type DeliveryRunOptions } from '../../src/delivery/delivery-run.js';
 import { createBatchSender } from '../../src/delivery/batch-sender.js';
-import { defaultSettings, type DeliverySettings } from '../../src/delivery/delivery-settings.js';
+import { resolveSettings, type DeliverySettings } from '../../src/delivery/delivery-options.js';
 import { bodyOverheadBytes, encodeEvent, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
@@ -64,7 +64,7 @@ function harness(sandbox: RunningSandbox, all: OutgoingEvent[], settings: Partia
   const client = createHttpClient();
   const interrupt = new AbortController();
   const h: Harness = { delivered: [], dead: [], interrupt, options: undefined as unknown as DeliveryRunOptions };
-  const full = { ...defaultSettings(sandbox.url), interruptGraceMs: 1234, ...settings };
+  const full = { ...resolveSettings(sandbox.url, {}), interruptGraceMs: 1234, ...settings };
   const overheadBytes = bodyOverheadBytes(apiKey);
   h.options = {
     settings: full,
@@ -148,7 +148,7 @@ describe('runDelivery', () => {
   it('stops (resumable) when the retry budget is spent', async () => {
     const sandbox = await sandboxAt({ capture: { faults: { error503: 1 } } });
     const clock = fakeClock();
-    const h = harness(sandbox, events(30), { chunkEvents: 10, retry: { initialDelayMs: 100, maxDelayMs: 1000, maxTotalWaitMs: 5000 } }, clock);
+    const h = harness(sandbox, events(30), { chunkEvents: 10, retryInitialMs: 100, retryMaxDelayMs: 1000, retryBudgetMs: 5000 }, clock);
     const result = await runDelivery(h.options);
     expect(result.end).toMatchObject({ type: 'stopped', reason: { kind: 'exhausted' } });
     expect(h.delivered).toEqual([]);
@@ -158,7 +158,7 @@ describe('runDelivery', () => {
   it('keeps to --max-rate by waiting, not by sending less', async () => {
     const sandbox = await sandboxAt();
     const clock = fakeClock();
-    const h = harness(sandbox, events(3000, (i) => ({ timestampMs: T0 + i })), { chunkEvents: 500, maxRatePerSec: 1000, concurrency: 1 }, clock);
+    const h = harness(sandbox, events(3000, (i) => ({ timestampMs: T0 + i })), { chunkEvents: 500, maxRate: 1000, concurrency: 1 }, clock);
     const result = await runDelivery(h.options);
     expect(result.stats.delivered).toBe(3000);
     expect(clock.waits.reduce((a, b) => a + b, 0)).toBe(2500);

@@ -1,5 +1,5 @@
 /** import's options as the use case's input. Pure. */
-import type { GivenSettings } from '../../../import/import-settings.js';
+import type { GivenSettings } from '../../../delivery/delivery-options.js';
 import type { ImportInput } from '../../../import/import-project.js';
 import type { ConfigOptions, StagingOptions } from '../../options/common-options.js';
 

@@ -1,5 +1,5 @@
 /** resume's options as the use case's input. Pure. */
-import type { GivenSettings } from '../../../import/import-settings.js';
+import type { GivenSettings } from '../../../delivery/delivery-options.js';
 import type { ResumeInput } from '../../../import/resume-import.js';
 import type { ConfigOptions, StagingOptions } from '../../options/common-options.js';
 
