@@ -5,9 +5,10 @@
  * stays flat whatever the staging file's size.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
+import { InFlight } from '../util/in-flight.js';
 
 export class ChunkDispatcher {
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
   private readonly eventsLimit: LimitFunction;
   private readonly updatesLimit: LimitFunction = pLimit(1);
   private kind: number | undefined;
@@ -21,13 +22,12 @@ export class ChunkDispatcher {
     if (this.kind !== undefined && kind !== this.kind) await this.drain();
     this.kind = kind;
     const limit = kind === 0 ? this.eventsLimit : this.updatesLimit;
-    while (this.inFlight.size >= limit.concurrency * 2) await Promise.race(this.inFlight);
-    const running: Promise<void> = limit(task).finally(() => this.inFlight.delete(running));
-    this.inFlight.add(running);
+    await this.inFlight.below(limit.concurrency * 2);
+    this.inFlight.add(limit(task));
   }
 
   /** Resolves when every queued task has ended. */
-  async drain(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  drain(): Promise<void> {
+    return this.inFlight.drain();
   }
 }

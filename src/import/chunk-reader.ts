@@ -3,10 +3,11 @@
  * page queries (SQLite builds every event's JSON) and cuts the chunks, while the main thread
  * compresses, sends and records what the server accepted. Reading was over half of the main
  * thread's work; on a thread of its own it runs beside the requests instead of between them.
- * The worker reads at most `readAhead` chunks ahead of what the run has taken.
+ * The worker reads at most `readAhead` chunks ahead of what the run has taken: one request
+ * for the next chunk is outstanding per chunk of read-ahead.
  */
-import { Worker } from 'node:worker_threads';
 import type { Chunk, ChunkLimits } from '../delivery/chunker.js';
+import { startWorker } from '../util/worker-bridge.js';
 
 export interface ChunkReaderSetup {
   stagingPath: string;
@@ -16,49 +17,41 @@ export interface ChunkReaderSetup {
   maxEvents?: number;
 }
 
-/** What the worker posts: a chunk (its buffer arrives as a Uint8Array), the end, or a failure. */
-export type ReaderMessage =
-  | { chunk: Omit<Chunk, 'eventsJson'> & { eventsJson: Uint8Array } }
-  | { done: true }
-  | { error: { message: string; stack?: string } };
+/** A chunk as the worker answers it (its buffer arrives as a Uint8Array), or null at the end. */
+export type ReaderAnswer = (Omit<Chunk, 'eventsJson'> & { eventsJson: Uint8Array }) | null;
 
 /** Chunks ready ahead of the run. */
 const DEFAULT_READ_AHEAD = 4;
 
-type Received = ReaderMessage | { exitCode: number } | { failure: Error };
+function revive(chunk: NonNullable<ReaderAnswer>): Chunk {
+  const json = chunk.eventsJson;
+  return { ...chunk, eventsJson: Buffer.from(json.buffer, json.byteOffset, json.byteLength) };
+}
 
-function revive(received: Received): Chunk | 'done' {
-  if ('chunk' in received) {
-    const json = received.chunk.eventsJson;
-    return { ...received.chunk, eventsJson: Buffer.from(json.buffer, json.byteOffset, json.byteLength) };
-  }
-  if ('done' in received) return 'done';
-  if ('failure' in received) throw received.failure;
-  if ('exitCode' in received) throw new Error(`reading the staging file stopped (worker exit code ${received.exitCode})`);
-  const error = new Error(`reading the staging file failed: ${received.error.message}`);
-  error.stack = received.error.stack;
-  throw error;
+/** A failure of the reading thread, named as such: the staging file was readable when the run began. */
+function readFailure(error: unknown): Error {
+  const failure = new Error(`reading the staging file failed: ${(error as Error)?.message ?? String(error)}`);
+  failure.stack = (error as Error)?.stack;
+  return failure;
 }
 
 export async function* readChunksOnWorker(setup: ChunkReaderSetup, readAhead = DEFAULT_READ_AHEAD): AsyncGenerator<Chunk> {
-  const worker = new Worker(new URL('./chunk-reader-worker.js', import.meta.url), { workerData: setup });
-  const inbox: Received[] = [];
-  let wake: (() => void) | undefined;
-  const receive = (received: Received): void => {
-    inbox.push(received);
-    wake?.();
+  const worker = startWorker<'next', ReaderAnswer>(new URL('./chunk-reader-worker.js', import.meta.url), { workerData: setup });
+  const ahead: Array<Promise<ReaderAnswer>> = [];
+  const requestNext = (): void => {
+    const next = worker.call('next');
+    next.catch(() => undefined); // awaited in turn below; a failure must not go unhandled meanwhile
+    ahead.push(next);
   };
-  worker.on('message', (message: ReaderMessage) => receive(message));
-  worker.on('error', (failure: Error) => receive({ failure }));
-  worker.on('exit', (exitCode: number) => receive({ exitCode }));
-  worker.postMessage({ credits: readAhead });
+  for (let i = 0; i < readAhead; i++) requestNext();
   try {
     for (;;) {
-      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      const next = revive(inbox.shift()!);
-      if (next === 'done') return;
-      worker.postMessage({ credits: 1 });
-      yield next;
+      const answer = await ahead.shift()!.catch((error: unknown) => {
+        throw readFailure(error);
+      });
+      if (answer === null) return;
+      requestNext();
+      yield revive(answer);
     }
   } finally {
     await worker.terminate();

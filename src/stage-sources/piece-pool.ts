@@ -6,13 +6,11 @@
  * longer per row. Writing takes this thread less time than reading takes a worker, so when
  * every worker has a piece waiting, this thread reads the next piece itself.
  */
-import { Worker } from 'node:worker_threads';
-import { InputError, MigrateError } from '../errors.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
+import { startWorker } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
 import { pieceContext, preparePiece, writePiece, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
-import type { WorkerRequest } from './stage-worker.js';
 
 export interface WorkerSetup {
   format: string;
@@ -52,16 +50,6 @@ export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: Pie
   };
 }
 
-/** Errors come back from a worker as plain data; the input errors keep their class (exit code). */
-function revive(error: { name: string; message: string; stack?: string }): Error {
-  if (error.name === 'InputError') return new InputError(error.message);
-  const revived = error.name === 'MigrateError' ? new MigrateError(error.message, 1) : new Error(error.message);
-  revived.stack = error.stack;
-  return revived;
-}
-
-type WorkerReply = { id: number; prepared?: PreparedPiece; error?: { name: string; message: string; stack?: string } };
-
 interface Preparers {
   /** True when a worker holds fewer than PIECES_PER_WORKER pieces. */
   hasRoom(): boolean;
@@ -72,7 +60,6 @@ interface Preparers {
 
 function preparers(setup: WorkerSetup, count: number): Preparers {
   const url = new URL('./stage-worker.js', import.meta.url);
-  const pending = new Map<number, { resolve: (p: PreparedPiece) => void; reject: (e: Error) => void }>();
   // Pieces handed to each worker, and (in shared memory, counted by the worker itself) pieces it
   // finished: their difference is what it holds now, even while this thread is too busy to
   // receive its messages. Counting by messages made this thread read pieces itself while the
@@ -80,25 +67,10 @@ function preparers(setup: WorkerSetup, count: number): Preparers {
   const posted: number[] = new Array(count).fill(0);
   const finished = new Int32Array(new SharedArrayBuffer(count * Int32Array.BYTES_PER_ELEMENT));
   const load = (index: number): number => posted[index]! - Atomics.load(finished, index);
-  const exited: boolean[] = [];
   const workers = Array.from({ length: count }, (_, index) => {
     const workerData: StageWorkerData = { ...setup, finished, index };
-    const worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-    worker.once('exit', () => (exited[index] = true));
-    worker.on('message', (message: WorkerReply) => {
-      const waiter = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error) waiter?.reject(revive(message.error));
-      else waiter?.resolve(message.prepared!);
-    });
-    worker.on('error', (error) => {
-      for (const waiter of pending.values()) waiter.reject(error);
-      pending.clear();
-    });
-    return worker;
+    return startWorker<TextPiece, PreparedPiece>(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   });
-  const post = (index: number, request: WorkerRequest): void => workers[index]!.postMessage(request);
-  let nextId = 0;
   const leastBusy = (): number => {
     let best = 0;
     for (let i = 1; i < count; i++) if (load(i) < load(best)) best = i;
@@ -109,23 +81,10 @@ function preparers(setup: WorkerSetup, count: number): Preparers {
     prepare(piece) {
       const index = leastBusy();
       posted[index]!++;
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        post(index, { id, piece });
-      });
+      return workers[index]!.call(piece);
     },
     async close() {
-      await Promise.all(
-        workers.map(
-          (worker, index) =>
-            new Promise<void>((resolve) => {
-              if (exited[index]) return resolve();
-              worker.once('exit', () => resolve());
-              post(index, { close: true });
-            }),
-        ),
-      );
+      await Promise.all(workers.map((worker) => worker.close()));
     },
   };
 }

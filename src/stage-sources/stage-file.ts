@@ -12,6 +12,7 @@ import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import type { EventWriter } from '../staging/event-writer.js';
 import { abandonRead, beginRead, finishRead, previousReadOptions, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
+import { InFlight } from '../util/in-flight.js';
 import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
 import { PieceSplitter, type TextPiece } from './piece-splitter.js';
 import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
@@ -73,22 +74,20 @@ function addPiece(summary: FileSummary, piece: PieceResult): void {
 
 /** Feeds pieces to the pool with at most `limit` in flight; the first failure wins. */
 class Dispatcher {
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
   private failure: Error | undefined;
 
   constructor(private readonly pool: () => PiecePool, private readonly limit: number, private readonly onResult: (r: PieceResult) => void) {}
 
   async add(piece: TextPiece): Promise<void> {
     if (this.failure) throw this.failure;
-    const task = this.pool().stage(piece).then(this.onResult, (error: Error) => void (this.failure ??= error));
-    const tracked = task.finally(() => this.inFlight.delete(tracked));
-    this.inFlight.add(tracked);
-    if (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+    this.inFlight.add(this.pool().stage(piece).then(this.onResult, (error: Error) => void (this.failure ??= error)));
+    await this.inFlight.below(this.limit);
     if (this.failure) throw this.failure;
   }
 
   async drain(): Promise<void> {
-    await Promise.all(this.inFlight);
+    await this.inFlight.drain();
     if (this.failure) throw this.failure;
   }
 }
