@@ -1,0 +1,204 @@
+/**
+ * argv -> command input, table-driven and without spawning: the real program parses each
+ * command line (flags, defaults, value parsers), then the command's own toInput makes the use
+ * case's input from the options, exactly as its action does.
+ */
+import { CommanderError } from 'commander';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportRequest, exportsPaging } from '../../src/cli/commands/exports/export-args.js';
+import { toExportSourceInput, type ExportSourceOptions } from '../../src/cli/commands/export-source/export-source-input.js';
+import { defaultUpdateTimestampMs, toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from '../../src/cli/commands/identify/identify-input.js';
+import { toImportInput, type ImportOptions } from '../../src/cli/commands/import/import-input.js';
+import { toResumeInput, type ResumeOptions } from '../../src/cli/commands/resume/resume-input.js';
+import { toSandboxOptions, type SandboxCommandOptions } from '../../src/cli/commands/sandbox/sandbox-input.js';
+import { givenSettings } from '../../src/cli/options/delivery-flags.js';
+import { UsageError } from '../../src/errors.js';
+import { MIXPANEL_EVENT_RENAMES } from '../../src/sources/vendors/mixpanel.js';
+import { parseArgv } from '../helpers/parse-argv.js';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+async function exportSourceInput(args: string[]) {
+  const { args: [files], options } = await parseArgv(['export-source', ...args]);
+  return toExportSourceInput(files as string[], options as unknown as ExportSourceOptions, NOW);
+}
+
+describe('export-source', () => {
+  it('makes the staging input with the defaults', async () => {
+    expect(await exportSourceInput(['--from', 'csv', 'a.csv', 'exports/'])).toEqual({
+      files: ['a.csv', 'exports/'],
+      staging: './migration.db',
+      command: 'export-source',
+      format: 'csv',
+      workers: undefined,
+      readerOptions: { inferTypes: true, columns: {}, timezone: undefined },
+      expandInputs: true,
+      rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, groups: [] },
+      recordedOptions: { map: null, timezone: null, inferTypes: true, columns: {}, groups: [] },
+    });
+  });
+
+  it.each<[string, string[], Record<string, unknown>]>([
+    [
+      'CSV columns, groups, types, workers, zone, staging file',
+      ['--from', 'csv', 'a.csv', '--column', 'distinct_id=user_id', '--column', 'event=action', '--group', 'company=company_id', '--no-infer-types', '--workers', '0', '--timezone', 'Europe/Paris', '--staging', 'x.db'],
+      {
+        staging: 'x.db',
+        workers: 0,
+        readerOptions: { inferTypes: false, columns: { distinct_id: 'user_id', event: 'action' }, timezone: undefined },
+        rules: expect.objectContaining({ timezone: 'Europe/Paris', groups: [{ type: 'company', property: 'company_id' }] }),
+        recordedOptions: expect.objectContaining({ timezone: 'Europe/Paris', inferTypes: false }),
+      },
+    ],
+    [
+      'a Mixpanel project zone goes to its reader, not to the rows',
+      ['--from', 'mixpanel', 'm.json', '--timezone', 'America/New_York'],
+      {
+        readerOptions: expect.objectContaining({ timezone: 'America/New_York' }),
+        rules: expect.objectContaining({ timezone: undefined, formatRenames: MIXPANEL_EVENT_RENAMES }),
+        recordedOptions: expect.objectContaining({ timezone: 'America/New_York' }),
+      },
+    ],
+    ['Mixpanel without a zone is recorded as UTC', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.objectContaining({ timezone: 'UTC' }) }],
+    ['a zone is recorded by its canonical name', ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'], { rules: expect.objectContaining({ timezone: 'UTC' }) }],
+  ])('%s', async (_name, args, expected) => {
+    expect(await exportSourceInput(args)).toMatchObject(expected);
+  });
+
+  it.each([
+    [['--from', 'amplitude', 'a.zip', '--timezone', 'UTC'], '--timezone does not apply to --from amplitude'],
+    [['--from', 'csv', 'a.csv', '--column', 'user=id'], '--column user=id: expected <role>=<header>'],
+    [['--from', 'csv', 'a.csv', '--group', 'company'], '--group company: expected <group type>=<column>'],
+    [['--from', 'csv', 'a.csv', '--timezone', 'Mars/Olympus'], '--timezone: "Mars/Olympus" is not an IANA time zone name'],
+    [['--from', 'csv', 'a.csv', '--map', '/nonexistent/map.json'], '--map /nonexistent/map.json: no such file'],
+  ])('%j is a usage error', async (args, message) => {
+    const error = await exportSourceInput(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it.each([
+    [['export-source', 'a.csv'], "required option '--from <format>' not specified"],
+    [['export-source', '--from', 'xml', 'a.csv'], "argument 'xml' is invalid"],
+    [['export-source', '--from', 'csv', 'a.csv', '--workers', '-1'], '--workers must be an integer >= 0'],
+    [['export-source', '--from', 'csv'], "missing required argument 'files'"],
+  ])('%j is refused by the parser', async (args, message) => {
+    const error = await parseArgv(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect((error as Error).message).toContain(message);
+  });
+});
+
+describe('identify-users and identify-groups', () => {
+  it('stages $identify from a users file, with $set_once columns', async () => {
+    const { args, options } = await parseArgv(['identify-users', '--from', 'csv', 'users.csv', '--set-once', ' first_seen, plan ,,']);
+    expect(toIdentifyUsersInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toEqual({
+      files: ['users.csv'],
+      staging: './migration.db',
+      command: 'identify-users',
+      format: 'users-csv',
+      workers: undefined,
+      readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'] },
+      expandInputs: false,
+      rules: { timezone: undefined, nowMs: NOW, kind: 1 },
+      defaultTimestampMs: defaultUpdateTimestampMs(NOW),
+      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'] },
+    });
+  });
+
+  it.each<[string[], Record<string, unknown>]>([
+    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' } }],
+    [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
+  ])('stages $groupidentify: %j', async (extra, expected) => {
+    const { args, options } = await parseArgv(['identify-groups', '--from', 'jsonl', 'companies.jsonl', ...extra]);
+    expect(toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
+  });
+
+  it('refuses an empty group type', async () => {
+    const { args, options } = await parseArgv(['identify-groups', '--from', 'csv', 'c.csv', '--group-type', '  ']);
+    expect(() => toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toThrow('--group-type: must be 1 to');
+  });
+});
+
+describe('import and resume', () => {
+  it.each<[string[], Record<string, unknown>, boolean]>([
+    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, given: {} }, false],
+    [
+      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet'],
+      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, given: { chunkEvents: 5, gzip: false } },
+      false,
+    ],
+    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, given: {} }, true],
+  ])('import %j', async (args, expected, dryRun) => {
+    const { options, command } = await parseArgv(['import', ...args]);
+    expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);
+    expect(options.dryRun === true).toBe(dryRun);
+  });
+
+  it.each([
+    [['import'], "required option '--project <name>' not specified"],
+    [['import', '--project', 'test', '--sample', '0'], '--sample must be an integer >= 1'],
+    [['import', '--project', 'test', '--chunk-bytes', '10'], '--chunk-bytes must be an integer >= 1024'],
+  ])('%j is refused by the parser', async (args, message) => {
+    await expect(parseArgv(args)).rejects.toThrow(message);
+  });
+
+  it.each<[string[], Record<string, unknown>]>([
+    [[], { staging: './migration.db', config: undefined, project: undefined, given: {} }],
+    [['--project', 'prod', '--concurrency', '2', '--retry-budget-ms', '0'], { staging: './migration.db', config: undefined, project: 'prod', given: { concurrency: 2, retryBudgetMs: 0 } }],
+  ])('resume %j', async (args, expected) => {
+    const { options, command } = await parseArgv(['resume', ...args]);
+    expect(toResumeInput(options as unknown as ResumeOptions, givenSettings(command))).toEqual(expected);
+  });
+});
+
+describe('sandbox', () => {
+  it('listens on 8010 with ./sandbox.db and no faults by default', async () => {
+    const { options } = await parseArgv(['sandbox']);
+    expect(toSandboxOptions(options as unknown as SandboxCommandOptions)).toMatchObject({
+      port: 8010,
+      dbPath: resolve('./sandbox.db'),
+      capture: { countOnly: false, random: undefined, maxBodyBytes: undefined, faults: { error500: undefined, error503: undefined, drop: undefined } },
+    });
+  });
+
+  it('takes faults, a seed and a throwaway store', async () => {
+    const { options } = await parseArgv(['sandbox', '--port', '0', '--db', ':memory:', '--fail-503', '0.2', '--fail-429-retry-after', '0.1', '--retry-after', '3', '--seed', '7', '--count-only']);
+    const sandbox = toSandboxOptions(options as unknown as SandboxCommandOptions);
+    expect(sandbox).toMatchObject({ port: 0, dbPath: ':memory:', capture: { countOnly: true, faults: { error503: 0.2, error429RetryAfter: 0.1, retryAfterSeconds: 3 } } });
+    expect(typeof sandbox.capture?.random).toBe('function');
+  });
+
+  it.each([
+    [['sandbox', '--fail-500', '2'], '--fail-500 must be a share between 0 and 1'],
+    [['sandbox', '--port', '-1'], '--port must be an integer >= 0'],
+  ])('%j is refused by the parser', async (args, message) => {
+    await expect(parseArgv(args)).rejects.toThrow(message);
+  });
+});
+
+describe('management commands', () => {
+  it('reads the member uuid in lower case and the level', async () => {
+    const { args, options } = await parseArgv(['members', 'update', '01930000-0000-7000-8000-0000000000B4', '--level', '8', '--project', 'test']);
+    expect(args).toEqual(['01930000-0000-7000-8000-0000000000b4']);
+    expect(options).toMatchObject({ level: 8, project: 'test' });
+  });
+
+  it('makes the export request and the paging', async () => {
+    const created = await parseArgv(['exports', 'create', '--insight', '3', '--format', 'text/csv', '--project', 'test', '--wait']);
+    expect(exportRequest(created.options as never)).toEqual({ export_format: 'text/csv', insight: 3 });
+    const listed = await parseArgv(['exports', 'list', '--limit', '5', '--offset', '10', '--project', 'test']);
+    expect(exportsPaging(listed.options)).toEqual({ all: false, limit: 5, offset: 10 });
+  });
+
+  it.each([
+    [['members', 'get', 'ada@example.com', '--project', 'test'], 'is not a user uuid'],
+    [['members', 'update', '01930000-0000-7000-8000-0000000000b4', '--level', '15', '--project', 'test'], 'must be 1 (member) or 8 (administrator)'],
+    [['groups', 'list', '--group-type-index', '5', '--project', 'test'], 'must be a group type index from 0 to 4'],
+    [['projects', 'list'], "required option '--project <name>' not specified"],
+    [['exports', 'get', '0', '--project', 'test'], '<id> must be an integer >= 1'],
+  ])('%j is refused by the parser', async (args, message) => {
+    await expect(parseArgv(args)).rejects.toThrow(message);
+  });
+});
