@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Regenerates docs/export-chart.png, the README's picture of an exported chart: starts the
-// sandbox on loopback, loads the bundled sample events straight into its store, and exports
-// the built-in "Events per day" insight as image/png through the management client.
+// Regenerates docs/export-chart.png, the picture of an exported chart in docs/management.md:
+// starts the sandbox on loopback, loads the bundled sample events straight into its store, and
+// exports the built-in "Events per day" insight as image/png through the management client.
 // Usage: npm run build && node scripts/make-export-chart.mjs
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';

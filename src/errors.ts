@@ -4,7 +4,7 @@
  * exceptions: these are for conditions that end a command.
  */
 
-/** Exit codes, documented in the README. */
+/** Exit codes, documented in docs/exit-codes.md. */
 export const ExitCode = {
   ok: 0,
   internal: 1,

@@ -2,7 +2,7 @@
  * Stable event uuids. PostHog collapses two stored events only when day, event name,
  * distinct_id and uuid are all equal, so a re-sent or re-exported event must carry the same uuid.
  *
- * Rule (documented in the README): a uuid present in the source is kept (normalised to
+ * Rule (documented in docs/staging-rules.md): a uuid present in the source is kept (normalised to
  * lowercase hyphenated form). Otherwise the uuid has the UUIDv7 layout: the first 48 bits are
  * the event's timestamp in Unix milliseconds, then the version (7), the variant (10), and the
  * remaining 74 bits are the first bits of SHA-1("<MIGRATE_NAMESPACE>\n<identity>"), where
