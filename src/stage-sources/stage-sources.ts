@@ -18,7 +18,7 @@ import { recoverInterruptedReads, type InterruptedRead, type ReadCounts } from '
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
-import { stageFile, type FileSummary } from './stage-file.js';
+import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
   /** Files as given on the command line. */
@@ -82,6 +82,30 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat): Promis
   return openAll(names, (name) => openInputs(name, source.extensions));
 }
 
+/** Stages one opened file, reporting its progress. */
+function stageOne(
+  input: StageSourcesInput,
+  target: Pick<StageFileOptions, 'store' | 'writer' | 'source' | 'input'>,
+  reporter: Reporter,
+  signal: AbortSignal,
+  clock: Clock,
+): Promise<FileSummary> {
+  const started = clock.now();
+  const name = target.input.displayName;
+  return stageFile({
+    ...target,
+    format: input.format,
+    readerOptions: input.readerOptions,
+    command: input.command,
+    rules: input.rules,
+    recordedOptions: input.recordedOptions,
+    defaultTimestampMs: input.defaultTimestampMs,
+    workers: input.workers,
+    signal,
+    onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
+  });
+}
+
 export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
@@ -103,17 +127,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       elapsedMs: 0,
     };
     for (const file of inputs) {
-      const fileStarted = clock.now();
-      const summary = await stageFile({
-        ...input,
-        source,
-        store,
-        writer,
-        input: file,
-        signal,
-        onProgress: (counts) =>
-          reporter.progress(`${file.displayName}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${count(rate(counts.rowsRead, clock.now() - fileStarted))} rows/s)`),
-      });
+      const summary = await stageOne(input, { store, writer, source, input: file }, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }

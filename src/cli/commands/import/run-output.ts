@@ -1,6 +1,5 @@
 /** What import and resume print after a run: the summary (text or JSON), and for a run that did not finish, the same summary before its error. */
-import type { RunSummary } from '../../../import/run-summary.js';
-import { UnfinishedRunError } from '../../../import/run-summary.js';
+import { UnfinishedRunError, type RunSummary } from '../../../import/run-summary.js';
 import { bytes, count, plural } from '../../../util/format.js';
 import { print, printJson } from '../../terminal/output.js';
 
