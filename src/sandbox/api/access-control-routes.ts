@@ -11,6 +11,7 @@ import { effectiveLevel, projectRoute, type ApiContext } from './api-auth.js';
 import { readJsonObject } from './api-body.js';
 import { permissionDenied, required, validationError } from './api-errors.js';
 import { accessChangeRefusal, accessLevelName, accessSource, explicitLevelFor, organizationLevelName, parseAccessLevel, PROJECT_ACCESS_LEVELS, type ProjectAccessLevel } from './access-control-rules.js';
+import { ADMIN_LEVEL } from './member-rules.js';
 import { listMembers, organizationMember, organizationMembers, removeMembership, upsertMembership, type OrganizationMemberRow } from './member-store.js';
 
 const BASE = String.raw`^\/api\/(?:projects|environments)\/(\d+)`;
@@ -44,7 +45,7 @@ function listControls(_request: SandboxRequest, { store, project, level }: ApiCo
     available_access_levels: PROJECT_ACCESS_LEVELS,
     default_access_level: 'admin',
     user_access_level: accessLevelName(level),
-    user_can_edit_access_levels: level >= 8,
+    user_can_edit_access_levels: level >= ADMIN_LEVEL,
   });
 }
 

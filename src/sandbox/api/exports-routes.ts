@@ -107,6 +107,7 @@ async function createExport(request: SandboxRequest, context: ApiContext, option
   });
   const renderMs = options.renderMs ?? 0;
   if (renderMs > 0) await (options.sleep ?? sleep)(renderMs);
+  if (!context.store.db.open) return { status: 0, drop: true };
   // Paused (tests): the export stays unrendered until resumed, like a render that outlasted the request.
   renderExportNow(context.store, id);
   return json(201, exportJson(getExport(context.store, context.project.id, id, context.caller.userId)!));

@@ -6,11 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxStore } from '../sandbox-store.js';
 
-export interface MemberRow {
+/** A membership row with its user's fields, as both queries below select them. */
+interface MembershipWithUser {
   id: string;
   level: number;
-  parent_level: number;
-  parent_membership_id: string;
   joined_at: string;
   updated_at: string;
   user_id: number;
@@ -21,18 +20,13 @@ export interface MemberRow {
   email: string;
 }
 
-export interface OrganizationMemberRow {
-  id: string;
+export interface MemberRow extends MembershipWithUser {
+  parent_level: number;
+  parent_membership_id: string;
+}
+
+export interface OrganizationMemberRow extends MembershipWithUser {
   organization_id: string;
-  level: number;
-  joined_at: string;
-  updated_at: string;
-  user_id: number;
-  uuid: string;
-  distinct_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
 }
 
 const MEMBER_SELECT = `SELECT etm.id, etm.level, om.level AS parent_level, etm.parent_membership_id, etm.joined_at, etm.updated_at,
