@@ -123,4 +123,17 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   CREATE INDEX exports_by_team ON exports (team_id, created_at);
   CREATE INDEX groups_newest_first ON groups (team_id, group_type_index, created_at);
   `,
+  /* v3: notebooks that groups/find/ creates for a group unless told not to (skip_create_notebook). */ `
+  CREATE TABLE notebooks (
+    id INTEGER PRIMARY KEY,
+    short_id TEXT NOT NULL UNIQUE,
+    team_id INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    group_type_index INTEGER NOT NULL,
+    group_key TEXT NOT NULL,
+    created_by INTEGER REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    UNIQUE (team_id, group_type_index, group_key)
+  );
+  `,
 ];

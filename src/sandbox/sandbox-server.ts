@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiRoutes } from './api/api-routes.js';
+import { createApiRoutes, type ApiOptions } from './api/api-routes.js';
 import { seedManagementData } from './api/management-seed.js';
 import { createCaptureRoutes, type CaptureControl, type CaptureOptions } from './capture/capture-routes.js';
 import { findRoute, json, type Route, type SandboxRequest, type SandboxResponse } from './router.js';
@@ -18,6 +18,8 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Capture side: faults, body limit, count-only mode, an observer. */
   capture?: CaptureOptions;
+  /** Management side: explicit members on or off, export render time and content behaviour. */
+  api?: ApiOptions;
 }
 
 export interface RunningSandbox {
@@ -59,12 +61,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   seedManagementData(store, options.now);
   const now = options.now ?? (() => new Date());
   const capture = createCaptureRoutes(store, options.capture);
-  const routes: readonly Route[] = [...capture.routes, ...apiRoutes];
+  const routes: readonly Route[] = [...capture.routes, ...createApiRoutes(options.api)];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const found = findRoute(routes, req.method ?? 'GET', url.pathname);
     if (!found) {
-      send(res, json(404, { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null }));
+      // PostHog answers any unrouted /api/ path (a retired endpoint too) with "Endpoint not found.", before authentication.
+      const detail = url.pathname.startsWith('/api/') ? 'Endpoint not found.' : 'Not found.';
+      send(res, json(404, { type: 'invalid_request', code: 'not_found', detail, attr: null }));
       return;
     }
     Promise.resolve(found.route.handler(toRequest(req, url), { store, now, params: found.params }))

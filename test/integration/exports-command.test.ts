@@ -147,7 +147,8 @@ describe('migrate exports list', () => {
   });
 
   it('--all follows the next links across pages', async () => {
-    const result = await setup('admin-read-only', 2).run(['list', '--all', '--json']);
+    // Exports are listed to their creator only: the owner made these.
+    const result = await setup('owner-all', 2).run(['list', '--all', '--json']);
     expect(result.code).toBe(0);
     const all = JSON.parse(result.stdout) as Array<{ id: number; filename: string }>;
     expect(all).toHaveLength(130);

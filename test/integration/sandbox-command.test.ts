@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { apiCaller } from '../helpers/api-call.js';
 import { REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
 import { FAST, SAMPLE_EVENTS, deliveredCount, stageSample } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -56,6 +57,30 @@ describe('migrate sandbox', () => {
     expect(snippet.projects.test!.apiKey).toMatch(/^phc_/);
     expect(snippet.projects.prod!.role).toBe('production');
     expect(stdout).toContain('Faults: 20% HTTP 503, 5% dropped connections');
+  });
+});
+
+describe('migrate sandbox: management API options', () => {
+  const tempDir = useTempDir();
+
+  it('--no-explicit-members answers that API with 404, as PostHog Cloud; access control still answers', async () => {
+    const dir = tempDir();
+    const sandbox = startCli(['sandbox', '--port', '0', '--db', ':memory:', '--json', '--no-explicit-members', '--export-render-ms', '0', '--export-content-404-until-ready'], { cwd: dir });
+    const info = JSON.parse((await outputUntil(sandbox.child)).split('\n')[0]!) as { url: string; personalKeys: Array<{ label: string; key: string }> };
+    const key = info.personalKeys.find((k) => k.label === 'owner-all')!.key;
+    const call = apiCaller(() => info.url, () => key);
+    const retired = await call('GET', '/api/environments/1/explicit_members/', 'owner-all');
+    expect([retired.status, retired.json().detail]).toEqual([404, 'Endpoint not found.']);
+    expect((await call('GET', '/api/projects/1/users_with_access/', 'owner-all')).status).toBe(200);
+    await call.close();
+    sandbox.child.kill('SIGTERM');
+    expect((await sandbox.done).code).toBe(0);
+  });
+
+  it('refuses a negative --export-render-ms', async () => {
+    const result = await runCli(['sandbox', '--port', '0', '--db', ':memory:', '--export-render-ms', '-5'], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--export-render-ms');
   });
 });
 

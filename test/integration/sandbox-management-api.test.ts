@@ -133,4 +133,17 @@ describe('seeding', () => {
     expect(keys.map((k) => k.label)).toEqual(SANDBOX_KEY_SPECS.map((s) => s.label));
     for (const key of keys) expect(key.value).toMatch(/^phx_[A-Za-z0-9_-]{40}$/);
   });
+
+  it('gives a sandbox file made before a key was added that key on its next open', async () => {
+    const dbPath = join(tempDir(), 'sandbox.db');
+    const first = await startSandbox({ port: 0, dbPath });
+    const before = sandboxPersonalKeys(first.store);
+    first.store.db.prepare("DELETE FROM personal_api_keys WHERE label = 'owner-query-only'").run();
+    await first.close();
+    const again = await startSandbox({ port: 0, dbPath });
+    const after = sandboxPersonalKeys(again.store);
+    await again.close();
+    expect(after.map((k) => k.label)).toEqual(before.map((k) => k.label));
+    expect(after.filter((k) => k.label !== 'owner-query-only')).toEqual(before.filter((k) => k.label !== 'owner-query-only'));
+  });
 });

@@ -4,7 +4,7 @@ import { axisStep, renderBarChart } from '../../src/sandbox/api/chart/bar-chart.
 import { encodePng } from '../../src/sandbox/api/chart/png-encoder.js';
 import { exportFilename, slugify } from '../../src/sandbox/api/export-naming.js';
 import { renderSeries } from '../../src/sandbox/api/export-render.js';
-import { fillDays, renderSpec } from '../../src/sandbox/api/sandbox-insights.js';
+import { fillDays, renderSpec, seriesOf } from '../../src/sandbox/api/sandbox-insights.js';
 
 /** Reads a PNG's chunks back, checking each CRC: a real decoder's first steps. */
 function readPng(png: Buffer): { width: number; height: number; pixels: Buffer; types: string[] } {
@@ -95,16 +95,35 @@ describe('what an export shows', () => {
   });
 
   it('renders the numbers as CSV and JSON, and refuses formats it cannot draw', () => {
-    const series = [
+    const points = [
       { day: '2025-09-01', count: 3 },
       { day: '2025-09-02', count: 0 },
     ];
+    const series = { interval: 'day' as const, points };
     const spec = { title: 'Events per day', event: null };
     expect(renderSeries('text/csv', spec, series)).toEqual({ content: Buffer.from('day,events\n2025-09-01,3\n2025-09-02,0\n') });
     expect(renderSeries('text/csv', { title: 'x', event: 'a,b' }, series)).toMatchObject({ content: Buffer.from('day,"a,b"\n2025-09-01,3\n2025-09-02,0\n') });
-    expect(JSON.parse((renderSeries('application/json', spec, series) as { content: Buffer }).content.toString())).toMatchObject({ total: 3, days: series });
+    expect(renderSeries('text/csv', spec, { interval: 'week', points })).toMatchObject({ content: Buffer.from('week,events\n2025-09-01,3\n2025-09-02,0\n') });
+    expect(JSON.parse((renderSeries('application/json', spec, series) as { content: Buffer }).content.toString())).toMatchObject({ total: 3, interval: 'day', points });
     expect(renderSeries('video/mp4', spec, series)).toEqual({ exception: expect.stringMatching(/video\/mp4 is not available here/) });
-    const png = readPng((renderSeries('image/png', spec, []) as { content: Buffer }).content);
+    const png = readPng((renderSeries('image/png', spec, { interval: 'day', points: [] }) as { content: Buffer }).content);
     expect([png.width, png.height]).toEqual([800, 400]);
+  });
+
+  const days = (from: string, count: number, every = 1) =>
+    Array.from({ length: count }, (_, i) => ({ day: new Date(Date.parse(`${from}T00:00:00Z`) + i * every * 86_400_000).toISOString().slice(0, 10), count: 1 }));
+
+  it.each<[string, Array<{ day: string; count: number }>, string, number, string, string]>([
+    ['a few days: daily bars, gaps filled', [{ day: '2025-02-27', count: 2 }, { day: '2025-03-02', count: 1 }], 'day', 4, '2025-02-27', '2025-03-02'],
+    ['120 days still fit daily', days('2020-01-01', 120), 'day', 120, '2020-01-01', '2020-04-29'],
+    ['two years of old events: weekly bars from the first Monday', days('2019-01-02', 365, 2), 'week', 105, '2018-12-31', '2020-12-28'],
+    ['ten years: monthly bars over the whole range', days('2010-01-15', 360, 10), 'month', 119, '2010-01-01', '2019-11-01'],
+    ['more than 120 months: the newest 120', days('2000-01-01', 400, 20), 'month', 120, '2011-12-01', '2021-11-01'],
+  ])('charts the range that holds the events: %s', (_name, counts, interval, bars, first, last) => {
+    const series = seriesOf(counts);
+    expect(series.interval).toBe(interval);
+    expect(series.points).toHaveLength(bars);
+    expect([series.points[0]!.day, series.points[bars - 1]!.day]).toEqual([first, last]);
+    if (series.points.length < 120) expect(series.points.reduce((sum, p) => sum + p.count, 0)).toBe(counts.reduce((sum, c) => sum + c.count, 0));
   });
 });

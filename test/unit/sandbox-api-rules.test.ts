@@ -3,6 +3,8 @@ import { hasScope } from '../../src/sandbox/api/api-auth.js';
 import { decodeCursor, encodeCursor } from '../../src/sandbox/api/api-pagination.js';
 import { throttleWaitSeconds } from '../../src/sandbox/api/api-throttle.js';
 import { levelChangeRefusal, parseLevel, writeRefusal, type MemberChange } from '../../src/sandbox/api/member-rules.js';
+import { accessChangeRefusal, accessLevelName, accessSource, parseAccessLevel, type AccessChange } from '../../src/sandbox/api/access-control-rules.js';
+import { queryFlag } from '../../src/sandbox/api/groups-routes.js';
 
 describe('hasScope', () => {
   it.each<[string[], string, boolean]>([
@@ -77,4 +79,45 @@ describe('group cursors', () => {
     expect(decodeCursor(null)).toBe(0);
     expect(decodeCursor('not-a-cursor')).toBeUndefined();
   });
+});
+
+describe('access-control rules', () => {
+  const change = (overrides: Partial<AccessChange>): AccessChange => ({ requesterUserId: 2, requesterLevel: 8, targetUserId: 4, targetLevel: 1, newLevel: 'admin', ...overrides });
+
+  it.each<[string, Partial<AccessChange>, string | undefined]>([
+    ['a project admin grants admin', {}, undefined],
+    ['an organization owner grants', { requesterLevel: 15 }, undefined],
+    ['a project admin removes someone', { newLevel: null }, undefined],
+    ['a member may not', { requesterLevel: 1 }, 'Must be admin to modify project permissions.'],
+    ['a member may not even leave this way', { requesterLevel: 1, targetUserId: 2, newLevel: null }, 'Must be admin to modify project permissions.'],
+    ['nobody sets their own level', { targetUserId: 2, newLevel: 'member' }, "You can't set your own access level."],
+    ['an admin may leave', { targetUserId: 2, newLevel: null }, undefined],
+    ['"none" for yourself is leaving', { targetUserId: 2, newLevel: 'none' }, undefined],
+  ])('%s', (_name, overrides, expected) => expect(accessChangeRefusal(change(overrides))).toBe(expected));
+
+  it.each<[Record<string, unknown>, ReturnType<typeof parseAccessLevel>]>([
+    [{ access_level: 'member' }, { level: 'member' }],
+    [{ access_level: 'admin' }, { level: 'admin' }],
+    [{ access_level: 'none' }, { level: 'none' }],
+    [{ access_level: null }, { level: null }],
+    [{}, { missing: true }],
+    [{ access_level: 'editor' }, { invalid: 'Invalid access level. Must be one of: none, member, admin' }],
+    [{ access_level: 8 }, { invalid: 'Invalid access level. Must be one of: none, member, admin' }],
+  ])('parseAccessLevel(%j)', (body, expected) => expect(parseAccessLevel(body)).toEqual(expected));
+
+  it.each([
+    [1, 'member', 'explicit_member'],
+    [8, 'admin', 'organization_admin'],
+    [15, 'admin', 'organization_admin'],
+  ])('level %i reads as %s; an organization at that level gives access as %s', (level, name, source) => {
+    expect(accessLevelName(level)).toBe(name);
+    expect(accessSource(level)).toBe(source);
+  });
+});
+
+describe('skip_create_notebook spellings (PostHog str_to_bool)', () => {
+  it.each<[string | null, boolean]>([
+    ['true', true], ['1', true], ['YES', true], ['on', true], ['t', true],
+    ['false', false], ['0', false], ['', false], [null, false], ['maybe', false],
+  ])('%j -> %s', (value, expected) => expect(queryFlag(value)).toBe(expected));
 });

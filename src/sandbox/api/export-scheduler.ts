@@ -1,11 +1,13 @@
 /**
- * Renders exports after the create request has been answered, as the service's workers do,
- * so clients meet "not ready yet" (425) for real. Tests can pause rendering and release it.
+ * When exports get rendered. Today's PostHog renders while the create request waits
+ * (`renderExportNow`). Tests can pause rendering: new exports are then answered unrendered,
+ * as when a render outlasts the request, so clients meet "not ready yet" for real, and
+ * resuming renders them all.
  */
 import { EventEmitter } from 'node:events';
 import type { SandboxStore } from '../sandbox-store.js';
 import { renderExport } from './export-render.js';
-import { pendingExports, saveRendered } from './export-store.js';
+import { getExportById, pendingExports, saveRendered } from './export-store.js';
 
 interface RenderState {
   paused: boolean;
@@ -28,10 +30,12 @@ export function renderPendingExports(store: SandboxStore): number {
   return pending.length;
 }
 
-/** Called after an export is created: renders on a later turn of the event loop unless paused. */
-export function scheduleExportRendering(store: SandboxStore): void {
-  if (state(store).paused) return;
-  setImmediate(() => renderPendingExports(store));
+/** Renders one export while its create request waits; false when rendering is paused (then it waits for a resume). */
+export function renderExportNow(store: SandboxStore, id: number): boolean {
+  if (state(store).paused || !store.db.open) return false;
+  const row = getExportById(store, id);
+  if (row !== undefined && row.has_content === 0 && row.exception === null) saveRendered(store, id, renderExport(store, row));
+  return true;
 }
 
 /** Holds new exports unrendered until `resumeExportRendering` (for tests of waiting clients). */

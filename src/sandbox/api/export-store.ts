@@ -31,8 +31,13 @@ export function insertExport(store: SandboxStore, row: NewExport): number {
   return Number(result.lastInsertRowid);
 }
 
-export function getExport(store: SandboxStore, teamId: number, id: number): ExportRow | undefined {
-  return store.db.prepare(`SELECT ${COLUMNS} FROM exports WHERE team_id = ? AND id = ?`).get(teamId, id) as ExportRow | undefined;
+/** An export as its creator sees it: the service shows nobody else's. */
+export function getExport(store: SandboxStore, teamId: number, id: number, createdBy: number): ExportRow | undefined {
+  return store.db.prepare(`SELECT ${COLUMNS} FROM exports WHERE team_id = ? AND id = ? AND created_by = ?`).get(teamId, id, createdBy) as ExportRow | undefined;
+}
+
+export function getExportById(store: SandboxStore, id: number): ExportRow | undefined {
+  return store.db.prepare(`SELECT ${COLUMNS} FROM exports WHERE id = ?`).get(id) as ExportRow | undefined;
 }
 
 export function exportContent(store: SandboxStore, id: number): Buffer | null {
@@ -40,12 +45,12 @@ export function exportContent(store: SandboxStore, id: number): Buffer | null {
   return row?.content ?? null;
 }
 
-/** Newest first, as the service lists them. */
-export function listExports(store: SandboxStore, teamId: number, limit: number, offset: number): { rows: ExportRow[]; count: number } {
+/** The caller's own exports, newest first, as the service lists them. */
+export function listExports(store: SandboxStore, teamId: number, createdBy: number, limit: number, offset: number): { rows: ExportRow[]; count: number } {
   const rows = store.db
-    .prepare(`SELECT ${COLUMNS} FROM exports WHERE team_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-    .all(teamId, limit, offset) as ExportRow[];
-  const { count } = store.db.prepare('SELECT COUNT(*) AS count FROM exports WHERE team_id = ?').get(teamId) as { count: number };
+    .prepare(`SELECT ${COLUMNS} FROM exports WHERE team_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+    .all(teamId, createdBy, limit, offset) as ExportRow[];
+  const { count } = store.db.prepare('SELECT COUNT(*) AS count FROM exports WHERE team_id = ? AND created_by = ?').get(teamId, createdBy) as { count: number };
   return { rows, count };
 }
 

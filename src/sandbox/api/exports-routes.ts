@@ -1,15 +1,21 @@
-/** `/api/environments/:id/exports/`: list, create, retrieve, and fetch the rendered content. */
+/**
+ * `/api/projects/:id/exports/` (and under `/api/environments/`): list, create, retrieve, and
+ * fetch the rendered content. As today's PostHog: create renders before it answers (as slow
+ * as `renderMs`), an insight or dashboard export also needs that object's read scope, video
+ * and GIF need a session recording, and each user sees only the exports they created.
+ */
 import { isExportFormat, type ExportFormat } from '../../management/export-formats.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../router.js';
 import { json } from '../router.js';
-import { projectRoute, type ApiContext } from './api-auth.js';
+import { hasScope, projectRoute, type ApiContext } from './api-auth.js';
 import { readJsonObject } from './api-body.js';
-import { apiError, notFound, required, validationError } from './api-errors.js';
+import { apiError, missingScope, notFound, required, validationError } from './api-errors.js';
 import { limitOffset, offsetPage } from './api-pagination.js';
 import { exportFilename } from './export-naming.js';
-import { reportNotReady, scheduleExportRendering } from './export-scheduler.js';
+import { renderExportNow, reportNotReady } from './export-scheduler.js';
 import { exportContent, exportJson, getExport, insertExport, listExports } from './export-store.js';
 import { renderSpec, SANDBOX_DASHBOARDS, SANDBOX_INSIGHTS } from './sandbox-insights.js';
+import { sleep } from '../../util/sleep.js';
 
 const BASE = String.raw`^\/api\/(?:projects|environments)\/(\d+)\/exports`;
 const LIST = new RegExp(`${BASE}\\/?$`);
@@ -17,6 +23,17 @@ const ONE = new RegExp(`${BASE}\\/(\\d+)\\/?$`);
 const CONTENT = new RegExp(`${BASE}\\/(\\d+)\\/content\\/?$`);
 /** How long the service keeps an exported file. */
 const EXPIRES_AFTER_DAYS = 180;
+/** Formats the service renders from session recordings only. */
+const RECORDING_FORMATS: readonly string[] = ['video/mp4', 'video/webm', 'image/gif'];
+
+export interface ExportRouteOptions {
+  /** How long rendering one export takes while the create request waits, in ms. Default 0. */
+  renderMs?: number;
+  /** Older self-hosted PostHog: content answers 404 until rendered, instead of 425. Default false. */
+  content404UntilReady?: boolean;
+  /** Waits out `renderMs`. Default a real timer; tests inject one. */
+  sleep?: (ms: number) => Promise<void>;
+}
 
 interface ValidExport {
   dashboard: number | null;
@@ -54,11 +71,28 @@ export function validateExport(body: Record<string, unknown>): ValidExport | San
   return { dashboard, insight, format, context: context as Record<string, unknown> | null };
 }
 
-async function createExport(request: SandboxRequest, context: ApiContext): Promise<SandboxResponse> {
+/** An insight or dashboard export reads that object, so the key needs its read scope too. */
+export function sourceScopeRefusal(body: Record<string, unknown>, scopes: readonly string[]): SandboxResponse | undefined {
+  for (const [field, scope] of [['dashboard', 'dashboard:read'], ['insight', 'insight:read']] as const) {
+    if (body[field] !== undefined && body[field] !== null && !hasScope(scopes, scope)) return missingScope(scope);
+  }
+  return undefined;
+}
+
+function recordingRefusal(valid: ValidExport): SandboxResponse | undefined {
+  if (!RECORDING_FORMATS.includes(valid.format) || typeof valid.context?.session_recording_id === 'string') return undefined;
+  return validationError('invalid_input', 'Video export supports session recordings only.', 'export_format');
+}
+
+async function createExport(request: SandboxRequest, context: ApiContext, options: ExportRouteOptions): Promise<SandboxResponse> {
   const body = await readJsonObject(request);
   if (!body.ok) return body.response;
+  const refusal = sourceScopeRefusal(body.value, context.caller.scopes);
+  if (refusal !== undefined) return refusal;
   const valid = validateExport(body.value);
   if ('status' in valid) return valid;
+  const recording = recordingRefusal(valid);
+  if (recording !== undefined) return recording;
   const now = context.now();
   const id = insertExport(context.store, {
     team_id: context.project.id,
@@ -71,34 +105,40 @@ async function createExport(request: SandboxRequest, context: ApiContext): Promi
     filename: exportFilename(renderSpec(valid).title, now, valid.format),
     expires_after: new Date(now.getTime() + EXPIRES_AFTER_DAYS * 86_400_000).toISOString(),
   });
-  scheduleExportRendering(context.store);
-  return json(201, exportJson(getExport(context.store, context.project.id, id)!));
+  const renderMs = options.renderMs ?? 0;
+  if (renderMs > 0) await (options.sleep ?? sleep)(renderMs);
+  if (!context.store.db.open) return { status: 0, drop: true };
+  // Paused (tests): the export stays unrendered until resumed, like a render that outlasted the request.
+  renderExportNow(context.store, id);
+  return json(201, exportJson(getExport(context.store, context.project.id, id, context.caller.userId)!));
 }
 
-function content(request: SandboxRequest, { store, project, params }: ApiContext): SandboxResponse {
-  const row = getExport(store, project.id, Number(params[0]));
+function content(request: SandboxRequest, { store, project, params, caller }: ApiContext, options: ExportRouteOptions): SandboxResponse {
+  const row = getExport(store, project.id, Number(params[0]), caller.userId);
   if (row === undefined) return notFound();
   if (row.exception !== null) return apiError(400, 'validation_error', 'export_failed', row.exception);
   const bytes = row.has_content === 1 ? exportContent(store, row.id) : null;
   if (bytes === null) {
     reportNotReady(store, row.id);
-    return apiError(425, 'invalid_request', 'export_not_ready', 'Export is not ready yet.');
+    return options.content404UntilReady ? notFound() : apiError(425, 'invalid_request', 'export_not_ready', 'Export is not ready yet.');
   }
   const headers: Record<string, string> = { 'content-type': row.export_format };
   if (request.url.searchParams.get('download') === 'true') headers['content-disposition'] = `attachment; filename="${row.filename}"`;
   return { status: 200, headers, body: bytes };
 }
 
-export const exportsRoutes: Route[] = [
-  projectRoute('GET', LIST, 'export:read', (request, { store, project }) => {
-    const { limit, offset } = limitOffset(request.url);
-    const { rows, count } = listExports(store, project.id, limit, offset);
-    return json(200, offsetPage(request, rows.map(exportJson), count, limit, offset));
-  }),
-  projectRoute('POST', LIST, 'export:write', createExport),
-  projectRoute('GET', ONE, 'export:read', (_request, { store, project, params }) => {
-    const row = getExport(store, project.id, Number(params[0]));
-    return row === undefined ? notFound() : json(200, exportJson(row));
-  }),
-  projectRoute('GET', CONTENT, 'export:read', content),
-];
+export function exportsRoutes(options: ExportRouteOptions = {}): Route[] {
+  return [
+    projectRoute('GET', LIST, 'export:read', (request, { store, project, caller }) => {
+      const { limit, offset } = limitOffset(request.url);
+      const { rows, count } = listExports(store, project.id, caller.userId, limit, offset);
+      return json(200, offsetPage(request, rows.map(exportJson), count, limit, offset));
+    }),
+    projectRoute('POST', LIST, 'export:write', (request, context) => createExport(request, context, options)),
+    projectRoute('GET', ONE, 'export:read', (_request, { store, project, params, caller }) => {
+      const row = getExport(store, project.id, Number(params[0]), caller.userId);
+      return row === undefined ? notFound() : json(200, exportJson(row));
+    }),
+    projectRoute('GET', CONTENT, 'export:read', (request, context) => content(request, context, options)),
+  ];
+}

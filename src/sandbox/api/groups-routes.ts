@@ -1,6 +1,7 @@
 /**
  * `/api/environments/:id/groups/`: the groups of one type, newest first, 100 per cursor page,
- * optionally searched; and `groups/find/` for one group by key.
+ * optionally searched; and `groups/find/` for one group by key, which also makes the group's
+ * notebook unless `skip_create_notebook` is true, as PostHog does.
  */
 import type { Route, SandboxRequest, SandboxResponse } from '../router.js';
 import { json } from '../router.js';
@@ -8,6 +9,7 @@ import type { SandboxStore } from '../sandbox-store.js';
 import { projectRoute, type ApiContext } from './api-auth.js';
 import { notFound, required, validationError } from './api-errors.js';
 import { cursorLinks, decodeCursor, DEFAULT_PAGE_SIZE } from './api-pagination.js';
+import { ensureGroupNotebook, groupNotebook } from './notebook-store.js';
 
 const BASE = String.raw`^\/api\/(?:projects|environments)\/(\d+)\/groups`;
 
@@ -61,7 +63,23 @@ function listGroups(request: SandboxRequest, { store, project }: ApiContext): Sa
   return json(200, { ...links, results: rows.slice(0, DEFAULT_PAGE_SIZE).map(groupJson) });
 }
 
-function findGroup(request: SandboxRequest, { store, project }: ApiContext): SandboxResponse {
+/** PostHog's `str_to_bool`: a few spellings of yes. */
+export function queryFlag(value: string | null): boolean {
+  return value !== null && ['y', 'yes', 't', 'true', 'on', '1'].includes(value.trim().toLowerCase());
+}
+
+function notebookFor(request: SandboxRequest, { store, project, caller, now }: ApiContext, row: GroupRow): string | null {
+  if (queryFlag(request.url.searchParams.get('skip_create_notebook'))) {
+    return groupNotebook(store, project.id, row.group_type_index, row.group_key)?.short_id ?? null;
+  }
+  const name = (JSON.parse(row.group_properties) as Record<string, unknown>).name;
+  const title = `${typeof name === 'string' && name !== '' ? name : row.group_key} Notes`;
+  const at = now().toISOString();
+  return ensureGroupNotebook(store, { team_id: project.id, title, group_type_index: row.group_type_index, group_key: row.group_key, created_by: caller.userId, created_at: at }).short_id;
+}
+
+function findGroup(request: SandboxRequest, context: ApiContext): SandboxResponse {
+  const { store, project } = context;
   const typeIndex = integerParam(request.url, 'group_type_index');
   if (typeof typeIndex !== 'number') return typeIndex;
   const key = request.url.searchParams.get('group_key');
@@ -69,7 +87,7 @@ function findGroup(request: SandboxRequest, { store, project }: ApiContext): San
   const row = store.db
     .prepare('SELECT group_type_index, group_key, group_properties, created_at FROM groups WHERE team_id = ? AND group_type_index = ? AND group_key = ?')
     .get(project.id, typeIndex, key) as GroupRow | undefined;
-  return row === undefined ? notFound() : json(200, groupJson(row));
+  return row === undefined ? notFound() : json(200, { ...groupJson(row), notebook: notebookFor(request, context, row) });
 }
 
 export const groupsRoutes: Route[] = [

@@ -26,13 +26,20 @@ const MEMBERSHIPS: ReadonlyArray<readonly [SeedUser, number, 1 | 8]> = [
   ['newcomer', SANDBOX_TEST_PROJECT_ID, 1],
 ];
 
-/** Personal API keys: label, owner, scopes. Labels are stable; values are random per sandbox. */
+/**
+ * Personal API keys: label, owner, scopes. Labels are stable; values are random per sandbox.
+ * Append only: a key's id follows its place in this list, and sandbox files made before a key
+ * was added get it on their next open.
+ */
 export const SANDBOX_KEY_SPECS: ReadonlyArray<{ label: string; user: SeedUser; scopes: readonly string[] }> = [
   { label: 'owner-all', user: 'owner', scopes: ['*'] },
   { label: 'admin-all', user: 'admin', scopes: ['*'] },
   { label: 'admin-read-only', user: 'admin', scopes: ['project:read', 'group:read', 'export:read'] },
   { label: 'member-all', user: 'member', scopes: ['*'] },
   { label: 'owner-exports-only', user: 'owner', scopes: ['export:write'] },
+  { label: 'owner-no-query', user: 'owner', scopes: ['project:write', 'group:read', 'export:write', 'insight:read', 'dashboard:read', 'access_control:write', 'organization_member:read'] },
+  { label: 'owner-query-only', user: 'owner', scopes: ['query:read'] },
+  { label: 'admin-access-read-only', user: 'admin', scopes: ['access_control:read', 'organization_member:read'] },
 ];
 
 export interface SandboxPersonalKey {
@@ -61,21 +68,21 @@ function seedPeople(store: SandboxStore, at: string): void {
   });
 }
 
+/** Adds the keys this store does not have yet; existing keys keep their values. */
 function seedKeys(store: SandboxStore, at: string): void {
-  const insert = store.db.prepare('INSERT INTO personal_api_keys (id, user_id, label, value, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = store.db.prepare('INSERT OR IGNORE INTO personal_api_keys (id, user_id, label, value, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   SANDBOX_KEY_SPECS.forEach((spec, i) => {
     const value = `phx_${randomBytes(30).toString('base64url')}`;
     insert.run(membershipId('e', i + 1), SANDBOX_USERS[spec.user].id, spec.label, value, JSON.stringify(spec.scopes), at);
   });
 }
 
-/** Seeds the organization, users, memberships and keys once; later opens change nothing. */
+/** Seeds the organization, users and memberships once, and any key the store lacks; later opens change nothing else. */
 export function seedManagementData(store: SandboxStore, now: () => Date = () => new Date()): void {
   const seeded = store.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(SANDBOX_ORGANIZATION_ID);
-  if (seeded !== undefined) return;
   const at = now().toISOString();
   store.transaction(() => {
-    seedPeople(store, at);
+    if (seeded === undefined) seedPeople(store, at);
     seedKeys(store, at);
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The sandbox's built-in insights and dashboard, the things an export can be made of, and the
- * numbers behind them: events per day from the sandbox's own events table.
+ * numbers behind them: events per day (or week, or month) from the sandbox's own events table.
  */
 import type { SandboxStore } from '../sandbox-store.js';
 import type { DailyCount } from './chart/bar-chart.js';
@@ -43,27 +43,74 @@ export function renderSpec(source: ExportSource): RenderSpec {
   return { title: named ?? (event === null ? 'Events per day' : `${event} per day`), event };
 }
 
-function dayAfter(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** How much time one bar stands for. */
+export type Interval = 'day' | 'week' | 'month';
+
+/** What a chart of events shows: bars of `interval`, each starting on its `day`. */
+export interface Series {
+  interval: Interval;
+  points: DailyCount[];
+}
+
+/** Bars a chart holds at most: past this, days become weeks, then months. */
+export const MAX_BARS = 120;
+
+const DAY_MS = 86_400_000;
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The first day of the bar holding `day`: itself, its week's Monday, or its month's first. */
+function bucketStart(day: string, interval: Interval): string {
+  if (interval === 'day') return day;
+  if (interval === 'month') return `${day.slice(0, 7)}-01`;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return isoDay(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
+}
+
+function nextBucket(start: string, interval: Interval): string {
+  if (interval !== 'month') return isoDay(Date.parse(`${start}T00:00:00Z`) + (interval === 'week' ? 7 : 1) * DAY_MS);
+  const date = new Date(`${start}T00:00:00Z`);
+  return isoDay(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+}
+
+/** Pure: daily counts (oldest first) summed into bars, empty bars included between the first and last. */
+function bucket(counts: readonly DailyCount[], interval: Interval): DailyCount[] {
+  const totals = new Map<string, number>();
+  for (const c of counts) totals.set(bucketStart(c.day, interval), (totals.get(bucketStart(c.day, interval)) ?? 0) + c.count);
+  const last = bucketStart(counts[counts.length - 1]!.day, interval);
+  const out: DailyCount[] = [];
+  for (let b = bucketStart(counts[0]!.day, interval); b <= last; b = nextBucket(b, interval)) out.push({ day: b, count: totals.get(b) ?? 0 });
+  return out;
 }
 
 /** Pure: fills the days without events between the first and last, keeping the last `maxDays`. */
 export function fillDays(counts: readonly DailyCount[], maxDays: number): DailyCount[] {
-  if (counts.length === 0) return [];
-  const byDay = new Map(counts.map((c) => [c.day, c.count]));
-  const last = counts[counts.length - 1]!.day;
-  const filled: DailyCount[] = [];
-  for (let day = counts[0]!.day; day <= last; day = dayAfter(day)) filled.push({ day, count: byDay.get(day) ?? 0 });
-  return filled.slice(-maxDays);
+  return counts.length === 0 ? [] : bucket(counts, 'day').slice(-maxDays);
 }
 
-/** Events per UTC day in a project, oldest first, days without events included. */
-export function eventsPerDay(store: SandboxStore, teamId: number, event: string | null, maxDays = 90): DailyCount[] {
+/**
+ * Pure: the whole range that holds a project's events, first to last, not the last 90 days
+ * (a migration's events are old): daily bars when they fit in `maxBars`, else weekly, else
+ * monthly, keeping the newest `maxBars` months.
+ */
+export function seriesOf(counts: readonly DailyCount[], maxBars = MAX_BARS): Series {
+  if (counts.length === 0) return { interval: 'day', points: [] };
+  for (const interval of ['day', 'week'] as const) {
+    const points = bucket(counts, interval);
+    if (points.length <= maxBars) return { interval, points };
+  }
+  return { interval: 'month', points: bucket(counts, 'month').slice(-maxBars) };
+}
+
+/** A project's events charted over the range that holds them. */
+export function eventSeries(store: SandboxStore, teamId: number, event: string | null): Series {
   const rows = store.db
     .prepare(
-      `SELECT substr(timestamp, 1, 10) AS day, COUNT(*) AS count FROM events
+      `SELECT substr(strftime('%Y-%m-%dT%H:%M:%fZ', timestamp), 1, 10) AS day, COUNT(*) AS count FROM events
        WHERE team_id = ? AND (? IS NULL OR event = ?) GROUP BY day ORDER BY day`,
     )
     .all(teamId, event, event) as DailyCount[];
-  return fillDays(rows, maxDays);
+  return seriesOf(rows);
 }

@@ -51,5 +51,8 @@ export function registerSandbox(program: Command): void {
     .option('--max-body-bytes <n>', 'body limit after decompression (default 20 MiB, as PostHog)', integerOption('--max-body-bytes', 1))
     .option('--seed <n>', 'seed the fault draws, to replay a run exactly', integerOption('--seed', 0))
     .option('--json', 'print one JSON line (url, projects and keys) instead of the banner')
+    .option('--no-explicit-members', 'answer the explicit_members API with 404, as PostHog Cloud does (project access is then access control only)')
+    .option('--export-render-ms <ms>', 'how long rendering one export takes while its create request waits (default 0)', integerOption('--export-render-ms', 0))
+    .option('--export-content-404-until-ready', "answer an unrendered export's content with 404, as older self-hosted PostHog does, instead of 425")
     .action(run);
 }

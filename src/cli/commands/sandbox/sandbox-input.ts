@@ -20,6 +20,9 @@ export interface SandboxCommandOptions {
   maxBodyBytes?: number;
   seed?: number;
   json?: boolean;
+  explicitMembers: boolean;
+  exportRenderMs?: number;
+  exportContent404UntilReady?: boolean;
 }
 
 export function faultsOf(o: SandboxCommandOptions): CaptureFaults {
@@ -50,6 +53,11 @@ export function toSandboxOptions(o: SandboxCommandOptions): SandboxOptions {
       maxBodyBytes: o.maxBodyBytes,
       countOnly: o.countOnly === true,
       random: o.seed === undefined ? undefined : seededRandom(o.seed),
+    },
+    api: {
+      explicitMembers: o.explicitMembers,
+      exportRenderMs: o.exportRenderMs,
+      exportContent404UntilReady: o.exportContent404UntilReady === true,
     },
   };
 }

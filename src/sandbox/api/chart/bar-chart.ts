@@ -14,6 +14,8 @@ export interface DailyCount {
 export interface BarChartOptions {
   title: string;
   subtitle?: string;
+  /** A bar's label from its day. Default MM-DD. */
+  label?: (day: string) => string;
   /** Device pixels. Default 800 x 400. */
   width?: number;
   height?: number;
@@ -56,15 +58,16 @@ function drawAxis(raster: Raster, plot: Plot, max: number): number {
   return top;
 }
 
-function drawBars(raster: Raster, plot: Plot, points: readonly DailyCount[], top: number): void {
+function drawBars(raster: Raster, plot: Plot, points: readonly DailyCount[], top: number, labelOf: (day: string) => string): void {
   const slot = plot.width / points.length;
-  const labelEvery = Math.max(1, Math.ceil((textWidth('00-00', 1) + 10) / slot));
+  const widest = points.reduce((w, p) => Math.max(w, textWidth(labelOf(p.day), 1)), 0);
+  const labelEvery = Math.max(1, Math.ceil((widest + 10) / slot));
   points.forEach((point, i) => {
     const h = (point.count / top) * plot.height;
     const x = plot.left + i * slot + slot * 0.15;
     raster.fillRect(x, plot.top + plot.height - h, Math.max(1, slot * 0.7), h, BAR);
     if (i % labelEvery === 0) {
-      const label = point.day.slice(5);
+      const label = labelOf(point.day);
       const center = plot.left + i * slot + slot / 2;
       raster.drawText(center - textWidth(label, 1) / 2, plot.top + plot.height + 8, label, 1, MUTED);
     }
@@ -89,7 +92,7 @@ export function renderBarChart(points: readonly DailyCount[], options: BarChartO
     const text = 'NO EVENTS YET';
     raster.drawText(plot.left + (plot.width - textWidth(text, 2)) / 2, plot.top + plot.height / 2 - GLYPH_HEIGHT, text, 2, MUTED);
   } else {
-    drawBars(raster, plot, points, top);
+    drawBars(raster, plot, points, top, options.label ?? ((day) => day.slice(5)));
   }
   return raster;
 }

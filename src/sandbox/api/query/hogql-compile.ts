@@ -1,0 +1,52 @@
+/**
+ * The sandbox's HogQL front door: query text in, a statement with its row window out, or the
+ * reason it is refused. Pure. Row caps follow PostHog's API: without LIMIT, 100 rows and
+ * `hasMore`; with LIMIT, at most 50,000 rows and no `hasMore`.
+ */
+import { compileQuery, type CompiledQuery } from './hogql-query.js';
+import { parseHogQL } from './hogql-parser.js';
+import { QueryProblem } from './query-problem.js';
+
+/** Rows a query without LIMIT answers (PostHog's DEFAULT_RETURNED_ROWS). */
+export const DEFAULT_RETURNED_ROWS = 100;
+/** The most rows any query answers (PostHog's MAX_SELECT_RETURNED_ROWS); a larger LIMIT is lowered to it. */
+export const MAX_SELECT_RETURNED_ROWS = 50_000;
+
+export interface RowWindow {
+  /** Rows to ask SQLite for (one more than answered when paginating, to learn `hasMore`). */
+  fetch: number;
+  skip: number;
+  /** True without LIMIT: PostHog then reports hasMore, limit and offset. */
+  paginated: boolean;
+  /** Rows answered at most. */
+  limit: number;
+}
+
+export interface CompiledHogQL extends CompiledQuery {
+  window: RowWindow;
+}
+
+export type CompileOutcome = { ok: true; query: CompiledHogQL } | { ok: false; detail: string };
+
+/**
+ * Without LIMIT, PostHog's paginator sets LIMIT 101 and OFFSET 0 itself: an OFFSET written
+ * without LIMIT is replaced, as there.
+ */
+export function rowWindow(limit: number | undefined, offset: number | undefined): RowWindow {
+  if (limit === undefined) return { fetch: DEFAULT_RETURNED_ROWS + 1, skip: 0, paginated: true, limit: DEFAULT_RETURNED_ROWS };
+  const capped = Math.min(limit, MAX_SELECT_RETURNED_ROWS);
+  return { fetch: capped, skip: offset ?? 0, paginated: false, limit: capped };
+}
+
+export function compileHogQL(text: string, teamId: number): CompileOutcome {
+  try {
+    const parsed = parseHogQL(text);
+    const compiled = compileQuery(parsed, teamId);
+    const window = rowWindow(parsed.limit, parsed.offset);
+    const hogql = `${compiled.hogql} LIMIT ${window.limit}${window.skip > 0 ? ` OFFSET ${window.skip}` : ''}`;
+    return { ok: true, query: { ...compiled, hogql, window } };
+  } catch (error) {
+    if (error instanceof QueryProblem) return { ok: false, detail: error.detail };
+    throw error;
+  }
+}

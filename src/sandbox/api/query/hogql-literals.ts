@@ -1,0 +1,63 @@
+/**
+ * Constants in the sandbox's HogQL: reading date and time strings the way ClickHouse does in a
+ * UTC project, and printing names and strings back as HogQL. Pure.
+ */
+import { QueryProblem } from './query-problem.js';
+
+/** The sandbox's one form of a point in time: what SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ')` gives. */
+export const TIMESTAMP_SQL_FORMAT = '%Y-%m-%dT%H:%M:%fZ';
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function validDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A time string as ISO with milliseconds in UTC; zone-less times are UTC (the project's zone). */
+export function parseDateTimeLiteral(text: string): string {
+  const trimmed = text.trim();
+  const dateOnly = DATE_ONLY.exec(trimmed);
+  const match = dateOnly ?? DATE_TIME.exec(trimmed);
+  if (match !== null && validDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
+    const iso = dateOnly ? `${trimmed}T00:00:00Z` : trimmed.replace(' ', 'T') + (match[8] === undefined ? 'Z' : '');
+    const ms = Date.parse(iso);
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  throw new QueryProblem(`Cannot parse '${text}' as a date and time (use 'YYYY-MM-DD' or 'YYYY-MM-DD hh:mm:ss').`);
+}
+
+/** A date string (or a date and time, whose UTC day is taken) as YYYY-MM-DD. */
+export function parseDateLiteral(text: string): string {
+  const match = DATE_ONLY.exec(text.trim());
+  if (match !== null && validDay(Number(match[1]), Number(match[2]), Number(match[3]))) return text.trim();
+  try {
+    return parseDateTimeLiteral(text).slice(0, 10);
+  } catch {
+    throw new QueryProblem(`Cannot parse '${text}' as a date (use 'YYYY-MM-DD').`);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parseUuidLiteral(text: string): string {
+  if (!UUID.test(text)) throw new QueryProblem(`Cannot parse '${text}' as a UUID.`);
+  return text.toLowerCase();
+}
+
+/** A stored instant (SQLite's form) as PostHog's API writes a DateTime: seconds, microseconds only when not zero, then Z. */
+export function formatDateTime(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{3})Z$/.exec(value);
+  if (match === null) return value;
+  return match[2] === '000' ? `${match[1]}Z` : `${match[1]}.${match[2]}000Z`;
+}
+
+export function printIdentifier(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``;
+}
+
+export function printString(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

@@ -1,0 +1,103 @@
+/** `POST /api/projects/:id/query/` over HTTP: PostHog's response shape, the query:read scope, 400 bodies, the throttle. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { takeRequest } from '../../src/sandbox/api/api-throttle.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/sandbox-server.js';
+import { apiCaller } from '../helpers/api-call.js';
+import { insertEvents, startManagementSandbox, type ManagementSandbox } from '../helpers/management-sandbox.js';
+import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
+
+let sb: ManagementSandbox;
+const call = apiCaller(() => sb.sandbox.url, (label) => sb.key(label));
+const hogql = (query: string) => ({ query: { kind: 'HogQLQuery', query } });
+
+beforeAll(async () => {
+  sb = await startManagementSandbox({ now: () => new Date('2026-03-01T12:00:00.000Z') });
+  insertEvents(sb.store, 1, [
+    { event: '$pageview', timestamp: '2025-01-01T10:00:00.000Z' },
+    { event: '$pageview', timestamp: '2025-01-02T10:00:00.000Z' },
+    { event: 'signed_up', timestamp: '2025-01-02T11:00:00.000Z' },
+  ]);
+});
+afterAll(async () => {
+  await call.close();
+  await sb.sandbox.close();
+});
+
+describe('the answer', () => {
+  it.each(['/api/projects/1/query/', '/api/environments/1/query/', '/api/projects/1/query'])('%s answers in the shape of PostHog\'s HogQL response', async (path) => {
+    const reply = await call('POST', path, 'owner-all', hogql('SELECT event, count() AS n FROM events GROUP BY event ORDER BY event'));
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toEqual({
+      cache_key: expect.stringMatching(/^cache_[0-9a-f]{32}$/),
+      is_cached: false,
+      last_refresh: '2026-03-01T12:00:00.000Z',
+      next_allowed_client_refresh: '2026-03-01T12:01:00.000Z',
+      timezone: 'UTC',
+      query_status: null,
+      query: 'SELECT event, count() AS n FROM events GROUP BY event ORDER BY event',
+      hogql: 'SELECT event, count() AS n FROM events GROUP BY event ORDER BY event ASC LIMIT 100',
+      clickhouse: null,
+      error: null,
+      timings: [],
+      columns: ['event', 'n'],
+      types: [['event', 'String'], ['n', 'UInt64']],
+      results: [['$pageview', 2], ['signed_up', 1]],
+      hasMore: false,
+      limit: 100,
+      offset: 0,
+    });
+  });
+
+  it('with a LIMIT, leaves hasMore, limit and offset null, as PostHog does', async () => {
+    const body = (await call('POST', '/api/projects/1/query/', 'owner-query-only', hogql('SELECT timestamp FROM events ORDER BY timestamp LIMIT 1 OFFSET 1'))).json();
+    expect(body).toMatchObject({ results: [['2025-01-02T10:00:00Z']], hasMore: null, limit: null, offset: null, types: [['timestamp', "DateTime64(6, 'UTC')"]] });
+  });
+
+  it('counts only the project in the path', async () => {
+    expect((await call('POST', '/api/projects/2/query/', 'owner-all', hogql('SELECT count() FROM events'))).json()).toMatchObject({ results: [[0]] });
+  });
+});
+
+describe('refusals', () => {
+  it.each<[string, string, unknown, number, Record<string, unknown>]>([
+    ['a key without query:read', 'owner-no-query', hogql('SELECT 1 FROM events'), 403, { type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'query:read'", attr: null }],
+    ['no key', '', hogql('SELECT 1 FROM events'), 401, { code: 'not_authenticated' }],
+    ['an unsupported query', 'owner-all', hogql('SELECT * FROM events'), 400, { type: 'validation_error', code: 'invalid_input', detail: "SELECT * is not supported by the sandbox's HogQL subset (see docs/sandbox-api.md).", attr: null }],
+    ['a syntax error', 'owner-all', hogql('SELEC count() FROM events'), 400, { code: 'invalid_input', detail: 'Syntax error at line 1, column 1: expected SELECT, found SELEC', attr: null }],
+    ['no query', 'owner-all', {}, 400, { code: 'required', detail: 'This field is required.', attr: 'query' }],
+    ['another kind', 'owner-all', { query: { kind: 'EventsQuery', select: ['*'] } }, 400, { code: 'invalid_input', detail: 'The sandbox answers HogQLQuery queries only, not EventsQuery.', attr: 'query' }],
+    ['no SQL text', 'owner-all', { query: { kind: 'HogQLQuery' } }, 400, { code: 'invalid_input', attr: 'query' }],
+    ['placeholders', 'owner-all', { query: { kind: 'HogQLQuery', query: 'SELECT {x} FROM events', values: { x: 1 } } }, 400, { code: 'invalid_input', attr: null }],
+    ['broken JSON', 'owner-all', '{"query":', 400, { code: 'parse_error' }],
+  ])('%s', async (_name, key, body, status, expected) => {
+    const reply = await call('POST', '/api/projects/1/query/', key === '' ? null : key, body);
+    expect(reply.status).toBe(status);
+    expect(reply.json()).toMatchObject(expected);
+  });
+
+  it('answers 404 for a project that does not exist', async () => {
+    expect((await call('POST', '/api/projects/999/query/', 'owner-all', hogql('SELECT 1 FROM events'))).status).toBe(404);
+  });
+});
+
+describe('rate limit', () => {
+  let throttled: RunningSandbox;
+  const at = new Date('2026-03-01T12:00:00.000Z');
+  const callThrottled = apiCaller(() => throttled.url, (label) => sandboxPersonalKey(throttled.store, label));
+  beforeAll(async () => {
+    throttled = await startSandbox({ port: 0, now: () => at });
+  });
+  afterAll(async () => {
+    await callThrottled.close();
+    await throttled.close();
+  });
+
+  it('counts queries against the personal key like every other API request', async () => {
+    const { id } = throttled.store.db.prepare("SELECT id FROM personal_api_keys WHERE label = 'owner-query-only'").get() as { id: string };
+    for (let i = 0; i < 480; i++) takeRequest(throttled.store, id, at.getTime());
+    const reply = await callThrottled('POST', '/api/projects/1/query/', 'owner-query-only', hogql('SELECT count() FROM events'));
+    expect(reply.status).toBe(429);
+    expect(reply.headers['retry-after']).toBe('60');
+    expect(reply.json()).toMatchObject({ type: 'throttled_error', code: 'throttled' });
+  });
+});
