@@ -15,7 +15,7 @@ import { exportFilename } from './export-naming.js';
 import { renderExportNow, reportNotReady } from './export-scheduler.js';
 import { exportContent, exportJson, getExport, insertExport, listExports } from './export-store.js';
 import { renderSpec, SANDBOX_DASHBOARDS, SANDBOX_INSIGHTS } from './sandbox-insights.js';
-import { sleep } from '../../util/sleep.js';
+import { systemClock } from '../../util/clock.js';
 
 const BASE = String.raw`^\/api\/(?:projects|environments)\/(\d+)\/exports`;
 const LIST = new RegExp(`${BASE}\\/?$`);
@@ -106,7 +106,7 @@ async function createExport(request: SandboxRequest, context: ApiContext, option
     expires_after: new Date(now.getTime() + EXPIRES_AFTER_DAYS * 86_400_000).toISOString(),
   });
   const renderMs = options.renderMs ?? 0;
-  if (renderMs > 0) await (options.sleep ?? sleep)(renderMs);
+  if (renderMs > 0) await (options.sleep ?? ((ms: number) => systemClock.sleep(ms)))(renderMs);
   if (!context.store.db.open) return { status: 0, drop: true };
   // Paused (tests): the export stays unrendered until resumed, like a render that outlasted the request.
   renderExportNow(context.store, id);
