@@ -122,16 +122,28 @@ class CarefulParser {
   /** A value starting at `pos`; a container is opened and its first value read instead. */
   private value(): Read {
     const c = this.text.charCodeAt(this.pos);
-    if (c === 0x22) return this.string(false);
-    if (c === 0x7b /* { */ || c === 0x5b /* [ */) return this.open(c === 0x7b);
-    if (isDigit(c) || c === 0x2d /* - */) return this.number();
-    for (const [word, value] of LITERALS) {
-      if (this.text.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return value;
-      }
+    switch (c) {
+      case 0x22 /* " */:
+        return this.string(false);
+      case 0x7b /* { */:
+        return this.open(true);
+      case 0x5b /* [ */:
+        return this.open(false);
+      case 0x74 /* t */:
+        return this.literal('true', true);
+      case 0x66 /* f */:
+        return this.literal('false', false);
+      case 0x6e /* n */:
+        return this.literal('null', null);
+      default:
+        return isDigit(c) || c === 0x2d /* - */ ? this.number() : this.fail(this.expected('a value'));
     }
-    return this.fail(this.expected('a value'));
+  }
+
+  private literal(word: string, value: JsonValue): Read {
+    if (!this.text.startsWith(word, this.pos)) return this.fail(this.expected('a value'));
+    this.pos += word.length;
+    return value;
   }
 
   private open(isObject: boolean): Read {
@@ -212,7 +224,10 @@ class CarefulParser {
   }
 
   private skipSpace(): void {
-    while (isSpace(this.text.charCodeAt(this.pos))) this.pos++;
+    const text = this.text;
+    let pos = this.pos;
+    while (isSpace(text.charCodeAt(pos))) pos++;
+    this.pos = pos;
   }
 
   private where(offset: number): string {
@@ -241,9 +256,3 @@ class CarefulParser {
     return FAIL;
   }
 }
-
-const LITERALS: ReadonlyArray<readonly [string, JsonValue]> = [
-  ['true', true],
-  ['false', false],
-  ['null', null],
-];

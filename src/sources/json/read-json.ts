@@ -23,6 +23,6 @@ export function parseJson(text: string, options: JsonReadOptions = {}): JsonPars
   } catch {
     return parseJsonCarefully(text, options);
   }
-  if (mayDiffer(value, 1, options.maxDepth ?? POSTHOG_MAX_JSON_DEPTH, hasSurrogateEscape(text))) return parseJsonCarefully(text, options);
+  if (mayDiffer(value, options.maxDepth ?? POSTHOG_MAX_JSON_DEPTH, hasSurrogateEscape(text))) return parseJsonCarefully(text, options);
   return { ok: true, value };
 }
