@@ -2,11 +2,13 @@
 // How fast JSON lines are read: bare JSON.parse, the reader's fast path (parseJson), the careful
 // parser alone, and what keeping source key order would cost. Lines are Mixpanel-shaped, made in
 // memory with a fixed seed (about 2% carry integers beyond 2^53). Not part of `npm run bench`.
+// The same events as one pretty-printed JSON array are then split by JsonArraySplitter.
 // Usage: npm run build && node bench/json-parse-bench.mjs [lines=200000] [rounds=5]
 import { parseJsonCarefully } from '../dist/sources/json/careful-json-parser.js';
 import { hasSurrogateEscape, mayDiffer } from '../dist/sources/json/json-hazards.js';
 import { parseJson } from '../dist/sources/json/read-json.js';
 import { stringifyJson } from '../dist/sources/json/json-writer.js';
+import { JsonArraySplitter } from '../dist/sources/json/json-array-splitter.js';
 
 const count = Number(process.argv[2] ?? 200_000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -111,3 +113,24 @@ console.table(
     'x JSON.parse': +(seconds / bare).toFixed(2),
   })),
 );
+
+// The same events as one JSON array (an element per line), fed in 64 KiB chunks.
+const array = `[\n${lines.join(',\n')}\n]\n`;
+const chunks = [];
+for (let at = 0; at < array.length; at += 65536) chunks.push(array.slice(at, at + 65536));
+let splitBest = Infinity;
+for (let r = 0; r < rounds; r++) {
+  const start = process.hrtime.bigint();
+  const splitter = new JsonArraySplitter();
+  const out = [];
+  let elements = 0;
+  for (const chunk of chunks) {
+    splitter.push(chunk, out);
+    elements += out.length;
+    out.length = 0;
+  }
+  splitter.end(out);
+  if (elements !== count || out.length !== 0) throw new Error(`split ${elements} elements`);
+  splitBest = Math.min(splitBest, Number(process.hrtime.bigint() - start) / 1e9);
+}
+console.log(`JsonArraySplitter: ${Math.round(count / splitBest)} elements/s, ${(array.length / splitBest / 1e6).toFixed(1)} M chars/s (${((splitBest / count) * 1e6).toFixed(2)} us/element)`);

@@ -50,6 +50,18 @@ describe('JsonArraySplitter', () => {
     expect(elements.map((text) => JSON.parse(text) as unknown)).toEqual(values);
   });
 
+  it('counts lines inside strings too (raw newlines there are not JSON, but the lines after them stay right)', () => {
+    const text = '[{"a":"x\ny\\\nz"},\n{"b":"\\\\"},\n"s\n",\n{"c":1}]';
+    const expected = [
+      { line: 1, text: '{"a":"x\ny\\\nz"}' },
+      { line: 4, text: '{"b":"\\\\"}' },
+      { line: 5, text: '"s\n"' },
+      { line: 7, text: '{"c":1}' },
+    ];
+    expect(split([text])).toEqual(expected);
+    expect(split([...text])).toEqual(expected);
+  });
+
   it('reads an empty array, and whitespace around it', () => {
     expect(split(['[]'])).toEqual([]);
     expect(split(['\uFEFF', '  \n [ \n ] \n\n'])).toEqual([]);

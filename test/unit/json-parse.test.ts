@@ -3,6 +3,7 @@ import { parseJsonCarefully } from '../../src/sources/json/careful-json-parser.j
 import type { JsonProblem } from '../../src/sources/json/json-problem.js';
 import type { JsonParseResult, JsonReadOptions, JsonValue } from '../../src/sources/json/json-value.js';
 import { stringifyJson } from '../../src/sources/json/json-writer.js';
+import { setOwnProperty } from '../../src/sources/json/own-property.js';
 import { parseJson } from '../../src/sources/json/read-json.js';
 import { mutate, randomText, randomValue, seededRandom } from '../helpers/random-json.js';
 
@@ -101,6 +102,21 @@ describe('parseJson: keys', () => {
     expect(Object.getPrototypeOf(parent)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(stringifyJson(value)).toContain('"__proto__":');
+  });
+
+  it('is copied into a new object by setOwnProperty, where an assignment would lose it', () => {
+    const source = read('{"__proto__":{"x":1},"a":2}') as Record<string, unknown>;
+    const assigned: Record<string, unknown> = {};
+    const copied: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(source)) {
+      assigned[key] = value;
+      setOwnProperty(copied, key, value);
+    }
+    expect(stringifyJson(assigned)).toBe('{"a":2}');
+    expect(assigned.x).toBe(1);
+    expect(stringifyJson(copied)).toBe('{"__proto__":{"x":1},"a":2}');
+    expect(copied.x).toBeUndefined();
+    expect(stringifyJson({ ...source })).toBe('{"__proto__":{"x":1},"a":2}');
   });
 
   it('keeps constructor and other Object.prototype names as plain keys', () => {

@@ -72,15 +72,7 @@ class CarefulParser {
   /** Stores an array element; then the next element's value, or the array itself once closed. */
   private afterElement(array: JsonArray, element: JsonValue): Read {
     array.push(element);
-    this.skipSpace();
-    const c = this.text.charCodeAt(this.pos);
-    if (c === 0x2c /* , */) {
-      this.pos++;
-      this.skipSpace();
-      return this.value();
-    }
-    if (c === 0x5d /* ] */) return this.close();
-    return this.fail(this.expected("',' or ']' after an array element"));
+    return this.separator(false);
   }
 
   /** Stores an object member; then the next member's value, or the object itself once closed. */
@@ -88,15 +80,20 @@ class CarefulParser {
     const key = this.keys[this.keys.length - 1]!;
     if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
     else object[key] = value;
+    return this.separator(true);
+  }
+
+  /** After a value in a container: `,` and the next value, or the closing bracket. */
+  private separator(inObject: boolean): Read {
     this.skipSpace();
     const c = this.text.charCodeAt(this.pos);
     if (c === 0x2c /* , */) {
       this.pos++;
       this.skipSpace();
-      return this.member();
+      return inObject ? this.member() : this.value();
     }
-    if (c === 0x7d /* } */) return this.close();
-    return this.fail(this.expected("',' or '}' after a property value"));
+    if (c === (inObject ? 0x7d : 0x5d)) return this.close();
+    return this.fail(this.expected(inObject ? "',' or '}' after a property value" : "',' or ']' after an array element"));
   }
 
   /** Reads `"key":` and then the member's value. */

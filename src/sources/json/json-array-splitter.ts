@@ -47,6 +47,12 @@ const enum State {
 
 const HEAD_CHARS = 200;
 
+/** The offset of the next `search` from `from`, or Infinity when there is none. */
+function positionOf(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
+  return at === -1 ? Infinity : at;
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -70,6 +76,9 @@ export class JsonArraySplitter {
   private head = '';
   private readonly brackets: number[] = [];
   private inString = false;
+  /** Next backslash and newline in the current chunk at or after where they were looked for (-1: not yet looked for). */
+  private nextBackslash = -1;
+  private nextNewline = -1;
   private escaped = false;
   private scalar = false;
   private arrayLine = 0;
@@ -83,6 +92,8 @@ export class JsonArraySplitter {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     let i = 0;
+    this.nextBackslash = -1;
+    this.nextNewline = -1;
     while (i < text.length && this.state !== State.Failed) {
       if (this.state === State.Element) i = this.scanElement(text, i, out);
       else i = this.between(text, i, out);
@@ -143,17 +154,16 @@ export class JsonArraySplitter {
   /** Inside an element: strings, escapes and brackets, until the element ends or the chunk does. */
   private scanElement(text: string, i: number, out: ArrayEntry[]): number {
     const brackets = this.brackets;
-    for (; i < text.length; i++) {
+    while (i < text.length) {
+      if (this.inString) {
+        i = this.skipString(text, i);
+        if (this.inString) return i;
+        if (brackets.length === 0) return this.finishElement(text, this.elementStart, i, out);
+        continue;
+      }
       const c = text.charCodeAt(i);
       if (c === 0x0a) this.line++;
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 0x5c) this.escaped = true;
-        else if (c === 0x22) {
-          this.inString = false;
-          if (brackets.length === 0) return this.finishElement(text, this.elementStart, i + 1, out);
-        }
-      } else if (this.scalar) {
+      if (this.scalar) {
         if (endsScalar(c)) return this.finishElement(text, this.elementStart, i, out);
       } else if (c === 0x22) this.inString = true;
       else if (c === 0x7b || c === 0x5b) brackets.push(c);
@@ -164,8 +174,50 @@ export class JsonArraySplitter {
         }
         if (brackets.length === 0) return this.finishElement(text, this.elementStart, i + 1, out);
       }
+      i++;
     }
     return i;
+  }
+
+  /**
+   * From inside a string at `i`: the offset just past its closing quote, or the chunk's end if
+   * it goes on. Jumps from quote to backslash with indexOf rather than looking at each character
+   * (strings are most of an event's text); newlines passed are still counted.
+   */
+  private skipString(text: string, i: number): number {
+    if (this.escaped) {
+      if (text.charCodeAt(i) === 0x0a) this.line++;
+      this.escaped = false;
+      i++;
+    }
+    for (;;) {
+      const quote = text.indexOf('"', i);
+      const end = quote === -1 ? text.length : quote;
+      if (this.nextBackslash < i) this.nextBackslash = positionOf(text, '\\', i);
+      const backslash = this.nextBackslash;
+      if (backslash < end) {
+        this.countNewlines(text, i, Math.min(backslash + 2, text.length));
+        if (backslash + 1 >= text.length) {
+          this.escaped = true;
+          return text.length;
+        }
+        i = backslash + 2;
+        continue;
+      }
+      this.countNewlines(text, i, end);
+      if (quote === -1) return text.length;
+      this.inString = false;
+      return quote + 1;
+    }
+  }
+
+  /** Counts the newlines in `text[from, to)`, which the character loop does not look at. */
+  private countNewlines(text: string, from: number, to: number): void {
+    if (this.nextNewline < from) this.nextNewline = positionOf(text, '\n', from);
+    while (this.nextNewline < to) {
+      this.line++;
+      this.nextNewline = positionOf(text, '\n', this.nextNewline + 1);
+    }
   }
 
   /** The element is `text[from, to)` after the parts kept from earlier chunks; returns `to`. */
