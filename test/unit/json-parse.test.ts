@@ -189,6 +189,11 @@ describe('parseJson: strings', () => {
     expect(problemOf('{"\udc00":1}')).toMatchObject({ reason: 'invalid_unicode', field: '["\\udc00"]' });
   });
 
+  it('still finds escaped lone surrogates when the text is vouched well-formed', () => {
+    expect(parseJson('{"a":"\\ud800"}', { wellFormedText: true })).toMatchObject({ ok: false, problem: { reason: 'invalid_unicode', field: 'a' } });
+    expect(parseJson('["\\ud83d\\ude00"]', { wellFormedText: true })).toEqual({ ok: true, value: ['😀'] });
+  });
+
   it('is not fooled by an escaped backslash before u', () => {
     expect(read('"\\\\ud800"')).toBe('\\ud800');
   });
