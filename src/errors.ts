@@ -15,6 +15,7 @@ export const ExitCode = {
   refused: 6,
   staging: 7,
   remote: 8,
+  preflight: 10,
   interrupted: 130,
 } as const;
 
@@ -86,5 +87,12 @@ export class RemoteError extends MigrateError {
 export class InterruptedError extends MigrateError {
   constructor(message: string, hints: readonly string[] = []) {
     super(message, ExitCode.interrupted, hints);
+  }
+}
+
+/** `migrate doctor`, or a preflight (import's, export-source's disk check), found a problem; nothing was sent or staged. */
+export class PreflightError extends MigrateError {
+  constructor(message: string, hints: readonly string[] = []) {
+    super(message, ExitCode.preflight, hints);
   }
 }

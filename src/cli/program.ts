@@ -14,6 +14,7 @@ type Register = (program: Command) => void;
 const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
   { names: ['export-source'], load: async () => (await import('./commands/export-source/export-source-command.js')).registerExportSource },
   { names: ['identify-users', 'identify-groups'], load: async () => (await import('./commands/identify/identify-command.js')).registerIdentify },
+  { names: ['doctor'], load: async () => (await import('./commands/doctor/doctor-command.js')).registerDoctor },
   { names: ['import'], load: async () => (await import('./commands/import/import-command.js')).registerImport },
   { names: ['resume'], load: async () => (await import('./commands/resume/resume-command.js')).registerResume },
   { names: ['status'], load: async () => (await import('./commands/status/status-command.js')).registerStatus },

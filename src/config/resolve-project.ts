@@ -50,7 +50,8 @@ function readKey(name: string, inline: string | undefined, envVar: string | unde
   return value;
 }
 
-function ingestionHost(project: ProjectConfig): string {
+/** The ingestion host of a project: its host (an app host mapped to its ingestion host), or its region's. */
+export function ingestionHost(project: ProjectConfig): string {
   return project.host !== undefined ? toIngestionUrl(project.host) : REGION_HOSTS[project.region!].ingestion;
 }
 

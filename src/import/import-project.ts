@@ -7,6 +7,7 @@ import type { MigrateConfig } from '../config/config-schema.js';
 import { configPath } from '../config/load-config.js';
 import type { IngestionTarget } from '../config/resolve-project.js';
 import { recordedSettings, resolveSettings, type DeliverySettings, type GivenSettings } from '../delivery/delivery-options.js';
+import { preflightImport } from '../doctor/preflight.js';
 import type { Reporter } from '../reporter.js';
 import { bindProject, findProjectRecord } from '../staging/delivery-store.js';
 import { startRun } from '../staging/import-runs.js';
@@ -24,6 +25,8 @@ export interface ImportInput {
   project: string;
   sample?: number;
   skipTestFirst: boolean;
+  /** --skip-preflight: send without the preflight checks (recorded in the staging file). */
+  skipPreflight?: boolean;
   /** The delivery options given (see delivery-options.ts); recorded with the run. */
   given: GivenSettings;
 }
@@ -58,6 +61,7 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
  */
 export function importProject(input: ImportInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<RunResult> {
   return withPreparedImport(input, reporter, async ({ file, config, target, keySource, store, settings }) => {
+    await preflightImport({ store, config, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
     const project = bindProject(store, target);
     const run = startRun(store, { projectId: project.id, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file });
     return executeRun({ store, target, keySource, project, run, settings, next: nextStep(config, target), reporter, signal, clock });

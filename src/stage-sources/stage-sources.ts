@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { checkStagingRoom } from '../doctor/staging-room.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
@@ -118,6 +119,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     for (const read of recovered) {
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
     }
+    await checkStagingRoom(store, inputs, reporter);
     const writer = new EventWriter(store);
     const result: StageSourcesResult = {
       staging: store.path,

@@ -4,6 +4,7 @@
  */
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
+import { latestPreflights, type PreflightRecord } from './preflights.js';
 import type { ReadCounts } from './source-reads.js';
 import { StagingStore } from './staging-store.js';
 
@@ -36,6 +37,8 @@ export interface StagingReport {
   projects: ProjectReport[];
   /** The first dead letters, all projects. */
   deadLetters: DeadLetterRow[];
+  /** The latest preflight of each project an import checked (or skipped it for). */
+  preflights: Array<Omit<PreflightRecord, 'checks'>>;
 }
 
 export interface ProjectReport {
@@ -62,7 +65,7 @@ export interface RejectRow {
   raw: string;
 }
 
-function kindReport(store: StagingStore, kind: number): KindReport {
+export function kindReport(store: StagingStore, kind: number): KindReport {
   const count = store.db.prepare('SELECT coalesce(sum(count), 0) AS n FROM event_names WHERE kind = ?').get(kind) as { n: number };
   // Two subqueries, not min() and max() in one: each alone is a single seek in the send-order
   // index, together they scanned every row of the kind (a second and more on 5M events).
@@ -139,6 +142,7 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
       .all() as Array<{ reason: string; count: number }>,
     projects: projectReports(store),
     deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
+    preflights: latestPreflights(store).map(({ checks: _checks, ...preflight }) => preflight),
   };
 }
 

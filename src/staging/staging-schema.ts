@@ -128,6 +128,23 @@ export const MIGRATIONS: readonly string[] = [
    */ `
   SELECT 1;
   `,
+  /*
+   * v4: preflights, one row per preflight of a project (migrate doctor run by import before the
+   * project's first chunk): its outcome, counts and checks (JSON, redacted), or the recorded
+   * --skip-preflight.
+   */ `
+  CREATE TABLE preflights (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    host TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('passed', 'failed', 'skipped')),
+    problems INTEGER NOT NULL DEFAULT 0,
+    warnings INTEGER NOT NULL DEFAULT 0,
+    checks TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX preflights_by_project ON preflights (project, id);
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

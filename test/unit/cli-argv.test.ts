@@ -123,13 +123,13 @@ describe('identify-users and identify-groups', () => {
 
 describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>, boolean]>([
-    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, given: {} }, false],
+    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, given: {} }, false],
     [
-      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet'],
-      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, given: { chunkEvents: 5, gzip: false } },
+      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--skip-preflight', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet'],
+      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, skipPreflight: true, given: { chunkEvents: 5, gzip: false } },
       false,
     ],
-    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, given: {} }, true],
+    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, given: {} }, true],
   ])('import %j', async (args, expected, dryRun) => {
     const { options, command } = await parseArgv(['import', ...args]);
     expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);
@@ -150,6 +150,20 @@ describe('import and resume', () => {
   ])('resume %j', async (args, expected) => {
     const { options, command } = await parseArgv(['resume', ...args]);
     expect(toResumeInput(options as unknown as ResumeOptions, givenSettings(command))).toEqual(expected);
+  });
+});
+
+describe('doctor', () => {
+  it.each<[string[], Record<string, unknown>]>([
+    [['--project', 'test'], { project: 'test', staging: './migration.db' }],
+    [['--project', 'prod', '--staging', 's.db', '--config', 'c.json', '--json'], { project: 'prod', staging: 's.db', config: 'c.json', json: true }],
+  ])('doctor %j', async (args, expected) => {
+    const { options } = await parseArgv(['doctor', ...args]);
+    expect(options).toEqual(expected);
+  });
+
+  it('needs --project', async () => {
+    await expect(parseArgv(['doctor'])).rejects.toThrow("required option '--project <name>' not specified");
   });
 });
 

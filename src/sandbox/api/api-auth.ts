@@ -87,10 +87,10 @@ function isResponse(value: object): value is SandboxResponse {
   return 'status' in value;
 }
 
-function admit(request: SandboxRequest, context: SandboxContext, scope: string): ApiCaller | SandboxResponse {
+function admit(request: SandboxRequest, context: SandboxContext, scope: string | null): ApiCaller | SandboxResponse {
   const caller = authenticate(context.store, request.headers);
   if (isResponse(caller)) return caller;
-  if (!hasScope(caller.scopes, scope)) return missingScope(scope);
+  if (scope !== null && !hasScope(caller.scopes, scope)) return missingScope(scope);
   return caller;
 }
 
@@ -99,8 +99,8 @@ function checkThrottle(context: SandboxContext, caller: ApiCaller): SandboxRespo
   return wait > 0 ? throttled(wait) : undefined;
 }
 
-/** A route that needs a key with `scope` and nothing else (e.g. the list of projects). */
-export function callerRoute(method: string, path: RegExp, scope: string, handler: CallerHandler): Route {
+/** A route that needs a key with `scope` and nothing else (e.g. the list of projects); `null` for any valid key. */
+export function callerRoute(method: string, path: RegExp, scope: string | null, handler: CallerHandler): Route {
   const wrapped: RouteHandler = (request, context) => {
     const caller = admit(request, context, scope);
     if (isResponse(caller)) return caller;

@@ -1,12 +1,14 @@
 import type { Route } from '../router.js';
 import { json } from '../router.js';
 import { accessControlRoutes } from './access-control-routes.js';
+import { billingRoutes } from './billing-routes.js';
 import { exportsRoutes } from './exports-routes.js';
 import { flagsRoutes } from './flags-routes.js';
 import { groupsRoutes } from './groups-routes.js';
 import { explicitMembersRoutes } from './members-routes.js';
 import { listNotebooks } from './notebook-store.js';
 import { organizationRoutes } from './organization-routes.js';
+import { personalKeyRoutes } from './personal-key-routes.js';
 import { projectsRoutes } from './projects-routes.js';
 import { queryRoutes } from './query/query-routes.js';
 
@@ -20,6 +22,10 @@ export interface ApiOptions {
   exportContent404UntilReady?: boolean;
   /** Waits out `exportRenderMs`. Default a real timer; tests inject one. */
   sleep?: (ms: number) => Promise<void>;
+  /** The organization's billing limit on events per month, answered by `/api/billing/`. Default none. */
+  billingEventsLimit?: number;
+  /** Older PostHog: a personal key reading itself (`@current`) needs `personal_api_key:read`. Default false. */
+  currentKeyNeedsScope?: boolean;
 }
 
 /** Inspection routes for tests and rehearsals, outside PostHog's API. */
@@ -41,6 +47,8 @@ export function createApiRoutes(options: ApiOptions = {}): Route[] {
     ...groupsRoutes,
     ...queryRoutes,
     ...flagsRoutes,
+    ...personalKeyRoutes(options.currentKeyNeedsScope === true),
+    ...billingRoutes(options.billingEventsLimit),
     ...debugRoutes,
   ];
 }

@@ -28,6 +28,7 @@ export function registerImport(program: Command): void {
     .requiredOption('--project <name>', 'project name from the config')
     .option('--sample <n>', 'send at most n events (a rehearsal on a test project)', integerOption('--sample', 1))
     .option('--skip-test-first', 'import into a production project before any test import (recorded in the staging file)')
+    .option('--skip-preflight', "send without the preflight (migrate doctor's checks) before the project's first chunk (recorded in the staging file)")
     .option('--dry-run', 'build the chunks and report counts, bytes and a sample payload; send nothing');
   importRunOptions(command);
   command.action(run);

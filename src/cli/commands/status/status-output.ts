@@ -1,6 +1,6 @@
 /** What status prints: the staging file's sources, events, rejects and projects, as text or JSON. */
 import type { KindReport, ProjectReport, StagingReport } from '../../../staging/staging-report.js';
-import { bytes, count } from '../../../util/format.js';
+import { bytes, count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { table } from '../../terminal/table.js';
@@ -59,6 +59,12 @@ function printProjects(report: StagingReport): void {
   }
 }
 
+function preflightLine(p: StagingReport['preflights'][number]): string {
+  if (p.outcome === 'skipped') return `  ${p.project}: preflight skipped (--skip-preflight, ${p.createdAt})`;
+  const found = [p.problems > 0 ? plural(p.problems, 'problem') : '', p.warnings > 0 ? plural(p.warnings, 'warning') : ''].filter(Boolean).join(', ');
+  return `  ${p.project}: preflight ${p.outcome} ${p.createdAt}${found === '' ? '' : ` (${found})`}${p.outcome === 'failed' ? ': `migrate doctor --project ' + p.project + '`' : ''}`;
+}
+
 function printStagingReport(report: StagingReport): void {
   print(`Staging file: ${report.staging}`);
   printSources(report);
@@ -74,6 +80,10 @@ function printStagingReport(report: StagingReport): void {
     print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
   }
   printProjects(report);
+  if (report.preflights.length > 0) {
+    print('Preflight (migrate doctor, run by import before a project\'s first chunk):');
+    for (const p of report.preflights) print(preflightLine(p));
+  }
 }
 
 export function presentStatus(report: StagingReport, json: boolean): void {
