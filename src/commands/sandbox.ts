@@ -1,6 +1,6 @@
 /** `migrate sandbox`: the local PostHog-compatible server, to rehearse a migration on loopback. */
 import { resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { integerOption } from '../cli/common-options.js';
 import { watchInterrupts } from '../cli/interrupt.js';
 import { print, printJson, printUnredacted } from '../cli/output.js';
@@ -24,6 +24,10 @@ interface SandboxCommandOptions {
   slow?: number;
   slowMs?: number;
   maxBodyBytes?: number;
+  maxEventBytes?: number;
+  unknownTokens?: 'refuse' | 'accept-and-drop';
+  overQuota?: boolean;
+  loseAfterAccept?: number;
   seed?: number;
   json?: boolean;
 }
@@ -50,6 +54,9 @@ function faultsOf(o: SandboxCommandOptions): CaptureFaults {
     loseAnswer: o.loseAnswers,
     slow: o.slow,
     slowMs: o.slowMs,
+    unknownTokens: o.unknownTokens,
+    overQuota: o.overQuota,
+    loseAfterAccept: o.loseAfterAccept,
   };
 }
 
@@ -105,6 +112,7 @@ async function run(options: SandboxCommandOptions): Promise<void> {
     capture: {
       faults,
       maxBodyBytes: options.maxBodyBytes,
+      maxEventBytes: options.maxEventBytes,
       countOnly: options.countOnly === true,
       random: options.seed === undefined ? undefined : seededRandom(options.seed),
     },
@@ -136,8 +144,16 @@ export function registerSandbox(program: Command): void {
     .option('--lose-answers <share>', 'share of requests stored and then dropped (the answer is lost)', share('--lose-answers'))
     .option('--slow <share>', 'share of requests answered late', share('--slow'))
     .option('--slow-ms <ms>', 'delay of a late answer (default 2000)', integerOption('--slow-ms', 0))
-    .option('--max-body-bytes <n>', 'body limit after decompression (default 20 MiB, as PostHog)', integerOption('--max-body-bytes', 1))
-    .option('--seed <n>', 'seed the fault draws, to replay a run exactly', integerOption('--seed', 0))
+    .option('--max-body-bytes <n>', 'body limit after decompression (default 100 MiB, as PostHog; 20 MiB as received)', integerOption('--max-body-bytes', 1))
+    .option('--max-event-bytes <n>', 'limit on one event; a bigger one gets 413 after the events before it were stored (default 1000000)', integerOption('--max-event-bytes', 1))
+    .addOption(
+      new Option('--unknown-tokens <mode>', 'a token of no project: refuse (401) or accept-and-drop (200, events dropped, as PostHog may)')
+        .choices(['refuse', 'accept-and-drop'])
+        .default('refuse'),
+    )
+    .option('--over-quota', 'answer 200 and store nothing, as PostHog does over a billing limit')
+    .option('--lose-after-accept <share>', 'share of accepted events lost after the 200 (seeded by --seed)', share('--lose-after-accept'))
+    .option('--seed <n>', 'seed the fault and loss draws, to replay a run exactly', integerOption('--seed', 0))
     .option('--json', 'print one JSON line (url, projects and keys) instead of the banner')
     .action(run);
 }
