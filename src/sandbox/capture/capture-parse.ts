@@ -11,7 +11,8 @@ import { distinctIdText } from './distinct-id.js';
 import { batchFieldProblem, distinctIdSource, duplicateBatchField, duplicateEventField, eventFieldProblem, isObject, offsetWrittenAsInteger, uuidForm } from './event-fields.js';
 import { eventOverLimit } from './event-size.js';
 import { parseIsoUtc, resolveTimestamp, type TimestampWarning } from './event-timestamp.js';
-import { scanJson, type JsonScan, type ObjectScan } from './json-scan.js';
+import { readJson, type JsonRead } from './json-read.js';
+import type { ObjectScan } from './json-scan.js';
 
 type Obj = Record<string, unknown>;
 
@@ -94,13 +95,14 @@ const spanText = (payload: JsonPayload, span: ObjectScan | undefined): string =>
 interface Shape {
   token: string | CaptureProblem;
   events: unknown[];
-  spans: Array<ObjectScan | undefined>;
+  /** The text of event `i`, found by the scan when first asked. */
+  spanAt: (i: number) => ObjectScan | undefined;
   historicalMigration: boolean;
   sentAt?: unknown;
 }
 
-function batchShape(body: Obj, scan: JsonScan, payload: JsonPayload): Shape | CaptureProblem {
-  const duplicate = duplicateBatchField(body, scan.top, () => spanText(payload, scan.top));
+function batchShape(body: Obj, read: JsonRead, payload: JsonPayload): Shape | CaptureProblem {
+  const duplicate = duplicateBatchField(body, read.noRepeatedKeys ? undefined : read.scan().top, () => spanText(payload, read.scan().top));
   if (duplicate !== undefined) return parseError(`duplicate field \`${duplicate}\``);
   if (!Array.isArray(body.batch)) return parseError('`batch` is not an array');
   const fieldProblem = batchFieldProblem(body);
@@ -109,27 +111,29 @@ function batchShape(body: Obj, scan: JsonScan, payload: JsonPayload): Shape | Ca
   return {
     token: token === undefined || token === null ? eventsToken(body.batch.filter(isObject)) : checkToken(token),
     events: body.batch,
-    spans: scan.events,
+    spanAt: (i) => read.scan().events[i],
     historicalMigration: body.historical_migration === true,
     sentAt: body.sent_at,
   };
 }
 
-function shapeOf(body: unknown, scan: JsonScan, payload: JsonPayload): Shape | CaptureProblem {
-  if (Array.isArray(body)) return { token: eventsToken(body.filter(isObject)), events: body, spans: scan.events, historicalMigration: false };
+function shapeOf(read: JsonRead, payload: JsonPayload): Shape | CaptureProblem {
+  const body = read.body;
+  if (Array.isArray(body)) return { token: eventsToken(body.filter(isObject)), events: body, spanAt: (i) => read.scan().events[i], historicalMigration: false };
   if (!isObject(body)) return parseError('expected a JSON object or array');
-  if (Object.hasOwn(body, 'batch')) return batchShape(body, scan, payload);
-  return { token: checkToken(eventToken(body)), events: [body], spans: [scan.top], historicalMigration: false };
+  if (Object.hasOwn(body, 'batch')) return batchShape(body, read, payload);
+  return { token: checkToken(eventToken(body)), events: [body], spanAt: () => read.scan().top, historicalMigration: false };
 }
 
 /** What serde would refuse while reading one event: not an object, a field twice or of the wrong type. */
-function readProblem(raw: unknown, span: ObjectScan | undefined, payload: JsonPayload, index: number): CaptureProblem | undefined {
+function readProblem(raw: unknown, index: number, shape: Shape, read: JsonRead, payload: JsonPayload): CaptureProblem | undefined {
   if (!isObject(raw)) return parseError(`event ${index} is not an object`);
-  const duplicate = duplicateEventField(raw, span, () => spanText(payload, span));
+  const text = (): string => spanText(payload, shape.spanAt(index));
+  const duplicate = duplicateEventField(raw, read.noRepeatedKeys ? undefined : shape.spanAt(index), text);
   if (duplicate !== undefined) return parseError(`duplicate field \`${duplicate}\` at event ${index}`);
   const problem = eventFieldProblem(raw);
   if (problem !== undefined) return parseError(`${problem} at event ${index}`);
-  if (typeof raw.offset === 'number' && !offsetWrittenAsInteger(spanText(payload, span))) return parseError(`\`offset\` is not an integer at event ${index}`);
+  if (typeof raw.offset === 'number' && !offsetWrittenAsInteger(text())) return parseError(`\`offset\` is not an integer at event ${index}`);
   return undefined;
 }
 
@@ -149,23 +153,16 @@ function processProblem(raw: Obj): CaptureProblem | undefined {
 
 interface CheckedBody extends CheckedCapture {
   events: Obj[];
-  spans: Array<ObjectScan | undefined>;
+  spanAt: (i: number) => ObjectScan | undefined;
   sentAt?: unknown;
 }
 
-function parseJson(payload: JsonPayload): { body: unknown; scan: JsonScan } | CaptureProblem {
-  const scan = scanJson(payload.bytes);
-  if ('scanProblem' in scan) return parseError(scan.scanProblem);
-  try {
-    return { body: JSON.parse(payload.text) as unknown, scan };
-  } catch (error) {
-    return parseError((error as Error).message);
-  }
-}
-
-function firstTooBig(payload: JsonPayload, spans: Array<ObjectScan | undefined>, maxEventBytes: number): number | undefined {
-  for (let i = 0; i < spans.length; i++) {
-    const span = spans[i];
+/** Capture sends events on one by one: the first one over the limit, if any. */
+function firstTooBig(payload: JsonPayload, shape: Shape, maxEventBytes: number): number | undefined {
+  // No event can be over the limit when the whole body, every byte escaped, is under it.
+  if (payload.bytes.length * 2 + 512 <= maxEventBytes) return undefined;
+  for (let i = 0; i < shape.events.length; i++) {
+    const span = shape.spanAt(i);
     if (span !== undefined && eventOverLimit(payload.bytes, span, maxEventBytes)) return i;
   }
   return undefined;
@@ -173,13 +170,13 @@ function firstTooBig(payload: JsonPayload, spans: Array<ObjectScan | undefined>,
 
 /** Every check, in capture's order: JSON, shape, each event's fields, token, then each event's name and distinct_id. */
 function checkBody(payload: JsonPayload, options: CheckOptions): CheckedBody | CaptureProblem {
-  const parsed = parseJson(payload);
-  if ('problem' in parsed) return parsed;
-  const shape = shapeOf(parsed.body, parsed.scan, payload);
+  const read = readJson(payload.bytes, payload.text);
+  if ('readProblem' in read) return parseError(read.readProblem);
+  const shape = shapeOf(read, payload);
   if ('problem' in shape) return shape;
   if (shape.events.length === 0) return captureProblem(400, 'empty_batch', 'request holds no event');
   for (let i = 0; i < shape.events.length; i++) {
-    const problem = readProblem(shape.events[i], shape.spans[i], payload, i);
+    const problem = readProblem(shape.events[i], i, shape, read, payload);
     if (problem) return problem;
   }
   if (typeof shape.token !== 'string') return shape.token;
@@ -188,14 +185,14 @@ function checkBody(payload: JsonPayload, options: CheckOptions): CheckedBody | C
     const problem = processProblem(raw);
     if (problem) return problem;
   }
-  const tooBigAt = firstTooBig(payload, shape.spans, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
+  const tooBigAt = firstTooBig(payload, shape, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
   return {
     token: shape.token,
     historicalMigration: shape.historicalMigration,
     eventCount: events.length,
     ...(tooBigAt === undefined ? {} : { tooBigAt }),
     events,
-    spans: shape.spans,
+    spanAt: shape.spanAt,
     sentAt: shape.sentAt,
   };
 }
@@ -221,10 +218,10 @@ function uuidOf(value: unknown, ctx: ParseContext): string {
 }
 
 /** The stored form of an event that passed every check. */
-function toEvent(raw: Obj, span: ObjectScan | undefined, at: EventContext): CapturedEvent {
+function toEvent(raw: Obj, spanOf: () => ObjectScan | undefined, at: EventContext): CapturedEvent {
   const properties: Obj = { ...((raw.properties as Obj | undefined) ?? {}) };
   const { value, inProperties } = distinctIdValue(raw);
-  const numberSource = typeof value === 'number' ? distinctIdSource(spanText(at.payload, span), inProperties) : undefined;
+  const numberSource = typeof value === 'number' ? distinctIdSource(spanText(at.payload, spanOf()), inProperties) : undefined;
   // Top-level $set / $set_once win over the ones in properties, as ingestion merges them.
   for (const key of ['$set', '$set_once'] as const) {
     if (isObject(raw[key])) properties[key] = { ...(isObject(properties[key]) ? properties[key] : {}), ...raw[key] };
@@ -244,7 +241,7 @@ export function parseCapture(input: string | JsonPayload, ctx: ParseContext): Pa
   const sentAtMs = (typeof checked.sentAt === 'string' ? parseIsoUtc(checked.sentAt) : undefined) ?? ctx.querySentAtMs;
   const at: EventContext = { ctx, payload, sentAtMs };
   const upTo = checked.tooBigAt ?? checked.events.length;
-  const events = checked.events.slice(0, upTo).map((raw, i) => toEvent(raw, checked.spans[i], at));
+  const events = checked.events.slice(0, upTo).map((raw, i) => toEvent(raw, () => checked.spanAt(i), at));
   const { token, historicalMigration, eventCount, tooBigAt } = checked;
   return { token, historicalMigration, eventCount, ...(tooBigAt === undefined ? {} : { tooBigAt }), events };
 }

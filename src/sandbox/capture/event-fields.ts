@@ -28,15 +28,16 @@ function fieldIndex(groups: readonly (readonly string[])[]): Map<string, string>
   return index;
 }
 
-/** The field named twice, from the parsed object and, when its key count says so, its text. */
-function duplicateField(value: Obj, fields: Map<string, string>, groups: readonly (readonly string[])[], scan: ObjectScan | undefined, text: () => string): string | undefined {
-  for (const group of groups) {
-    if (group.length > 1 && group.filter((name) => Object.hasOwn(value, name)).length > 1) return group[0];
-  }
-  if (scan === undefined || scan.keys === Object.keys(value).length) return undefined;
-  // JSON.parse kept one of a repeated key: read the keys as written to know which.
+function keyCount(value: Obj): number {
+  let n = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) n++;
+  return n;
+}
+
+/** The keys as written, when JSON.parse kept only one of a repeated key: the first field named twice. */
+function repeatedField(text: string, fields: Map<string, string>): string | undefined {
   const seen = new Set<string>();
-  for (const { key } of objectMembers(text(), 0)) {
+  for (const { key } of objectMembers(text, 0)) {
     const field = fields.get(key);
     if (field === undefined) continue;
     if (seen.has(field)) return field;
@@ -45,53 +46,94 @@ function duplicateField(value: Obj, fields: Map<string, string>, groups: readonl
   return undefined;
 }
 
+// JSON.parse gives no undefined values and these names are no Object.prototype member: a
+// property read stands for "present".
+const present = (v: unknown): number => (v === undefined ? 0 : 1);
+
 export function duplicateEventField(event: Obj, scan: ObjectScan | undefined, text: () => string): string | undefined {
-  return duplicateField(event, EVENT_FIELD_OF, EVENT_FIELD_GROUPS, scan, text);
+  if (present(event.token) + present(event.$token) + present(event.api_key) > 1) return 'token';
+  if (event.distinct_id !== undefined && event.$distinct_id !== undefined) return 'distinct_id';
+  if (scan === undefined || scan.keys === keyCount(event)) return undefined;
+  return repeatedField(text(), EVENT_FIELD_OF);
 }
 
 export function duplicateBatchField(batch: Obj, scan: ObjectScan | undefined, text: () => string): string | undefined {
-  return duplicateField(batch, BATCH_FIELD_OF, BATCH_FIELD_GROUPS, scan, text);
+  if (batch.token !== undefined && batch.api_key !== undefined) return 'token';
+  if (scan === undefined || scan.keys === keyCount(batch)) return undefined;
+  return repeatedField(text(), BATCH_FIELD_OF);
 }
 
 const isMissing = (v: unknown): boolean => v === undefined || v === null;
-const HEX = /^[0-9a-f]+$/i;
+const isHexCode = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 
-function isHyphenated(text: string): boolean {
-  if (text.length !== 36) return false;
-  for (const at of [8, 13, 18, 23]) if (text[at] !== '-') return false;
-  return HEX.test(text.slice(0, 8) + text.slice(9, 13) + text.slice(14, 18) + text.slice(19, 23) + text.slice(24));
+/** 8-4-4-4-12 hex digits from `at`, any case. */
+function isHyphenated(text: string, at = 0): boolean {
+  if (text.length - at < 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = text.charCodeAt(at + i);
+    const hyphenHere = i === 8 || i === 13 || i === 18 || i === 23;
+    if (hyphenHere ? c !== 0x2d : !isHexCode(c)) return false;
+  }
+  return true;
 }
 
-/** The uuid in its usual form, or undefined: the four forms of Rust's uuid crate, nothing trimmed. */
+function isSimple(text: string): boolean {
+  for (let i = 0; i < 32; i++) if (!isHexCode(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Whether Rust's uuid crate reads it: hyphenated, 32 digits, in braces, or as a urn; nothing trimmed. */
+export function isUuid(text: string): boolean {
+  switch (text.length) {
+    case 36:
+      return isHyphenated(text);
+    case 32:
+      return isSimple(text);
+    case 38:
+      return text[0] === '{' && text[37] === '}' && isHyphenated(text, 1);
+    case 45:
+      return text.startsWith('urn:uuid:') && isHyphenated(text, 9);
+    default:
+      return false;
+  }
+}
+
+/** The uuid in its usual form (lowercase, hyphenated), or undefined when it is not one. */
 export function uuidForm(text: string): string | undefined {
-  let hyphenated: string | undefined;
-  if (text.length === 32 && HEX.test(text)) hyphenated = `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
-  else if (isHyphenated(text)) hyphenated = text;
-  else if (text.length === 38 && text.startsWith('{') && text.endsWith('}') && isHyphenated(text.slice(1, 37))) hyphenated = text.slice(1, 37);
-  else if (text.length === 45 && text.startsWith('urn:uuid:') && isHyphenated(text.slice(9))) hyphenated = text.slice(9);
-  return hyphenated?.toLowerCase();
+  if (!isUuid(text)) return undefined;
+  if (text.length === 32) return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`.toLowerCase();
+  const at = text.length === 38 ? 1 : text.length === 45 ? 9 : 0;
+  return text.slice(at, at + 36).toLowerCase();
+}
+
+const isOptionalString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
+const isOptionalObject = (v: unknown): boolean => v === undefined || v === null || isObject(v);
+
+function isInteger(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 63;
 }
 
 /** The first field of an event whose value has the wrong type, with what it should be. */
 export function eventFieldProblem(event: Obj): string | undefined {
   if (typeof event.event !== 'string') return event.event === undefined ? 'missing field `event`' : '`event` is not a string';
-  for (const name of ['token', '$token', 'api_key', 'timestamp'] as const) {
-    if (!isMissing(event[name]) && typeof event[name] !== 'string') return `\`${name}\` is not a string`;
-  }
+  if (!isOptionalString(event.token)) return '`token` is not a string';
+  if (!isOptionalString(event.$token)) return '`$token` is not a string';
+  if (!isOptionalString(event.api_key)) return '`api_key` is not a string';
+  if (!isOptionalString(event.timestamp)) return '`timestamp` is not a string';
   if (event.properties !== undefined && !isObject(event.properties)) return '`properties` is not an object';
-  for (const name of ['$set', '$set_once'] as const) if (!isMissing(event[name]) && !isObject(event[name])) return `\`${name}\` is not an object`;
-  const offset = event.offset;
-  if (!isMissing(offset) && !(typeof offset === 'number' && Number.isInteger(offset) && Math.abs(offset) < 2 ** 63)) return '`offset` is not an integer';
+  if (!isOptionalObject(event.$set)) return '`$set` is not an object';
+  if (!isOptionalObject(event.$set_once)) return '`$set_once` is not an object';
+  if (!isMissing(event.offset) && !isInteger(event.offset)) return '`offset` is not an integer';
   const uuid = event.uuid;
-  if (!isMissing(uuid) && uuid !== '' && !(typeof uuid === 'string' && uuidForm(uuid) !== undefined)) return '`uuid` is not a valid uuid';
+  if (!isMissing(uuid) && uuid !== '' && !(typeof uuid === 'string' && isUuid(uuid))) return '`uuid` is not a valid uuid';
   return undefined;
 }
 
 /** The first batch field with the wrong type. */
 export function batchFieldProblem(batch: Obj): string | undefined {
-  for (const name of ['token', 'api_key', 'sent_at'] as const) {
-    if (!isMissing(batch[name]) && typeof batch[name] !== 'string') return `\`${name}\` is not a string`;
-  }
+  if (!isOptionalString(batch.token)) return '`token` is not a string';
+  if (!isOptionalString(batch.api_key)) return '`api_key` is not a string';
+  if (!isOptionalString(batch.sent_at)) return '`sent_at` is not a string';
   if (!isMissing(batch.historical_migration) && typeof batch.historical_migration !== 'boolean') return '`historical_migration` is not a boolean';
   return undefined;
 }
