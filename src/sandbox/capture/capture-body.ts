@@ -103,55 +103,72 @@ function gzipDecision(parts: Buffer[], received: number, ended: boolean, hinted:
   return looksGzipped(parts.length === 1 ? parts[0]! : Buffer.concat(parts).subarray(0, 3));
 }
 
-/** Reads `stream` to its end or to the first limit passed; never throws. */
-export function readCaptureBody(stream: Readable, gzipHinted: boolean, limits: BodyLimits): Promise<ReadBody | CaptureProblem> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = [];
-    let received = 0;
-    let gzip: boolean | undefined;
-    let inflater: CountingInflater | undefined;
-    let done = false;
-    const finish = (result: ReadBody | CaptureProblem): void => {
-      if (done) return;
-      done = true;
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      // What is left is not read: the answer goes out now and the connection is closed.
-      if ('problem' in result) stream.pause();
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > limits.maxReceivedBytes) return finish(tooLarge(limits.maxReceivedBytes));
-      // The input waits while the inflater is behind, so a bomb is stopped early.
-      if (inflater) {
-        if (!inflater.write(chunk)) stream.pause();
-      } else parts.push(chunk);
-      gzip ??= gzipDecision(parts, received, false, gzipHinted);
-      if (gzip === false && received > limits.maxBodyBytes) return finish(tooLarge(limits.maxBodyBytes));
-      if (gzip === true && inflater === undefined && received > INFLATE_IN_ONE_CALL_BYTES) {
-        const started = new CountingInflater(limits.maxBodyBytes, (problem) => finish(problem));
-        inflater = started;
-        started.onDrain(() => {
-          if (!done) stream.resume();
-        });
-        if (!parts.splice(0).map((part) => started.write(part)).every(Boolean)) stream.pause();
-      }
-    };
-    const onEnd = (): void => {
-      if (inflater) return void inflater.end().then((out) => finish('problem' in out ? out : { bytes: out, inflated: true }));
-      const raw = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
-      if (!gzipDecision(parts, received, true, gzipHinted) || raw.length === 0) return finish({ bytes: raw, inflated: false });
-      const out = inflateAll(raw, limits.maxBodyBytes);
-      finish('problem' in out ? out : { bytes: out, inflated: true });
-    };
-    stream.on('data', onData);
-    stream.on('end', onEnd);
+/** One body being read: chunks counted as they come, gzip inflated once it is worth a stream. */
+class BodyReader {
+  private readonly parts: Buffer[] = [];
+  private received = 0;
+  private gzip: boolean | undefined;
+  private inflater: CountingInflater | undefined;
+  private done = false;
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly gzipHinted: boolean,
+    private readonly limits: BodyLimits,
+    private readonly resolve: (result: ReadBody | CaptureProblem) => void,
+  ) {
+    stream.on('data', this.onData);
+    stream.on('end', this.onEnd);
     // A connection that breaks mid-body: there is no one left to answer, but the reading ends.
-    const broken = (): void => finish(captureProblem(400, 'invalid_payload', 'failed to read request body'));
+    const broken = (): void => this.finish(captureProblem(400, 'invalid_payload', 'failed to read request body'));
     stream.on('error', broken);
     stream.on('close', () => {
       if (!stream.readableEnded) broken();
     });
-  });
+  }
+
+  private finish(result: ReadBody | CaptureProblem): void {
+    if (this.done) return;
+    this.done = true;
+    this.stream.off('data', this.onData);
+    this.stream.off('end', this.onEnd);
+    // What is left is not read: the answer goes out now and the connection is closed.
+    if ('problem' in result) this.stream.pause();
+    this.resolve(result);
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    const limits = this.limits;
+    this.received += chunk.length;
+    if (this.received > limits.maxReceivedBytes) return this.finish(tooLarge(limits.maxReceivedBytes));
+    // The input waits while the inflater is behind, so a bomb is stopped early.
+    if (this.inflater) {
+      if (!this.inflater.write(chunk)) this.stream.pause();
+    } else this.parts.push(chunk);
+    this.gzip ??= gzipDecision(this.parts, this.received, false, this.gzipHinted);
+    if (this.gzip === false && this.received > limits.maxBodyBytes) return this.finish(tooLarge(limits.maxBodyBytes));
+    if (this.gzip === true && this.inflater === undefined && this.received > INFLATE_IN_ONE_CALL_BYTES) this.startInflating();
+  };
+
+  private startInflating(): void {
+    const inflater = new CountingInflater(this.limits.maxBodyBytes, (problem) => this.finish(problem));
+    this.inflater = inflater;
+    inflater.onDrain(() => {
+      if (!this.done) this.stream.resume();
+    });
+    if (!this.parts.splice(0).map((part) => inflater.write(part)).every(Boolean)) this.stream.pause();
+  }
+
+  private readonly onEnd = (): void => {
+    if (this.inflater) return void this.inflater.end().then((out) => this.finish('problem' in out ? out : { bytes: out, inflated: true }));
+    const raw = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.received);
+    if (!gzipDecision(this.parts, this.received, true, this.gzipHinted) || raw.length === 0) return this.finish({ bytes: raw, inflated: false });
+    const out = inflateAll(raw, this.limits.maxBodyBytes);
+    this.finish('problem' in out ? out : { bytes: out, inflated: true });
+  };
+}
+
+/** Reads `stream` to its end or to the first limit passed; never throws. */
+export function readCaptureBody(stream: Readable, gzipHinted: boolean, limits: BodyLimits): Promise<ReadBody | CaptureProblem> {
+  return new Promise((resolve) => new BodyReader(stream, gzipHinted, limits, resolve));
 }
