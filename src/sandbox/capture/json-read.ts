@@ -7,7 +7,7 @@
  * byte-by-byte scan skipped; it runs when the counts differ, when the text holds surrogate
  * escapes, or when an event's text is needed (sizes, a numeric distinct_id).
  */
-import { MAX_JSON_DEPTH, scanJson, type JsonScan } from './json-scan.js';
+import { MAX_JSON_DEPTH, mayHoldSurrogateEscapes, scanJson, type JsonScan } from './json-scan.js';
 
 export interface JsonRead {
   body: unknown;
@@ -21,31 +21,28 @@ export interface JsonReadProblem {
   readProblem: string;
 }
 
-const SURROGATE_ESCAPES = [Buffer.from('\\ud'), Buffer.from('\\uD')];
+/** Keys in `item` and below it: -1 past the depth limit, -2 for a number out of range. */
+function below(item: unknown, depth: number): number {
+  if (typeof item === 'object' && item !== null) return walk(item, depth + 1);
+  return typeof item === 'number' && !Number.isFinite(item) ? -2 : 0;
+}
 
-/** Keys, and number of levels below: -1 past the depth limit, -2 for a number out of range. */
-function walk(value: unknown, depth: number): number {
+function walk(value: object, depth: number): number {
   if (depth > MAX_JSON_DEPTH) return -1;
   let keys = 0;
   if (Array.isArray(value)) {
     for (const item of value) {
-      if (typeof item === 'object' && item !== null) {
-        const below = walk(item, depth + 1);
-        if (below < 0) return below;
-        keys += below;
-      } else if (typeof item === 'number' && !Number.isFinite(item)) return -2;
+      const n = below(item, depth);
+      if (n < 0) return n;
+      keys += n;
     }
     return keys;
   }
   const record = value as Record<string, unknown>;
   for (const key in record) {
-    keys++;
-    const item = record[key];
-    if (typeof item === 'object' && item !== null) {
-      const below = walk(item, depth + 1);
-      if (below < 0) return below;
-      keys += below;
-    } else if (typeof item === 'number' && !Number.isFinite(item)) return -2;
+    const n = below(record[key], depth);
+    if (n < 0) return n;
+    keys += n + 1;
   }
   return keys;
 }
@@ -67,7 +64,7 @@ export function readJson(bytes: Buffer, text: string): JsonRead | JsonReadProble
   let scanned: JsonScan | undefined;
   const scan = (): JsonScan => (scanned ??= scanJson(bytes) as JsonScan);
   // A lone surrogate escape is refused before anything else; only the scan can see one.
-  if (SURROGATE_ESCAPES.some((needle) => bytes.includes(needle))) {
+  if (mayHoldSurrogateEscapes(bytes)) {
     const result = scanJson(bytes);
     if ('scanProblem' in result) return { readProblem: result.scanProblem };
     scanned = result;

@@ -1,13 +1,14 @@
 /**
- * One pass over a request's JSON text, before `JSON.parse`, for what PostHog's parser (Rust's
- * serde_json) refuses and `JSON.parse` accepts: nesting of 128 levels, lone UTF-16 surrogate
- * escapes (`"\ud800"`), numbers out of range (`1e400`). It also notes where each event's text
- * starts and ends and how many keys it has, so the parsed events can be checked for a field
- * given twice (JSON.parse keeps the last) and sized, without a second pass.
+ * A byte-by-byte pass over a request's JSON text for what PostHog's parser (Rust's serde_json)
+ * refuses and `JSON.parse` accepts: nesting of 128 levels, lone UTF-16 surrogate escapes
+ * (`"\ud800"`), numbers out of range (`1e400`). It also notes where each event's text starts
+ * and ends and how many keys it has as written, so a field given twice (JSON.parse keeps the
+ * last) can be found and an event sized. json-read.ts calls it only when its cheaper checks
+ * cannot settle a request.
  *
- * Kept lean because count-only mode pays for it on every request: it reads bytes, not a
- * decoded string, and reads no key except the top object's. Syntax is left to `JSON.parse`: on
- * text that is not JSON this pass may find nothing, and never throws.
+ * Kept lean all the same: it reads bytes, not a decoded string, and no key but the top
+ * object's. Syntax is left to `JSON.parse`: on text that is not JSON this pass may find
+ * nothing, and never throws.
  */
 
 /** serde_json counts nesting down from 128 and fails when it reaches 0: level 128 is refused. */
@@ -164,9 +165,14 @@ function scan(state: ScanState, checkSurrogates: boolean): JsonScan | JsonScanPr
 
 const SURROGATE_ESCAPES = [Buffer.from('\\ud'), Buffer.from('\\uD')];
 
+/** Whether the text has a `\ud...` escape at all: only then can it hold a lone surrogate. */
+export function mayHoldSurrogateEscapes(bytes: Buffer): boolean {
+  return SURROGATE_ESCAPES.some((needle) => bytes.includes(needle));
+}
+
 /** Scans the UTF-8 bytes of a JSON text; offsets in the answer are byte offsets. */
 export function scanJson(bytes: Buffer): JsonScan | JsonScanProblem {
-  const mayHoldSurrogates = SURROGATE_ESCAPES.some((needle) => bytes.includes(needle));
+  const mayHoldSurrogates = mayHoldSurrogateEscapes(bytes);
   const state: ScanState = {
     b: bytes,
     roles: new Uint8Array(MAX_JSON_DEPTH + 2),
