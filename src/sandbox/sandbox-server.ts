@@ -96,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   const now = options.now ?? (() => new Date());
   const capture = createCaptureRoutes(store, options.capture);
-  const routes: readonly Route[] = [...capture.routes, ...createApiRoutes(options.api)];
+  const routes: readonly Route[] = [...capture.routes, ...createApiRoutes({ ...options.api, overQuota: options.capture?.faults?.overQuota === true })];
   handle = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const found = findRoute(routes, req.method ?? 'GET', url.pathname);

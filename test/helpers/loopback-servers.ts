@@ -84,3 +84,22 @@ export function startRelay(upstream: string, rules: RelayRules): Promise<Loopbac
   });
   return listen(server, requests);
 }
+
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Records every request and answers each as `answer` says: a stand-in for a wrong host, a proxy, a skewed clock. */
+export function startResponder(answer: (request: Recorded) => Answer): Promise<LoopbackServer> {
+  const requests: Recorded[] = [];
+  const server = createServer(async (req, res) => {
+    const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: (await readBody(req)).toString() };
+    requests.push(recorded);
+    const reply = answer(recorded);
+    res.writeHead(reply.status, reply.headers ?? {});
+    res.end(reply.body ?? '');
+  });
+  return listen(server, requests);
+}

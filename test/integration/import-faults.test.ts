@@ -83,7 +83,8 @@ describe('import through faults', () => {
     const wrong = 'phc_WrongKey1234567890abcdefWrongKey1234567890';
     const config = writeSandboxConfig(dir, sandbox, { test: { role: 'test', host: sandbox.url, ...keyFields(wrong) } });
     const staging = await stageSample(dir);
-    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir, env });
+    // --skip-preflight: the preflight would stop this key first (doctor-import.test.ts); here delivery's own refusal is tested.
+    const result = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir, env });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(`error: ${sandbox.url} refused the project API key of project "test" (HTTP 401: API key is not valid: no project has this token (invalid_token))`);
     expect(result.stderr).toContain(`The key comes from ${source}`);

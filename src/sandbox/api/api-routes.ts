@@ -24,6 +24,8 @@ export interface ApiOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The organization's billing limit on events per month, answered by `/api/billing/`. Default none. */
   billingEventsLimit?: number;
+  /** Capture drops every event as over a billing limit (`--over-quota`): billing then says the limit is reached. */
+  overQuota?: boolean;
   /** Older PostHog: a personal key reading itself (`@current`) needs `personal_api_key:read`. Default false. */
   currentKeyNeedsScope?: boolean;
 }
@@ -48,7 +50,7 @@ export function createApiRoutes(options: ApiOptions = {}): Route[] {
     ...queryRoutes,
     ...flagsRoutes,
     ...personalKeyRoutes(options.currentKeyNeedsScope === true),
-    ...billingRoutes(options.billingEventsLimit),
+    ...billingRoutes(options.billingEventsLimit, options.overQuota === true),
     ...debugRoutes,
   ];
 }

@@ -2,7 +2,7 @@
  * `GET /api/billing/`: the organization's billing overview as PostHog answers a personal key
  * (scope `billing:read`, and billing access: the organization's owner). The sandbox counts the
  * events its projects received this calendar month (UTC) as the period's usage; the events
- * limit is none unless the sandbox is started with one.
+ * limit is none unless the sandbox is started with one, or over quota (then it is reached).
  */
 import type { Route } from '../router.js';
 import { json } from '../router.js';
@@ -32,18 +32,26 @@ function eventsUsage(store: SandboxStore, organizationId: string, period: { star
   return row.n;
 }
 
+/** The limit billing answers: reached when capture is over quota, else the one configured (null for none). */
+function limitOf(usage: number, eventsLimit: number | undefined, overQuota: boolean): number | null {
+  if (overQuota) return Math.min(eventsLimit ?? usage, usage);
+  return eventsLimit ?? null;
+}
+
 /** `eventsLimit`: the organization's billing limit on events per period; undefined for none. */
-export function billingRoutes(eventsLimit: number | undefined): Route[] {
+export function billingRoutes(eventsLimit: number | undefined, overQuota: boolean): Route[] {
   return [
     callerRoute('GET', /^\/api\/billing\/?$/, 'billing:read', (_request, { store, caller, now }) => {
       const membership = callerOrganization(store, caller);
       if (membership === undefined || membership.level < OWNER_LEVEL) return permissionDenied(NO_BILLING_ACCESS);
       const period = periodOf(now());
+      const usage = eventsUsage(store, membership.organization_id, period);
+      const limit = limitOf(usage, eventsLimit, overQuota);
       return json(200, {
         customer_id: null,
-        has_active_subscription: eventsLimit !== undefined,
+        has_active_subscription: limit !== null,
         billing_period: { current_period_start: period.start, current_period_end: period.end, interval: 'month' },
-        usage_summary: { events: { usage: eventsUsage(store, membership.organization_id, period), limit: eventsLimit ?? null } },
+        usage_summary: { events: { usage, limit } },
         products: [],
         custom_limits_usd: {},
       });
