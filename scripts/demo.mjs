@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The main job in one command (`npm run demo`): starts the sandbox on a free port, stages the
-// bundled sample, imports it into the sandbox's test project, then its production project, and
+// The main job in one command (`npm run demo`): starts the sandbox on a free port, checks it with
+// migrate doctor, stages the bundled sample, imports it into the sandbox's test project, then its production project, and
 // prints the status. Everything happens in a temp directory, removed at the end (--keep keeps it).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,6 +64,7 @@ try {
   writeFileSync(config, JSON.stringify({ projects: entries }, null, 2));
   const common = ['--staging', staging, '--config', config];
   const fixture = (name) => join(root, 'fixtures', name);
+  await run(['doctor', '--project', 'test', ...common]);
   await run(['export-source', '--from', 'csv', fixture('sample-events.csv'), '--group', 'company=company', '--staging', staging]);
   await run(['identify-users', '--from', 'csv', fixture('users.csv'), '--set-once', 'first_seen', '--staging', staging]);
   await run(['identify-groups', '--from', 'csv', fixture('companies.csv'), '--group-type', 'company', '--staging', staging]);
