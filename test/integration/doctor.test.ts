@@ -172,6 +172,14 @@ describe('migrate doctor on the sandbox', () => {
     expect(check(report, 'billing')).toMatchObject({ verdict, message: expect.stringMatching(message) });
   });
 
+  it('stops at once when interrupted, having sent nothing', async () => {
+    const { sandbox, config, staging } = await prepared({ staged: false });
+    const interrupt = new AbortController();
+    interrupt.abort('SIGINT');
+    await expect(runDoctor({ project: 'test', config, staging }, silentReporter, interrupt.signal)).rejects.toMatchObject({ exitCode: 130, message: 'interrupted by SIGINT during the preflight; nothing was sent' });
+    expect(sandbox.capture.stats.requests).toBe(0);
+  });
+
   it("billing needs billing access: a member's key reads nothing there", async () => {
     const { doctor } = await prepared({ personal: 'admin-all' });
     const report = await doctor();
