@@ -12,12 +12,11 @@ import { runDoctor } from '../../src/doctor/doctor.js';
 import { silentReporter } from '../../src/reporter.js';
 import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/sandbox-server.js';
-import { stageSources } from '../../src/stage-sources/stage-sources.js';
 import { startResponder, type Answer, type LoopbackServer } from '../helpers/loopback-servers.js';
 import { insertEvents } from '../helpers/management-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxTokens, useSandbox } from '../helpers/sandbox.js';
-import { SAMPLE_CSV } from '../helpers/staging.js';
+import { stageSample } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const running = (): AbortSignal => new AbortController().signal;
@@ -27,25 +26,6 @@ function writeConfig(dir: string, projects: Record<string, Record<string, unknow
   const file = join(dir, 'migrate.config.json');
   writeFileSync(file, JSON.stringify({ projects }, null, 2));
   return file;
-}
-
-async function stage(dir: string): Promise<string> {
-  const staging = join(dir, 'migration.db');
-  await stageSources(
-    {
-      files: [SAMPLE_CSV],
-      staging,
-      command: 'export-source',
-      format: 'csv',
-      readerOptions: { inferTypes: true, columns: {} },
-      rules: { nowMs: Date.now() },
-      recordedOptions: { map: null, timezone: null, inferTypes: true, columns: {}, groups: [] },
-      expandInputs: true,
-    },
-    silentReporter,
-    running(),
-  );
-  return staging;
 }
 
 function verdicts(report: DoctorReport): Record<string, string> {
@@ -80,7 +60,7 @@ describe('migrate doctor on the sandbox', () => {
       test: { role: 'test', host: sandbox.url, apiKey: key, ...personal },
       prod: { role: 'production', host: sandbox.url, apiKey: tokens.prod, projectId: 2 },
     });
-    const staging = setup.staged === false ? join(dir, 'migration.db') : await stage(dir);
+    const staging = setup.staged === false ? join(dir, 'migration.db') : await stageSample(dir);
     const doctor = () => runDoctor({ project: 'test', config, staging }, silentReporter, running());
     return { sandbox, tokens, dir, config, staging, doctor };
   }
