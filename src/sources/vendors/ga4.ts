@@ -53,11 +53,12 @@ export function ga4Time(value: unknown, field: string): { ok: true; value: unkno
   const fail = (reason: 'missing_timestamp' | 'bad_timestamp', message: string) => ({ ok: false as const, problem: problem(reason, field, message) });
   if (isMissing(value)) return fail('missing_timestamp', `${field} is missing`);
   let micros: bigint;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) micros = BigInt(value);
+  if (typeof value === 'bigint') micros = value;
+  else if (typeof value === 'number' && Number.isSafeInteger(value)) micros = BigInt(value);
   else if (typeof value === 'string' && /^\d+$/.test(value.trim())) micros = BigInt(value.trim());
   else if (typeof value === 'string') return { ok: true, value };
   else return fail('bad_timestamp', `${field} must be microseconds since 1970, got ${JSON.stringify(value)}`);
-  if (micros < MIN_MICROS) return fail('bad_timestamp', `${field} ${String(value)} is not in microseconds (GA4 writes 16 digits)`);
+  if (micros < BigInt(MIN_MICROS)) return fail('bad_timestamp', `${field} ${String(value)} is not in microseconds (GA4 writes 16 digits)`);
   const ms = Number(micros / 1000n);
   if (ms > 8.64e15) return fail('bad_timestamp', `${field} ${String(value)} is beyond any date`);
   return { ok: true, value: new Date(ms).toISOString() };

@@ -73,8 +73,9 @@ interface CallShape {
   properties: Properties;
 }
 
-function isIdText(value: unknown): value is string | number {
-  return (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value));
+/** An id usable as text: a non-blank string, a finite number, or an exact big integer. */
+function isIdText(value: unknown): value is string | number | bigint {
+  return (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint';
 }
 
 /** userId, else anonymousId, as every Segment destination picks the user. */
