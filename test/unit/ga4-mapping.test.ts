@@ -40,7 +40,7 @@ describe('GA4 mapping: what is staged', () => {
     expect(staged.properties).toEqual({
       $current_url: 'https://shop.example.com/pricing?utm_source=news', title: 'Preise', $referrer: 'https://www.google.com/', $ga_session_id: 1756718000,
       ga_session_number: 3, engagement_time_msec: 1500, $host: 'shop.example.com', $pathname: '/pricing', $referring_domain: 'www.google.com',
-      $browser: 'Safari', $browser_version: '17.5', $os: 'Macintosh', $os_version: 'Macintosh Intel 10.15', $device_manufacturer: 'Apple', $device_model: 'Safari',
+      $browser: 'Safari', $browser_version: '17.5', $os: 'Mac OS X', $os_version: 'Macintosh Intel 10.15', $device_manufacturer: 'Apple', $device_model: 'Safari',
       $device_type: 'Desktop', $browser_language: 'de-de',
       $geoip_country_name: 'Germany', $geoip_subdivision_1_name: 'Bavaria', $geoip_city_name: 'München', $geoip_continent_name: 'Europe',
       utm_source: 'news', utm_medium: 'email', utm_campaign: 'autumn-sale', gclid: 'g-1',
@@ -95,6 +95,14 @@ describe('GA4 mapping: what is staged', () => {
     ['a TIMESTAMP column with its zone', '2025-09-01 09:15:02.123456 UTC', '2025-09-01T09:15:02.123Z'],
   ])('reads event_timestamp in microseconds from %s, cut to the millisecond', (_name, value, expected) => {
     expect(stagedEvent(stage({ event_timestamp: value })).timestamp).toBe(expected);
+  });
+
+  it.each<[string, Record_, Record_]>([
+    ['Macintosh as Mac OS X', { operating_system: 'Macintosh' }, { $os: 'Mac OS X' }],
+    ['Edge as Microsoft Edge', { web_info: { browser: 'Edge', browser_version: '128.0' } }, { $browser: 'Microsoft Edge', $browser_version: '128.0' }],
+    ['other names as they are', { operating_system: 'Windows', web_info: { browser: 'Firefox' } }, { $os: 'Windows', $browser: 'Firefox' }],
+  ])('names %s, as PostHog SDKs do', (_name, device, expected) => {
+    expect(stagedEvent(stage({ device: { ...webDevice, ...device } })).properties).toMatchObject(expected);
   });
 
   it('maps placeholders to nothing: "(not set)" fields, "(direct)" sources', () => {

@@ -45,6 +45,12 @@ export const GA4_RECORDS = ['device', 'geo', 'app_info', 'collected_traffic_sour
 
 const PLACEHOLDERS = new Set(['(not set)', '(direct)', '(none)']);
 
+/** GA4's names where PostHog's SDKs write another for the same thing, so breakdowns line up. */
+export const GA4_VALUE_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  $os: { Macintosh: 'Mac OS X' },
+  $browser: { Edge: 'Microsoft Edge' },
+};
+
 /** GA4's device categories as PostHog's `$device_type` values. */
 const DEVICE_TYPES: Readonly<Record<string, string>> = { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet', 'smart tv': 'TV' };
 
@@ -82,7 +88,7 @@ const MAPPED_PATHS: ReadonlySet<string> = new Set([...GA4_FIELDS.map(([path]) =>
 export function addGa4Fields(out: Properties, record: Properties, web: boolean): void {
   for (const [path, name] of GA4_FIELDS) {
     const value = valueAt(record, path);
-    if (!isPlaceholder(value)) setIfAbsent(out, name, value);
+    if (!isPlaceholder(value)) setIfAbsent(out, name, (typeof value === 'string' && GA4_VALUE_NAMES[name]?.[value]) || value);
   }
   setIfAbsent(out, '$device_type', deviceType(valueAt(record, 'device.category')));
   const language = valueAt(record, 'device.language');
