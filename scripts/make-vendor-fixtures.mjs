@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Regenerates fixtures/mixpanel, fixtures/amplitude and fixtures/posthog (deterministic: the
+// Regenerates fixtures/mixpanel, fixtures/amplitude, fixtures/posthog, fixtures/segment and fixtures/ga4 (deterministic: the
 // same files every run). Usage: node scripts/make-vendor-fixtures.mjs
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { amplitudeFiles } from './vendor-fixtures/amplitude.mjs';
+import { ga4Fixtures } from './vendor-fixtures/ga4.mjs';
 import { mixpanelFixtures } from './vendor-fixtures/mixpanel.mjs';
 import { posthogFixtures } from './vendor-fixtures/posthog.mjs';
+import { segmentFixtures } from './vendor-fixtures/segment.mjs';
 import { makeZip } from './zip-writer.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
@@ -27,6 +29,8 @@ function writeAll(dir, files) {
 
 writeAll(join(root, 'mixpanel'), mixpanelFixtures());
 writeAll(join(root, 'posthog'), posthogFixtures());
+writeAll(join(root, 'segment'), segmentFixtures());
+writeAll(join(root, 'ga4'), ga4Fixtures());
 
 // Amplitude: the export as downloaded (a zip of .json.gz files, stored), the same files unzipped,
 // and two of them gunzipped and zipped again with deflate on a Mac (with its hidden extras).

@@ -30,6 +30,11 @@ export interface CandidateEvent {
   identity: string;
   /** Source field names, for messages. Defaults: event, distinct_id, timestamp, uuid. */
   fieldNames?: Partial<Record<'event' | 'distinctId' | 'timestamp' | 'uuid', string>>;
+  /**
+   * The kind of update this row is, when the source says so row by row (a Segment identify is a
+   * person update, a group call a group update); otherwise the rules' kind.
+   */
+  kind?: EventKindValue;
 }
 
 export interface EventRules {
@@ -158,7 +163,7 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   }
   return {
     type: 'event',
-    event: { uuid, kind: rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
+    event: { uuid, kind: candidate.kind ?? rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
   };
 }

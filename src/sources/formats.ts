@@ -4,10 +4,13 @@ import { readJsonl } from './jsonl-source.js';
 import { groupMapper } from './people/group-record.js';
 import { csvRecordReader, jsonlRecordReader } from './people/record-readers.js';
 import { userMapper } from './people/user-record.js';
+import { ANY_GZIP } from './input-names.js';
 import type { SourceFormat } from './source-item.js';
 import { AMPLITUDE_EVENT_RENAMES, readAmplitude } from './vendors/amplitude.js';
 import { MIXPANEL_EVENT_RENAMES, readMixpanel } from './vendors/mixpanel.js';
+import { GA4_EVENT_RENAMES, readGa4 } from './vendors/ga4.js';
 import { readPostHog } from './vendors/posthog.js';
+import { readSegment } from './vendors/segment.js';
 
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'] as const;
 
@@ -18,6 +21,9 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   mixpanel: { reader: readMixpanel, layout: 'lines', extensions: [...JSON_LINES, '.txt'], timezone: 'project', eventRenames: MIXPANEL_EVENT_RENAMES },
   amplitude: { reader: readAmplitude, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: AMPLITUDE_EVENT_RENAMES },
   posthog: { reader: readPostHog, layout: 'lines', extensions: JSON_LINES, timezone: 'utc' },
+  // Segment's archive names its files `<received-day>/<name>.gz`: any gzipped file is read.
+  segment: { reader: readSegment, layout: 'lines', extensions: [...JSON_LINES, '.txt', ANY_GZIP], timezone: 'rows' },
+  ga4: { reader: readGa4, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },
 };
 
 /** Users and groups files, by `<kind>-<format>`. */

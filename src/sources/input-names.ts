@@ -6,13 +6,18 @@
 /** What a file name is to a format: a file to read, an archive to open, or neither. */
 export type NameKind = 'file' | 'archive' | undefined;
 
+/** An extension that accepts every gzipped name, whatever comes before `.gz` (Segment's archive). */
+export const ANY_GZIP = '*.gz';
+
 /**
  * Classifies a name by its extension: `.zip` is an archive; otherwise, after an optional `.gz`,
- * it must end with one of `extensions` (lowercase, with the dot). Case is ignored.
+ * it must end with one of `extensions` (lowercase, with the dot), or be gzipped when they hold
+ * ANY_GZIP. Case is ignored.
  */
 export function classifyName(name: string, extensions: readonly string[]): NameKind {
   const lower = name.toLowerCase();
   if (lower.endsWith('.zip')) return 'archive';
+  if (lower.endsWith('.gz') && extensions.includes(ANY_GZIP)) return 'file';
   const base = lower.endsWith('.gz') ? lower.slice(0, -3) : lower;
   return extensions.some((ext) => base.endsWith(ext)) ? 'file' : undefined;
 }

@@ -18,6 +18,8 @@ const SOURCES: Array<[string, string[]]> = [
   ['mixpanel', [join(FIXTURES, 'mixpanel')]],
   ['amplitude', [join(FIXTURES, 'amplitude', 'export-123456.zip')]],
   ['posthog', [join(FIXTURES, 'posthog')]],
+  ['segment', [join(FIXTURES, 'segment')]],
+  ['ga4', [join(FIXTURES, 'ga4')]],
 ];
 
 describe('vendor sources, exported then imported', () => {

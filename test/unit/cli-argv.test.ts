@@ -62,6 +62,17 @@ describe('export-source', () => {
     ],
     ['Mixpanel without a zone is recorded as UTC', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.objectContaining({ timezone: 'UTC' }) }],
     ['a zone is recorded by its canonical name', ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'], { rules: expect.objectContaining({ timezone: 'UTC' }) }],
+    [
+      'Segment group calls are of type company by default',
+      ['--from', 'segment', 'logs/'],
+      { readerOptions: expect.objectContaining({ groupType: 'company' }), recordedOptions: expect.objectContaining({ segmentGroupType: 'company', timezone: null }) },
+    ],
+    [
+      '--segment-group-type names another',
+      ['--from', 'segment', 'logs/', '--segment-group-type', ' account ', '--timezone', 'Europe/Paris'],
+      { readerOptions: expect.objectContaining({ groupType: 'account' }), rules: expect.objectContaining({ timezone: 'Europe/Paris' }) },
+    ],
+    ['GA4 renames its page and screen views', ['--from', 'ga4', 'events.json'], { rules: expect.objectContaining({ formatRenames: { page_view: '$pageview', screen_view: '$screen' } }) }],
   ])('%s', async (_name, args, expected) => {
     expect(await exportSourceInput(args)).toMatchObject(expected);
   });
@@ -72,6 +83,9 @@ describe('export-source', () => {
     [['--from', 'csv', 'a.csv', '--group', 'company'], '--group company: expected <group type>=<column>'],
     [['--from', 'csv', 'a.csv', '--timezone', 'Mars/Olympus'], '--timezone: "Mars/Olympus" is not an IANA time zone name'],
     [['--from', 'csv', 'a.csv', '--map', '/nonexistent/map.json'], '--map /nonexistent/map.json: no such file'],
+    [['--from', 'ga4', 'e.json', '--timezone', 'UTC'], '--timezone does not apply to --from ga4'],
+    [['--from', 'csv', 'a.csv', '--segment-group-type', 'company'], '--segment-group-type applies to --from segment only'],
+    [['--from', 'segment', 'logs/', '--segment-group-type', '  '], '--segment-group-type: must be 1 to 400 characters'],
   ])('%j is a usage error', async (args, message) => {
     const error = await exportSourceInput(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, naturalCompare, splitGlob } from '../../src/sources/input-names.js';
+import { ANY_GZIP, classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, naturalCompare, splitGlob } from '../../src/sources/input-names.js';
 
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'];
 
@@ -16,6 +16,16 @@ describe('source file names', () => {
     ['events.gz', undefined],
   ])('%s is %s', (name, kind) => {
     expect(classifyName(name, JSON_LINES)).toBe(kind);
+  });
+
+  it.each<[string, string | undefined]>([
+    ['1756770800000.a91f3c2e7b04.gz', 'file'],
+    ['events.json', 'file'],
+    ['archive.zip', 'archive'],
+    ['1756770800000.a91f3c2e7b04', undefined],
+    ['notes.md', undefined],
+  ])('with ANY_GZIP (Segment), %s is %s', (name, kind) => {
+    expect(classifyName(name, [...JSON_LINES, ANY_GZIP])).toBe(kind);
   });
 
   it.each<[string, boolean]>([

@@ -10,18 +10,28 @@ import { MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../../events/staged-
 import type { ReaderOptions } from '../source-item.js';
 import type { RecordMapper } from './record-readers.js';
 
-
 function keyColumn(options: ReaderOptions): string {
   return options.keyColumn ?? 'group_key';
 }
 
+/** A group key as text (a string or a number), or the problem with it; `field` names it in messages. */
+export function readGroupKey(raw: unknown, field: string): string | RowProblem {
+  if (raw === undefined || raw === null || raw === '') return problem('missing_group_key', field, 'group key is missing or empty');
+  if (typeof raw !== 'string' && typeof raw !== 'number') return problem('bad_value', field, 'group key must be a string or a number');
+  const key = String(raw);
+  if (key.length > MAX_GROUP_KEY_CHARS) return problem('group_key_too_long', field, `group key has ${key.length} characters; PostHog keeps at most ${MAX_GROUP_KEY_CHARS}`);
+  return key;
+}
+
+/** The conventional distinct_id of a group update, `$<type>_<key>`, cut as PostHog cuts distinct_ids. */
+export function groupDistinctId(type: string, key: string): string {
+  return `$${type}_${key}`.slice(0, MAX_DISTINCT_ID_CHARS);
+}
+
 export function groupToCandidate(record: Record<string, unknown>, options: ReaderOptions): CandidateEvent | RowProblem {
   const column = keyColumn(options);
-  const raw = record[column];
-  if (raw === undefined || raw === null || raw === '') return problem('missing_group_key', column, 'group key is missing or empty');
-  if (typeof raw !== 'string' && typeof raw !== 'number') return problem('bad_value', column, 'group key must be a string or a number');
-  const key = String(raw);
-  if (key.length > MAX_GROUP_KEY_CHARS) return problem('group_key_too_long', column, `group key has ${key.length} characters; PostHog keeps at most ${MAX_GROUP_KEY_CHARS}`);
+  const key = readGroupKey(record[column], column);
+  if (typeof key !== 'string') return key;
   const type = options.groupType!;
   const groupSet: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(record)) {
@@ -29,8 +39,7 @@ export function groupToCandidate(record: Record<string, unknown>, options: Reade
   }
   return {
     event: '$groupidentify',
-    // The distinct_id of a group update is a convention only; PostHog cuts distinct_ids at 200.
-    distinctId: `$${type}_${key}`.slice(0, MAX_DISTINCT_ID_CHARS),
+    distinctId: groupDistinctId(type, key),
     timestamp: record.timestamp ?? options.defaultTimestampMs,
     uuid: record.uuid,
     properties: { $group_type: type, $group_key: key, $group_set: groupSet },

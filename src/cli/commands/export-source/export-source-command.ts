@@ -1,6 +1,7 @@
 /** `migrate export-source`: reads source files into the staging file. */
 import { Option, type Command } from 'commander';
 import { formatNames } from '../../../sources/formats.js';
+import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
 import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
 import { runStaging } from './run-staging.js';
@@ -15,6 +16,7 @@ export function registerExportSource(program: Command): void {
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected); mixpanel: the project time zone')
     .option('--column <role=header>', 'CSV: use another header for event, distinct_id, timestamp, uuid or properties (repeatable)', collect, [] as string[])
     .option('--group <type=column>', 'attach events to groups: $groups.<type> from that column or property (repeatable)', collect, [] as string[])
+    .option('--segment-group-type <type>', `segment: the group type of group calls and context.groupId (default ${DEFAULT_SEGMENT_GROUP_TYPE})`)
     .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
     .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
   stagingOption(command);

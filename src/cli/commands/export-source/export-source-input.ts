@@ -7,6 +7,7 @@ import type { GroupColumn } from '../../../events/rules-spec.js';
 import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
 import { formatNames, SOURCE_FORMATS } from '../../../sources/formats.js';
 import { CSV_ROLES, type CsvRole, type SourceFormat } from '../../../sources/source-item.js';
+import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
@@ -21,6 +22,7 @@ export interface ExportSourceOptions extends StagingOptions {
   json?: boolean;
   workers?: number;
   group: string[];
+  segmentGroupType?: string;
 }
 
 /** --column distinct_id=user_id: read a standard field from another CSV header. */
@@ -43,6 +45,17 @@ export function parseGroups(values: string[]): GroupColumn[] {
     if (!type || !property || type.length > MAX_GROUP_KEY_CHARS) throw new UsageError(`--group ${value}: expected <group type>=<column>`);
     return { type, property };
   });
+}
+
+/** --segment-group-type: the group type of Segment group calls; only for --from segment. */
+export function segmentGroupType(from: string, value: string | undefined): string | undefined {
+  if (from !== 'segment') {
+    if (value !== undefined) throw new UsageError(`--segment-group-type applies to --from segment only`);
+    return undefined;
+  }
+  const type = (value ?? DEFAULT_SEGMENT_GROUP_TYPE).trim();
+  if (type === '' || type.length > MAX_GROUP_KEY_CHARS) throw new UsageError(`--segment-group-type: must be 1 to ${MAX_GROUP_KEY_CHARS} characters`);
+  return type;
 }
 
 /**
@@ -71,15 +84,16 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     groups,
   };
   const columns = parseColumns(options.column);
+  const groupType = segmentGroupType(options.from, options.segmentGroupType);
   return {
     files,
     staging: options.staging,
     command: 'export-source',
     format: options.from,
     workers: options.workers,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined },
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType },
     expandInputs: true,
     rules,
-    recordedOptions: { map: options.map ?? null, timezone: recordedZone(source, timezone), inferTypes: options.inferTypes, columns, groups },
+    recordedOptions: { map: options.map ?? null, timezone: recordedZone(source, timezone), inferTypes: options.inferTypes, columns, groups, ...(groupType === undefined ? {} : { segmentGroupType: groupType }) },
   };
 }
