@@ -43,18 +43,21 @@ export interface ByImportRun {
   importRun: string;
   windows: readonly Window[];
   byEvent: boolean;
+  /** Rows per page. Default PAGE_ROWS. */
+  pageRows?: number;
 }
 
 async function countWindow(run: QueryRunner, o: ByImportRun, window: Window, grouping: DayGrouping, into: LandedCounts): Promise<string | null | undefined> {
   let timezone: string | null | undefined;
-  for (let offset = 0; ; offset += PAGE_ROWS) {
-    const answer = await run(landedCountsQuery({ ...window, importRun: o.importRun, byEvent: o.byEvent, grouping, limit: PAGE_ROWS + 1, offset }));
+  const pageRows = o.pageRows ?? PAGE_ROWS;
+  for (let offset = 0; ; offset += pageRows) {
+    const answer = await run(landedCountsQuery({ ...window, importRun: o.importRun, byEvent: o.byEvent, grouping, limit: pageRows + 1, offset }));
     timezone = answer.timezone;
-    for (const row of answer.results.slice(0, PAGE_ROWS)) {
+    for (const row of answer.results.slice(0, pageRows)) {
       const key = o.byEvent ? rowKey(readDay(row[0]), String(row[1])) : rowKey(readDay(row[0]));
       into.set(key, (into.get(key) ?? 0) + readCount(row[o.byEvent ? 2 : 1]));
     }
-    if (answer.results.length <= PAGE_ROWS) return timezone;
+    if (answer.results.length <= pageRows) return timezone;
   }
 }
 
@@ -79,15 +82,15 @@ export async function landedByImportRun(run: QueryRunner, o: ByImportRun, signal
 }
 
 /** Every distinct uuid PostHog holds in a window, whatever its source, page by page. */
-export async function uuidsInWindow(run: QueryRunner, window: Window, signal: AbortSignal): Promise<Set<string>> {
+export async function uuidsInWindow(run: QueryRunner, window: Window, signal: AbortSignal, pageRows = PAGE_ROWS): Promise<Set<string>> {
   const uuids = new Set<string>();
   let after: string | undefined;
   for (;;) {
     checkAbort(signal);
-    const answer = await run(uuidPageQuery({ ...window, after, limit: PAGE_ROWS + 1 }));
-    const page = answer.results.slice(0, PAGE_ROWS).map((row) => String(row[0]).toLowerCase());
+    const answer = await run(uuidPageQuery({ ...window, after, limit: pageRows + 1 }));
+    const page = answer.results.slice(0, pageRows).map((row) => String(row[0]).toLowerCase());
     for (const uuid of page) uuids.add(uuid);
-    if (answer.results.length <= PAGE_ROWS || page.length === 0) return uuids;
+    if (answer.results.length <= pageRows || page.length === 0) return uuids;
     after = page.at(-1);
   }
 }
@@ -95,6 +98,7 @@ export async function uuidsInWindow(run: QueryRunner, window: Window, signal: Ab
 export interface ByUuids {
   windows: readonly Window[];
   byEvent: boolean;
+  pageRows?: number;
   /** The staged events of a window (all kinds). */
   stagedIn(window: Window): WindowEvent[];
 }
@@ -103,7 +107,7 @@ export interface ByUuids {
 export async function landedByUuids(run: QueryRunner, o: ByUuids, signal: AbortSignal): Promise<LandedCounts> {
   const counts: LandedCounts = new Map();
   for (const window of o.windows) {
-    const held = await uuidsInWindow(run, window, signal);
+    const held = await uuidsInWindow(run, window, signal, o.pageRows);
     for (const e of o.stagedIn(window)) {
       if (!held.has(e.uuid)) continue;
       const key = o.byEvent ? rowKey(e.day, e.event) : rowKey(e.day);

@@ -41,6 +41,7 @@ export interface ResendContext {
   reporter: Reporter;
   signal: AbortSignal;
   clock: Clock;
+  pageRows?: number;
 }
 
 /** Only the re-queued events may be sent: an unfinished import is resumed first, by its own command. */
@@ -55,7 +56,7 @@ function checkNothingPending(ctx: ResendContext): void {
 /** Seqs of the events delivered on `day` that PostHog does not hold. */
 async function missingOn(ctx: ResendContext, day: string): Promise<number[]> {
   const window = { fromMs: dayStartMs(day), toMs: dayStartMs(day) + DAY_MS };
-  const held = await uuidsInWindow(ctx.run, window, ctx.signal);
+  const held = await uuidsInWindow(ctx.run, window, ctx.signal, ctx.pageRows);
   return eventsInWindow(ctx.store, ctx.project.id, window)
     .filter((e) => e.settlement === 'delivered' && !held.has(e.uuid))
     .map((e) => e.seq);

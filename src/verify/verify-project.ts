@@ -43,6 +43,8 @@ export interface VerifyOptions {
   clock?: Clock;
   /** Backoff for throttled queries (429). Default: the management API's. */
   retryPolicy?: RetryPolicy;
+  /** Rows per page of a query answer; tests use small pages to page for real. Default 49,999. */
+  pageRows?: number;
 }
 
 export interface VerifyResult {
@@ -102,39 +104,57 @@ function countingRunner(target: ManagementTarget, options: VerifyOptions, report
   return { run, queries: () => queries, close: () => http.close() };
 }
 
+interface Session {
+  input: VerifyInput;
+  options: VerifyOptions;
+  target: ManagementTarget;
+  store: StagingStore;
+  project: ProjectRecord;
+  runner: ReturnType<typeof countingRunner>;
+  reporter: Reporter;
+  signal: AbortSignal;
+  clock: Clock;
+}
+
+async function check(s: Session): Promise<VerifyResult> {
+  const { input, store, project, runner, signal, clock } = s;
+  const staged = stagedCounts(store, project.id, input);
+  const plan: LandedPlan = { store, projectId: project.id, staged, byEvent: input.byEvent, run: runner.run, signal, pageRows: s.options.pageRows };
+  const { reading, ...wait } = await readUntilSettled(() => readLanded(plan), { waitMs: input.waitMs, clock, signal, reporter: s.reporter });
+  const rows = orderRows(reading.rows);
+  const days = shortDays(rows);
+  const resend =
+    input.resendMissing && days.length > 0
+      ? await resendMissing({ store, project, config: input.config, run: runner.run, reporter: s.reporter, signal, clock, pageRows: s.options.pageRows }, days)
+      : null;
+  return {
+    staging: store.path,
+    project: project.name,
+    apiHost: s.target.apiHost,
+    projectId: s.target.projectId,
+    method: staged.importRun === undefined ? 'uuids' : 'import-run',
+    importRun: staged.importRun ?? null,
+    since: input.since ?? null,
+    until: input.until ?? null,
+    byEvent: input.byEvent,
+    rows,
+    summary: summarize(rows),
+    queries: runner.queries(),
+    wait,
+    resend,
+    figures: statusFigures(store, project.name),
+    checkedAt: new Date(clock.now()).toISOString(),
+  };
+}
+
 export async function verifyProject(input: VerifyInput, reporter: Reporter, signal: AbortSignal, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const clock = options.clock ?? systemClock;
   const target = resolveManagement(loadConfig(configPath(input.config)), input.project);
   const store = openStaging(input, reporter);
   try {
     const project = boundProject(store, target);
-    const staged = stagedCounts(store, project.id, input);
     const runner = countingRunner(target, options, reporter);
     try {
-      const plan: LandedPlan = { store, projectId: project.id, staged, byEvent: input.byEvent, run: runner.run, signal };
-      const waited = await readUntilSettled(() => readLanded(plan), { waitMs: input.waitMs, clock, signal, reporter });
-      const rows = orderRows(waited.reading.rows);
-      const days = shortDays(rows);
-      const resend = input.resendMissing && days.length > 0 ? await resendMissing({ store, project, config: input.config, run: runner.run, reporter, signal, clock }, days) : null;
-      const { reading: _reading, ...wait } = waited;
-      return {
-        staging: store.path,
-        project: project.name,
-        apiHost: target.apiHost,
-        projectId: target.projectId,
-        method: staged.importRun === undefined ? 'uuids' : 'import-run',
-        importRun: staged.importRun ?? null,
-        since: input.since ?? null,
-        until: input.until ?? null,
-        byEvent: input.byEvent,
-        rows,
-        summary: summarize(rows),
-        queries: runner.queries(),
-        wait,
-        resend,
-        figures: statusFigures(store, project.name),
-        checkedAt: new Date(clock.now()).toISOString(),
-      };
+      return await check({ input, options, target, store, project, runner, reporter, signal, clock: options.clock ?? systemClock });
     } finally {
       await runner.close();
     }

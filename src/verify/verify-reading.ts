@@ -53,6 +53,8 @@ export interface LandedPlan {
   byEvent: boolean;
   run: QueryRunner;
   signal: AbortSignal;
+  /** Rows per answer page (tests use small pages). Default PAGE_ROWS. */
+  pageRows?: number;
 }
 
 export interface VerifyReading extends Reading {
@@ -63,10 +65,10 @@ export async function readLanded(p: LandedPlan): Promise<VerifyReading> {
   const { importRun, days, counts } = p.staged;
   const landed =
     importRun !== undefined
-      ? await landedByImportRun(p.run, { importRun, windows: dayWindows(days, MAX_EVENTS_PER_COUNT_QUERY), byEvent: p.byEvent }, p.signal)
+      ? await landedByImportRun(p.run, { importRun, windows: dayWindows(days, MAX_EVENTS_PER_COUNT_QUERY), byEvent: p.byEvent, pageRows: p.pageRows }, p.signal)
       : await landedByUuids(
           p.run,
-          { windows: dayWindows(days, MAX_EVENTS_PER_UUID_WINDOW), byEvent: p.byEvent, stagedIn: (window) => eventsInWindow(p.store, p.projectId, window) },
+          { windows: dayWindows(days, MAX_EVENTS_PER_UUID_WINDOW), byEvent: p.byEvent, pageRows: p.pageRows, stagedIn: (window) => eventsInWindow(p.store, p.projectId, window) },
           p.signal,
         );
   const rows = compareRows(counts, landed);

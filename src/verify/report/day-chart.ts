@@ -52,25 +52,39 @@ function xAxis(s: Scale): string {
   return `<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${MARGIN.top + PLOT_H}" y2="${MARGIN.top + PLOT_H}"/>${labels.join('')}`;
 }
 
-function line(s: Scale, rows: readonly VerifyRow[], pick: (r: VerifyRow) => number, cls: string): string {
-  const w = PLOT_W / s.days;
-  const points = rows.map((r) => `${fixed(x(s, dayNumber(r.day)) + w / 2)},${fixed(y(s, pick(r)))}`).join(' ');
-  return `<polyline class="${cls}" points="${points}"/>`;
+/** Every day of the range, days with nothing staged as zeros. */
+function dense(s: Scale, rows: readonly VerifyRow[]): VerifyRow[] {
+  const byDay = new Map(rows.map((r) => [dayNumber(r.day), r]));
+  return Array.from({ length: s.days }, (_, i) => byDay.get(s.first + i) ?? { day: dayFromNumber(s.first + i), staged: 0, delivered: 0, deadLetters: 0, landed: 0, missing: 0 });
 }
 
-function columns(s: Scale, rows: readonly VerifyRow[]): string {
+/** A step outline of one figure: flat across each day's column. */
+function steps(s: Scale, days: readonly VerifyRow[], pick: (r: VerifyRow) => number): string[] {
   const w = PLOT_W / s.days;
-  const parts: string[] = [];
-  for (const r of rows) {
-    const left = x(s, dayNumber(r.day));
-    if (r.missing > 0) {
-      const mark = Math.max(w, 3);
-      parts.push(`<rect class="short" x="${fixed(left + w / 2 - mark / 2)}" y="${MARGIN.top}" width="${fixed(mark)}" height="${PLOT_H}"/>`);
-    }
-    const top = y(s, r.staged);
-    parts.push(`<rect class="staged" x="${fixed(left)}" y="${fixed(top)}" width="${fixed(Math.max(w - (w > 4 ? 1 : 0), 0.5))}" height="${fixed(MARGIN.top + PLOT_H - top)}"/>`);
-  }
-  return parts.join('');
+  return days.flatMap((r, i) => {
+    const left = MARGIN.left + i * w;
+    const at = fixed(y(s, pick(r)));
+    return [`${fixed(left)},${at}`, `${fixed(left + w)},${at}`];
+  });
+}
+
+function area(s: Scale, days: readonly VerifyRow[], pick: (r: VerifyRow) => number, cls: string): string {
+  const base = fixed(MARGIN.top + PLOT_H);
+  return `<polygon class="${cls}" points="${fixed(MARGIN.left)},${base} ${steps(s, days, pick).join(' ')} ${fixed(WIDTH - MARGIN.right)},${base}"/>`;
+}
+
+function line(s: Scale, days: readonly VerifyRow[], pick: (r: VerifyRow) => number, cls: string): string {
+  return `<polyline class="${cls}" points="${steps(s, days, pick).join(' ')}"/>`;
+}
+
+/** Short days across the full height, at least 3 px wide so one shows among a thousand. */
+function shortBands(s: Scale, rows: readonly VerifyRow[]): string {
+  const w = PLOT_W / s.days;
+  const mark = Math.max(w, 3);
+  return rows
+    .filter((r) => r.missing > 0)
+    .map((r) => `<rect class="short" x="${fixed(x(s, dayNumber(r.day)) + w / 2 - mark / 2)}" y="${MARGIN.top}" width="${fixed(mark)}" height="${PLOT_H}"/>`)
+    .join('');
 }
 
 /** Invisible full-height columns whose titles show a day's figures on hover. */
@@ -93,12 +107,14 @@ export function dayChart(days: readonly VerifyRow[]): string {
     .filter((r) => r.missing > 0)
     .map((r) => `<circle class="missing" cx="${fixed(x(s, dayNumber(r.day)) + PLOT_W / s.days / 2)}" cy="${fixed(y(s, r.landed))}" r="3"/>`)
     .join('');
+  const all = dense(s, days);
   return [
     `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="staged, delivered and landed events per UTC day">`,
     yAxis(s),
-    columns(s, days),
-    line(s, days, (r) => r.delivered, 'delivered'),
-    line(s, days, (r) => r.landed, 'landed'),
+    area(s, all, (r) => r.staged, 'staged'),
+    area(s, all, (r) => r.landed, 'landed'),
+    line(s, all, (r) => r.delivered, 'delivered'),
+    shortBands(s, days),
     markers,
     xAxis(s),
     hovers(s, days),

@@ -15,15 +15,16 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-siz
 svg.chart{display:block;max-width:100%;height:auto}
 .grid{stroke:#eceef2}.axis{stroke:#9aa0ab}
 .tick{font-size:11px;fill:#5b606b;font-variant-numeric:tabular-nums}
-.staged{fill:#d5d9e0}
-.short{fill:#f04438;fill-opacity:.22}
-polyline{fill:none;stroke-width:1.6;stroke-linejoin:round}
-polyline.delivered{stroke:#2f6fde}polyline.landed{stroke:#16a34a}
+polygon.staged{fill:#c9ced8}
+.short{fill:#f04438;fill-opacity:.35}
+polygon.landed{fill:#16a34a;fill-opacity:.55}
+polyline{fill:none;stroke-width:1.2;stroke-linejoin:round}
+polyline.delivered{stroke:#2f6fde}
 circle.missing{fill:#d92d20}
 .hover{fill:transparent}.hover:hover{fill:#1d1f24;fill-opacity:.06}
 .legend{color:#5b606b;font-size:12px}
 .key{display:inline-block;width:12px;height:10px;margin:0 4px 0 12px;vertical-align:middle;border-radius:2px}
-.key.staged{background:#d5d9e0}.key.delivered{background:#2f6fde}.key.landed{background:#16a34a}.key.short{background:#f04438;opacity:.5}
+.key.staged{background:#c9ced8}.key.delivered{background:#2f6fde}.key.landed{background:#16a34a;opacity:.55}.key.short{background:#f04438;opacity:.5}
 table{border-collapse:collapse;margin:6px 0}
 th,td{padding:4px 10px;border-bottom:1px solid #eceef2;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
