@@ -22,7 +22,13 @@ function printRows(r: VerifyResult): void {
     count(row.landed),
     row.missing > 0 ? count(row.missing) : '',
   ]);
-  print(table([header, ...rows]));
+  print(table(alignNumbers([header, ...rows], header.length - 5)));
+}
+
+/** Right-aligns the columns from `first` on, header included (numbers read best that way). */
+function alignNumbers(rows: string[][], first: number): string[][] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i >= first ? cell.padStart(widths[i]!) : cell)));
 }
 
 function method(r: VerifyResult): string {
