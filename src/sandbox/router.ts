@@ -3,6 +3,7 @@
  * a handler gets the request and answers with a plain value, never touching the socket.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { SandboxStore } from './sandbox-store.js';
 
 export interface SandboxRequest {
@@ -11,6 +12,10 @@ export interface SandboxRequest {
   headers: IncomingHttpHeaders;
   /** The body as received (still compressed if it was); read at most once. */
   body(): Promise<Buffer>;
+  /** The body as it arrives, for a handler that counts bytes as they come (use this or body()). */
+  stream: Readable;
+  /** The address of the machine that sent the request (IPv4 addresses without the `::ffff:` prefix). */
+  remoteAddress: string | undefined;
 }
 
 export interface SandboxResponse {

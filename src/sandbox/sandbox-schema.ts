@@ -136,4 +136,45 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
     UNIQUE (team_id, group_type_index, group_key)
   );
   `,
+  /* v4: ingestion as PostHog models it: persons and groups on events (snapshots taken when the
+     event was ingested), identified persons and merges (old person ids resolve through
+     person_overrides), ingestion warnings, sessions filed by their UUIDv7 ids. */ `
+  ALTER TABLE events ADD COLUMN person_id INTEGER;
+  ALTER TABLE events ADD COLUMN person_properties TEXT;
+  ALTER TABLE events ADD COLUMN group0_properties TEXT;
+  ALTER TABLE events ADD COLUMN group1_properties TEXT;
+  ALTER TABLE events ADD COLUMN group2_properties TEXT;
+  ALTER TABLE events ADD COLUMN group3_properties TEXT;
+  ALTER TABLE events ADD COLUMN group4_properties TEXT;
+  ALTER TABLE persons ADD COLUMN is_identified INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX person_distinct_ids_by_person ON person_distinct_ids (person_id);
+
+  -- A merged person's id and the person it became (transitively: always the survivor).
+  CREATE TABLE person_overrides (
+    team_id INTEGER NOT NULL,
+    old_person_id INTEGER NOT NULL,
+    override_person_id INTEGER NOT NULL,
+    PRIMARY KEY (team_id, old_person_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE ingestion_warnings (
+    id INTEGER PRIMARY KEY,
+    team_id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    details TEXT NOT NULL,
+    timestamp TEXT NOT NULL
+  );
+
+  -- Only sessions whose $session_id is a UUIDv7; session_start is the time in the id.
+  CREATE TABLE sessions (
+    team_id INTEGER NOT NULL,
+    session_id TEXT NOT NULL,
+    session_start TEXT NOT NULL,
+    distinct_id TEXT NOT NULL,
+    first_timestamp TEXT NOT NULL,
+    last_timestamp TEXT NOT NULL,
+    event_count INTEGER NOT NULL,
+    PRIMARY KEY (team_id, session_id)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -2,8 +2,9 @@
  * The local PostHog-compatible server: node:http on 127.0.0.1 only, its own SQLite store,
  * routes from the capture and management areas. Used by `migrate sandbox` and by the tests.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { UsageError } from '../errors.js';
 import { createApiRoutes, type ApiOptions } from './api/api-routes.js';
 import { seedManagementData } from './api/management-seed.js';
 import { createCaptureRoutes, type CaptureControl, type CaptureOptions } from './capture/capture-routes.js';
@@ -30,12 +31,19 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+function remoteAddressOf(req: IncomingMessage): string | undefined {
+  const address = req.socket.remoteAddress;
+  return address?.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
 function toRequest(req: IncomingMessage, url: URL): SandboxRequest {
   let read: Promise<Buffer> | undefined;
   return {
     method: req.method ?? 'GET',
     url,
     headers: req.headers,
+    stream: req,
+    remoteAddress: remoteAddressOf(req),
     body() {
       read ??= (async () => {
         const parts: Buffer[] = [];
@@ -56,13 +64,40 @@ function send(res: ServerResponse, response: SandboxResponse): void {
   res.end(response.body);
 }
 
+/** Binds the port before anything else, so a port in use leaves no store file behind. */
+async function listen(server: Server, port: number): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on 127.0.0.1 is in use`, ['Pick another with --port <n>, or --port 0 for a free one.']);
+    if (code === 'EACCES') throw new UsageError(`port ${port} on 127.0.0.1 is not allowed for this user`, ['Pick another with --port <n>, or --port 0 for a free one.']);
+    throw error;
+  }
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const store = SandboxStore.open(options.dbPath ?? ':memory:');
-  seedManagementData(store, options.now);
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = createServer((req, res) => {
+    if (handle) handle(req, res);
+    else res.writeHead(503).end();
+  });
+  await listen(server, options.port ?? 0);
+  let store: SandboxStore;
+  try {
+    store = SandboxStore.open(options.dbPath ?? ':memory:');
+    seedManagementData(store, options.now);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   const now = options.now ?? (() => new Date());
   const capture = createCaptureRoutes(store, options.capture);
   const routes: readonly Route[] = [...capture.routes, ...createApiRoutes(options.api)];
-  const server = createServer((req, res) => {
+  handle = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const found = findRoute(routes, req.method ?? 'GET', url.pathname);
     if (!found) {
@@ -74,11 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     Promise.resolve(found.route.handler(toRequest(req, url), { store, now, params: found.params }))
       .then((response) => send(res, response))
       .catch((error: unknown) => send(res, json(500, { type: 'server_error', code: 'error', detail: String((error as Error)?.message ?? error), attr: null })));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
+  };
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { applyGeoip } from '../../src/sandbox/capture/sandbox-geoip.js';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/sandbox-server.js';
 
@@ -55,4 +56,23 @@ export function writeSandboxConfig(dir: string, sandbox: RunningSandbox, overrid
   const file = join(dir, 'migrate.config.json');
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The properties the sandbox stores for an event sent with `properties` from this machine.
+ * PostHog's ingestion adds the sender's address as `$ip` when the event has none and, unless
+ * `$geoip_disable` is set, its location (`$geoip_*`, and the same in `$set` / `$set_once` for
+ * the person). The importer does not set `$geoip_disable` today, so its events get both.
+ */
+export function asIngested(properties: Obj, senderIp = '127.0.0.1'): Obj {
+  const copy = structuredClone(properties);
+  applyGeoip(copy, senderIp);
+  return copy;
+}
+
+/** Person properties without the location PostHog's GeoIP step puts on persons. */
+export function withoutGeoip(properties: Obj): Obj {
+  return Object.fromEntries(Object.entries(properties).filter(([key]) => !key.startsWith('$geoip_') && !key.startsWith('$initial_geoip_')));
 }

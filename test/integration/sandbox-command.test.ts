@@ -1,6 +1,7 @@
 /** `migrate sandbox` as users run it, and `npm run demo` (the README quickstart). */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiCaller } from '../helpers/api-call.js';
@@ -56,7 +57,35 @@ describe('migrate sandbox', () => {
     const snippet = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.indexOf('\n}') + 2)) as { projects: Record<string, { apiKey: string; role: string }> };
     expect(snippet.projects.test!.apiKey).toMatch(/^phc_/);
     expect(snippet.projects.prod!.role).toBe('production');
-    expect(stdout).toContain('Faults: 20% HTTP 503, 5% dropped connections');
+    expect(stdout).toContain('Faults: 20% HTTP 503, 5% dropped connections; unknown tokens refused with 401');
+  });
+
+  it('says a port in use is in use, exits with the usage code and leaves no store behind', async () => {
+    const dir = tempDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((blocker.address() as { port: number }).port);
+      const result = await runCli(['sandbox', '--port', port, '--db', join(dir, 'sb.db')], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(result.stderr).toContain('--port 0');
+      expect(result.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      expect(existsSync(join(dir, 'sb.db'))).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('shows the capture settings in its banner', async () => {
+    const dir = tempDir();
+    const args = ['sandbox', '--port', '0', '--db', ':memory:', '--unknown-tokens', 'accept-and-drop', '--over-quota', '--lose-after-accept', '0.1', '--max-event-bytes', '5000'];
+    const sandbox = startCli(args, { cwd: dir });
+    await outputUntil(sandbox.child, 'Stop with Ctrl-C.');
+    sandbox.child.kill('SIGINT');
+    const { code, stdout } = await sandbox.done;
+    expect(code).toBe(0);
+    expect(stdout).toContain('Faults: over quota (200, nothing stored), 10% of accepted events lost after the 200; unknown tokens answered 200 and dropped');
   });
 });
 

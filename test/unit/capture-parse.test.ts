@@ -91,7 +91,7 @@ describe('parseCapture: events', () => {
     ['kept (lowercased)', UUID.toUpperCase(), UUID],
     ['without hyphens', UUID.replaceAll('-', ''), UUID],
     ['in braces', `{${UUID}}`, UUID],
-    ['as a urn, with spaces around', ` urn:uuid:${UUID} `, UUID],
+    ['as a urn', `urn:uuid:${UUID}`, UUID],
     ['mixed case', UUID.slice(0, 18).toUpperCase() + UUID.slice(18), UUID],
     ['empty string means none', '', '01970000-0000-7000-8000-000000000001'],
     ['absent means none', undefined, '01970000-0000-7000-8000-000000000001'],
@@ -99,9 +99,14 @@ describe('parseCapture: events', () => {
     expect(one({ distinct_id: 'd', uuid }).uuid).toBe(expected);
   });
 
-  it('keeps properties and merges top-level $set and $set_once into them', () => {
-    const e = one({ distinct_id: 'd', properties: { a: 1, $set: { x: 1 } }, $set: { x: 0, y: 2 }, $set_once: { z: 3 } });
-    expect(e.properties).toEqual({ a: 1, $set: { x: 1, y: 2 }, $set_once: { z: 3 } });
+  it('keeps properties and merges top-level $set and $set_once into them, the top level winning', () => {
+    const e = one({ distinct_id: 'd', properties: { a: 1, $set: { x: 1, w: 4 } }, $set: { x: 0, y: 2 }, $set_once: { z: 3 } });
+    expect(e.properties).toEqual({ a: 1, $set: { x: 0, w: 4, y: 2 }, $set_once: { z: 3 } });
+  });
+
+  it('records sent_at on the events as $sent_at, as ingestion does', () => {
+    const parsed = parse({ api_key: 'phc_a', sent_at: '2025-06-01T11:59:00.000Z', batch: [{ event: 'e', distinct_id: 'd' }] });
+    expect(parsed).toMatchObject({ events: [{ properties: { $sent_at: '2025-06-01T11:59:00.000Z' } }] });
   });
 
   it('applies sent_at clock-skew correction to every event of a batch', () => {
@@ -129,7 +134,110 @@ describe('checkCapture (count-only mode): the same checks, nothing built', () =>
   });
 
   it('counts the events of an accepted batch', () => {
-    const batch = [{ event: 'e', distinct_id: 'a' }, { event: 'e', $distinct_id: 2 }, { event: 'e', properties: { distinct_id: { x: 1 } }, uuid: ` {${UUID.toUpperCase()}} ` }];
+    const batch = [{ event: 'e', distinct_id: 'a' }, { event: 'e', $distinct_id: 2 }, { event: 'e', properties: { distinct_id: { x: 1 } }, uuid: `{${UUID.toUpperCase()}}` }];
     expect(checkCapture(text({ api_key: 'phc_a', historical_migration: true, batch }))).toEqual({ token: 'phc_a', historicalMigration: true, eventCount: 3 });
+  });
+});
+
+const batchOf = (event: Record<string, unknown>, batch: Record<string, unknown> = {}) => ({ api_key: 'phc_a', ...batch, batch: [{ event: 'e', distinct_id: 'd', ...event }] });
+const eventText = (fields: string) => `{"api_key":"phc_a","batch":[{"event":"e","distinct_id":"d",${fields}}]}`;
+
+describe('parseCapture: the whole request refused as PostHog refuses it, naming the field', () => {
+  it.each([
+    ['a timestamp that is a number (epoch ms)', batchOf({ timestamp: 1714557600000 }), 400, '`timestamp` is not a string at event 0'],
+    ['an offset with a fraction', batchOf({ offset: 1.5 }), 400, '`offset` is not an integer'],
+    ['an offset written 1.0', eventText('"offset":1.0'), 400, '`offset` is not an integer'],
+    ['an offset that is a string', batchOf({ offset: '100' }), 400, '`offset` is not an integer'],
+    ['a batch sent_at that is a number', batchOf({}, { sent_at: 1714557600000 }), 400, '`sent_at` is not a string'],
+    ['historical_migration "true"', batchOf({}, { historical_migration: 'true' }), 400, '`historical_migration` is not a boolean'],
+    ['historical_migration 1', batchOf({}, { historical_migration: 1 }), 400, '`historical_migration` is not a boolean'],
+    ['properties null', batchOf({ properties: null }), 400, '`properties` is not an object'],
+    ['properties a string', batchOf({ properties: 'x' }), 400, '`properties` is not an object'],
+    ['a top-level $set that is a string', batchOf({ $set: 'x' }), 400, '`$set` is not an object'],
+    ['a top-level $set_once that is an array', batchOf({ $set_once: [1] }), 400, '`$set_once` is not an object'],
+    ['$cookieless_mode "true"', batchOf({ properties: { $cookieless_mode: 'true' } }), 400, '$cookieless_mode'],
+    ['$cookieless_mode null', batchOf({ properties: { $cookieless_mode: null } }), 400, '$cookieless_mode'],
+    ['a uuid with spaces around', batchOf({ uuid: ` ${UUID}` }), 400, '`uuid` is not a valid uuid'],
+    ['a uuid with one hyphen missing', batchOf({ uuid: UUID.replace('-', '') }), 400, '`uuid` is not a valid uuid'],
+    ['a uuid urn in capitals', batchOf({ uuid: `URN:UUID:${UUID}` }), 400, '`uuid` is not a valid uuid'],
+    ['a token that is a number', batchOf({ token: 5 }), 400, '`token` is not a string'],
+    ['event twice', eventText('"event":"f"'), 400, 'duplicate field `event` at event 0'],
+    ['distinct_id with $distinct_id', eventText('"$distinct_id":"x"'), 400, 'duplicate field `distinct_id` at event 0'],
+    ['distinct_id twice with the same value', eventText('"distinct_id":"d"'), 400, 'duplicate field `distinct_id`'],
+    ['token with $token in an event', eventText('"token":"a","$token":"a"'), 400, 'duplicate field `token`'],
+    ['api_key with token in a batch', '{"api_key":"phc_a","token":"phc_a","batch":[{"event":"e","distinct_id":"d"}]}', 400, 'duplicate field `token`'],
+    ['batch twice', '{"api_key":"phc_a","batch":[],"batch":[{"event":"e","distinct_id":"d"}]}', 400, 'duplicate field `batch`'],
+    ['one event with event twice', '{"api_key":"phc_a","event":"e","distinct_id":"d","event":"f"}', 400, 'duplicate field `event`'],
+    ['nesting of 128 levels in properties', eventText(`"properties":{"a":${'['.repeat(124)}${']'.repeat(124)}}`), 400, 'recursion limit exceeded'],
+    ['nesting of 200,000 levels', '['.repeat(200_000) + ']'.repeat(200_000), 400, 'recursion limit exceeded'],
+    ['a lone surrogate escape', eventText('"properties":{"name":"\\ud800"}'), 400, 'lone leading surrogate'],
+    ['a number out of range', eventText('"properties":{"n":1e400}'), 400, 'number out of range'],
+    ['a byte order mark before the body', `\uFEFF${JSON.stringify(batchOf({}))}`, 400, 'failed to parse request'],
+    ['an empty batch', { api_key: 'phc_a', batch: [] }, 400, 'request holds no event'],
+    ['batch that is not an array', { api_key: 'phc_a', batch: {} }, 400, '`batch` is not an array'],
+  ])('%s', (_name, body, status, error) => {
+    const result = parse(body);
+    expect(result).toMatchObject({ problem: true, status });
+    expect((result as CaptureProblem).error).toContain(error);
+    expect(checkCapture(text(body))).toEqual(result);
+  });
+
+  it.each([
+    ['duplicate keys inside properties (a map, not a struct field)', eventText('"properties":{"a":1,"a":2}')],
+    ['a repeated unknown field', eventText('"extra":1,"extra":2')],
+    ['127 levels of nesting', eventText(`"properties":{"a":${'['.repeat(123)}${']'.repeat(123)}}`)],
+    ['null for optional fields', eventText('"timestamp":null,"offset":null,"uuid":null,"$set":null,"$set_once":null,"token":null')],
+    ['a uuid without hyphens (the uuid crate takes that form)', batchOf({ uuid: UUID.replaceAll('-', '') })],
+    ['historical_migration null', batchOf({}, { historical_migration: null })],
+    ['a large integer offset', batchOf({ offset: 9007199254740993 })],
+  ])('accepts %s', (_name, body) => {
+    expect(parse(body)).toMatchObject({ token: 'phc_a', eventCount: 1 });
+  });
+});
+
+describe('parseCapture: what is stored', () => {
+  const first = (body: unknown) => {
+    const parsed = parse(body);
+    if ('problem' in parsed) throw new Error(parsed.error);
+    return parsed.events[0]!;
+  };
+
+  it.each([
+    ['a large integer kept exactly', '{"api_key":"phc_a","batch":[{"event":"e","distinct_id":9007199254740993}]}', '9007199254740993'],
+    ['1.0 kept as 1.0', '{"api_key":"phc_a","batch":[{"event":"e","distinct_id":1.0}]}', '1.0'],
+    ['a number in properties.distinct_id', '{"api_key":"phc_a","batch":[{"event":"e","properties":{"distinct_id":12345678901234567890}}]}', '12345678901234567890'],
+    ['a number in a single event', '{"api_key":"phc_a","event":"e","$distinct_id":-0}', '-0.0'],
+    ['NUL replaced', batchOf({ distinct_id: 'a\0b' }), 'a\uFFFDb'],
+    ['only NUL: kept, as U+FFFD', batchOf({ distinct_id: '\0' }), '\uFFFD'],
+  ])('distinct_id: %s', (_name, body, expected) => {
+    expect(first(body).distinctId).toBe(expected);
+  });
+
+  it.each([
+    ['offset wins over timestamp', batchOf({ timestamp: '2024-05-01T10:00:00.000Z', offset: 60_000 }), '2025-06-01T11:59:00.000Z', undefined],
+    ['a +03 zone', batchOf({ timestamp: '2024-05-01T10:00:00+03' }), '2024-05-01T07:00:00.000Z', undefined],
+    ['epoch milliseconds as a string', batchOf({ timestamp: '1714557600000' }), '2024-05-01T10:00:00.000Z', undefined],
+    ['more than 23 hours ahead', batchOf({ timestamp: '2025-06-03T00:00:00Z' }), '2025-06-01T12:00:00.000Z', 'event_timestamp_in_future'],
+    ['unreadable', batchOf({ timestamp: 'last tuesday' }), '2025-06-01T12:00:00.000Z', 'ignored_invalid_timestamp'],
+  ])('timestamp: %s', (_name, body, expected, warning) => {
+    const e = first(body);
+    expect(e.timestamp).toBe(expected);
+    expect(e.warning).toBe(warning);
+  });
+
+  it('finds the first event over the per-event limit; events before it are kept', () => {
+    const big = 'x'.repeat(2000);
+    const body = { api_key: 'phc_a', batch: [{ event: 'a', distinct_id: 'd' }, { event: 'b', distinct_id: 'd', properties: { big } }, { event: 'c', distinct_id: 'd' }] };
+    const parsed = parseCapture(text(body), { ...ctx, maxEventBytes: 1500 });
+    expect(parsed).toMatchObject({ eventCount: 3, tooBigAt: 1, events: [{ event: 'a' }] });
+    expect((parsed as ParsedCapture).events).toHaveLength(1);
+    expect(checkCapture(text(body), { maxEventBytes: 1500 })).toEqual({ token: 'phc_a', historicalMigration: false, eventCount: 3, tooBigAt: 1 });
+  });
+
+  it('counts quotes twice toward the per-event limit (the event travels as an escaped string)', () => {
+    const quotes = { api_key: 'phc_a', batch: [{ event: 'a', distinct_id: 'd', properties: { q: '"'.repeat(400) } }] };
+    const plain = { api_key: 'phc_a', batch: [{ event: 'a', distinct_id: 'd', properties: { q: 'x'.repeat(800) } }] };
+    expect(checkCapture(text(quotes), { maxEventBytes: 1800 })).toMatchObject({ tooBigAt: 0 });
+    expect(checkCapture(text(plain), { maxEventBytes: 1800 })).not.toHaveProperty('tooBigAt');
   });
 });

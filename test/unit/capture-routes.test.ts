@@ -32,9 +32,25 @@ describe('sandbox capture', () => {
     const { test } = sandboxTokens(sandbox);
     const res = answer(await post(sandbox, '/batch/', JSON.stringify({ api_key: test, historical_migration: true, batch: [event({ uuid: '0190aaaa-0000-7000-8000-000000000001' })] })));
     expect(res).toMatchObject({ status: 200, body: { status: 'Ok' } });
-    expect(storedEvents(sandbox, 1)).toEqual([
-      { team_id: 1, uuid: '0190aaaa-0000-7000-8000-000000000001', event: 'pageview', distinct_id: 'u1', timestamp: '2024-05-01T10:00:00.000Z', properties: '{"a":1}', historical_migration: 1, endpoint: '/batch/' },
-    ]);
+    const [stored, ...rest] = storedEvents(sandbox, 1);
+    expect(rest).toEqual([]);
+    expect({ ...stored, properties: undefined }).toEqual({
+      team_id: 1, uuid: '0190aaaa-0000-7000-8000-000000000001', event: 'pageview', distinct_id: 'u1', timestamp: '2024-05-01T10:00:00.000Z', properties: undefined, historical_migration: 1, endpoint: '/batch/',
+    });
+    // The event's own properties, then what ingestion adds: the sender's address and its location.
+    expect(JSON.parse(stored!.properties)).toMatchObject({ a: 1, $ip: '127.0.0.1', $geoip_city_name: 'Sandbox City' });
+  });
+
+  it('shows what ingestion stored through its debug routes', async () => {
+    const sandbox = await sandboxAt();
+    const session = '01890000-0000-7abc-8def-000000000001';
+    const body = { api_key: sandboxTokens(sandbox).test, batch: [event({ properties: { $session_id: session, $set: { plan: 'pro' }, $geoip_disable: true } })] };
+    expect(answer(await post(sandbox, '/batch/', JSON.stringify(body))).status).toBe(200);
+    const get = async (path: string) => answer(await client.send({ method: 'GET', url: `${sandbox.url}${path}` })).body;
+    expect(await get('/_sandbox/events?project=1')).toMatchObject([{ event: 'pageview', personProperties: { plan: 'pro' } }]);
+    expect(await get('/_sandbox/sessions')).toMatchObject([{ sessionId: session, eventCount: 1 }]);
+    expect(await get('/_sandbox/person?distinct_id=u1')).toMatchObject({ distinctIds: ['u1'], properties: { plan: 'pro' } });
+    expect(await get('/_sandbox/warnings')).toEqual([]);
   });
 
   it.each([

@@ -22,6 +22,16 @@ export interface CaptureFaults {
   slow?: number;
   /** Delay of a slow answer, in ms. Default 2000. */
   slowMs?: number;
+  /**
+   * A token of no project: refused with 401 (the default, friendlier for rehearsals), or
+   * answered 200 and its events dropped, as PostHog's capture may do (it does not always know
+   * the tokens; ingestion drops the events later).
+   */
+  unknownTokens?: 'refuse' | 'accept-and-drop';
+  /** Answer every valid request 200 and store nothing, as PostHog does over a billing limit. */
+  overQuota?: boolean;
+  /** Share of accepted events lost after the 200 (a pipeline loss `migrate verify` should find). */
+  loseAfterAccept?: number;
 }
 
 export type Fault =
@@ -74,5 +84,8 @@ export function describeFaults(faults: CaptureFaults): string {
   if (faults.drop) parts.push(`${pct(faults.drop)} dropped connections`);
   if (faults.loseAnswer) parts.push(`${pct(faults.loseAnswer)} stored but answer lost`);
   if (faults.slow) parts.push(`${pct(faults.slow)} answered after ${faults.slowMs ?? 2000} ms`);
-  return parts.length === 0 ? 'none' : parts.join(', ');
+  if (faults.overQuota) parts.push('over quota (200, nothing stored)');
+  if (faults.loseAfterAccept) parts.push(`${pct(faults.loseAfterAccept)} of accepted events lost after the 200`);
+  const tokens = faults.unknownTokens === 'accept-and-drop' ? 'answered 200 and dropped' : 'refused with 401';
+  return `${parts.length === 0 ? 'none' : parts.join(', ')}; unknown tokens ${tokens}`;
 }

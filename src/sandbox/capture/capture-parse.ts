@@ -2,19 +2,29 @@
  * Capture's request rules, as PostHog's capture service applies them. Three body shapes: the
  * batch (`{api_key, historical_migration?, sent_at?, batch: [...]}`), an array of events, one
  * event. Tokens: `api_key`/`token` on a batch; `token`, `$token`, `api_key` or
- * `properties.token` on events. All or nothing: one bad event refuses the whole request.
+ * `properties.token` on events. All or nothing: one bad event refuses the whole request. The
+ * one exception is size: capture sends events on one by one, and an event over the per-event
+ * limit fails the request after the events before it went through (`tooBigAt`).
  */
-import { canonicalJson } from '../../events/canonical-json.js';
 import { captureProblem, type CaptureProblem } from './capture-problem.js';
-import { parseIsoUtc, resolveTimestamp } from './event-timestamp.js';
+import { distinctIdText } from './distinct-id.js';
+import { batchFieldProblem, distinctIdSource, duplicateBatchField, duplicateEventField, eventFieldProblem, isObject, offsetWrittenAsInteger, uuidForm } from './event-fields.js';
+import { eventOverLimit } from './event-size.js';
+import { parseIsoUtc, resolveTimestamp, type TimestampWarning } from './event-timestamp.js';
+import { readJson, type JsonRead } from './json-read.js';
+import type { ObjectScan } from './json-scan.js';
+
+type Obj = Record<string, unknown>;
 
 export interface CapturedEvent {
   uuid: string;
   event: string;
   distinctId: string;
-  /** Stored time, ISO 8601 UTC with ms, after skew correction. */
+  /** Stored time, ISO 8601 UTC with ms. */
   timestamp: string;
-  properties: Record<string, unknown>;
+  properties: Obj;
+  /** What ingestion would record as an ingestion warning about this event. */
+  warning?: TimestampWarning;
 }
 
 /** A request that passed every check (what count-only mode needs). */
@@ -22,33 +32,41 @@ export interface CheckedCapture {
   token: string;
   historicalMigration: boolean;
   eventCount: number;
+  /** Index of the first event over the per-event size limit: the request fails (413) there. */
+  tooBigAt?: number;
 }
 
-/** A request that passed every check, with its events in their stored form. */
+/** A request that passed every check, with its events (up to `tooBigAt`) in their stored form. */
 export interface ParsedCapture extends CheckedCapture {
   events: CapturedEvent[];
 }
 
-export interface ParseContext {
+/** The JSON text of a request and its UTF-8 bytes. */
+export interface JsonPayload {
+  bytes: Buffer;
+  text: string;
+}
+
+export interface CheckOptions {
+  /** Per-event limit (capture's Kafka message size). Default 1,000,000. */
+  maxEventBytes?: number;
+}
+
+export interface ParseContext extends CheckOptions {
   nowMs: number;
   /** `sent_at` from the query (`_` or `sent_at`, in ms), used when the body has none. */
   querySentAtMs?: number;
   newUuid(): string;
 }
 
-type Obj = Record<string, unknown>;
-const MAX_DISTINCT_ID_CHARS = 200;
-const UUID = /^(urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
-const HYPHEN = 0x2d;
+export const DEFAULT_MAX_EVENT_BYTES = 1_000_000;
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const parseError = (detail: string): CaptureProblem => captureProblem(400, 'invalid_payload', `failed to parse request: ${detail}`);
 
 function eventToken(e: Obj): string | undefined {
-  for (const value of [e.token, e.$token, e.api_key, isObject(e.properties) ? e.properties.token : undefined]) {
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
+  const own = e.token ?? e.$token ?? e.api_key;
+  if (typeof own === 'string') return own;
+  return isObject(e.properties) && typeof e.properties.token === 'string' ? e.properties.token : undefined;
 }
 
 function checkToken(token: string | undefined): string | CaptureProblem {
@@ -58,137 +76,172 @@ function checkToken(token: string | undefined): string | CaptureProblem {
   return token;
 }
 
-function arrayToken(events: Obj[]): string | CaptureProblem {
+function eventsToken(events: Obj[]): string | CaptureProblem {
   const tokens = new Set(events.map(eventToken).filter((t) => t !== undefined));
   if (tokens.size > 1) return captureProblem(401, 'multiple_tokens', 'batch submitted with inconsistent api_key values');
   return checkToken([...tokens][0]);
 }
 
-/**
- * The distinct_id that counts: top level (or `$distinct_id`), else `properties.distinct_id`;
- * null or "" is missing (undefined).
- */
-function distinctIdValue(e: Obj): unknown {
-  let value = e.distinct_id ?? e.$distinct_id;
-  if (value === undefined || value === null) value = isObject(e.properties) ? e.properties.distinct_id : undefined;
-  return value === undefined || value === null || value === '' ? undefined : value;
+/** The distinct_id that counts: top level (or `$distinct_id`) unless null, else `properties.distinct_id`. */
+function distinctIdValue(e: Obj): { value: unknown; inProperties: boolean } {
+  const own = e.distinct_id ?? e.$distinct_id;
+  if (own !== undefined && own !== null) return { value: own, inProperties: false };
+  return { value: isObject(e.properties) ? e.properties.distinct_id : undefined, inProperties: true };
 }
 
-/** Its stored text: numbers stringified, objects as canonical JSON, cut at 200 characters. */
-function distinctIdText(value: unknown): string {
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? canonicalJson(value) : String(value);
-  // Characters are code points: only a text of more than 200 UTF-16 units can have more.
-  return text.length <= MAX_DISTINCT_ID_CHARS ? text : [...text].slice(0, MAX_DISTINCT_ID_CHARS).join('');
-}
-
-const isHexDigit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
-
-/** The usual form (8-4-4-4-12 hex digits, any case), which UUID accepts, without its cost. */
-function isPlainUuid(text: string): boolean {
-  if (text.length !== 36) return false;
-  for (let i = 0; i < 36; i++) {
-    const c = text.charCodeAt(i);
-    const hyphenHere = i === 8 || i === 13 || i === 18 || i === 23;
-    if (hyphenHere ? c !== HYPHEN : !isHexDigit(c)) return false;
-  }
-  return true;
-}
-
-function mergeSet(properties: Obj, e: Obj, key: '$set' | '$set_once'): void {
-  if (isObject(e[key])) properties[key] = { ...(e[key] as Obj), ...(isObject(properties[key]) ? (properties[key] as Obj) : {}) };
-}
-
-/** What serde would refuse while reading the body: wrong types, no name field, a bad uuid. */
-function parseProblem(raw: unknown, index: number): CaptureProblem | undefined {
-  if (!isObject(raw)) return parseError(`event ${index} is not an object`);
-  if (raw.properties !== undefined && raw.properties !== null && !isObject(raw.properties)) return parseError(`properties of event ${index} is not an object`);
-  if (typeof raw.event !== 'string') return parseError(`missing field \`event\` at event ${index}`);
-  const uuid = raw.uuid;
-  if (uuid === undefined || uuid === null || uuid === '') return undefined;
-  if (typeof uuid !== 'string' || !(isPlainUuid(uuid) || UUID.test(uuid.trim()))) return parseError(`invalid uuid at event ${index}`);
-  return undefined;
-}
-
-function uuidOf(value: unknown, ctx: ParseContext): string {
-  if (typeof value === 'string' && isPlainUuid(value)) return value.toLowerCase();
-  const m = typeof value === 'string' ? UUID.exec(value.trim()) : null;
-  return m ? `${m[2]}-${m[3]}-${m[4]}-${m[5]}-${m[6]}`.toLowerCase() : ctx.newUuid();
-}
-
-/** Checks done after the token, in both modes: a name and a distinct_id. */
-function eventProblem(raw: Obj): CaptureProblem | undefined {
-  if (raw.event === '') return captureProblem(400, 'missing_event_name', 'event submitted with an empty event name');
-  if (distinctIdValue(raw) === undefined) return captureProblem(400, 'missing_distinct_id', 'event submitted without a distinct_id');
-  return undefined;
-}
-
-/** The stored form of an event that passed every check. */
-function toEvent(raw: Obj, ctx: ParseContext, sentAtMs: number | undefined): CapturedEvent {
-  const properties: Obj = { ...((raw.properties as Obj | undefined) ?? {}) };
-  const distinctId = distinctIdText(distinctIdValue(raw));
-  mergeSet(properties, raw, '$set');
-  mergeSet(properties, raw, '$set_once');
-  const ms = resolveTimestamp({ timestamp: raw.timestamp, offset: raw.offset, ignoreSentAt: properties.$ignore_sent_at === true }, ctx.nowMs, sentAtMs);
-  return { uuid: uuidOf(raw.uuid, ctx), event: raw.event as string, distinctId, timestamp: new Date(ms).toISOString(), properties };
-}
+const spanText = (payload: JsonPayload, span: ObjectScan | undefined): string =>
+  span === undefined ? '{}' : payload.bytes.toString('utf8', span.start, span.end);
 
 interface Shape {
   token: string | CaptureProblem;
   events: unknown[];
+  /** The text of event `i`, found by the scan when first asked. */
+  spanAt: (i: number) => ObjectScan | undefined;
   historicalMigration: boolean;
   sentAt?: unknown;
 }
 
-function shapeOf(body: unknown): Shape | CaptureProblem {
-  if (Array.isArray(body)) return { token: arrayToken(body.filter(isObject)), events: body, historicalMigration: false };
+function batchShape(body: Obj, read: JsonRead, payload: JsonPayload): Shape | CaptureProblem {
+  const duplicate = duplicateBatchField(body, read.noRepeatedKeys ? undefined : read.scan().top, () => spanText(payload, read.scan().top));
+  if (duplicate !== undefined) return parseError(`duplicate field \`${duplicate}\``);
+  if (!Array.isArray(body.batch)) return parseError('`batch` is not an array');
+  const fieldProblem = batchFieldProblem(body);
+  if (fieldProblem !== undefined) return parseError(fieldProblem);
+  const token = (body.token ?? body.api_key) as string | undefined | null;
+  return {
+    token: token === undefined || token === null ? eventsToken(body.batch.filter(isObject)) : checkToken(token),
+    events: body.batch,
+    spanAt: (i) => read.scan().events[i],
+    historicalMigration: body.historical_migration === true,
+    sentAt: body.sent_at,
+  };
+}
+
+function shapeOf(read: JsonRead, payload: JsonPayload): Shape | CaptureProblem {
+  const body = read.body;
+  if (Array.isArray(body)) return { token: eventsToken(body.filter(isObject)), events: body, spanAt: (i) => read.scan().events[i], historicalMigration: false };
   if (!isObject(body)) return parseError('expected a JSON object or array');
-  if (Array.isArray(body.batch)) {
-    const token = typeof body.api_key === 'string' ? body.api_key : typeof body.token === 'string' ? body.token : undefined;
-    return { token: checkToken(token), events: body.batch, historicalMigration: body.historical_migration === true, sentAt: body.sent_at };
+  if (Object.hasOwn(body, 'batch')) return batchShape(body, read, payload);
+  return { token: checkToken(eventToken(body)), events: [body], spanAt: () => read.scan().top, historicalMigration: false };
+}
+
+/** What serde would refuse while reading one event: not an object, a field twice or of the wrong type. */
+function readProblem(raw: unknown, index: number, shape: Shape, read: JsonRead, payload: JsonPayload): CaptureProblem | undefined {
+  if (!isObject(raw)) return parseError(`event ${index} is not an object`);
+  const text = (): string => spanText(payload, shape.spanAt(index));
+  const duplicate = duplicateEventField(raw, read.noRepeatedKeys ? undefined : shape.spanAt(index), text);
+  if (duplicate !== undefined) return parseError(`duplicate field \`${duplicate}\` at event ${index}`);
+  const problem = eventFieldProblem(raw);
+  if (problem !== undefined) return parseError(`${problem} at event ${index}`);
+  if (typeof raw.offset === 'number' && !offsetWrittenAsInteger(text())) return parseError(`\`offset\` is not an integer at event ${index}`);
+  return undefined;
+}
+
+/** Checks capture makes after the token, event by event: a name, a distinct_id, a cookieless flag. */
+function processProblem(raw: Obj): CaptureProblem | undefined {
+  if (raw.event === '') return captureProblem(400, 'missing_event_name', 'event submitted with an empty event name');
+  const { value } = distinctIdValue(raw);
+  if (value === undefined || value === null || (typeof value === 'string' && value.replaceAll('\0', '\uFFFD').trim() === '')) {
+    return captureProblem(400, 'missing_distinct_id', 'event submitted without a distinct_id');
   }
-  return { token: checkToken(eventToken(body)), events: [body], historicalMigration: false };
+  const cookieless = isObject(raw.properties) ? raw.properties.$cookieless_mode : undefined;
+  if (cookieless !== undefined && typeof cookieless !== 'boolean') {
+    return captureProblem(400, 'invalid_cookieless_mode', 'event submitted with an invalid $cookieless_mode (not a boolean)');
+  }
+  return undefined;
 }
 
 interface CheckedBody extends CheckedCapture {
   events: Obj[];
+  spanAt: (i: number) => ObjectScan | undefined;
   sentAt?: unknown;
 }
 
-/** Every check, in capture's order: JSON, shape, events' types and uuids, token, then names and distinct_ids. */
-function checkBody(text: string): CheckedBody | CaptureProblem {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return parseError((error as Error).message);
+/** Capture sends events on one by one: the first one over the limit, if any. */
+function firstTooBig(payload: JsonPayload, shape: Shape, maxEventBytes: number): number | undefined {
+  // No event can be over the limit when the whole body, every byte escaped, is under it.
+  if (payload.bytes.length * 2 + 512 <= maxEventBytes) return undefined;
+  for (let i = 0; i < shape.events.length; i++) {
+    const span = shape.spanAt(i);
+    if (span !== undefined && eventOverLimit(payload.bytes, span, maxEventBytes)) return i;
   }
-  const shape = shapeOf(body);
+  return undefined;
+}
+
+/** Every check, in capture's order: JSON, shape, each event's fields, token, then each event's name and distinct_id. */
+function checkBody(payload: JsonPayload, options: CheckOptions): CheckedBody | CaptureProblem {
+  const read = readJson(payload.bytes, payload.text);
+  if ('readProblem' in read) return parseError(read.readProblem);
+  const shape = shapeOf(read, payload);
   if ('problem' in shape) return shape;
   if (shape.events.length === 0) return captureProblem(400, 'empty_batch', 'request holds no event');
   for (let i = 0; i < shape.events.length; i++) {
-    const problem = parseProblem(shape.events[i], i);
+    const problem = readProblem(shape.events[i], i, shape, read, payload);
     if (problem) return problem;
   }
   if (typeof shape.token !== 'string') return shape.token;
   const events = shape.events as Obj[];
   for (const raw of events) {
-    const problem = eventProblem(raw);
+    const problem = processProblem(raw);
     if (problem) return problem;
   }
-  return { token: shape.token, historicalMigration: shape.historicalMigration, eventCount: events.length, events, sentAt: shape.sentAt };
+  const tooBigAt = firstTooBig(payload, shape, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
+  return {
+    token: shape.token,
+    historicalMigration: shape.historicalMigration,
+    eventCount: events.length,
+    ...(tooBigAt === undefined ? {} : { tooBigAt }),
+    events,
+    spanAt: shape.spanAt,
+    sentAt: shape.sentAt,
+  };
 }
+
+const asPayload = (input: string | JsonPayload): JsonPayload => (typeof input === 'string' ? { bytes: Buffer.from(input), text: input } : input);
 
 /** Checks a request as parseCapture does, building nothing (count-only mode). */
-export function checkCapture(text: string): CheckedCapture | CaptureProblem {
-  const checked = checkBody(text);
+export function checkCapture(input: string | JsonPayload, options: CheckOptions = {}): CheckedCapture | CaptureProblem {
+  const checked = checkBody(asPayload(input), options);
   if ('problem' in checked) return checked;
-  return { token: checked.token, historicalMigration: checked.historicalMigration, eventCount: checked.eventCount };
+  const { token, historicalMigration, eventCount, tooBigAt } = checked;
+  return tooBigAt === undefined ? { token, historicalMigration, eventCount } : { token, historicalMigration, eventCount, tooBigAt };
 }
 
-export function parseCapture(text: string, ctx: ParseContext): ParsedCapture | CaptureProblem {
-  const checked = checkBody(text);
+interface EventContext {
+  ctx: ParseContext;
+  payload: JsonPayload;
+  sentAtMs: number | undefined;
+}
+
+function uuidOf(value: unknown, ctx: ParseContext): string {
+  return (typeof value === 'string' && value !== '' ? uuidForm(value) : undefined) ?? ctx.newUuid();
+}
+
+/** The stored form of an event that passed every check. */
+function toEvent(raw: Obj, spanOf: () => ObjectScan | undefined, at: EventContext): CapturedEvent {
+  const properties: Obj = { ...((raw.properties as Obj | undefined) ?? {}) };
+  const { value, inProperties } = distinctIdValue(raw);
+  const numberSource = typeof value === 'number' ? distinctIdSource(spanText(at.payload, spanOf()), inProperties) : undefined;
+  // Top-level $set / $set_once win over the ones in properties, as ingestion merges them.
+  for (const key of ['$set', '$set_once'] as const) {
+    if (isObject(raw[key])) properties[key] = { ...(isObject(properties[key]) ? properties[key] : {}), ...raw[key] };
+  }
+  if (at.sentAtMs !== undefined) properties.$sent_at = new Date(at.sentAtMs).toISOString();
+  const input = { timestamp: raw.timestamp as string | null | undefined, offset: raw.offset as number | null | undefined, ignoreSentAt: properties.$ignore_sent_at === true };
+  const { ms, warning } = resolveTimestamp(input, at.ctx.nowMs, at.sentAtMs);
+  const event: CapturedEvent = { uuid: uuidOf(raw.uuid, at.ctx), event: raw.event as string, distinctId: distinctIdText(value, numberSource), timestamp: new Date(ms).toISOString(), properties };
+  if (warning !== undefined) event.warning = warning;
+  return event;
+}
+
+export function parseCapture(input: string | JsonPayload, ctx: ParseContext): ParsedCapture | CaptureProblem {
+  const payload = asPayload(input);
+  const checked = checkBody(payload, ctx);
   if ('problem' in checked) return checked;
   const sentAtMs = (typeof checked.sentAt === 'string' ? parseIsoUtc(checked.sentAt) : undefined) ?? ctx.querySentAtMs;
-  const events = checked.events.map((raw) => toEvent(raw, ctx, sentAtMs));
-  return { token: checked.token, historicalMigration: checked.historicalMigration, eventCount: checked.eventCount, events };
+  const at: EventContext = { ctx, payload, sentAtMs };
+  const upTo = checked.tooBigAt ?? checked.events.length;
+  const events = checked.events.slice(0, upTo).map((raw, i) => toEvent(raw, () => checked.spanAt(i), at));
+  const { token, historicalMigration, eventCount, tooBigAt } = checked;
+  return { token, historicalMigration, eventCount, ...(tooBigAt === undefined ? {} : { tooBigAt }), events };
 }

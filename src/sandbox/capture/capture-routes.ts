@@ -1,16 +1,20 @@
 /**
- * Ingestion endpoints (/batch/, /e/, /capture/, /i/v0/e/): decode, validate all or nothing,
- * resolve the project by token, store, answer 200 {"status":"Ok"}. Faults, when configured,
- * are injected before anything is stored (or, for a lost answer, after).
+ * Ingestion endpoints (/batch/, /e/, /capture/, /i/v0/e/): read the body within its limits,
+ * unpack it, validate all or nothing, resolve the project by token, store, answer
+ * 200 {"status":"Ok"}. Faults, when configured, are injected before anything is stored (or,
+ * for a lost answer, after). Errors keep one JSON shape (`{status, code, error}`), where some
+ * PostHog versions answer plain text.
  */
 import { json, type Route, type RouteHandler, type SandboxRequest, type SandboxResponse } from '../router.js';
 import { projectIdForToken } from '../sandbox-projects.js';
 import type { SandboxStore } from '../sandbox-store.js';
-import { DEFAULT_MAX_BODY_BYTES, decodeBody } from './capture-body.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RECEIVED_BYTES, readCaptureBody } from './capture-body.js';
 import { faultBody, pickFault, slowDelayMs, type CaptureFaults } from './capture-faults.js';
-import { checkCapture, parseCapture } from './capture-parse.js';
-import { captureProblem, isProblem, problemResponse } from './capture-problem.js';
+import { checkCapture, parseCapture, type CheckedCapture } from './capture-parse.js';
+import { compressionOf, extractPayload } from './capture-payload.js';
+import { captureProblem, isProblem, problemResponse, type CaptureProblem } from './capture-problem.js';
 import { CaptureSink, type CaptureStats } from './capture-sink.js';
+import { debugRoutes } from './debug-routes.js';
 import { uuidV7 } from './uuid-v7.js';
 
 export interface CaptureRequestInfo {
@@ -20,11 +24,15 @@ export interface CaptureRequestInfo {
 
 export interface CaptureOptions {
   faults?: CaptureFaults;
-  /** Decompressed body limit, in bytes. Default 20 MiB (PostHog's /batch/ limit). */
+  /** Body limit once decompressed, in bytes. Default 100 MiB (PostHog's). */
   maxBodyBytes?: number;
+  /** Body limit as received, in bytes. Default 20 MiB (PostHog's). */
+  maxReceivedBytes?: number;
+  /** Limit on one event (capture's Kafka message). Default 1,000,000 bytes. */
+  maxEventBytes?: number;
   /** Validate and count, store nothing (benchmarks). Default false. */
   countOnly?: boolean;
-  /** Draws for faults, in [0, 1). Default Math.random; tests pass a seeded one. */
+  /** Draws for faults and losses, in [0, 1). Default Math.random; tests pass a seeded one. */
   random?: () => number;
   /** Waits for slow answers. Default a real timer. */
   sleep?: (ms: number) => Promise<void>;
@@ -38,10 +46,10 @@ export interface CaptureControl {
 
 const DROP: SandboxResponse = { status: 0, drop: true };
 const CAPTURE_PATHS = [/^\/batch\/?$/, /^\/e\/?$/, /^\/capture\/?$/, /^\/i\/v0\/e\/?$/];
+const OK = (): SandboxResponse => json(200, { status: 'Ok' });
 
 function gzipHinted(req: SandboxRequest): boolean {
-  const compression = req.url.searchParams.get('compression');
-  return compression === 'gzip' || compression === 'gzip-js' || /\bgzip\b/i.test(String(req.headers['content-encoding'] ?? ''));
+  return compressionOf(req.url.searchParams.get('compression')) === 'gzip' || /\bgzip\b/i.test(String(req.headers['content-encoding'] ?? ''));
 }
 
 function querySentAtMs(url: URL): number | undefined {
@@ -54,32 +62,72 @@ function faultResponse(status: 500 | 503 | 429, retryAfterSeconds: number | unde
   return json(status, faultBody(status), retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) });
 }
 
+/** The body was not read to its end: the connection cannot carry another request. */
+const closing = (problem: CaptureProblem): SandboxResponse => ({ ...problemResponse(problem), headers: { 'content-type': 'application/json', connection: 'close' } });
+
+const eventTooBig = (): CaptureProblem => captureProblem(413, 'event_too_big', 'maximum event size exceeded');
+
+interface Settings {
+  faults: CaptureFaults;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** A fault's answer, or undefined when the request goes on. */
+async function injectedFault(settings: Settings): Promise<SandboxResponse | 'lose-answer' | undefined> {
+  const fault = pickFault(settings.faults, settings.random);
+  const delayMs = slowDelayMs(settings.faults, settings.random);
+  if (delayMs > 0) await settings.sleep(delayMs);
+  if (fault?.type === 'drop') return DROP;
+  if (fault?.type === 'status') return faultResponse(fault.status, fault.retryAfterSeconds);
+  return fault?.type;
+}
+
 function captureHandler(store: SandboxStore, options: CaptureOptions, sink: CaptureSink): RouteHandler {
-  const random = options.random ?? Math.random;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const settings: Settings = {
+    faults: options.faults ?? {},
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+  };
+  const limits = { maxReceivedBytes: options.maxReceivedBytes ?? DEFAULT_MAX_RECEIVED_BYTES, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
+  const maxEventBytes = options.maxEventBytes;
   return async (req, ctx) => {
     sink.stats.requests++;
-    const raw = await req.body();
-    const fault = options.faults ? pickFault(options.faults, random) : undefined;
-    const delayMs = options.faults ? slowDelayMs(options.faults, random) : 0;
-    if (delayMs > 0) await sleep(delayMs);
-    if (fault?.type === 'drop') return DROP;
-    if (fault?.type === 'status') return faultResponse(fault.status, fault.retryAfterSeconds);
-    const decoded = decodeBody(raw, gzipHinted(req), maxBytes);
-    if (isProblem(decoded)) return problemResponse(decoded);
+    const body = await readCaptureBody(req.stream, gzipHinted(req), limits);
+    const fault = options.faults ? await injectedFault(settings) : undefined;
+    if (fault !== undefined && fault !== 'lose-answer') return fault;
+    if (isProblem(body)) return closing(body);
+    const payload = extractPayload({
+      body: body.bytes, inflated: body.inflated, query: req.url.searchParams, path: req.url.pathname, maxBodyBytes: limits.maxBodyBytes,
+      contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'],
+    });
+    if (isProblem(payload)) return problemResponse(payload);
     const nowMs = ctx.now().getTime();
     // Count-only mode runs the same checks but builds no stored form (it would be thrown away).
     const capture = sink.countOnly
-      ? checkCapture(decoded.text)
-      : parseCapture(decoded.text, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs) });
+      ? checkCapture(payload, { maxEventBytes })
+      : parseCapture(payload, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs), maxEventBytes });
     if (isProblem(capture)) return problemResponse(capture);
-    const teamId = projectIdForToken(store, capture.token);
-    if (teamId === undefined) return problemResponse(captureProblem(401, 'invalid_token', 'API key is not valid: no project has this token'));
-    sink.accept(teamId, capture, req.url.pathname, new Date(nowMs).toISOString());
-    if (fault?.type === 'lose-answer') return DROP;
-    return json(200, { status: 'Ok' });
+    const response = deliver(store, sink, settings.faults, capture, { endpoint: req.url.pathname, receivedAt: new Date(nowMs).toISOString(), clientIp: req.remoteAddress });
+    return fault === 'lose-answer' && response.status === 200 ? DROP : response;
   };
+}
+
+/** Stores (or drops) what passed capture's checks and says how capture answers. */
+function deliver(store: SandboxStore, sink: CaptureSink, faults: CaptureFaults, capture: CheckedCapture, meta: Parameters<CaptureSink['accept']>[2]): SandboxResponse {
+  const teamId = projectIdForToken(store, capture.token);
+  const tooBig = capture.tooBigAt !== undefined;
+  if (teamId === undefined) {
+    if (faults.unknownTokens !== 'accept-and-drop') return problemResponse(captureProblem(401, 'invalid_token', 'API key is not valid: no project has this token'));
+    sink.drop('unknownToken', capture);
+    return tooBig ? problemResponse(eventTooBig()) : OK();
+  }
+  if (faults.overQuota) {
+    sink.drop('overQuota', capture);
+    return OK();
+  }
+  sink.accept(teamId, capture, meta);
+  return tooBig ? problemResponse(eventTooBig()) : OK();
 }
 
 /** Wraps a handler to count answers and tell the observer. */
@@ -94,9 +142,11 @@ function observed(handler: RouteHandler, sink: CaptureSink, onRequest: CaptureOp
 }
 
 export function createCaptureRoutes(store: SandboxStore, options: CaptureOptions = {}): { routes: Route[]; control: CaptureControl } {
-  const sink = new CaptureSink(store, options.countOnly === true);
-  const handler = observed(captureHandler(store, options, sink), sink, options.onRequest);
+  const random = options.random ?? Math.random;
+  const loseShare = options.faults?.loseAfterAccept ?? 0;
+  const sink = new CaptureSink(store, options.countOnly === true, { share: loseShare, random });
+  const handler = observed(captureHandler(store, { ...options, random }, sink), sink, options.onRequest);
   const routes: Route[] = CAPTURE_PATHS.map((path) => ({ method: 'POST', path, handler }));
-  routes.push({ method: 'GET', path: /^\/_sandbox\/stats\/?$/, handler: () => json(200, sink.stats) });
+  routes.push({ method: 'GET', path: /^\/_sandbox\/stats\/?$/, handler: () => json(200, sink.stats) }, ...debugRoutes);
   return { routes, control: { stats: sink.stats } };
 }

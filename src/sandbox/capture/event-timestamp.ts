@@ -1,39 +1,47 @@
 /**
- * An event's stored time, the way PostHog's ingestion computes it. With a `sent_at` (and no
- * `$ignore_sent_at: true`), the client's clock skew is removed: timestamp + (now - sent_at).
- * Without a timestamp, `offset` ms before now, else now. More than 23 hours in the future
- * becomes now; an unreadable timestamp becomes now.
+ * An event's stored time, the way PostHog computes it. A readable `timestamp` is taken, less
+ * the client's clock skew when a `sent_at` came with it (and no `$ignore_sent_at: true`):
+ * timestamp + (now - sent_at). An `offset` (ms before now) wins over the timestamp. More than
+ * 23 hours in the future becomes now; a year outside 0-9999 becomes the epoch; an unreadable
+ * timestamp becomes now, with a warning.
  */
+import { parseEventDate } from './event-date.js';
 
 const FUTURE_CUTOFF_MS = 23 * 60 * 60 * 1000;
-const HAS_ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
-/** ISO 8601 in UTC unless it says otherwise (ingestion reads zone-less times as UTC). */
+/** ISO 8601 in UTC unless it says otherwise (a batch's `sent_at`). */
 export function parseIsoUtc(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  const withZone = HAS_ZONE.test(trimmed) || !/\d{2}:\d{2}/.test(trimmed) ? trimmed : `${trimmed}Z`;
-  const ms = Date.parse(withZone);
-  return Number.isNaN(ms) ? undefined : ms;
+  return parseEventDate(text.trim());
 }
 
 export interface TimestampInput {
-  timestamp?: unknown;
-  offset?: unknown;
+  timestamp?: string | null;
+  offset?: number | null;
   ignoreSentAt: boolean;
 }
 
-export function resolveTimestamp(input: TimestampInput, nowMs: number, sentAtMs: number | undefined): number {
+export type TimestampWarning = 'ignored_invalid_timestamp' | 'event_timestamp_in_future';
+
+export interface ResolvedTimestamp {
+  ms: number;
+  warning?: TimestampWarning;
+}
+
+export function resolveTimestamp(input: TimestampInput, nowMs: number, sentAtMs: number | undefined): ResolvedTimestamp {
   const sentAt = input.ignoreSentAt ? undefined : sentAtMs;
-  let result = nowMs;
-  if (typeof input.timestamp === 'string' && input.timestamp !== '') {
-    const parsed = parseIsoUtc(input.timestamp);
-    if (parsed === undefined) return nowMs;
-    result = sentAt === undefined ? parsed : parsed + (nowMs - sentAt);
-  } else if (typeof input.offset === 'number' && Number.isFinite(input.offset)) {
-    result = nowMs - input.offset;
+  let ms = nowMs;
+  let warning: TimestampWarning | undefined;
+  if (typeof input.timestamp === 'string') {
+    const parsed = parseEventDate(input.timestamp);
+    if (parsed === undefined) warning = 'ignored_invalid_timestamp';
+    else ms = sentAt === undefined ? parsed : parsed + (nowMs - sentAt);
   }
-  if (result - nowMs > FUTURE_CUTOFF_MS) return nowMs;
-  const year = new Date(result).getUTCFullYear();
-  return Number.isNaN(year) || year < 0 || year > 9999 ? nowMs : result;
+  if (typeof input.offset === 'number') ms = nowMs - input.offset;
+  if (ms - nowMs > FUTURE_CUTOFF_MS) {
+    ms = nowMs;
+    warning = 'event_timestamp_in_future';
+  }
+  const year = new Date(ms).getUTCFullYear();
+  if (Number.isNaN(year) || year < 0 || year > 9999) ms = 0;
+  return warning === undefined ? { ms } : { ms, warning };
 }

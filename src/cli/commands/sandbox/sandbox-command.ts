@@ -1,5 +1,5 @@
 /** `migrate sandbox`: the local PostHog-compatible server, to rehearse a migration on loopback. */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { integerOption } from '../../options/common-options.js';
 import { watchInterrupts } from '../../terminal/interrupts.js';
 import { faultsOf, sandboxDbPath, toSandboxOptions, type SandboxCommandOptions } from './sandbox-input.js';
@@ -48,8 +48,16 @@ export function registerSandbox(program: Command): void {
     .option('--lose-answers <share>', 'share of requests stored and then dropped (the answer is lost)', share('--lose-answers'))
     .option('--slow <share>', 'share of requests answered late', share('--slow'))
     .option('--slow-ms <ms>', 'delay of a late answer (default 2000)', integerOption('--slow-ms', 0))
-    .option('--max-body-bytes <n>', 'body limit after decompression (default 20 MiB, as PostHog)', integerOption('--max-body-bytes', 1))
-    .option('--seed <n>', 'seed the fault draws, to replay a run exactly', integerOption('--seed', 0))
+    .option('--max-body-bytes <n>', 'body limit after decompression (default 100 MiB, as PostHog; 20 MiB as received)', integerOption('--max-body-bytes', 1))
+    .option('--max-event-bytes <n>', 'limit on one event; a bigger one gets 413 after the events before it were stored (default 1000000)', integerOption('--max-event-bytes', 1))
+    .addOption(
+      new Option('--unknown-tokens <mode>', 'a token of no project: refuse (401) or accept-and-drop (200, events dropped, as PostHog may)')
+        .choices(['refuse', 'accept-and-drop'])
+        .default('refuse'),
+    )
+    .option('--over-quota', 'answer 200 and store nothing, as PostHog does over a billing limit')
+    .option('--lose-after-accept <share>', 'share of accepted events lost after the 200 (seeded by --seed)', share('--lose-after-accept'))
+    .option('--seed <n>', 'seed the fault and loss draws, to replay a run exactly', integerOption('--seed', 0))
     .option('--json', 'print one JSON line (url, projects and keys) instead of the banner')
     .option('--no-explicit-members', 'answer the explicit_members API with 404, as PostHog Cloud does (project access is then access control only)')
     .option('--export-render-ms <ms>', 'how long rendering one export takes while its create request waits (default 0)', integerOption('--export-render-ms', 0))

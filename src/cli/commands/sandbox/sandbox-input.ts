@@ -18,6 +18,10 @@ export interface SandboxCommandOptions {
   slow?: number;
   slowMs?: number;
   maxBodyBytes?: number;
+  maxEventBytes?: number;
+  unknownTokens?: 'refuse' | 'accept-and-drop';
+  overQuota?: boolean;
+  loseAfterAccept?: number;
   seed?: number;
   json?: boolean;
   explicitMembers: boolean;
@@ -36,6 +40,9 @@ export function faultsOf(o: SandboxCommandOptions): CaptureFaults {
     loseAnswer: o.loseAnswers,
     slow: o.slow,
     slowMs: o.slowMs,
+    unknownTokens: o.unknownTokens,
+    overQuota: o.overQuota,
+    loseAfterAccept: o.loseAfterAccept,
   };
 }
 
@@ -51,6 +58,7 @@ export function toSandboxOptions(o: SandboxCommandOptions): SandboxOptions {
     capture: {
       faults: faultsOf(o),
       maxBodyBytes: o.maxBodyBytes,
+      maxEventBytes: o.maxEventBytes,
       countOnly: o.countOnly === true,
       random: o.seed === undefined ? undefined : seededRandom(o.seed),
     },
