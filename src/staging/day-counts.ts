@@ -71,6 +71,18 @@ export function stagedTimeRange(store: StagingStore): { firstMs: number; lastMs:
   return row.firstMs === null || row.lastMs === null ? undefined : { firstMs: row.firstMs, lastMs: row.lastMs };
 }
 
+/**
+ * Visits the staged events of a time window, all kinds: uuid as 32 lower-case hex digits, UTC
+ * day, event name. Streamed row by row (as arrays, no object per row), so memory stays flat.
+ */
+export function forEachStagedUuid(store: StagingStore, range: TimeRange, visit: (uuidHex: string, day: number, event: string) => void): void {
+  const rows = store.db
+    .prepare(`SELECT lower(hex(e.uuid)), ${DAY_SQL}, e.event FROM events e WHERE ${ALL_KINDS} AND e.timestamp_ms >= ? AND e.timestamp_ms < ?`)
+    .raw(true)
+    .iterate(range.fromMs, range.toMs) as IterableIterator<[string, number, string]>;
+  for (const [uuid, day, event] of rows) visit(uuid, day, event);
+}
+
 export type Settlement = 'delivered' | 'dead-letter' | 'pending';
 
 export interface WindowEvent {

@@ -6,7 +6,6 @@
  */
 import { InterruptedError, RemoteError } from '../errors.js';
 import type { HogQLAnswer } from '../management/hogql-query.js';
-import type { WindowEvent } from '../staging/day-counts.js';
 import { isUtc, landedCountsQuery, uuidPageQuery, type DayGrouping, type Window } from './hogql-text.js';
 import { dayNumber, parseDay } from './utc-day.js';
 
@@ -99,20 +98,20 @@ export interface ByUuids {
   windows: readonly Window[];
   byEvent: boolean;
   pageRows?: number;
-  /** The staged events of a window (all kinds). */
-  stagedIn(window: Window): WindowEvent[];
+  /** Visits the staged events of a window (all kinds), uuids as 32 hex digits. */
+  forEachStaged(window: Window, visit: (uuidHex: string, day: number, event: string) => void): void;
 }
 
 /** Staged uuids PostHog holds, per staged day (and event), window by window. */
 export async function landedByUuids(run: QueryRunner, o: ByUuids, signal: AbortSignal): Promise<LandedCounts> {
   const counts: LandedCounts = new Map();
   for (const window of o.windows) {
-    const held = await uuidsInWindow(run, window, signal, o.pageRows);
-    for (const e of o.stagedIn(window)) {
-      if (!held.has(e.uuid)) continue;
-      const key = o.byEvent ? rowKey(e.day, e.event) : rowKey(e.day);
+    const held = new Set([...(await uuidsInWindow(run, window, signal, o.pageRows))].map((uuid) => uuid.replaceAll('-', '')));
+    o.forEachStaged(window, (uuid, day, event) => {
+      if (!held.has(uuid)) return;
+      const key = o.byEvent ? rowKey(day, event) : rowKey(day);
       counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
+    });
   }
   return counts;
 }

@@ -2,7 +2,7 @@
  * One reading of `verify`: the staging file's counts for the range (read once), and what
  * PostHog holds, counted by the import run's property or by uuids, window by window.
  */
-import { countByDay, eventsInWindow, stagedTimeRange, type DayCount, type TimeRange } from '../staging/day-counts.js';
+import { countByDay, forEachStagedUuid, stagedTimeRange, type DayCount, type TimeRange } from '../staging/day-counts.js';
 import { readImportRunId } from '../staging/import-run-id.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { dayWindows, type DayTotal } from './day-windows.js';
@@ -68,7 +68,7 @@ export async function readLanded(p: LandedPlan): Promise<VerifyReading> {
       ? await landedByImportRun(p.run, { importRun, windows: dayWindows(days, MAX_EVENTS_PER_COUNT_QUERY), byEvent: p.byEvent, pageRows: p.pageRows }, p.signal)
       : await landedByUuids(
           p.run,
-          { windows: dayWindows(days, MAX_EVENTS_PER_UUID_WINDOW), byEvent: p.byEvent, pageRows: p.pageRows, stagedIn: (window) => eventsInWindow(p.store, p.projectId, window) },
+          { windows: dayWindows(days, MAX_EVENTS_PER_UUID_WINDOW), byEvent: p.byEvent, pageRows: p.pageRows, forEachStaged: (window, visit) => forEachStagedUuid(p.store, window, visit) },
           p.signal,
         );
   const rows = compareRows(counts, landed);

@@ -1,20 +1,12 @@
 /** `migrate verify` through the built CLI: the wording, exit 9 when events are missing, --json, --html, the re-send, the scope error. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
-import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { sandboxTokens, useSandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { FAST, stageSample } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-
-function writeConfig(dir: string, sandbox: RunningSandbox, keyLabel: string): string {
-  const file = join(dir, `migrate-${keyLabel}.json`);
-  const test = { role: 'test', host: sandbox.url, apiKey: sandboxTokens(sandbox).test, projectId: '1', personalApiKey: sandboxPersonalKey(sandbox.store, keyLabel) };
-  writeFileSync(file, JSON.stringify({ projects: { test } }));
-  return file;
-}
+import { writeVerifyConfig } from '../helpers/verify-config.js';
 
 describe('migrate verify', () => {
   const tempDir = useTempDir();
@@ -23,7 +15,7 @@ describe('migrate verify', () => {
   it('exits 9 naming the short days first, writes the report, re-sends the missing events, then exits 0', async () => {
     const sandbox = await sandboxAt();
     const dir = tempDir();
-    const config = writeConfig(dir, sandbox, 'owner-all');
+    const config = writeVerifyConfig(dir, sandbox, 'owner-all');
     const staging = await stageSample(dir);
     const cli = (args: string[]) => runCli([...args, '--staging', staging, '--config', config], { cwd: dir });
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
@@ -59,8 +51,8 @@ describe('migrate verify', () => {
     const sandbox = await sandboxAt();
     const dir = tempDir();
     const staging = await stageSample(dir);
-    expect((await runCli(['import', '--project', 'test', '--staging', staging, '--config', writeConfig(dir, sandbox, 'owner-all'), ...FAST], { cwd: dir })).code).toBe(0);
-    const result = await runCli(['verify', '--project', 'test', '--staging', staging, '--config', writeConfig(dir, sandbox, 'owner-no-query'), '--html', 'r.html'], { cwd: dir });
+    expect((await runCli(['import', '--project', 'test', '--staging', staging, '--config', writeVerifyConfig(dir, sandbox, 'owner-all'), ...FAST], { cwd: dir })).code).toBe(0);
+    const result = await runCli(['verify', '--project', 'test', '--staging', staging, '--config', writeVerifyConfig(dir, sandbox, 'owner-no-query'), '--html', 'r.html'], { cwd: dir });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain("error: the personal API key lacks the scope 'query:read' (403)");
     expect(result.stderr).not.toMatch(/phx_/);

@@ -4,11 +4,9 @@
  * exactly, and nothing lands twice with different content; the `$import_run` count, events of
  * other sources, paging, throttling and the scope error.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { takeRequest } from '../../src/sandbox/api/api-throttle.js';
-import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import { silentReporter } from '../../src/reporter.js';
 import { openDatabase } from '../../src/sqlite/database.js';
@@ -17,9 +15,10 @@ import { seededRandom } from '../../src/util/seeded-random.js';
 import { dayOf } from '../../src/verify/utc-day.js';
 import { recordingReporter } from '../helpers/recording-reporter.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
-import { sandboxTokens, storedEvents, useSandbox } from '../helpers/sandbox.js';
+import { storedEvents, useSandbox } from '../helpers/sandbox.js';
 import { FAST, SAMPLE_EVENTS, readStaging, stageSample } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { writeVerifyConfig } from '../helpers/verify-config.js';
 import { testClock } from '../helpers/test-clock.js';
 
 const built = (path: string) => import(join(REPO_ROOT, 'dist', path));
@@ -28,15 +27,6 @@ const builtErrors = (await built('errors.js')) as typeof import('../../src/error
 type VerifyInput = import('../../src/verify/verify-project.js').VerifyInput;
 
 const running = (): AbortSignal => new AbortController().signal;
-
-function writeConfig(dir: string, sandbox: RunningSandbox, keyLabel = 'owner-all'): string {
-  const tokens = sandboxTokens(sandbox);
-  const personalApiKey = sandboxPersonalKey(sandbox.store, keyLabel);
-  const project = (role: string, apiKey: string, projectId: string) => ({ role, host: sandbox.url, apiKey, projectId, personalApiKey });
-  const file = join(dir, 'migrate.config.json');
-  writeFileSync(file, JSON.stringify({ projects: { test: project('test', tokens.test, '1'), prod: project('production', tokens.prod, '2') } }));
-  return file;
-}
 
 /** Removes every `step`-th stored event of project 1 (as a loss after the 200 would); returns the missing count per UTC day. */
 function loseEvents(sandbox: RunningSandbox, step: number): Map<string, number> {
@@ -70,7 +60,7 @@ describe('verify', () => {
   async function imported(options: Parameters<typeof sandboxAt>[0] = {}) {
     const sandbox = await sandboxAt(options);
     const dir = tempDir();
-    const config = writeConfig(dir, sandbox);
+    const config = writeVerifyConfig(dir, sandbox);
     const staging = await stageSample(dir);
     const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
@@ -140,7 +130,7 @@ describe('verify', () => {
 
   it('refuses a key without query:read, naming the scope', async () => {
     const { sandbox, dir, staging } = await imported();
-    const config = writeConfig(dir, sandbox, 'owner-no-query');
+    const config = writeVerifyConfig(dir, sandbox, 'owner-no-query');
     const error = await verifyProject({ staging, config, project: 'test', byEvent: false, waitMs: 0, resendMissing: false }, silentReporter, running()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(builtErrors.AuthError);
     expect((error as Error).message).toBe("the personal API key lacks the scope 'query:read' (403)");
