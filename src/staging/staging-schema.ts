@@ -145,6 +145,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX preflights_by_project ON preflights (project, id);
   `,
+  /* v5: events a project had accepted that `migrate verify --resend-missing` found missing and made pending again. */ `
+  -- One row per event and re-send: which import run re-sent it, and when it was re-queued. The
+  -- deliveries row of the event is removed in the same transaction, so it is pending again.
+  CREATE TABLE requeued_events (
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    seq INTEGER NOT NULL,
+    run_id INTEGER NOT NULL REFERENCES import_runs(id),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (project_id, seq, run_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */
