@@ -34,7 +34,7 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(says);
     const rows = result.stdout.split('\n').slice(1);
-    expect(rows.find((r) => r.startsWith(owner.uuid))).toMatch(/Olivia Owner <olivia@sandbox.local>\s+none \(access through organization admin or owner\)\s+15 \(owner\)\s+organization admin or owner$/);
+    expect(rows.find((r) => r.startsWith(owner.uuid))).toMatch(/Olivia Owner <olivia@sandbox.local>\s+none\s+15 \(owner\)\s+organization admin or owner$/);
     expect(rows.find((r) => r.startsWith(admin.uuid))).toMatch(/Ada Admin <ada@sandbox.local>\s+8 \(administrator\)\s+8 \(administrator\)\s+project member$/);
     expect(rows.filter((r) => r.startsWith('0193'))).toHaveLength(4);
     const json = JSON.parse((await members('owner-all', ['list', '--json'])).stdout) as { api: string; members: Array<{ user: { uuid: string }; level: number | null }> };

@@ -80,7 +80,7 @@ export class AccessControlMembers implements MembersBackend {
     if (entry?.access_source === 'organization_admin') throw this.organizationAccess(uuid, entry, 'adding them');
     if (entry !== undefined) {
       throw new RemoteError(`user ${uuid} is already a member of project ${this.projectId} (${entry.access_level})`, [
-        `Change the level with: migrate members update ${uuid} --level ${level} --project ${this.client.target.name}`,
+        `Change the level with: migrate members update ${uuid} --level <1|8> --project ${this.client.target.name}`,
       ]);
     }
     const person = await this.organization.find(uuid);

@@ -39,7 +39,7 @@ export function presentMembers(result: { api: MembersApi; members: ProjectMember
   if (json) return printJson({ api: result.api, members: result.members });
   sayApi(result.api, json);
   if (result.members.length === 0) return print('Nobody has access to the project.');
-  const rows = result.members.map((m) => [m.user.uuid, personOf(m), grantText(m), levelText(m.effective_level), SOURCES[m.access_source] ?? m.access_source]);
+  const rows = result.members.map((m) => [m.user.uuid, personOf(m), m.level === null ? 'none' : levelText(m.level), levelText(m.effective_level), SOURCES[m.access_source] ?? m.access_source]);
   print(table([['uuid', 'user', 'level', 'effective level', 'access through'], ...rows]));
 }
 
