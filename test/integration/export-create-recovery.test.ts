@@ -13,6 +13,11 @@ import { startManagementSandbox, type ManagementSandbox } from '../helpers/manag
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
+/**
+ * The client's bound on the create request. Real time, as a timeout is; long enough that even a
+ * loaded machine delivers the request to the server before the client gives up on the answer.
+ */
+const WAIT_MS = '1500';
 const pending: Array<() => void> = [];
 const releaseRenders = () => pending.splice(0).forEach((release) => release());
 let sb: ManagementSandbox;
@@ -33,9 +38,9 @@ describe('a create request that outlasts --wait-ms', () => {
   it('finds the export the request made instead of creating another', async () => {
     const config = sb.writeConfig(tempDir(), { test: {} });
     const before = exportCount();
-    const result = await sb.cli(config, ['exports', 'create', '--insight', '1', '--format', 'text/csv', '--wait-ms', '300', '--project', 'test']);
+    const result = await sb.cli(config, ['exports', 'create', '--insight', '1', '--format', 'text/csv', '--wait-ms', WAIT_MS, '--project', 'test']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/PostHog did not answer the create request within 0.3 s; found export (\d+), which it made/);
+    expect(result.stderr).toMatch(/PostHog did not answer the create request within 1.5 s; found export (\d+), which it made/);
     const id = /found export (\d+)/.exec(result.stderr)![1];
     expect(result.stdout).toContain(`Export ${id} created (text/csv).`);
     expect(result.stdout).toMatch(/^status\s+rendering$/m);
@@ -51,7 +56,7 @@ describe('a create request that outlasts --wait-ms', () => {
     try {
       const config = sb.writeConfig(tempDir(), { test: { apiHost: relay.url, host: sb.sandbox.url } });
       const before = exportCount();
-      const result = await sb.cli(config, ['exports', 'create', '--context', '{"event":"$pageview","title":"Late"}', '--format', 'application/json', '--wait-ms', '300', '--wait', '--poll-interval-ms', '0', '--project', 'test']);
+      const result = await sb.cli(config, ['exports', 'create', '--context', '{"event":"$pageview","title":"Late"}', '--format', 'application/json', '--wait-ms', WAIT_MS, '--wait', '--poll-interval-ms', '0', '--project', 'test']);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^status\s+ready$/m);
       expect(result.stdout).toMatch(/^filename\s+export-late-/m);
@@ -73,9 +78,9 @@ describe('a create request that outlasts --wait-ms', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const config = sb.writeConfig(tempDir(), { test: { apiHost: url, host: url } });
-      const result = await sb.cli(config, ['exports', 'create', '--insight', '1', '--format', 'image/png', '--wait-ms', '200', '--project', 'test']);
+      const result = await sb.cli(config, ['exports', 'create', '--insight', '1', '--format', 'image/png', '--wait-ms', WAIT_MS, '--project', 'test']);
       expect(result.code).toBe(8);
-      expect(result.stderr).toContain('error: PostHog did not answer the export request within 0.2 s, and no export matching it is listed yet');
+      expect(result.stderr).toContain('error: PostHog did not answer the export request within 1.5 s, and no export matching it is listed yet');
       expect(result.stderr).toContain('look with `migrate exports list` in a minute before creating it again');
       expect(posts).toEqual(['/api/projects/1/exports/']);
     } finally {

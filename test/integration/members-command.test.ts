@@ -109,6 +109,14 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
     expect((await members('admin-all', ['remove', newcomer.uuid], 2)).code).toBe(8);
   });
 
+  it("the organization owner's access comes from the organization: update and remove say so (exit 8)", async () => {
+    for (const [args, doing] of [[['remove', owner.uuid], 'removing them'], [['update', owner.uuid, '--level', '1'], 'setting 1 (member)']] as const) {
+      const result = await members('owner-all', [...args]);
+      expect(result.code).toBe(8);
+      expect(result.stderr).toContain(`error: user ${owner.uuid} enters project 1 as an organization owner; that access comes from the organization, and ${doing} does not change it`);
+    }
+  });
+
   it.each([
     ['usage: a level that is neither 1 nor 8', ['update', newcomer.uuid, '--level', '15'], "option '--level <1|8>' argument '15' is invalid. must be 1 (member) or 8 (administrator)"],
     ['usage: update needs --level', ['update', newcomer.uuid], "required option '--level <1|8>' not specified"],
@@ -148,9 +156,6 @@ describe('what differs between the two APIs', () => {
       expect(refused.code).toBe(4);
       expect(refused.stderr).toContain("error: the personal API key lacks the scope 'access_control:read' (403)");
       expect(refused.stderr).toContain('This PostHog manages project members through access control: the key needs access_control:read to read them');
-      const owner = await run('owner-all', ['remove', SANDBOX_USERS.owner.uuid]);
-      expect(owner.code).toBe(8);
-      expect(owner.stderr).toContain(`error: user ${SANDBOX_USERS.owner.uuid} enters project 1 as an organization owner; that access comes from the organization, and removing them does not change it`);
     } finally {
       await sb.sandbox.close();
     }

@@ -1,6 +1,6 @@
 /** Levels mapped between the explicit-members numbers and access control's names, and members read from either API. */
 import { describe, expect, it } from 'vitest';
-import { accessLevelFor, effectiveLevel, levelForAccess, levelName, organizationLevelFor } from '../../src/management/members/member-levels.js';
+import { accessLevelFor, effectiveLevel, levelForAccess, levelName, organizationLevelFor, organizationLevelName } from '../../src/management/members/member-levels.js';
 import { fromExplicitMember, fromOrganizationAdmin, fromUserAccess, isPersonalGrant } from '../../src/management/members/project-member.js';
 
 describe('level mapping', () => {
@@ -26,6 +26,13 @@ describe('level mapping', () => {
     ['owner', 15],
     ['guest', undefined],
   ] as const)('organization level %s -> %j', (name, level) => expect(organizationLevelFor(name)).toBe(level));
+
+  it.each([
+    [1, 'member'],
+    [8, 'admin'],
+    [15, 'owner'],
+    [5, '5'],
+  ] as const)('organization level %i is named %s', (level, name) => expect(organizationLevelName(level)).toBe(name));
 
   it.each([
     [1, 'member'],

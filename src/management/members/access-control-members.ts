@@ -8,6 +8,7 @@ import { AuthError, RemoteError } from '../../errors.js';
 import type { ManagementClient } from '../management-client.js';
 import type { ProjectScope } from '../project-scope.js';
 import { accessLevelFor, levelName, type ProjectLevel } from './member-levels.js';
+import { organizationAccessError } from './members-errors.js';
 import type { MemberList, MembersBackend } from './members-backend.js';
 import { usersWithAccessSchema, type OrganizationMember, type UserAccess } from './members-schemas.js';
 import { ACCESS_CONTROL_SCOPES_HINT, type OrganizationDirectory } from './organization-directory.js';
@@ -59,8 +60,7 @@ export class AccessControlMembers implements MembersBackend {
   }
 
   private organizationAccess(uuid: string, entry: UserAccess, doing: string): RemoteError {
-    const level = entry.organization_membership_level ?? 'admin';
-    return new RemoteError(`user ${uuid} enters project ${this.projectId} as an organization ${level}; that access comes from the organization, and ${doing} does not change it`);
+    return organizationAccessError(uuid, this.projectId, entry.organization_membership_level ?? 'admin', doing);
   }
 
   async get(uuid: string): Promise<ProjectMember> {

@@ -6,7 +6,8 @@
 import { AuthError } from '../../errors.js';
 import type { ProjectCall, ProjectScope } from '../project-scope.js';
 import type { ApiCall, ApiReply, ManagementClient } from '../management-client.js';
-import { ADMIN_LEVEL, type ProjectLevel } from './member-levels.js';
+import { ADMIN_LEVEL, levelName, organizationLevelName, type ProjectLevel } from './member-levels.js';
+import { organizationAccessError } from './members-errors.js';
 import { explicitMemberSchema, explicitMembersSchema, type ExplicitMember } from './members-schemas.js';
 import type { OrganizationDirectory } from './organization-directory.js';
 import { fromExplicitMember, fromOrganizationAdmin, type ProjectMember } from './project-member.js';
@@ -66,10 +67,22 @@ export class ExplicitMembers implements MembersBackend {
   }
 
   async update(uuid: string, level: ProjectLevel): Promise<ProjectMember> {
-    return fromExplicitMember(await this.project.json({ method: 'PATCH', ...this.one(uuid), body: { level } }, explicitMemberSchema));
+    const { reply, call } = await this.project.send({ method: 'PATCH', ...this.one(uuid), body: { level } });
+    if (reply.status === 404) await this.refuseOrganizationAdmin(uuid, `setting ${level} (${levelName(level)})`);
+    return fromExplicitMember(this.client.parse(reply, call, explicitMemberSchema));
   }
 
-  remove(uuid: string): Promise<void> {
-    return this.project.empty({ method: 'DELETE', ...this.one(uuid) });
+  async remove(uuid: string): Promise<void> {
+    const { reply, call } = await this.project.send({ method: 'DELETE', ...this.one(uuid) });
+    if (reply.status === 404) await this.refuseOrganizationAdmin(uuid, 'removing them');
+    if (reply.status < 200 || reply.status >= 300) throw this.client.failure(reply, call);
+  }
+
+  /** After a 404: an organization admin or owner has no membership to change; say so rather than "not found". */
+  private async refuseOrganizationAdmin(uuid: string, doing: string): Promise<void> {
+    const person = await this.organization.find(uuid).catch(() => undefined);
+    if (person !== undefined && person.level >= ADMIN_LEVEL) {
+      throw organizationAccessError(uuid, this.client.target.projectId, organizationLevelName(person.level), doing);
+    }
   }
 }

@@ -32,6 +32,11 @@ export function organizationLevelFor(name: string): number | undefined {
   return ORGANIZATION_LEVELS[name];
 }
 
+/** 1, 8, 15 -> "member", "admin", "owner", as access control names organization levels. */
+export function organizationLevelName(level: number): string {
+  return Object.entries(ORGANIZATION_LEVELS).find(([, n]) => n === level)?.[0] ?? String(level);
+}
+
 const LEVEL_NAMES: Readonly<Record<number, string>> = { [MEMBER_LEVEL]: 'member', [ADMIN_LEVEL]: 'administrator', [OWNER_LEVEL]: 'owner' };
 
 /** 8 -> "administrator"; a level PostHog does not define reads "custom". */
