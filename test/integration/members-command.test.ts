@@ -101,6 +101,15 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
     if (!explicitMembers && key === 'admin-access-read-only') expect(result.stderr).toContain('access_control:write to change them');
   });
 
+  it('scopes: owner-no-query has what changing members needs; owner-exports-only cannot even read them', async () => {
+    const changed = await members('owner-no-query', ['update', newcomer.uuid, '--level', '1', '--json']);
+    expect(changed.code).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ level: 1, user: { email: 'nia@sandbox.local' } });
+    const refused = await members('owner-exports-only', ['list']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain(explicitMembers ? "lacks the scope 'project:read' (403)" : "lacks the scope 'access_control:read' (403)");
+  });
+
   it('remove takes access away; the user is then without access', async () => {
     const result = await members('admin-all', ['remove', newcomer.uuid], 2);
     expect(result.code).toBe(0);
