@@ -213,6 +213,20 @@ describe('management commands', () => {
     expect(options).toMatchObject({ level: 8, project: 'test' });
   });
 
+  it('members add defaults to level 1; list takes no argument', async () => {
+    expect((await parseArgv(['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--project', 'test'])).options).toMatchObject({ level: 1 });
+    expect((await parseArgv(['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '8', '--project', 'test'])).options).toMatchObject({ level: 8 });
+    expect((await parseArgv(['members', 'list', '--project', 'test', '--json'])).options).toMatchObject({ project: 'test', json: true });
+  });
+
+  it.each([
+    [[], 600_000],
+    [['--wait-ms', '1500'], 1500],
+  ])('exports create %j bounds the create request at %i ms', async (extra, waitMs) => {
+    const { options } = await parseArgv(['exports', 'create', '--insight', '3', '--format', 'text/csv', '--project', 'test', ...extra]);
+    expect(options).toMatchObject({ waitMs, waitTimeoutMs: 300_000, pollIntervalMs: 1000 });
+  });
+
   it('makes the export request and the paging', async () => {
     const created = await parseArgv(['exports', 'create', '--insight', '3', '--format', 'text/csv', '--project', 'test', '--wait']);
     expect(exportRequest(created.options as never)).toEqual({ export_format: 'text/csv', insight: 3 });
@@ -226,6 +240,8 @@ describe('management commands', () => {
     [['groups', 'list', '--group-type-index', '5', '--project', 'test'], 'must be a group type index from 0 to 4'],
     [['projects', 'list'], "required option '--project <name>' not specified"],
     [['exports', 'get', '0', '--project', 'test'], '<id> must be an integer >= 1'],
+    [['exports', 'create', '--insight', '1', '--format', 'text/csv', '--wait-ms', '0', '--project', 'test'], '--wait-ms must be an integer >= 1'],
+    [['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '15', '--project', 'test'], 'must be 1 (member) or 8 (administrator)'],
   ])('%j is refused by the parser', async (args, message) => {
     await expect(parseArgv(args)).rejects.toThrow(message);
   });
