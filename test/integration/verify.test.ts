@@ -133,7 +133,7 @@ describe('verify', () => {
     const config = writeVerifyConfig(dir, sandbox, 'owner-no-query');
     const error = await verifyProject({ staging, config, project: 'test', byEvent: false, waitMs: 0, resendMissing: false }, silentReporter, running()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(builtErrors.AuthError);
-    expect((error as Error).message).toBe("the personal API key lacks the scope 'query:read' (403)");
+    expect((error as Error).message).toMatch(/^the personal API key lacks the scope 'query:read' \(403\), answered by 127\.0\.0\.1:\d+$/);
   });
 
   it('refuses a project that received nothing, and re-sending while an import is unfinished', async () => {
