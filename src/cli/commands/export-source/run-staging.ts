@@ -3,11 +3,12 @@
  * the sources with progress on stderr and Ctrl-C as an abort, then print the result.
  */
 import { stageSources, type StageSourcesInput } from '../../../stage-sources/stage-sources.js';
+import { stagingLogPath } from '../../terminal/interrupts.js';
 import { withTerminal } from '../../terminal/terminal-reporter.js';
 import { presentStaging } from './staging-output.js';
 
 export async function runStaging(input: StageSourcesInput, output: { quiet?: boolean; json?: boolean }): Promise<void> {
   const json = output.json === true;
-  const result = await withTerminal({ quiet: output.quiet === true || json, interrupts: true }, (reporter, signal) => stageSources(input, reporter, signal));
+  const result = await withTerminal({ quiet: output.quiet === true || json, interrupts: true, log: { file: stagingLogPath(input.staging), command: input.command } }, (reporter, signal) => stageSources(input, reporter, signal));
   presentStaging(result, json);
 }

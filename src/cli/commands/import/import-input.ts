@@ -7,6 +7,7 @@ export interface ImportOptions extends StagingOptions, ConfigOptions {
   project: string;
   sample?: number;
   skipTestFirst?: boolean;
+  retryDeadLetters?: boolean;
   dryRun?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -20,6 +21,7 @@ export function toImportInput(options: ImportOptions, given: GivenSettings): Imp
     project: options.project,
     sample: options.sample,
     skipTestFirst: options.skipTestFirst === true,
+    retryDeadLetters: options.retryDeadLetters === true,
     given,
   };
 }
