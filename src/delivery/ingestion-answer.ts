@@ -56,7 +56,7 @@ export function isPostHogError(body: Buffer): boolean {
 }
 
 /** Some capture versions answer a body over their limit with 400 instead of 413. */
-const SIZE_WORDS = /too (large|big)|\bsize\b|exceed/i;
+const SIZE_WORDS = /too[ _](large|big)|\bsize\b|exceed/i;
 
 /** A 400 of `/batch/`: bad events (bisect), a size error (split like a 413), or not PostHog. */
 export function refusalMeaning(status: number, headers: Readonly<Record<string, string>>, body: Buffer): RefusalMeaning {
