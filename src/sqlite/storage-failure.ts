@@ -41,3 +41,8 @@ export function storageFailureKind(error: unknown): StorageFailureKind | undefin
   if (code.startsWith('SQLITE_IOERR') && /disk is full|no space/i.test((error as Error).message ?? '')) return 'disk-full';
   return BY_CODE.find(([pattern]) => pattern.test(code))?.[1];
 }
+
+/** Whether `error` came from SQLite itself (not from another file the command reads). */
+export function isSqliteError(error: unknown): boolean {
+  return failureCode(error)?.startsWith('SQLITE_') === true;
+}

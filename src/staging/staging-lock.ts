@@ -1,9 +1,11 @@
 /**
- * One writer per staging file, whatever path, symlink or hard link leads to it: the lock is a
- * row inside the file itself (`meta` key `writer_lock`), naming the process that holds it. It
- * is taken in one SQLite write transaction, so two processes that find the same dead holder
- * cannot both take it over: the second sees the first one's row. A row left by a process that
- * died (same host, its pid gone) is stale and taken over.
+ * One writer per staging file, whatever path or symlink leads to it: the lock is a row inside
+ * the file itself (`meta` key `writer_lock`), naming the process that holds it, so it is not
+ * tied to the name the file was opened by (SQLite follows symlinks to the file's own name; a
+ * file with several hard links is not written at all, see staging-store.ts). It is taken in one
+ * SQLite write transaction, so two processes that find the same dead holder cannot both take it
+ * over: the second sees the first one's row. A row left by a process that died (same host, its
+ * pid gone) is stale and taken over.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';

@@ -12,6 +12,7 @@ import { MigrateError, StagingError } from '../errors.js';
 import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
 import { migrate, openDatabase, schemaVersion, type Database } from '../sqlite/database.js';
 import { bytes, count } from '../util/format.js';
+import { shellWord } from '../util/shell-word.js';
 import { stagingFailure } from './staging-failure.js';
 import { acquireStagingLock, lockHolder, type LockHolder, type StagingLock } from './staging-lock.js';
 import { MIGRATIONS, STAGING_APPLICATION_ID } from './staging-schema.js';
@@ -49,12 +50,15 @@ export class StagingStore {
     if ((options.mustExist || readOnly) && !existsSync(path)) {
       throw new StagingError(`no staging file at ${file}`, ['Run `migrate export-source` first, or pass --staging <file>.']);
     }
+    const names = existsSync(path) ? statSync(path).nlink : 1;
+    if (names > 1 && !readOnly) throw hardLinked(file, names);
     let db: Database | undefined;
     let lock: StagingLock | undefined;
     try {
       let note: string | undefined;
       if (readOnly) ({ db, note } = openForReading(path));
       else db = openDatabase(path, { cacheMb: options.cacheMb });
+      if (names > 1) note = `${file} has ${names} names (hard links): what a command wrote through another name may not show here until it ends`;
       checkIdentity(db, file);
       if (!readOnly) prepareForWriting(db);
       lock = options.lockFor ? acquireStagingLock(db, file, options.lockFor) : undefined;
@@ -99,6 +103,18 @@ export class StagingStore {
   private stagedSoFar(): number {
     return (this.db.prepare('SELECT coalesce(sum(count), 0) AS n FROM event_names').get() as { n: number }).n;
   }
+}
+
+/**
+ * SQLite keeps a file's write-ahead log and lock beside the name it was opened by (following
+ * symlinks), so commands writing through two hard links of one file would not see each other's
+ * writes or lock, and could damage it. A staging file with more than one name is not written.
+ */
+function hardLinked(file: string, names: number): StagingError {
+  return new StagingError(
+    `${file} has ${names} names (hard links): SQLite keeps its write-ahead log and lock beside each name, so commands writing through different names would not see each other and could damage the file`,
+    [`Keep one name: remove the other links (find / -xdev -samefile ${shellWord(file)}), or use a copy (cp) rather than a link. \`migrate status\` can still read it.`],
+  );
 }
 
 /** Brings a file opened for writing to this version's schema and marks it as a staging file. */

@@ -30,6 +30,8 @@ export interface HostileHost {
   acknowledged: Set<string>;
   /** Requests answered, by status. */
   answers: Record<number, number>;
+  /** Resolves once `n` requests arrived (at once if they did). */
+  requestsSeen(n: number): Promise<void>;
   /** Answers requests left hanging (with `answer`) and stops hanging from now on. */
   release(answer?: Answer): void;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ async function readBatch(req: IncomingMessage): Promise<BatchSeen> {
 export async function startHostileHost(answerFor: AnswerFor): Promise<HostileHost> {
   const hanging: ServerResponse[] = [];
   let hangs = true;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
   const send = (res: ServerResponse, answer: Answer): void => {
     res.writeHead(answer.status, answer.contentType ? { 'content-type': answer.contentType } : {});
     res.end(answer.body ?? '');
@@ -59,6 +62,7 @@ export async function startHostileHost(answerFor: AnswerFor): Promise<HostileHos
     requests: 0,
     acknowledged: new Set(),
     answers: {},
+    requestsSeen: (n) => (host.requests >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
     release(answer = ACK) {
       hangs = false;
       for (const res of hanging.splice(0)) send(res, answer);
@@ -71,6 +75,10 @@ export async function startHostileHost(answerFor: AnswerFor): Promise<HostileHos
   const server = createServer(async (req, res) => {
     host.requests++;
     const batch = await readBatch(req);
+    for (const waiter of waiters.filter((w) => host.requests >= w.n)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     const answer = answerFor(batch);
     if (answer === 'hang' && hangs) {
       hanging.push(res);
