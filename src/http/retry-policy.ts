@@ -37,6 +37,7 @@ export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () 
 }
 
 function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   return ms < 10_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
 }
 

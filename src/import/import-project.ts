@@ -14,7 +14,7 @@ import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { dryRun, type DryRunReport } from './dry-run.js';
 import { bindForRun, executeRun } from './import-run.js';
-import { checkBinding, checkSharedProject, checkTestFirst, loadTarget, nextStepAfter, openForImport } from './import-target.js';
+import { checkBinding, checkSharedProject, checkTestFirst, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ImportInput {
@@ -51,7 +51,7 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
     const settings = resolveSettings(target.host, input.given);
     return await work({ file, config, target, keySource, store, settings });
   } catch (error) {
-    throw store.failure(error);
+    throw importFailure(store, target.name, error);
   } finally {
     store.close();
   }

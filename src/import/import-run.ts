@@ -27,6 +27,7 @@ import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { readChunksOnWorker } from './chunk-reader.js';
 import { resumeCommand } from './import-rules.js';
+import { importFailure } from './import-target.js';
 import { progressLine, type ProgressState } from './progress-line.js';
 import { UnfinishedRunError, type RunResult, type RunSummary } from './run-summary.js';
 
@@ -143,7 +144,7 @@ function runFailure(o: ExecuteRunOptions, error: unknown): unknown {
   } catch {
     // The file takes no more writes (a full disk): the run stays 'running', which resume continues.
   }
-  return o.store.failure(error, () => `${count(findProjectRecord(o.store, o.project.name)?.delivered ?? 0)} events delivered to ${o.project.name} so far, recorded`);
+  return importFailure(o.store, o.project.name, error);
 }
 
 /** Every event a run sent was refused one by one (within the allowance): it achieved nothing. */

@@ -13,6 +13,7 @@ import { acceptedTestProjects, findProjectRecord, totalStaged } from '../staging
 import { recoverInterruptedReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { bindingProblem, sharedProjectProblem, shellWord, testFirstProblem, type ConfiguredProject } from './import-rules.js';
+import { count } from '../util/format.js';
 import { nextStep, type ProjectProgress } from './next-step.js';
 
 /** SQLite page cache of the import's writing connection, in MiB. */
@@ -86,6 +87,14 @@ export function checkTestFirst(store: StagingStore, config: MigrateConfig, targe
     test !== undefined ? rehearse : 'Add a project with "role": "test" to the config (a separate PostHog project), and import into it first.',
     'Or override with --skip-test-first; the override is recorded in the staging file.',
   ]);
+}
+
+/**
+ * The error to throw for `error` met during an import into `project`: a storage failure of the
+ * staging file explained (for a full disk, with what is recorded as delivered), anything else as it is.
+ */
+export function importFailure(store: StagingStore, project: string, error: unknown): unknown {
+  return store.failure(error, () => `${count(findProjectRecord(store, project)?.delivered ?? 0)} events delivered to ${project} so far, recorded`);
 }
 
 /** Each project of the config with its state in the staging file. */

@@ -8,7 +8,7 @@ import { latestRuns, latestUnfinishedRun, reopenRun } from '../staging/import-ru
 import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { bindForRun, executeRun } from './import-run.js';
-import { checkBinding, checkSharedProject, loadTarget, nextStepAfter, openForImport } from './import-target.js';
+import { checkBinding, checkSharedProject, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ResumeInput {
@@ -67,15 +67,17 @@ function nothingToResume(store: StagingStore, input: ResumeInput): NothingToResu
 /** Resumes the run; like importProject, a run that does not finish throws an UnfinishedRunError. */
 export async function resumeImport(input: ResumeInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<ResumeResult> {
   const store = openForImport(input.staging, 'resume', reporter);
+  let project = input.project;
   try {
     const unfinished = latestUnfinishedRun(store, input.project);
     if (unfinished === undefined) return nothingToResume(store, input);
     const file = input.config !== undefined ? configPath(input.config) : (unfinished.configPath ?? configPath(undefined));
+    project = unfinished.project;
     const { config, target, keySource } = loadTarget(file, unfinished.project);
     checkSharedProject(config, target);
     checkBinding(store, target);
     const settings = resolveSettings(target.host, mergeSettings(unfinished.settings, input.given));
-    const { project, run } = bindForRun(
+    const bound = bindForRun(
       store,
       target,
       reporter,
@@ -85,11 +87,12 @@ export async function resumeImport(input: ResumeInput, reporter: Reporter, signa
       },
       false,
     );
+    const run = bound.run;
     reporter.notice(`Resuming the import into ${run.project} started ${run.startedAt} (${run.delivered} events delivered by it so far).`);
-    const result = await executeRun({ store, target, keySource, project, run, settings, next: () => nextStepAfter(store, config, target), reporter, signal, clock });
+    const result = await executeRun({ store, target, keySource, project: bound.project, run, settings, next: () => nextStepAfter(store, config, target), reporter, signal, clock });
     return { type: 'resumed', ...result };
   } catch (error) {
-    throw store.failure(error);
+    throw project === undefined ? store.failure(error) : importFailure(store, project, error);
   } finally {
     store.close();
   }

@@ -102,6 +102,10 @@ function describe(kind: StagingFailureKind, file: string, error: Error, context:
  * explained, anything else (our own errors included) unchanged.
  */
 export function stagingFailure(error: unknown, file: string, context: FailureContext = {}): unknown {
+  // A full disk met deep down (a checkpoint) is told again with what the caller knows is safe.
+  if (error instanceof StagingFileError && error.kind === 'disk-full' && context.progress !== undefined) {
+    return new StagingFileError('disk-full', error.file, describe('disk-full', error.file, error, context)[0]);
+  }
   if (error instanceof MigrateError) return error;
   const kind = kindOf(error, file, context.reading === true);
   if (kind === undefined) return error;

@@ -133,12 +133,13 @@ function prepareForWriting(db: Database): void {
  * write-ahead log holds changes not yet written back: then a note says so.
  */
 function openForReading(path: string): { db: Database; note?: string } {
-  const db = openDatabase(path, { readonly: true });
+  let db: Database | undefined;
   try {
+    db = openDatabase(path, { readonly: true });
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     return { db };
   } catch (error) {
-    db.close();
+    db?.close();
     const code = failureCode(error) ?? '';
     if (storageFailureKind(error) !== 'cannot-open' && !code.startsWith('SQLITE_READONLY')) throw error;
   }
