@@ -50,7 +50,7 @@ export interface ExecuteRunOptions {
 async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: number | undefined, runTarget: number): Promise<DeliveryResult> {
   const { reporter, signal, clock } = o;
   const onInterrupt = (): void =>
-    reporter.notice(`${interruptedBy(signal)}: starting no new chunks; chunks in flight get up to ${o.settings.interruptGraceMs} ms, then progress is saved (again to stop waiting)`);
+    reporter.notice(`${interruptedBy(signal)}: starting no new chunks; chunks in flight get up to ${o.settings.interruptGraceMs} ms, then progress is saved (interrupt again to stop waiting)`);
   signal.addEventListener('abort', onInterrupt, { once: true });
   const client = createHttpClient({ connections: o.settings.concurrency });
   const checkpoint = new DeliveryCheckpoint(o.store, o.project.id, o.run.id);

@@ -168,7 +168,7 @@ function startsAsSqlite(path: string): boolean {
 function openFailure(error: unknown, path: string, file: string, readOnly: boolean): unknown {
   if (error instanceof MigrateError) return error;
   if (failureCode(error) === 'SQLITE_NOTADB' && !startsAsSqlite(path)) {
-    return new StagingError(`${file}: is not a staging file (not a SQLite database)`, ['Pass --staging with the file export-source wrote (default ./migration.db).']);
+    return new StagingError(`${file}: cannot be used as a staging file: it is not a SQLite database`, ['Pass --staging with the file export-source wrote (default ./migration.db).']);
   }
   if (!existsSync(dirname(path)) || storageFailureKind(error) !== undefined) {
     return stagingFailure(Object.assign(error as Error, { code: failureCode(error) ?? 'SQLITE_CANTOPEN' }), path, { reading: readOnly, progress: () => 'nothing written yet' });

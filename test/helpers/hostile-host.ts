@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
 
 export interface BatchSeen {
   /** Decompressed body size, in bytes. */
@@ -92,4 +93,17 @@ export async function startHostileHost(answerFor: AnswerFor): Promise<HostileHos
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return host;
+}
+
+/** Starts hostile hosts for a test; each is closed after the test. */
+export function useHostileHosts(): (answer: AnswerFor) => Promise<HostileHost> {
+  const hosts: HostileHost[] = [];
+  afterEach(async () => {
+    for (const host of hosts.splice(0)) await host.close();
+  });
+  return async (answer) => {
+    const host = await startHostileHost(answer);
+    hosts.push(host);
+    return host;
+  };
 }

@@ -5,26 +5,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sqlite/database.js';
-import { ACK, LOGIN_PAGE, startHostileHost, type AnswerFor, type HostileHost } from '../helpers/hostile-host.js';
+import { ACK, LOGIN_PAGE, useHostileHosts } from '../helpers/hostile-host.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
 import { useStagedTemplate, writeHostsConfig } from '../helpers/staged-template.js';
 import { FAST, SAMPLE_EVENTS, deliveredCount, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-
-function useHostileHosts(): (answer: AnswerFor) => Promise<HostileHost> {
-  const hosts: HostileHost[] = [];
-  afterEach(async () => {
-    for (const host of hosts.splice(0)) await host.close();
-  });
-  return async (answer) => {
-    const host = await startHostileHost(answer);
-    hosts.push(host);
-    return host;
-  };
-}
 
 function deadLetters(staging: string): number {
   return readStaging(staging, (db) => (db.prepare('SELECT count(*) AS n FROM dead_letters').get() as { n: number }).n);

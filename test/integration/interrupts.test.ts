@@ -7,32 +7,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ACK, startHostileHost, type HostileHost } from '../helpers/hostile-host.js';
+import { describe, expect, it } from 'vitest';
+import { ACK, useHostileHosts } from '../helpers/hostile-host.js';
 import { REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
 import { useStagedTemplate, writeHostsConfig } from '../helpers/staged-template.js';
-import { FAST, SAMPLE_EVENTS, deliveredCount, readStaging } from '../helpers/staging.js';
+import { FAST, SAMPLE_EVENTS, deliveredCount, writerLock } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-
-function useHosts(): (answer: Parameters<typeof startHostileHost>[0]) => Promise<HostileHost> {
-  const hosts: HostileHost[] = [];
-  afterEach(async () => {
-    for (const host of hosts.splice(0)) await host.close();
-  });
-  return async (answer) => {
-    const host = await startHostileHost(answer);
-    hosts.push(host);
-    return host;
-  };
-}
-
-function lockRow(staging: string): unknown {
-  return readStaging(staging, (db) => db.prepare("SELECT value FROM meta WHERE key = 'writer_lock'").get());
-}
 
 describe('interrupts', () => {
   const tempDir = useTempDir();
-  const hostAt = useHosts();
+  const hostAt = useHostileHosts();
   const staged = useStagedTemplate();
 
   it('SIGHUP: accepted chunks recorded, the lock removed, exit 130, and the log beside the staging file says how to resume', async () => {
@@ -53,7 +37,7 @@ describe('interrupts', () => {
     const pending = (SAMPLE_EVENTS - delivered).toLocaleString('en-US');
     expect(result.stderr).toContain(`error: interrupted by SIGHUP: every chunk the server accepted is recorded; ${pending} events still pending`);
     expect(result.stderr).not.toMatch(/^\s+at /m);
-    expect(lockRow(staging)).toBeUndefined();
+    expect(writerLock(staging)).toBeUndefined();
     const log = readFileSync(`${staging}.log`, 'utf8');
     expect(log).toBe(
       `${log.slice(0, 24)} migrate import stopped: interrupted by SIGHUP: every chunk the server accepted is recorded; ${pending} events still pending\n  Resume with: migrate resume --staging ${staging} --project test\n`,
@@ -83,7 +67,7 @@ describe('interrupts', () => {
     const delivered = deliveredCount(staging, 'test');
     expect(delivered).toBe(host.acknowledged.size);
     expect(result.stderr).toContain(`error: interrupted by SIGINT: every chunk the server accepted is recorded; ${(SAMPLE_EVENTS - delivered).toLocaleString('en-US')} events still pending`);
-    expect(lockRow(staging)).toBeUndefined();
+    expect(writerLock(staging)).toBeUndefined();
   });
 
   it('SIGHUP during export-source: nothing of the file kept, and the log says to run the same command again', async () => {
@@ -101,6 +85,6 @@ describe('interrupts', () => {
     expect(result.code, result.stderr).toBe(130);
     expect(existsSync(`${staging}.log`)).toBe(true);
     expect(readFileSync(`${staging}.log`, 'utf8')).toMatch(/migrate export-source stopped: interrupted while staging .*big\.csv; nothing from it was staged\n {2}Run the same command again: files already staged are recognised\.\n$/);
-    expect(lockRow(staging)).toBeUndefined();
+    expect(writerLock(staging)).toBeUndefined();
   });
 });

@@ -8,29 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { linkSync, symlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sqlite/database.js';
-import { startHostileHost, type HostileHost } from '../helpers/hostile-host.js';
+import { useHostileHosts } from '../helpers/hostile-host.js';
 import { runCli, startCli } from '../helpers/run-cli.js';
 import { useStagedTemplate, writeHostsConfig } from '../helpers/staged-template.js';
-import { FAST, SAMPLE_EVENTS, deliveredCount, readStaging } from '../helpers/staging.js';
+import { FAST, SAMPLE_EVENTS, deliveredCount, writerLock } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
-function useHangingHost(): () => Promise<HostileHost> {
-  const hosts: HostileHost[] = [];
-  afterEach(async () => {
-    for (const host of hosts.splice(0)) await host.close();
-  });
-  return async () => {
-    const host = await startHostileHost(() => 'hang');
-    hosts.push(host);
-    return host;
-  };
-}
-
-function lockRow(staging: string): unknown {
-  return readStaging(staging, (db) => db.prepare("SELECT value FROM meta WHERE key = 'writer_lock'").get());
-}
 
 /** The pid of a process that has exited. */
 function deadPid(): number {
@@ -40,7 +25,8 @@ function deadPid(): number {
 
 describe('the staging lock', () => {
   const tempDir = useTempDir();
-  const hangingHost = useHangingHost();
+  const hostAt = useHostileHosts();
+  const hangingHost = () => hostAt(() => 'hang');
   const staged = useStagedTemplate();
 
   it('covers every path to the file: a symlink is refused while an import runs; status through it says it runs', async () => {
@@ -62,7 +48,7 @@ describe('the staging lock', () => {
     const done = await first.done;
     expect(done.code, done.stderr).toBe(0);
     expect(deliveredCount(staging, 'test')).toBe(SAMPLE_EVENTS);
-    expect(lockRow(staging)).toBeUndefined();
+    expect(writerLock(staging)).toBeUndefined();
   });
 
   it('covers hard links: a file with two names is not written through either while an import runs, nor after', async () => {
@@ -97,7 +83,7 @@ describe('the staging lock', () => {
     await host.requestsSeen(1);
     killed.child.kill('SIGKILL');
     await killed.done;
-    expect(lockRow(staging)).toBeDefined();
+    expect(writerLock(staging)).toBeDefined();
     const status = await runCli(['status', '--staging', staging], { cwd: dir });
     expect(status.stdout).toMatch(/test\s+test\s+\S+\s+0\s+3,000\s+0\s+killed \(`migrate resume`\)/);
     host.release();
