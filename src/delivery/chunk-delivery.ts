@@ -13,7 +13,7 @@ import type { Clock } from '../util/clock.js';
 import { plural } from '../util/format.js';
 import type { SendChunk, SendResult } from './batch-sender.js';
 import { leadingPiece, splitChunk, type Chunk } from './chunker.js';
-import { foreignAnswer, isAcknowledgement, refusalMeaning, type ForeignAnswer } from './ingestion-answer.js';
+import { describeAnswer, foreignAnswer, isAcknowledgement, refusalMeaning, type ForeignAnswer } from './ingestion-answer.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { RefusalGuard } from './refusal-guard.js';
 import type { SizeGovernor } from './size-governor.js';
@@ -138,7 +138,7 @@ async function deliverPiece(piece: Chunk, ctx: ChunkContext, tally: ChunkTally):
     case 'ok': {
       if (response === undefined || !isAcknowledgement(response.body)) {
         const answer = foreignAnswer(verdict.status, response?.headers ?? {}, response?.body ?? Buffer.alloc(0));
-        return stop('foreign', 'the answer is not PostHog\'s acknowledgement', verdict.status, answer);
+        return stop('foreign', `the answer is not PostHog's acknowledgement (${describeAnswer(answer)})`, verdict.status, answer);
       }
       ctx.sizes.accepted(piece.bytes);
       ctx.onDelivered(piece, attempted.answer.wireBytes);
@@ -152,7 +152,7 @@ async function deliverPiece(piece: Chunk, ctx: ChunkContext, tally: ChunkTally):
       return tooLarge(piece, 413, verdict.reason.replace(/^HTTP 413: /, ''), ctx, tally);
     case 'rejected': {
       const meaning = refusalMeaning(verdict.status, response?.headers ?? {}, response?.body ?? Buffer.alloc(0));
-      if (meaning.type === 'foreign') return stop('foreign', 'the refusal is not one of PostHog\'s error answers', verdict.status, meaning.answer);
+      if (meaning.type === 'foreign') return stop('foreign', `the refusal is not one of PostHog's error answers (${describeAnswer(meaning.answer)})`, verdict.status, meaning.answer);
       if (meaning.type === 'too-large') return tooLarge(piece, verdict.status, verdict.message, ctx, tally);
       return bisect(piece, verdict.status, verdict.message, ctx, tally);
     }
