@@ -6,6 +6,7 @@ import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } 
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import type { ReadCounts } from './source-reads.js';
+import type { LockHolder } from './staging-lock.js';
 import { StagingStore } from './staging-store.js';
 
 export interface SourceReport extends ReadCounts {
@@ -28,6 +29,10 @@ export interface KindReport {
 
 export interface StagingReport {
   staging: string;
+  /** Said when the file could only be read as it is on disk (a read-only disk); see StagingStore.readNote. */
+  note: string | null;
+  /** The process holding the writer lock (a running or killed import, export-source...), if any. */
+  writer: LockHolder | null;
   sources: SourceReport[];
   events: KindReport;
   persons: KindReport;
@@ -127,6 +132,8 @@ const DEAD_LETTERS_SHOWN = 20;
 export function stagingReport(store: StagingStore, topN = 10): StagingReport {
   return {
     staging: store.path,
+    note: store.readNote ?? null,
+    writer: store.lockHolder() ?? null,
     sources: sourceReports(store),
     events: kindReport(store, 0),
     persons: kindReport(store, 1),
@@ -158,11 +165,13 @@ export function listRejects(store: StagingStore, options: { reason?: string; lim
     .all({ reason: options.reason ?? null, limit: options.limit ?? -1 }) as RejectRow[];
 }
 
-/** Opens the staging file at `path` (it must exist), reads from it, and closes it. */
+/** Opens the staging file at `path` read-only (it must exist), reads from it, and closes it. */
 function readFrom<T>(path: string, read: (store: StagingStore) => T): T {
-  const store = StagingStore.open(path, { mustExist: true });
+  const store = StagingStore.open(path, { readOnly: true });
   try {
     return read(store);
+  } catch (error) {
+    throw store.failure(error);
   } finally {
     store.close();
   }

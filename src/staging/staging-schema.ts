@@ -156,6 +156,24 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project_id, seq, run_id)
   ) WITHOUT ROWID;
   `,
+  /* v6: dead letters sent again, each with the run that released it and why. */ `
+  -- A dead letter is released (deleted from dead_letters, so it is pending again) by
+  -- import --retry-dead-letters, or when the project's host is corrected before it accepted
+  -- anything. The row it had is kept here with the run that released it.
+  CREATE TABLE released_dead_letters (
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    seq INTEGER NOT NULL,
+    run_id INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    released_by_run INTEGER NOT NULL REFERENCES import_runs(id),
+    released_at TEXT NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('retry', 'host-changed'))
+  );
+  CREATE INDEX released_dead_letters_by_run ON released_dead_letters (released_by_run);
+  ALTER TABLE import_runs ADD COLUMN dead_letters_released INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

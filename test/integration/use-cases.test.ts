@@ -98,7 +98,8 @@ describe('import use cases', () => {
     const reporter = recordingReporter();
     const result = await importProject({ ...input, sample: 250 }, reporter, running());
     expect(result.summary).toMatchObject({ project: 'test', host: sandbox.url, outcome: 'done', delivered: 250, deadLettered: 0, pending: SAMPLE_EVENTS - 250, sample: 250 });
-    expect(result.next).toBe('migrate import --project prod');
+    // The sample left events pending on test: the next step is the rest, not production.
+    expect(result.next).toBe(`migrate import --project test (${(SAMPLE_EVENTS - 250).toLocaleString('en-US')} events still pending)`);
     // Without a personal key the preflight warns that verify and the billing check cannot run; nothing else is said.
     expect(reporter.warnings.filter((w) => !w.startsWith('test: preflight warning'))).toEqual([]);
   });
@@ -120,7 +121,11 @@ describe('import use cases', () => {
     const resumed = await resumeImport({ staging: input.staging, given: {} }, reporter, running());
     expect(resumed).toMatchObject({ type: 'resumed', summary: { outcome: 'done', delivered: SAMPLE_EVENTS, pending: 0 }, next: 'migrate import --project prod' });
     expect(reporter.notices[0]).toMatch(/^Resuming the import into test started /);
-    expect(await resumeImport({ staging: input.staging, given: {} }, silentReporter, running())).toEqual({ type: 'nothing-to-resume', project: undefined });
+    expect(await resumeImport({ staging: input.staging, given: {} }, silentReporter, running())).toEqual({
+      type: 'nothing-to-resume',
+      reason: 'finished',
+      message: 'Nothing to resume: every import finished.',
+    });
   });
 
   it('a refused key stops the run: its summary with the AuthError', async () => {

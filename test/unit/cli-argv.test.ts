@@ -137,13 +137,14 @@ describe('identify-users and identify-groups', () => {
 
 describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>, boolean]>([
-    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, given: {} }, false],
+    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, false],
     [
-      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--skip-preflight', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet'],
-      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, skipPreflight: true, given: { chunkEvents: 5, gzip: false } },
+      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--skip-preflight', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet', '--max-dead-letters', '0'],
+      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, skipPreflight: true, retryDeadLetters: false, given: { chunkEvents: 5, gzip: false, maxDeadLetters: 0 } },
       false,
     ],
-    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, given: {} }, true],
+    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, true],
+    [['--project', 'test', '--retry-dead-letters'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} }, false],
   ])('import %j', async (args, expected, dryRun) => {
     const { options, command } = await parseArgv(['import', ...args]);
     expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);

@@ -1,4 +1,5 @@
 /** What status prints: the staging file's sources, events, rejects and projects, as text or JSON. */
+import type { StagingCheck } from '../../../staging/staging-check.js';
 import type { KindReport, ProjectReport, StagingReport } from '../../../staging/staging-report.js';
 import { bytes, count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
@@ -28,11 +29,18 @@ function printSources(report: StagingReport): void {
   print(table([['  file', 'format', 'status', 'size', 'rows', 'new', 'known', 'rejected'], ...rows.map(([first, ...rest]) => [`  ${first}`, ...rest] as string[])]));
 }
 
-function lastImport(p: ProjectReport): string {
+/** A run recorded as running: running when a live process holds the file's lock, else killed. */
+function runningOrKilled(writer: StagingReport['writer']): string {
+  if (writer !== null && writer.alive === true) return `running (process ${writer.pid}, migrate ${writer.command})`;
+  if (writer !== null && writer.alive === undefined) return `running on ${writer.host} (process ${writer.pid}), or killed`;
+  return 'killed (`migrate resume`)';
+}
+
+function lastImport(p: ProjectReport, writer: StagingReport['writer']): string {
   const run = p.lastImport;
   if (run === null) return '';
   if (run.status === 'done') return run.sample !== null ? `sample of ${count(run.sample)} done` : 'done';
-  if (run.status === 'running') return 'running, or killed (`migrate resume`)';
+  if (run.status === 'running') return runningOrKilled(writer);
   if (run.status === 'superseded') return 'superseded';
   return `${run.status} (\`migrate resume\`)`;
 }
@@ -43,7 +51,7 @@ function printProjects(report: StagingReport): void {
     return;
   }
   print('Projects:');
-  const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p)]);
+  const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p, report.writer)]);
   print(table([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows]));
   for (const p of report.projects) {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
@@ -67,6 +75,7 @@ function preflightLine(p: StagingReport['preflights'][number]): string {
 
 function printStagingReport(report: StagingReport): void {
   print(`Staging file: ${report.staging}`);
+  if (report.note !== null) print(`Note: ${report.note}.`);
   printSources(report);
   print(`Events: ${count(report.events.count)}${range(report.events)}`);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
@@ -89,4 +98,19 @@ function printStagingReport(report: StagingReport): void {
 export function presentStatus(report: StagingReport, json: boolean): void {
   if (json) printJson(report);
   else printStagingReport(report);
+}
+
+export function presentCheck(check: StagingCheck, json: boolean): void {
+  if (json) {
+    printJson(check);
+    return;
+  }
+  print(`Staging file: ${check.staging}`);
+  if (check.fileProblem !== undefined) print(`  damaged: ${check.fileProblem}`);
+  for (const t of check.tables) {
+    if (t.problems.length === 0) continue;
+    print(`  ${t.table}: damaged`);
+    for (const problem of t.problems) print(`    ${problem}`);
+  }
+  if (check.healthy) print(`  ${check.tables.length} tables and their indexes checked: no damage found.`);
 }
