@@ -40,7 +40,7 @@ describe('hosts that are not PostHog', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const result = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expectCleanStop(result, 5);
     expect(result.stderr).toContain(`error: ${host.url} is not a PostHog ingestion endpoint: ${host.url}/batch/ answered`);
     expect(result.stderr).toMatch(shown);
@@ -57,7 +57,7 @@ describe('hosts that are not PostHog', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeSandboxConfig(dir, sandbox, { test: { role: 'test', host: host.url, apiKey: 'phc_WrongHost0123456789abcdefghijkl' } });
-    const refused = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--retry-initial-ms', '1'], { cwd: dir });
+    const refused = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--retry-initial-ms', '1'], { cwd: dir });
     expectCleanStop(refused, 5);
     expect(refused.stderr).toContain(`answered HTTP 400 (text/html): <html><body><h1>400 Bad Request</h1>nginx</body></html>`);
     expect(refused.stderr.split('\n').length).toBeLessThan(10);
@@ -67,7 +67,7 @@ describe('hosts that are not PostHog', () => {
 
     // Nothing was accepted, so the project may be pointed at the right host.
     writeSandboxConfig(dir, sandbox);
-    const fixed = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const fixed = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(storedEvents(sandbox, 1)).toHaveLength(SAMPLE_EVENTS);
   });
@@ -77,7 +77,7 @@ describe('hosts that are not PostHog', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--chunk-events', '16', '--concurrency', '1', ...FAST], { cwd: dir });
+    const result = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '16', '--concurrency', '1', ...FAST], { cwd: dir });
     expectCleanStop(result, 5);
     expect(result.stderr).toContain('every one of the 16 events of a chunk was refused with the same answer (HTTP 400: this project takes no events (invalid_event))');
     expect(result.stderr).toContain('Those events were not dead-lettered: 3,000 events still pending.');
@@ -96,7 +96,7 @@ describe('hosts that are not PostHog', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const result = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(host.acknowledged.size).toBe(SAMPLE_EVENTS);
     expect(deadLetters(staging)).toBe(0);
@@ -108,7 +108,7 @@ describe('hosts that are not PostHog', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const args = ['import', '--project', 'test', '--staging', staging, '--config', config, '--concurrency', '2', '--request-timeout-ms', '150', '--retry-budget-ms', '300', ...FAST, '--json'];
+    const args = ['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--concurrency', '2', '--request-timeout-ms', '150', '--retry-budget-ms', '300', ...FAST, '--json'];
     const result = await runCli(args, { cwd: dir });
     expectCleanStop(result, 5);
     expect(result.stderr).toMatch(/stopped, the server kept failing: still failing after \d attempts over \d+ ms \(retry budget 300 ms\); last: no answer within 150 ms/);
@@ -136,13 +136,13 @@ describe('dead letters', () => {
     const base = ['--staging', staging, '--config', config, ...FAST];
 
     // 40 refused events are more than the allowance of max(10, 1% of 3,000) = 30.
-    const stopped = await runCli(['import', '--project', 'test', '--max-dead-letters', '10', '--concurrency', '1', ...base], { cwd: dir });
+    const stopped = await runCli(['import', '--project', 'test', '--skip-preflight', '--max-dead-letters', '10', '--concurrency', '1', ...base], { cwd: dir });
     expectCleanStop(stopped, 5);
     expect(stopped.stderr).toContain('the server refused more than 30 events of this run one by one (the last: HTTP 400: event submitted without a distinct_id (missing_distinct_id))');
     expect(deadLetters(staging)).toBeLessThanOrEqual(30);
 
     // Within the default allowance (100) they are kept, and the hint points at them.
-    const kept = await runCli(['import', '--project', 'test', ...base.filter((a) => a !== '--quiet')], { cwd: dir });
+    const kept = await runCli(['import', '--project', 'test', '--skip-preflight', ...base.filter((a) => a !== '--quiet')], { cwd: dir });
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stderr.match(/dead letter: event/g)?.length).toBe(10); // named one by one up to 10, then counted
     expect(kept.stdout).toContain('Next: look at the dead letters (`migrate status`); once their cause is fixed, send them again: migrate import --project test --retry-dead-letters');
@@ -152,7 +152,7 @@ describe('dead letters', () => {
     const fix = openDatabase(staging);
     fix.prepare("UPDATE events SET distinct_id = 'fixed_' || seq WHERE distinct_id = ''").run();
     fix.close();
-    const retried = await runCli(['import', '--project', 'test', '--retry-dead-letters', ...base], { cwd: dir });
+    const retried = await runCli(['import', '--project', 'test', '--skip-preflight', '--retry-dead-letters', ...base], { cwd: dir });
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stdout).toContain('40 events delivered');
     expect(retried.stdout).toContain('Next: migrate import --project prod');
@@ -185,7 +185,7 @@ describe('a host that takes bodies up to 64 KiB', () => {
     const staging = join(dir, 'migration.db');
     expect((await runCli(['export-source', '--from', 'csv', csv, '--staging', staging, '--quiet'], { cwd: dir })).code).toBe(0);
     const config = writeSandboxConfig(dir, sandbox);
-    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const result = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     const answers = sandbox.capture.stats.answers;
     const wasted = answers['413'] ?? 0;

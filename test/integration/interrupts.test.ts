@@ -26,7 +26,7 @@ describe('interrupts', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const run = startCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '1', '--interrupt-grace-ms', '100', ...FAST], { cwd: dir });
+    const run = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '1', '--interrupt-grace-ms', '100', ...FAST], { cwd: dir });
     await host.requestsSeen(4);
     run.child.kill('SIGHUP');
     const result = await run.done;
@@ -52,7 +52,7 @@ describe('interrupts', () => {
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
     // A grace period of ten minutes: only the second Ctrl-C can end this run before the test times out.
-    const run = startCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '2', '--interrupt-grace-ms', '600000', '--retry-initial-ms', '1'], { cwd: dir });
+    const run = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '2', '--interrupt-grace-ms', '600000', '--retry-initial-ms', '1'], { cwd: dir });
     await host.requestsSeen(4);
     run.child.kill('SIGINT');
     await new Promise<void>((resolve) => {

@@ -36,9 +36,9 @@ describe('the staging lock', () => {
     const config = writeHostsConfig(dir, { test: host.url });
     const symlink = join(dir, 'via-symlink.db');
     symlinkSync(staging, symlink);
-    const first = startCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const first = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     await host.requestsSeen(1);
-    const second = await runCli(['import', '--project', 'test', '--staging', symlink, '--config', config, ...FAST], { cwd: dir });
+    const second = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', symlink, '--config', config, ...FAST], { cwd: dir });
     expect(second.code).toBe(7);
     expect(second.stderr).toContain(`error: ${symlink} is in use by process ${first.child.pid} (migrate import, started `);
     expect(second.stderr).not.toMatch(/^\s+at /m);
@@ -56,12 +56,12 @@ describe('the staging lock', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const first = startCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const first = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     await host.requestsSeen(1);
     const hardLink = join(dir, 'via-hard-link.db');
     linkSync(staging, hardLink);
     for (const path of [hardLink, staging]) {
-      const second = await runCli(['import', '--project', 'test', '--staging', path, '--config', config, ...FAST], { cwd: dir });
+      const second = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', path, '--config', config, ...FAST], { cwd: dir });
       expect(second.code, path).toBe(7);
       expect(second.stderr).toContain(`error: ${path} has 2 names (hard links): SQLite keeps its write-ahead log and lock beside each name`);
       expect(second.stderr).not.toMatch(/^\s+at /m);
@@ -79,7 +79,7 @@ describe('the staging lock', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const killed = startCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    const killed = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     await host.requestsSeen(1);
     killed.child.kill('SIGKILL');
     await killed.done;
@@ -101,7 +101,7 @@ describe('the staging lock', () => {
     const dead = { pid: deadPid(), host: hostname(), command: 'import', startedAt: '2026-01-01T00:00:00.000Z', token: 'dead' };
     db.prepare("INSERT INTO meta (key, value) VALUES ('writer_lock', ?)").run(JSON.stringify(dead));
     db.close();
-    const runs = [0, 1].map(() => startCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir }));
+    const runs = [0, 1].map(() => startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { cwd: dir }));
     // The loser ends at once; the winner waits on the hanging host.
     const loser = await Promise.race(runs.map((run, i) => run.done.then((result) => ({ result, i }))));
     const winner = runs[1 - loser.i]!;
