@@ -54,6 +54,16 @@ export function deriveUuidBytes(identity: string, timestampMs: number): Buffer {
   return out;
 }
 
+/**
+ * A key of a row as its source wrote it (its identity and its time as written), for rows whose
+ * instant a time-zone option decided: the same row read with another zone gets another derived
+ * uuid (other time bits) but the same key. 16 bytes of SHA-1.
+ */
+export function zonedRowKey(identity: string, sourceTime: unknown): Buffer {
+  const time = typeof sourceTime === 'string' ? sourceTime : String(sourceTime);
+  return Buffer.from(hash('sha1', `zoned row\n${identity}\n${time}`, 'buffer').subarray(0, 16));
+}
+
 /** The derived uuid as text; see deriveUuidBytes. */
 export function deriveUuid(identity: string, timestampMs: number): string {
   return uuidText(deriveUuidBytes(identity, timestampMs));
