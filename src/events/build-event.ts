@@ -93,6 +93,19 @@ function renameProperties(properties: Record<string, unknown>, renames: NameMap[
   return { ok: true, properties: out };
 }
 
+/**
+ * For a row whose instant a zone option decided, its time as written read as if UTC; undefined
+ * for any other row. A time read with --timezone decides a derived uuid only (a given uuid does
+ * not depend on it); a reader that applied a zone itself (Mixpanel) gives the time as written.
+ */
+function zonedWallMs(candidate: CandidateEvent, wallMs: number | undefined): number | undefined {
+  if (candidate.sourceTime !== undefined) {
+    const written = parseTimestamp(candidate.sourceTime, '');
+    return written.ok ? written.ms : (written.wallMs ?? 0);
+  }
+  return wallMs !== undefined && isMissingUuid(candidate.uuid) ? wallMs : undefined;
+}
+
 function isMissingUuid(given: unknown): boolean {
   return given === undefined || given === null || given === '';
 }
@@ -160,7 +173,7 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
 
   const uuid = resolveUuid(candidate, time.ms, names.uuid ?? 'uuid');
   if (!(uuid instanceof Uint8Array)) return reject(uuid);
-  const zoned = candidate.sourceTime !== undefined || (time.zoned === true && isMissingUuid(candidate.uuid));
+  const wallMs = zonedWallMs(candidate, time.wallMs);
 
   const renamed = renameProperties(candidate.properties, rules.nameMap.properties);
   if (!renamed.ok) return reject(renamed.problem);
@@ -176,6 +189,6 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
     type: 'event',
     event: { uuid, kind: rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
-    zoneKey: zoned ? zonedRowKey(candidate.identity, candidate.sourceTime ?? candidate.timestamp) : undefined,
+    zoneKey: wallMs === undefined ? undefined : zonedRowKey(candidate.identity, candidate.sourceTime ?? candidate.timestamp, wallMs),
   };
 }

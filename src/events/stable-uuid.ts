@@ -55,13 +55,19 @@ export function deriveUuidBytes(identity: string, timestampMs: number): Buffer {
 }
 
 /**
- * A key of a row as its source wrote it (its identity and its time as written), for rows whose
- * instant a time-zone option decided: the same row read with another zone gets another derived
- * uuid (other time bits) but the same key. 16 bytes of SHA-1.
+ * A key of a row as its source wrote it, for rows whose instant a time-zone option decided: the
+ * same row read with another zone gets another derived uuid (other time bits) but the same key.
+ * 16 bytes: the time as written read as if UTC (`wallMs`, 48 bits), so keys arrive in about the
+ * order of the file and their index grows at its end as the uuid index does (random keys made
+ * staging such rows two and a half times slower), then 80 bits of SHA-1 of the identity and the
+ * time as written.
  */
-export function zonedRowKey(identity: string, sourceTime: unknown): Buffer {
+export function zonedRowKey(identity: string, sourceTime: unknown, wallMs: number): Buffer {
   const time = typeof sourceTime === 'string' ? sourceTime : String(sourceTime);
-  return Buffer.from(hash('sha1', `zoned row\n${identity}\n${time}`, 'buffer').subarray(0, 16));
+  const out = Buffer.allocUnsafe(16);
+  out.writeUIntBE(Math.min(Math.max(0, Math.floor(wallMs)), 2 ** 48 - 1), 0, 6);
+  hash('sha1', `zoned row\n${identity}\n${time}`, 'buffer').copy(out, 6, 0, 10);
+  return out;
 }
 
 /** The derived uuid as text; see deriveUuidBytes. */

@@ -7,11 +7,12 @@ import { problem, type RowProblem } from './reject-reasons.js';
 import type { ZoneConverter } from './time-zone.js';
 
 /**
- * `zoned`: the instant came from a wall-clock time read in the given zone, so another zone would
- * have given another instant. `wallMs`: for a time without a zone, its wall-clock reading as if
- * UTC, so a placeholder such as 1900-01-01 is reported as one and not as a missing zone.
+ * `wallMs`, the wall-clock reading of a time written without a zone, as if it were UTC. On a
+ * success it says that the instant came from the zone given, so another zone would have given
+ * another instant; on a failure (no zone given), it lets a placeholder such as 1900-01-01 be
+ * reported as one and not as a missing zone.
  */
-export type TimestampResult = { ok: true; ms: number; zoned?: true } | { ok: false; problem: RowProblem; wallMs?: number };
+export type TimestampResult = { ok: true; ms: number; wallMs?: number } | { ok: false; problem: RowProblem; wallMs?: number };
 
 /**
  * Times before this are placeholders, not events: epoch 0 (a null turned into a number, a `0`
@@ -123,7 +124,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
       problem: problem('nonexistent_local_time', field, `"${text}" does not exist in ${zone.name} (clocks jumped forward)`),
     };
   }
-  return { ok: true, ms: utc, zoned: true };
+  return { ok: true, ms: utc, wallMs };
 }
 
 /**

@@ -157,7 +157,7 @@ export class EventWriter {
     );
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');
     this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
-    this.zoned = new ZonedRows(store);
+    this.zoned = new ZonedRows(store, GROUP_ROWS);
     this.countName = db.prepare(
       'INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count',
     );
@@ -259,8 +259,11 @@ export class EventWriter {
     this.savepoint.run();
     // A zoned row known already may be the same row read with another zone: row by row, then.
     let ok = true;
-    for (let i = from; ok && i < from + GROUP_ROWS; i++) {
-      if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), batch.uuids.subarray(i * 16, i * 16 + 16));
+    let zoned = 0;
+    for (let i = from; i < from + GROUP_ROWS; i++) zoned += batch.zoned[i]!;
+    if (zoned === GROUP_ROWS) ok = this.zoned.addGroupIfNew((j) => zoneKeyAt(batch, from + j), (j) => uuidAt(batch, from + j));
+    else if (zoned > 0) {
+      for (let i = from; ok && i < from + GROUP_ROWS; i++) if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), uuidAt(batch, i));
     }
     const inserted = ok ? this.insertGroup.run(p).changes : 0;
     if (inserted !== GROUP_ROWS) this.rollback.run();
@@ -305,7 +308,7 @@ export class EventWriter {
    */
   private claimZone(scope: ReadScope, batch: EventBatch, index: number, counts: BatchCounts): boolean {
     const key = zoneKeyAt(batch, index);
-    const uuid = batch.uuids.subarray(index * 16, index * 16 + 16);
+    const uuid = uuidAt(batch, index);
     const claim = this.zoned.claim(key, uuid);
     if (claim.type === 'ok') return true;
     const other = this.findEvent.get(claim.uuid) as ExistingRow;
@@ -337,6 +340,10 @@ export class EventWriter {
   private reject(readId: number, { line, problem, raw }: RejectEntry): void {
     this.insertReject.run(readId, line, problem.field, problem.reason, problem.message, raw);
   }
+}
+
+function uuidAt(batch: EventBatch, i: number): Uint8Array {
+  return batch.uuids.subarray(i * 16, i * 16 + 16);
 }
 
 function zoneKeyAt(batch: EventBatch, i: number): Uint8Array {

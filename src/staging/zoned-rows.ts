@@ -17,13 +17,17 @@ export type ZoneClaim =
 
 export class ZonedRows {
   private readonly insertIfAbsent: Statement;
+  private readonly insertGroupIfAbsent: Statement;
+  private readonly groupParams: unknown[];
   private readonly find: Statement;
   private readonly replace: Statement;
   private readonly staged: Statement;
 
-  constructor(store: StagingStore) {
+  constructor(store: StagingStore, private readonly groupRows: number) {
     const db = store.db;
     this.insertIfAbsent = db.prepare('INSERT INTO zoned_rows (key, uuid) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
+    this.insertGroupIfAbsent = db.prepare(`INSERT INTO zoned_rows (key, uuid) VALUES ${new Array(groupRows).fill('(?, ?)').join(', ')} ON CONFLICT (key) DO NOTHING`);
+    this.groupParams = new Array(groupRows * 2);
     this.find = db.prepare('SELECT uuid FROM zoned_rows WHERE key = ?').pluck();
     this.replace = db.prepare('UPDATE zoned_rows SET uuid = ? WHERE key = ?');
     this.staged = db.prepare('SELECT 1 FROM events WHERE uuid = ?').pluck();
@@ -32,6 +36,15 @@ export class ZonedRows {
   /** Records a new key; false when the key is known already (then `claim` decides). */
   addIfNew(key: Uint8Array, uuid: Uint8Array): boolean {
     return this.insertIfAbsent.run(key, uuid).changes === 1;
+  }
+
+  /** Records `groupRows` new keys at once (keys and uuids as 16-byte views); false when any is known already. */
+  addGroupIfNew(keys: (i: number) => Uint8Array, uuids: (i: number) => Uint8Array): boolean {
+    for (let i = 0; i < this.groupRows; i++) {
+      this.groupParams[2 * i] = keys(i);
+      this.groupParams[2 * i + 1] = uuids(i);
+    }
+    return this.insertGroupIfAbsent.run(this.groupParams).changes === this.groupRows;
   }
 
   /**
