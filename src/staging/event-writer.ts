@@ -10,11 +10,12 @@
  * Properties are stored as SQLite JSONB (binary JSON, about an eighth smaller than the text);
  * `json(properties)` gives back the exact text that was staged.
  */
-import { canonicalJson } from '../events/canonical-json.js';
 import type { RowProblem } from '../events/reject-reasons.js';
 import type { StagedEvent } from '../events/staged-event.js';
 import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
+import { difference, type StagedFields } from './event-difference.js';
+import { NameCounts } from './name-counts.js';
 import { DISTINCT_ID, EventBatchBuilder, eventAt, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
 import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected } from './withdrawals.js';
@@ -55,14 +56,10 @@ export interface BatchCounts {
   conflicts: Array<{ index: number; line: number; problem: RowProblem }>;
 }
 
-interface ExistingRow {
+interface ExistingRow extends StagedFields {
   seq: number;
+  /** The options recorded by the read that staged it. */
   options: string;
-  kind: number;
-  event: string;
-  distinct_id: string;
-  timestamp_ms: number;
-  properties: string;
   read_id: number;
   line: number;
   path: string;
@@ -88,47 +85,6 @@ function zoneText(timezone: unknown): string {
   return typeof timezone === 'string' ? `--timezone ${timezone}` : 'no --timezone';
 }
 
-/** Which part of a staged event differs from the existing one, or undefined when none does. */
-function difference(existing: ExistingRow, event: StagedEvent): string | undefined {
-  if (existing.event !== event.event) return `event name ("${existing.event}" then "${event.event}")`;
-  if (existing.distinct_id !== event.distinctId) return 'distinct_id';
-  if (existing.timestamp_ms !== event.timestampMs) {
-    return `timestamp (${new Date(existing.timestamp_ms).toISOString()} then ${new Date(event.timestampMs).toISOString()})`;
-  }
-  if (existing.kind !== event.kind) return 'kind';
-  if (existing.properties !== event.propertiesJson && !sameJson(existing.properties, event.propertiesJson)) return 'properties';
-  return undefined;
-}
-
-/** Equal JSON values whatever their key order: a re-export may list properties in another order. */
-function sameJson(a: string, b: string): boolean {
-  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
-}
-
-/** Staged-event counts per (kind, name), added to event_names once per batch. */
-class NameCounts {
-  private readonly byKind = new Map<number, Map<string, number>>();
-
-  add(kind: number, name: string, n = 1): void {
-    let names = this.byKind.get(kind);
-    if (names === undefined) this.byKind.set(kind, (names = new Map()));
-    names.set(name, (names.get(name) ?? 0) + n);
-  }
-
-  /** Counts `n` events of a batch from `from`, by name index, then by name. */
-  addGroup(batch: EventBatch, from: number, n: number): void {
-    const counts = new Map<number, number>();
-    for (let i = from; i < from + n; i++) {
-      const key = batch.kinds[i]! * 2 ** 32 + batch.nameIndexes[i]!;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    for (const [key, count] of counts) this.add(Math.floor(key / 2 ** 32), batch.names[key % 2 ** 32]!, count);
-  }
-
-  save(statement: Statement): void {
-    for (const [kind, names] of this.byKind) for (const [name, count] of names) statement.run(kind, name, count);
-  }
-}
 
 export class EventWriter {
   private readonly insertGroup: Statement;
