@@ -189,6 +189,6 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
     type: 'event',
     event: { uuid, kind: rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
-    zoneKey: wallMs === undefined ? undefined : zonedRowKey(candidate.identity, candidate.sourceTime ?? candidate.timestamp, wallMs),
+    zoneKey: wallMs === undefined ? undefined : zonedRowKey(uuid, wallMs),
   };
 }
