@@ -57,6 +57,8 @@ export interface FileSummary extends PieceResult {
   fingerprint: string | undefined;
   /** The line this run resumed the file's interrupted read at, if it did. */
   resumedAtLine?: number;
+  /** Rows the interrupted run had read, when resumed (counted in rowsRead too). */
+  rowsReadBeforeResume?: number;
   /** Rows of earlier reads of the file this read withdrew, by reason. */
   withdrawn: WithdrawnByRead[];
 }
@@ -168,6 +170,7 @@ function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceIn
   summary.rejectedByReason = rejects.byReason;
   summary.firstRejects = rejects.first as FileSummary['firstRejects'];
   summary.resumedAtLine = resumed.progress.line;
+  summary.rowsReadBeforeResume = resumed.counts.rowsRead;
   return summary;
 }
 

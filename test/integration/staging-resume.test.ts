@@ -85,8 +85,9 @@ describe('a staging run killed part-way, then run again', () => {
     const { elapsedMs: _b, files: wholeFiles, ...wholeRest } = whole;
     expect({ ...resumedRest, staging: '' }).toEqual({ ...wholeRest, staging: '' });
     expect(resumedRest.totals).toMatchObject({ rowsRead: ROWS, staged: ROWS - REJECTED, rejected: REJECTED, rejectedByReason: { implausible_timestamp: REJECTED } });
-    const { resumedAtLine, ...resumedFile } = resumedFiles[0];
+    const { resumedAtLine, rowsReadBeforeResume, ...resumedFile } = resumedFiles[0];
     expect(resumedAtLine).toBe(line);
+    expect(rowsReadBeforeResume).toBe(partial.sources[0].rowsRead);
     expect(resumedFile).toEqual(wholeFiles[0]);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   });

@@ -59,7 +59,9 @@ function printSummary(result: StageSourcesResult): void {
   for (const file of result.files) printFile(file);
   const t = result.totals;
   if (result.files.length > 1) print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
-  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(t.rowsRead, result.elapsedMs))} rows/s).`);
+  // Rows an interrupted run had read are in the counts, not in this run's rate.
+  const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
+  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(readNow, result.elapsedMs))} rows/s).`);
   if (t.rejected > 0) print('Every rejected row, with its file, line and reason: `migrate rejects`.');
 }
 
