@@ -10,7 +10,7 @@ import { findProject, resolveIngestion, type IngestionTarget } from '../config/r
 import { RefusedError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
 import { acceptedTestProjects, findProjectRecord, totalStaged } from '../staging/delivery-store.js';
-import { recoverInterruptedReads } from '../staging/source-reads.js';
+import { refusePartialReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { bindingProblem, sharedProjectProblem, shellWord, testFirstProblem, type ConfiguredProject } from './import-rules.js';
 import { count } from '../util/format.js';
@@ -36,9 +36,7 @@ export function openForImport(staging: string, command: string, reporter: Report
   // all over the table when the source was not in time order.
   const store = StagingStore.open(staging, { mustExist: true, lockFor: command, cacheMb: IMPORT_CACHE_MB });
   try {
-    for (const read of recoverInterruptedReads(store)) {
-      reporter.warn(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
-    }
+    refusePartialReads(store);
   } catch (error) {
     store.close();
     throw error;

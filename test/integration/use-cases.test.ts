@@ -47,7 +47,7 @@ describe('stageSources', () => {
     expect(first.files[0]).toMatchObject({ path: SAMPLE_CSV, rowsRead: SAMPLE_EVENTS, staged: SAMPLE_EVENTS, alreadyStaged: 0, rejected: 0 });
     expect(first.totals).toMatchObject({ rowsRead: SAMPLE_EVENTS, staged: SAMPLE_EVENTS });
     expect(first.staging).toBe(staging);
-    expect(reporter.progressLines.at(-1)).toMatch(/sample-events\.csv: 3,000 rows, 3,000 staged/);
+    expect(reporter.progressLines.at(-1)).toMatch(/sample-events\.csv: 3,000 rows, 3,000 new/);
     const again = await stageSources(csvInput(staging, SAMPLE_CSV), silentReporter, running());
     expect(again.totals).toMatchObject({ rowsRead: SAMPLE_EVENTS, staged: 0, alreadyStaged: SAMPLE_EVENTS });
     expect(readStagingReport(staging).events.count).toBe(SAMPLE_EVENTS);
@@ -63,12 +63,13 @@ describe('stageSources', () => {
     expect(result.files[0]!.firstRejects[0]).toMatchObject({ line: rejects[0]!.line, reason: rejects[0]!.reason });
   });
 
-  it('stops on an aborted signal with an InterruptedError, staging nothing of the file', async () => {
+  it('stops on an aborted signal with an InterruptedError, the file left partial', async () => {
     const staging = join(tempDir(), 'm.db');
     const interrupt = new AbortController();
     interrupt.abort('SIGINT');
     await expect(stageSources(csvInput(staging, SAMPLE_CSV), silentReporter, interrupt.signal)).rejects.toMatchObject({ name: 'InterruptedError', exitCode: 130 });
     expect(readStagingReport(staging).events.count).toBe(0);
+    expect(readStagingReport(staging).sources).toMatchObject([{ status: 'partial', progressLine: 1 }]);
   });
 });
 

@@ -34,9 +34,35 @@ describe('export-source', () => {
       workers: undefined,
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined },
       expandInputs: true,
-      rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, groups: [] },
-      recordedOptions: { map: null, timezone: null, inferTypes: true, columns: {}, groups: [] },
+      replaceChanged: false,
+      rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
+      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
     });
+  });
+
+  it.each<[string, string[], number]>([
+    ['a day is midnight UTC', ['--min-time', '1995-06-01'], Date.UTC(1995, 5, 1)],
+    ['--allow-before is the same option', ['--allow-before', '1970-01-01'], 0],
+    ['a time with a zone', ['--min-time', '2010-01-01T00:00:00+02:00'], Date.UTC(2009, 11, 31, 22)],
+    ['both names with one value', ['--min-time', '1999-01-01', '--allow-before', '1999-01-01'], Date.UTC(1999, 0, 1)],
+  ])('--min-time: %s', async (_name, args, minTimeMs) => {
+    const input = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]);
+    expect(input.rules.minTimeMs).toBe(minTimeMs);
+    expect(input.recordedOptions.minTime).toBe(new Date(minTimeMs).toISOString());
+  });
+
+  it('records the mapping file by its content, whatever its path, and passes --replace-changed', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'argv-'));
+    writeFileSync(join(dir, 'a.json'), '{"events": {"a": "b"}}');
+    writeFileSync(join(dir, 'b.json'), '{ "events": { "a": "b" }, "replaceDefaults": false }');
+    const a = await exportSourceInput(['--from', 'csv', 'x.csv', '--map', join(dir, 'a.json'), '--replace-changed']);
+    const b = await exportSourceInput(['--from', 'csv', 'x.csv', '--map', join(dir, 'b.json')]);
+    expect(a.recordedOptions.mapping).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(a.recordedOptions.mapping).toBe(b.recordedOptions.mapping);
+    expect([a.replaceChanged, b.replaceChanged]).toEqual([true, false]);
   });
 
   it.each<[string, string[], Record<string, unknown>]>([
@@ -86,6 +112,10 @@ describe('export-source', () => {
     [['--from', 'ga4', 'e.json', '--timezone', 'UTC'], '--timezone does not apply to --from ga4'],
     [['--from', 'csv', 'a.csv', '--segment-group-type', 'company'], '--segment-group-type applies to --from segment only'],
     [['--from', 'segment', 'logs/', '--segment-group-type', '  '], '--segment-group-type: must be 1 to 400 characters'],
+    [['--from', 'csv', 'a.csv', '--min-time', 'yesterday'], '--min-time yesterday: expected a date (2000-01-01) or a time with a zone'],
+    [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
+    [['--from', 'csv', 'a.csv', '--min-time', '2030-01-01'], '--min-time 2030-01-01: is in the future'],
+    [['--from', 'csv', 'a.csv', '--min-time', '1999-01-01', '--allow-before', '1998-01-01'], '--min-time and --allow-before are one option'],
   ])('%j is a usage error', async (args, message) => {
     const error = await exportSourceInput(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -115,15 +145,17 @@ describe('identify-users and identify-groups', () => {
       workers: undefined,
       readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'] },
       expandInputs: false,
-      rules: { timezone: undefined, nowMs: NOW, kind: 1 },
+      replaceChanged: false,
+      rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
       defaultTimestampMs: defaultUpdateTimestampMs(NOW),
-      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'] },
+      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z' },
     });
   });
 
   it.each<[string[], Record<string, unknown>]>([
     [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' } }],
     [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
+    [['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'], { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } }],
   ])('stages $groupidentify: %j', async (extra, expected) => {
     const { args, options } = await parseArgv(['identify-groups', '--from', 'jsonl', 'companies.jsonl', ...extra]);
     expect(toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);

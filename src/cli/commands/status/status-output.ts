@@ -1,6 +1,7 @@
 /** What status prints: the staging file's sources, events, rejects and projects, as text or JSON. */
 import type { StagingCheck } from '../../../staging/staging-check.js';
-import type { KindReport, ProjectReport, StagingReport } from '../../../staging/staging-report.js';
+import type { ReadCounts } from '../../../staging/source-reads.js';
+import type { KindReport, ProjectReport, SourceReport, StagingReport } from '../../../staging/staging-report.js';
 import { bytes, count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
@@ -16,17 +17,22 @@ function printSources(report: StagingReport): void {
     return;
   }
   print('Sources:');
-  const rows = report.sources.map((s) => [
-    displayPath(s.path),
-    s.format,
-    s.status,
-    bytes(s.sizeBytes),
-    count(s.rowsRead),
-    count(s.staged),
-    count(s.alreadyStaged + s.duplicates),
-    count(s.rejected),
-  ]);
-  print(table([['  file', 'format', 'status', 'size', 'rows', 'new', 'known', 'rejected'], ...rows.map(([first, ...rest]) => [`  ${first}`, ...rest] as string[])]));
+  const counts = (c: ReadCounts & { withdrawn: number }): string[] => [c.rowsRead, c.staged, c.alreadyStaged, c.duplicates, c.skipped, c.rejected, c.withdrawn].map(count);
+  const rows = report.sources.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), bytes(s.sizeBytes), ...counts(s)]);
+  if (report.sources.length > 1) rows.push(['  all files', '', '', '', ...counts(report.sourceTotals)]);
+  print(table([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows]));
+  const partial = report.sources.filter((s) => s.status === 'partial');
+  if (partial.length > 0) print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
+}
+
+function state(s: SourceReport): string {
+  return s.status === 'partial' && s.progressLine !== null ? `partial, to line ${count(s.progressLine)}` : s.status;
+}
+
+function printWithdrawn(report: StagingReport): void {
+  if (report.withdrawn.count === 0) return;
+  const delivered = report.withdrawn.delivered.map((d) => `${count(d.count)} delivered earlier to ${d.project}`).join(', ');
+  print(`Withdrawn: ${count(report.withdrawn.count)} (rows gone from a changed file, or replaced; never sent)${delivered ? `; of them ${delivered}, which ${report.withdrawn.delivered.length === 1 ? 'keeps them' : 'keep them'}` : ''}`);
 }
 
 /** A run recorded as running: running when a live process holds the file's lock, else killed. */
@@ -78,6 +84,7 @@ function printStagingReport(report: StagingReport): void {
   if (report.note !== null) print(`Note: ${report.note}.`);
   printSources(report);
   print(`Events: ${count(report.events.count)}${range(report.events)}`);
+  printWithdrawn(report);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
   if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
   if (report.topEvents.length > 0) {
