@@ -33,7 +33,7 @@ export interface StageFileOptions {
    * file records it and later reads reuse it, so derived uuids stay the same across runs.
    */
   defaultTimestampMs?: number;
-  /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more, else 0. */
+  /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more and streams, else 0. */
   workers?: number;
   signal?: AbortSignal;
   /** Called after each piece with the counts so far. */
@@ -95,8 +95,8 @@ class Dispatcher {
 async function stagePieces(options: StageFileOptions, readId: number, setup: WorkerSetup, summary: FileSummary): Promise<void> {
   const { input } = options;
   // This thread writes and reads pieces too, so one worker fewer than cores keeps them all busy.
-  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? Math.max(1, availableParallelism() - 1) : 0);
-  const splitter = new PieceSplitter(options.source.layout);
+  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES || input.sizeBytes < 0 ? Math.max(1, availableParallelism() - 1) : 0);
+  const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName });
   let pool: PiecePool | undefined;
   const getPool = (): PiecePool => {
     setup.prefix = splitter.header ?? '';

@@ -5,12 +5,12 @@
  * the run half done.
  */
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
 import { findFormat } from '../sources/formats.js';
-import { openSourceInput, type SourceInput } from '../sources/open-input.js';
+import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
@@ -18,6 +18,7 @@ import { recoverInterruptedReads, type InterruptedRead, type ReadCounts } from '
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
+import { afterReading, fileReading, refuseChangedReading } from './file-reading.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
@@ -40,9 +41,14 @@ export interface StageSourcesInput {
   expandInputs: boolean;
 }
 
+/** A file's summary, with what was noticed reading it (a delimiter found, a likely wrong encoding). */
+export interface StagedFile extends FileSummary {
+  notices: string[];
+}
+
 export interface StageSourcesResult {
   staging: string;
-  files: FileSummary[];
+  files: StagedFile[];
   totals: ReadCounts & { rejectedByReason: Record<string, number> };
   /** Earlier reads found interrupted and undone before this run. */
   recovered: InterruptedRead[];
@@ -75,42 +81,61 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
   }
 }
 
-/** The files named, expanded and opened as the input asks. */
-async function openFiles(input: StageSourcesInput, source: SourceFormat): Promise<SourceInput[]> {
-  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name)]);
-  const names = (await Promise.all(input.files.map((file) => expandInput(file, source.extensions)))).flat();
-  return openAll(names, (name) => openInputs(name, source.extensions));
+/**
+ * The files named, expanded and opened as the input asks. A zip archive found in a directory
+ * or by a glob that holds nothing the format reads is skipped with a notice, as other files
+ * there are; one named on the command line is an error.
+ */
+async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal): Promise<SourceInput[]> {
+  const options: OpenOptions = { encoding: input.readerOptions.encoding, signal, notice: (text) => reporter.notice(text) };
+  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name, options)]);
+  const named = new Set<string>();
+  const names: string[] = [];
+  for (const file of input.files) {
+    const found = await expandInput(file, source.extensions);
+    if (found.length === 1 && found[0] === file) named.add(file);
+    names.push(...found);
+  }
+  const inputs = await openAll(names, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named.has(name) ? undefined : (notice) => reporter.notice(notice) }));
+  if (inputs.length === 0) throw new InputError(`no source files to read in ${input.files.join(', ')} (the zip archives found hold none)`);
+  return inputs;
 }
 
 /** Stages one opened file, reporting its progress. */
-function stageOne(
+async function stageOne(
   input: StageSourcesInput,
   target: Pick<StageFileOptions, 'store' | 'writer' | 'source' | 'input'>,
   reporter: Reporter,
   signal: AbortSignal,
   clock: Clock,
-): Promise<FileSummary> {
+): Promise<StagedFile> {
   const started = clock.now();
-  const name = target.input.displayName;
-  return stageFile({
+  const file = target.input;
+  const name = file.displayName;
+  const reading = fileReading(file, target.source, input.readerOptions);
+  const recordedOptions = { ...input.recordedOptions, ...reading.recorded };
+  refuseChangedReading(target.store, file, recordedOptions);
+  const summary = await stageFile({
     ...target,
+    source: reading.source,
     format: input.format,
-    readerOptions: input.readerOptions,
+    readerOptions: reading.readerOptions,
     command: input.command,
     rules: input.rules,
-    recordedOptions: input.recordedOptions,
+    recordedOptions,
     defaultTimestampMs: input.defaultTimestampMs,
     workers: input.workers,
     signal,
     onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
   });
+  return { ...summary, notices: [...reading.notices, ...afterReading(file, summary)] };
 }
 
 export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  const inputs = await openFiles(input, source);
+  const inputs = await openFiles(input, source, reporter, signal);
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });

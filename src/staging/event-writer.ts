@@ -11,6 +11,7 @@ import { canonicalJson } from '../events/canonical-json.js';
 import type { RowProblem } from '../events/reject-reasons.js';
 import type { StagedEvent } from '../events/staged-event.js';
 import { uuidText } from '../events/stable-uuid.js';
+import { parseStagedJson } from '../sources/json/read-json.js';
 import type { Statement } from '../sqlite/database.js';
 import { DISTINCT_ID, EventBatchBuilder, eventAt, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
 import type { StagingStore } from './staging-store.js';
@@ -73,7 +74,7 @@ function difference(existing: ExistingRow, event: StagedEvent): string | undefin
 
 /** Equal JSON values whatever their key order: a re-export may list properties in another order. */
 function sameJson(a: string, b: string): boolean {
-  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  return canonicalJson(parseStagedJson(a)) === canonicalJson(parseStagedJson(b));
 }
 
 /** Staged-event counts per (kind, name), added to event_names once per batch. */

@@ -65,7 +65,7 @@ class CarefulParser {
 
   private finish(value: JsonValue): JsonParseResult {
     this.skipSpace();
-    if (this.pos < this.text.length) return { ok: false, problem: this.syntax(`unexpected ${describeChar(this.text, this.pos)} after the JSON value`) };
+    if (this.pos < this.text.length) return { ok: false, problem: this.syntax(`unexpected ${describeChar(this.text, this.pos)} at ${this.where(this.pos)}, after the JSON value`) };
     return { ok: true, value };
   }
 

@@ -1,6 +1,5 @@
 /** What a staging command prints: a summary per file and in all, or the result as JSON. */
-import type { FileSummary } from '../../../stage-sources/stage-file.js';
-import type { StageSourcesResult } from '../../../stage-sources/stage-sources.js';
+import type { StagedFile, StageSourcesResult } from '../../../stage-sources/stage-sources.js';
 import { count, plural, rate } from '../../../util/format.js';
 import { print, printJson } from '../../terminal/output.js';
 
@@ -11,8 +10,9 @@ function byReason(rejected: Record<string, number>): string {
     .join(', ');
 }
 
-function printFile(file: FileSummary): void {
+function printFile(file: StagedFile): void {
   print(`${file.displayName}: ${plural(file.rowsRead, 'row')} read`);
+  for (const notice of file.notices) print(`  note: ${notice}`);
   print(`  ${count(file.staged)} new, ${count(file.alreadyStaged)} already staged`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
   if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);

@@ -19,7 +19,7 @@ function printSources(report: StagingReport): void {
     displayPath(s.path),
     s.format,
     s.status,
-    bytes(s.sizeBytes),
+    s.sizeBytes < 0 ? 'stream' : bytes(s.sizeBytes),
     count(s.rowsRead),
     count(s.staged),
     count(s.alreadyStaged + s.duplicates),
