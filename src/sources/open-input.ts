@@ -108,7 +108,10 @@ async function* decodeText(peeked: ByteHead, encoding: string, bom: number, disp
  * entry) is closed after its head is read and opened again to be read; a stream is read once.
  */
 export async function openText(open: ByteSource, displayName: string, options: OpenOptions = {}, oneShot = false): Promise<TextInput> {
-  const peeked = await readByteHead(open, displayName, options.signal);
+  // Only a stream may wait without end for its bytes: a file's reads end by themselves, and
+  // staging stops between its pieces when interrupted.
+  const signal = oneShot ? options.signal : undefined;
+  const peeked = await readByteHead(open, displayName, signal);
   let choice: { encoding: string; bom: number };
   try {
     choice = textEncoding(peeked, displayName, options);
@@ -121,8 +124,8 @@ export async function openText(open: ByteSource, displayName: string, options: O
   if (!oneShot) peeked.destroy();
   let reading: ByteHead | undefined = oneShot ? peeked : undefined;
   async function* text(): AsyncIterable<string> {
-    reading ??= await readByteHead(open, displayName, options.signal);
-    yield* decodeText(reading, choice.encoding, choice.bom, displayName, options.signal);
+    reading ??= await readByteHead(open, displayName);
+    yield* decodeText(reading, choice.encoding, choice.bom, displayName, signal);
   }
   return {
     compressed: peeked.compressed,

@@ -181,15 +181,18 @@ export class CsvBoundaries implements RecordBoundaries {
         return n;
       }
       case State.Quoted: {
-        const q = this.nextQuote(s, i);
-        if (q >= n) return n;
-        if (q + 1 >= n) {
-          this.state = State.QuotePending;
-          return n;
+        // Doubled quotes stay inside: on to the closing one, in one step.
+        for (let q = this.nextQuote(s, i); ; q = this.nextQuote(s, q + 2)) {
+          if (q >= n) return n;
+          if (q + 1 >= n) {
+            this.state = State.QuotePending;
+            return n;
+          }
+          if (s.charCodeAt(q + 1) !== QUOTE) {
+            this.state = State.AfterQuote;
+            return q + 1;
+          }
         }
-        if (s.charCodeAt(q + 1) === QUOTE) return q + 2;
-        this.state = State.AfterQuote;
-        return q + 1;
       }
       case State.QuotePending:
         if (s.charCodeAt(i) === QUOTE) {
