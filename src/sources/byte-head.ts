@@ -108,7 +108,7 @@ export async function readByteHead(open: ByteSource, displayName: string, signal
   } catch (error) {
     for (const stream of destroyables) stream.destroy();
     if (signal?.aborted) throw new InterruptedError(`interrupted while waiting for ${displayName} to be written to; nothing was staged`);
-    throw new InputError(`${displayName}: cannot be read (${(error as Error).message})`);
+    throw error;
   }
   const compressed = isGzip(Buffer.concat(first.chunks));
   let content = replay(first.chunks, rawIterator)[Symbol.asyncIterator]();
@@ -125,7 +125,8 @@ export async function readByteHead(open: ByteSource, displayName: string, signal
     for (const stream of destroyables) stream.destroy();
     if (signal?.aborted) throw new InterruptedError(`interrupted while reading ${displayName}; nothing was staged`);
     if (compressed) throw new InputError(`${displayName}: is not a valid gzip file (${(error as Error).message})`);
-    throw new InputError(`${displayName}: cannot be read (${(error as Error).message})`);
+    // The caller says what could not be read (a file, an entry of an archive).
+    throw error;
   }
   async function* bytes(): AsyncIterable<Buffer> {
     yield* replay(head.chunks, content);

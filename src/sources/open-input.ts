@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { resolve } from 'node:path';
-import { InputError, InterruptedError } from '../errors.js';
+import { InputError, InterruptedError, MigrateError } from '../errors.js';
 import { CHUNK_BYTES, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 
@@ -177,8 +177,18 @@ async function openStdin(options: OpenOptions): Promise<SourceInput> {
   if (stdin.isTTY === true) {
     throw new InputError(`${STDIN_NAME}: standard input is a terminal; pipe the data into it (e.g. zcat events.csv.gz | migrate export-source --from csv -)`);
   }
-  const text = await openText(async () => stdin, STDIN_PATH, options, true);
+  const text = await textOrInputError(STDIN_PATH, openText(async () => stdin, STDIN_PATH, options, true));
   return { path: STDIN_PATH, displayName: STDIN_PATH, sizeBytes: -1, ...text };
+}
+
+/** The text, or an InputError naming the source when its bytes could not be read. */
+async function textOrInputError(name: string, opening: Promise<TextInput>): Promise<TextInput> {
+  try {
+    return await opening;
+  } catch (error) {
+    if (error instanceof MigrateError) throw error;
+    throw new InputError(`${name}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
 }
 
 /**
@@ -191,7 +201,7 @@ export async function openSourceInput(file: string, options: OpenOptions = {}): 
   const { stream, sizeBytes } = await statSource(path, file);
   if (stream) options.notice?.(`${file}: a pipe or FIFO, read once as it comes; waiting for its data`);
   const open: ByteSource = stream ? () => openStream(path, file) : async () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  return { path, displayName: file, sizeBytes, ...(await openText(open, file, options, stream)) };
+  return { path, displayName: file, sizeBytes, ...(await textOrInputError(file, openText(open, file, options, stream))) };
 }
 
 /** True when `file` is a regular file (not standard input, a pipe or a FIFO, which are read only once). */

@@ -73,7 +73,7 @@ describe('JSON lines read exactly', () => {
     const record = JSON.parse('{"event":"e","distinct_id":"u","uuid":"0190d3b4-0000-7000-8000-000000000001","timestamp":"2025-01-01T00:00:00Z","properties":"{\\"__proto__\\":1}"}');
     expect(Object.hasOwn((mapPostHog(record) as { properties: object }).properties, '__proto__')).toBe(true);
     const amplitude = JSON.parse('{"event_type":"e","user_id":"u","event_time":"2025-01-01 00:00:00","user_properties":{"__proto__":1},"groups":{"__proto__":["k"],"company":123456789012345678n}}'.replace('123456789012345678n', '1'));
-    const mapped = mapAmplitude(amplitude) as { properties: { $set: object; $groups: object } };
+    const mapped = mapAmplitude(amplitude) as unknown as { properties: { $set: object; $groups: object } };
     expect(Object.hasOwn(mapped.properties.$set, '__proto__')).toBe(true);
     expect(Object.hasOwn(mapped.properties.$groups, '__proto__')).toBe(true);
   });
