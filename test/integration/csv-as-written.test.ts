@@ -99,3 +99,39 @@ describe('folders', () => {
     expect(named.stderr).toContain('exports/amplitude.zip: no source files in this zip archive');
   });
 });
+
+describe('read in pieces by worker threads', () => {
+  it('gives what reading in-process gives: semicolons, CR line ends, quoted line ends, bad bytes, a JSON array', async () => {
+    const dir = tempDir();
+    const parts: Buffer[] = [Buffer.from('Event;Distinct_ID;Timestamp;note\r')];
+    for (let i = 0; i < 40_000; i++) {
+      if (i % 9_999 === 5) parts.push(Buffer.from(`view;caf`), Buffer.from([0xe9]), Buffer.from(`;${T};x\r`));
+      else parts.push(Buffer.from(i % 3 === 0 ? `view; u${i} ;${T};"two\rlines; ""quoted"""\r` : `buy;u${i};${T};plain\r`));
+    }
+    writeFileSync(join(dir, 'big.csv'), Buffer.concat(parts));
+    const events = Array.from({ length: 30_000 }, (_, i) => ({ event: 'e', distinct_id: i % 7_000 === 3 ? '' : `u${i}`, timestamp: T, properties: { i } }));
+    writeFileSync(join(dir, 'big.json'), JSON.stringify(events, null, 2));
+    const summaries = [];
+    for (const workers of ['0', '2']) {
+      const target = { dir, staging: join(dir, `w${workers}.db`) };
+      const csv = await exportSource(target, ['--from', 'csv', 'big.csv', '--workers', workers]);
+      const json = await exportSource(target, ['--from', 'jsonl', 'big.json', '--workers', workers]);
+      const rejects = await runCli(['rejects', '--json', '--staging', target.staging], { cwd: dir });
+      summaries.push({
+        csv: csv.totals,
+        json: json.totals,
+        rejects: (JSON.parse(rejects.stdout) as Array<{ line: number; reason: string }>).map((r) => [r.line, r.reason]),
+        rows: readStaging(target.staging, (db) => db.prepare('SELECT count(*) AS n, count(DISTINCT distinct_id) AS users, sum(line) AS lines FROM events').get()),
+      });
+    }
+    expect(summaries[0]!.csv).toMatchObject({ rowsRead: 40_000, staged: 39_996, rejectedByReason: { invalid_utf8: 4 } });
+    expect(summaries[0]!.json).toMatchObject({ rowsRead: 30_000, staged: 29_995, rejectedByReason: { missing_distinct_id: 5 } });
+    expect(summaries[0]!.rejects.slice(0, 4)).toEqual([
+      [9, 'invalid_utf8'],
+      [13_341, 'invalid_utf8'],
+      [26_673, 'invalid_utf8'],
+      [40_005, 'invalid_utf8'],
+    ]);
+    expect(summaries[1]).toEqual(summaries[0]);
+  }, 120_000);
+});
