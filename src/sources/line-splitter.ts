@@ -20,7 +20,6 @@ export interface OverlongLine {
 }
 
 const LF = 10;
-const CR = 13;
 
 export class LineSplitter {
   private buffer = '';

@@ -145,14 +145,18 @@ function utf16Decoder(bigEndian: boolean): ChunkDecoder {
   return {
     decode(chunk) {
       const bytes = concat(carry, chunk);
-      const cut = bytes.length - (bytes.length % 2);
+      let cut = bytes.length - (bytes.length % 2);
+      // A pair's first half last waits for its second, so no text ends half a character.
+      const last = cut >= 2 ? (bigEndian ? (bytes[cut - 2]! << 8) | bytes[cut - 1]! : (bytes[cut - 1]! << 8) | bytes[cut - 2]!) : 0;
+      if (last >= 0xd800 && last <= 0xdbff) cut -= 2;
       carry = bytes.slice(cut);
       return text(bytes, cut);
     },
     end() {
-      const odd = carry.length > 0;
+      const rest = carry;
       carry = new Uint8Array(0);
-      return odd ? String.fromCharCode(UNKNOWN_BYTE_MARK) : '';
+      // A lone first half stays lone (and marks its row); an odd byte is marked.
+      return (rest.length >= 2 ? text(rest, 2) : '') + (rest.length % 2 === 1 ? String.fromCharCode(UNKNOWN_BYTE_MARK) : '');
     },
   };
 }

@@ -55,6 +55,11 @@ describe('other encodings', () => {
       expect(decode('utf-16be', be, size)).toBe(text);
     }
     expect(decode('utf-16le', Uint8Array.from([0x00, 0xd8, 0x61, 0x00]), 1)).toBe('\ud800a');
+    expect(decode('utf-16le', Uint8Array.from([0x61, 0x00, 0x00, 0xd8]), 4)).toBe('a\ud800');
+    // No chunk of text ends with the first half of a pair.
+    const decoder = createChunkDecoder('utf-16le');
+    const pair = Buffer.from('a🎉', 'utf16le');
+    expect([decoder.decode(pair.subarray(0, 4)), decoder.decode(pair.subarray(4)), decoder.end()]).toEqual(['a', '🎉', '']);
   });
 
   it('legacy encodings through TextDecoder, with what they cannot read marked', () => {

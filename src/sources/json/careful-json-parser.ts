@@ -6,7 +6,7 @@
  */
 import { jsonDepth } from '../../events/json-depth.js';
 import { describeChar, describeOffset, formatPath, type JsonProblem, type JsonProblemReason, type PathSegment } from './json-problem.js';
-import { floatValue, integerValue, type NumberOptions } from './json-numbers.js';
+import { floatValue, integerValue } from './json-numbers.js';
 import { isWellFormed, readJsonString } from './json-string-reader.js';
 import type { JsonArray, JsonObject, JsonParseResult, JsonReadOptions, JsonValue } from './json-value.js';
 
