@@ -18,7 +18,7 @@ import { recoverInterruptedReads, type InterruptedRead, type ReadCounts } from '
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
-import { afterReading, fileReading, refuseChangedReading } from './file-reading.js';
+import { afterReading, fileReading, refuseChangedReading, type FileReading } from './file-reading.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
@@ -104,7 +104,7 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat, reporte
 /** Stages one opened file, reporting its progress. */
 async function stageOne(
   input: StageSourcesInput,
-  target: Pick<StageFileOptions, 'store' | 'writer' | 'source' | 'input'>,
+  target: Pick<StageFileOptions, 'store' | 'writer' | 'input'> & { reading: FileReading },
   reporter: Reporter,
   signal: AbortSignal,
   clock: Clock,
@@ -112,11 +112,11 @@ async function stageOne(
   const started = clock.now();
   const file = target.input;
   const name = file.displayName;
-  const reading = fileReading(file, target.source, input.readerOptions);
+  const { reading, ...staging } = target;
   const recordedOptions = { ...input.recordedOptions, ...reading.recorded };
   refuseChangedReading(target.store, file, recordedOptions);
   const summary = await stageFile({
-    ...target,
+    ...staging,
     source: reading.source,
     format: input.format,
     readerOptions: reading.readerOptions,
@@ -136,6 +136,14 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
   const inputs = await openFiles(input, source, reporter, signal);
+  let readings: FileReading[];
+  try {
+    // How each file is read (and whether its header can be read) is settled before any row is staged.
+    readings = inputs.map((file) => fileReading(file, source, input.readerOptions));
+  } catch (error) {
+    await closeAll(inputs);
+    throw error;
+  }
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
@@ -151,8 +159,8 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       recovered,
       elapsedMs: 0,
     };
-    for (const file of inputs) {
-      const summary = await stageOne(input, { store, writer, source, input: file }, reporter, signal, clock);
+    for (const [index, file] of inputs.entries()) {
+      const summary = await stageOne(input, { store, writer, input: file, reading: readings[index]! }, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
