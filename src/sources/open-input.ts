@@ -27,7 +27,7 @@ export interface SourceInput {
   compressed: boolean;
   /** The WHATWG name of the encoding the text is decoded from. */
   encoding: string;
-  /** The first decoded text (up to 64 KiB of content), to look at before reading: a CSV header, a JSON array's `[`. */
+  /** The start of the decoded text, to its first line that is not blank (at most 16 Ki characters): a CSV header, a JSON array's `[`. */
   headText: string;
   /** Decoded text, in chunks of about 64 KiB, from the start. */
   text: AsyncIterable<string>;
@@ -52,6 +52,20 @@ export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'fingerprint' 
 /** True when the bytes start like a zip archive (a local file header or an empty archive). */
 export function isZip(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
+}
+
+/** Characters of a source's first text kept until it is read: every input of a run keeps its own. */
+const HEAD_TEXT_CHARS = 16 * 1024;
+
+/**
+ * The start of a text up to the end of its first line that is not blank (a CSV header, the
+ * first JSON line or an array's `[`), at most HEAD_TEXT_CHARS: what is looked at before reading.
+ */
+function firstLines(text: string): string {
+  const first = text.search(/[^\s\ufeff]/);
+  if (first === -1) return text.slice(0, HEAD_TEXT_CHARS);
+  const end = text.slice(first).search(/[\r\n]/);
+  return text.slice(0, Math.min(end === -1 ? text.length : first + end + 1, HEAD_TEXT_CHARS));
 }
 
 /** The encoding to decode with, and the byte-order mark's length; refuses content that is not text. */
@@ -120,7 +134,7 @@ export async function openText(open: ByteSource, displayName: string, options: O
     throw error;
   }
   const headDecoder = createChunkDecoder(choice.encoding);
-  const headText = headDecoder.decode(peeked.head.subarray(choice.bom)) + (peeked.truncated ? '' : headDecoder.end());
+  const headText = firstLines(headDecoder.decode(peeked.head.subarray(choice.bom)) + (peeked.truncated ? '' : headDecoder.end()));
   if (!oneShot) peeked.destroy();
   let reading: ByteHead | undefined = oneShot ? peeked : undefined;
   async function* text(): AsyncIterable<string> {
