@@ -16,6 +16,8 @@ export interface FilePlan {
   resume: ReadRecord | undefined;
   /** Content-shaping options that changed since `previous` (allowed: widening, or --replace-changed). */
   changes: OptionChange[];
+  /** The read records points it can be resumed at (not a stream, not a JSON array). */
+  resumable: boolean;
 }
 
 export interface PlanInput {
@@ -36,7 +38,7 @@ export function planFile(store: StagingStore, input: PlanInput): FilePlan | { re
   if (refused.length > 0 && !input.replaceChanged) return { refused: refused.map(describeChange) };
   const partial = previous?.status === 'reading' && previous.supersededBy === null && previous.progress !== null;
   const resume = partial && changes.length === 0 && input.resumable ? previous : undefined;
-  return { previous, resume, changes };
+  return { previous, resume, changes, resumable: input.resumable };
 }
 
 /** Plans every file, refusing the run (naming every file and option) when any is refused. */

@@ -1,6 +1,7 @@
 /** How an event about to be staged differs from the one staged earlier under its uuid. */
 import { canonicalJson } from '../events/canonical-json.js';
 import type { StagedEvent } from '../events/staged-event.js';
+import { parseStagedJson } from '../sources/json/read-json.js';
 
 /** The staged row's fields compared. */
 export interface StagedFields {
@@ -25,5 +26,5 @@ export function difference(existing: StagedFields, event: StagedEvent): string |
 
 /** Equal JSON values whatever their key order: a re-export may list properties in another order. */
 function sameJson(a: string, b: string): boolean {
-  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  return canonicalJson(parseStagedJson(a)) === canonicalJson(parseStagedJson(b));
 }

@@ -40,6 +40,17 @@ export interface ReadProgress {
   fingerprint: string;
 }
 
+/**
+ * The point recorded with each written piece. `chars` and `fingerprint` are null for a read
+ * that cannot be resumed (a stream, which cannot be read again; a file holding one JSON array):
+ * its line is kept for messages only.
+ */
+export interface PieceProgress {
+  chars: number | null;
+  line: number;
+  fingerprint: string | null;
+}
+
 export interface BeginReadOptions {
   path: string;
   format: string;
@@ -135,7 +146,7 @@ export function seenCount(store: StagingStore, readId: number): number {
  * Records the point a read got to and its counts so far. Call in the transaction that wrote
  * the piece: the rows and the point they reach are committed together.
  */
-export function recordProgress(store: StagingStore, readId: number, progress: ReadProgress, counts: ReadCounts, header: string | undefined): void {
+export function recordProgress(store: StagingStore, readId: number, progress: PieceProgress, counts: ReadCounts, header: string | undefined): void {
   store.db
     .prepare(
       `UPDATE source_reads SET progress_chars = ?, progress_line = ?, progress_fingerprint = ?, header = coalesce(header, ?),

@@ -32,7 +32,7 @@ describe('export-source', () => {
       command: 'export-source',
       format: 'csv',
       workers: undefined,
-      readerOptions: { inferTypes: true, columns: {}, timezone: undefined },
+      readerOptions: { inferTypes: true, columns: {}, timezone: undefined, trim: true },
       expandInputs: true,
       replaceChanged: false,
       rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
@@ -72,7 +72,7 @@ describe('export-source', () => {
       {
         staging: 'x.db',
         workers: 0,
-        readerOptions: { inferTypes: false, columns: { distinct_id: 'user_id', event: 'action' }, timezone: undefined },
+        readerOptions: { inferTypes: false, columns: { distinct_id: 'user_id', event: 'action' }, timezone: undefined, trim: true },
         rules: expect.objectContaining({ timezone: 'Europe/Paris', groups: [{ type: 'company', property: 'company_id' }] }),
         recordedOptions: expect.objectContaining({ timezone: 'Europe/Paris', inferTypes: false }),
       },
@@ -99,6 +99,22 @@ describe('export-source', () => {
       { readerOptions: expect.objectContaining({ groupType: 'account' }), rules: expect.objectContaining({ timezone: 'Europe/Paris' }) },
     ],
     ['GA4 renames its page and screen views', ['--from', 'ga4', 'events.json'], { rules: expect.objectContaining({ formatRenames: { page_view: '$pageview', screen_view: '$screen' } }) }],
+    [
+      'CSV reading: encoding by its WHATWG name, a named delimiter, no trimming',
+      ['--from', 'csv', 'a.csv', '--encoding', 'latin1', '--delimiter', 'tab', '--no-trim'],
+      { readerOptions: { inferTypes: true, columns: {}, timezone: undefined, encoding: 'windows-1252', delimiter: '\t', trim: false } },
+    ],
+    ['a delimiter written \\t', ['--from', 'csv', 'a.csv', '--delimiter', '\\t'], { readerOptions: expect.objectContaining({ delimiter: '\t' }) }],
+    ['a delimiter as a character', ['--from', 'csv', 'a.csv', '--delimiter', ';'], { readerOptions: expect.objectContaining({ delimiter: ';' }) }],
+    [
+      'JSON columns are dotted paths, recorded',
+      ['--from', 'mixpanel', 'm.json', '--column', 'distinct_id=properties.user.id', '--column', 'timestamp=ts', '--encoding', 'UTF-16LE'],
+      {
+        readerOptions: expect.objectContaining({ columns: { distinct_id: 'properties.user.id', timestamp: 'ts' }, encoding: 'utf-16le' }),
+        recordedOptions: expect.objectContaining({ columns: { distinct_id: 'properties.user.id', timestamp: 'ts' } }),
+      },
+    ],
+    ['plain JSON lines may name their properties', ['--from', 'jsonl', 'e.jsonl', '--column', 'properties=data'], { readerOptions: expect.objectContaining({ columns: { properties: 'data' } }) }],
   ])('%s', async (_name, args, expected) => {
     expect(await exportSourceInput(args)).toMatchObject(expected);
   });
@@ -106,6 +122,13 @@ describe('export-source', () => {
   it.each([
     [['--from', 'amplitude', 'a.zip', '--timezone', 'UTC'], '--timezone does not apply to --from amplitude'],
     [['--from', 'csv', 'a.csv', '--column', 'user=id'], '--column user=id: expected <role>=<header>'],
+    [['--from', 'csv', 'a.csv', '--column', 'event='], '--column event=: expected <role>=<header>'],
+    [['--from', 'amplitude', 'a.zip', '--column', 'properties=x'], '--column properties=x: expected <role>=<path> with role one of event, distinct_id, timestamp, uuid'],
+    [['--from', 'csv', 'a.csv', '--encoding', 'klingon'], '--encoding klingon: not an encoding label'],
+    [['--from', 'csv', 'a.csv', '--delimiter', ';;'], '--delimiter ";;": expected one character'],
+    [['--from', 'csv', 'a.csv', '--delimiter', '"'], 'expected one character'],
+    [['--from', 'jsonl', 'a.jsonl', '--delimiter', ';'], '--delimiter applies to CSV files only'],
+    [['--from', 'posthog', 'a.jsonl', '--no-trim'], '--no-trim applies to CSV files only'],
     [['--from', 'csv', 'a.csv', '--group', 'company'], '--group company: expected <group type>=<column>'],
     [['--from', 'csv', 'a.csv', '--timezone', 'Mars/Olympus'], '--timezone: "Mars/Olympus" is not an IANA time zone name'],
     [['--from', 'csv', 'a.csv', '--map', '/nonexistent/map.json'], '--map /nonexistent/map.json: no such file'],
@@ -143,7 +166,7 @@ describe('identify-users and identify-groups', () => {
       command: 'identify-users',
       format: 'users-csv',
       workers: undefined,
-      readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'] },
+      readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'], trim: true },
       expandInputs: false,
       replaceChanged: false,
       rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
@@ -159,6 +182,27 @@ describe('identify-users and identify-groups', () => {
   ])('stages $groupidentify: %j', async (extra, expected) => {
     const { args, options } = await parseArgv(['identify-groups', '--from', 'jsonl', 'companies.jsonl', ...extra]);
     expect(toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
+  });
+
+  it.each<[string[], Record<string, unknown>]>([
+    [
+      ['identify-users', '--from', 'csv', 'u.csv', '--column', 'distinct_id=user_id', '--delimiter', ';', '--encoding', 'latin1'],
+      { readerOptions: { inferTypes: true, setOnce: [], columns: { distinct_id: 'user_id' }, delimiter: ';', encoding: 'windows-1252', trim: true }, recordedOptions: expect.objectContaining({ columns: { distinct_id: 'user_id' } }) },
+    ],
+    [['identify-groups', '--from', 'jsonl', 'g.jsonl', '--group-type', 'company', '--column', 'timestamp=meta.updated'], { readerOptions: expect.objectContaining({ columns: { timestamp: 'meta.updated' } }) }],
+  ])('reading flags: %j', async (argv, expected) => {
+    const { args, options } = await parseArgv(argv);
+    const input = argv[0] === 'identify-users' ? toIdentifyUsersInput : toIdentifyGroupsInput;
+    expect(input(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
+  });
+
+  it.each<[string[], string]>([
+    [['identify-groups', '--from', 'csv', 'g.csv', '--group-type', 'company', '--column', 'group_key=id'], '--column group_key=id: expected <role>=<header> with role one of timestamp, uuid'],
+    [['identify-users', '--from', 'jsonl', 'u.jsonl', '--delimiter', ';'], '--delimiter applies to CSV files only'],
+  ])('%j is a usage error', async (argv, message) => {
+    const { args, options } = await parseArgv(argv);
+    const input = argv[0] === 'identify-users' ? toIdentifyUsersInput : toIdentifyGroupsInput;
+    expect(() => input(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toThrow(message);
   });
 
   it('refuses an empty group type', async () => {

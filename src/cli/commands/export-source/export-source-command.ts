@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { formatNames } from '../../../sources/formats.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { readingOptions } from '../../options/reading-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
 import { runStaging } from './run-staging.js';
@@ -11,16 +12,16 @@ export function registerExportSource(program: Command): void {
   const command = program
     .command('export-source')
     .description('read source files into the staging file (validated, mapped, with stable uuids)')
-    .argument('<files...>', 'source files, directories or globs (.gz and .zip read as streams)')
+    .argument('<files...>', 'source files, directories or globs (.gz and .zip read as streams); - reads standard input, and pipes such as <(zcat x.gz) work')
     .addOption(new Option('--from <format>', 'source format').choices(formatNames()).makeOptionMandatory())
     .option('--map <file>', 'mapping file: event and property renames (extends the defaults)')
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected); mixpanel: the project time zone')
-    .option('--column <role=header>', 'CSV: use another header for event, distinct_id, timestamp, uuid or properties (repeatable)', collect, [] as string[])
     .option('--group <type=column>', 'attach events to groups: $groups.<type> from that column or property (repeatable)', collect, [] as string[])
     .option('--segment-group-type <type>', `segment: the group type of group calls and context.groupId (default ${DEFAULT_SEGMENT_GROUP_TYPE})`)
     .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
     .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
   timeOptions(command);
+  readingOptions(command, 'read event, distinct_id, timestamp, uuid or properties from another field: a CSV header, or a dotted path in JSON such as properties.user.id (repeatable)');
   stagingOption(command);
   quietOption(command);
   jsonOption(command);

@@ -9,18 +9,19 @@ import type { MappingFile } from '../../../events/mapping-schema.js';
 import type { GroupColumn } from '../../../events/rules-spec.js';
 import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
 import { formatNames, SOURCE_FORMATS } from '../../../sources/formats.js';
-import { CSV_ROLES, type CsvRole, type SourceFormat } from '../../../sources/source-item.js';
+import { JSON_COLUMN_ROLES } from '../../../sources/json-columns.js';
+import { CSV_ROLES, type SourceFormat } from '../../../sources/source-item.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
+import { parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
 import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 
-export interface ExportSourceOptions extends StagingOptions, TimeOptions {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags {
   from: string;
   map?: string;
   timezone?: string;
-  column: string[];
   inferTypes: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -29,17 +30,10 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions {
   segmentGroupType?: string;
 }
 
-/** --column distinct_id=user_id: read a standard field from another CSV header. */
-export function parseColumns(values: string[]): Partial<Record<CsvRole, string>> {
-  const columns: Partial<Record<CsvRole, string>> = {};
-  for (const value of values) {
-    const [role, header] = value.split('=', 2) as [string, string | undefined];
-    if (!CSV_ROLES.includes(role as CsvRole) || !header) {
-      throw new UsageError(`--column ${value}: expected <role>=<header> with role one of ${CSV_ROLES.join(', ')}`);
-    }
-    columns[role as CsvRole] = header;
-  }
-  return columns;
+/** The roles --column may name for a format: CSV headers, or paths in JSON (properties only for plain JSON lines). */
+function columnRoles(format: string): readonly string[] {
+  if (format === 'csv' || format === 'jsonl') return CSV_ROLES;
+  return JSON_COLUMN_ROLES;
 }
 
 /** --group company=company_id: the value of that column (property) becomes $groups.company. */
@@ -95,7 +89,8 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     minTimeMs,
     groups,
   };
-  const columns = parseColumns(options.column);
+  const columns = parseColumns(options.column, columnRoles(options.from), options.from === 'csv' ? 'header' : 'path');
+  const reading = readingInput(options, source.layout === 'csv');
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
   return {
     files,
@@ -103,7 +98,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     command: 'export-source',
     format: options.from,
     workers: options.workers,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType },
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, ...reading },
     expandInputs: true,
     replaceChanged: options.replaceChanged === true,
     rules,

@@ -4,8 +4,7 @@
  * identical (to an earlier row of the same file), skipped or rejected, and these add up to the
  * rows read; withdrawn rows are rows of an earlier read, no longer sent.
  */
-import type { FileSummary } from '../../../stage-sources/stage-file.js';
-import type { StageSourcesResult } from '../../../stage-sources/stage-sources.js';
+import type { StagedFile, StageSourcesResult } from '../../../stage-sources/stage-sources.js';
 import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { WithdrawnByRead } from '../../../staging/withdrawals.js';
 import { count, plural, rate } from '../../../util/format.js';
@@ -38,8 +37,9 @@ function printWithdrawn(withdrawn: readonly WithdrawnByRead[]): void {
   }
 }
 
-function printFile(file: FileSummary): void {
+function printFile(file: StagedFile): void {
   print(`${file.displayName}: ${countsLine(file)}`);
+  for (const notice of file.notices) print(`  note: ${notice}`);
   if (file.resumedAtLine !== undefined) print(`  resumed at line ${count(file.resumedAtLine)} (an interrupted run had staged the lines before it)`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
   if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);

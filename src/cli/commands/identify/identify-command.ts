@@ -7,18 +7,20 @@
  */
 import { Option, type Command } from 'commander';
 import { integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { readingOptions } from '../../options/reading-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { runStaging } from '../export-source/run-staging.js';
 import { toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from './identify-input.js';
 
-function common(command: Command): Command {
+function common(command: Command, columnHelp: string): Command {
   command
-    .argument('<files...>', 'users or groups files (.gz read transparently)')
+    .argument('<files...>', 'users or groups files (.gz read transparently); - reads standard input')
     .addOption(new Option('--from <format>', 'file format').choices(['csv', 'jsonl']).makeOptionMandatory())
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
     .option('--no-infer-types', 'CSV: keep every cell as text')
     .option('--workers <n>', 'worker threads per file, 0 = in-process', integerOption('--workers'));
   timeOptions(command);
+  readingOptions(command, columnHelp);
   stagingOption(command);
   quietOption(command);
   return jsonOption(command);
@@ -30,6 +32,7 @@ export function registerIdentify(program: Command): void {
       .command('identify-users')
       .description('stage one $identify per user: distinct_id, optional anon_distinct_id and timestamp; other columns go to $set')
       .option('--set-once <columns>', 'comma-separated columns that go into $set_once (never overwrite)'),
+    'read distinct_id, anon_distinct_id, timestamp or uuid from another column (CSV header, or JSON path), e.g. distinct_id=user_id (repeatable)',
   ).action((files: string[], options: IdentifyOptions) => runStaging(toIdentifyUsersInput(files, options, Date.now()), options));
 
   common(
@@ -38,5 +41,6 @@ export function registerIdentify(program: Command): void {
       .description('stage one $groupidentify per group: group_key required; other columns go to $group_set')
       .requiredOption('--group-type <type>', 'the group type, e.g. company')
       .option('--key-column <column>', 'the column holding the group key', 'group_key'),
+    'read timestamp or uuid from another column (CSV header, or JSON path), e.g. timestamp=updated_at (repeatable)',
   ).action((files: string[], options: IdentifyOptions) => runStaging(toIdentifyGroupsInput(files, options, Date.now()), options));
 }

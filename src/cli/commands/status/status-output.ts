@@ -18,7 +18,7 @@ function printSources(report: StagingReport): void {
   }
   print('Sources:');
   const counts = (c: ReadCounts & { withdrawn: number }): string[] => [c.rowsRead, c.staged, c.alreadyStaged, c.duplicates, c.skipped, c.rejected, c.withdrawn].map(count);
-  const rows = report.sources.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), bytes(s.sizeBytes), ...counts(s)]);
+  const rows = report.sources.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), s.sizeBytes < 0 ? 'stream' : bytes(s.sizeBytes), ...counts(s)]);
   if (report.sources.length > 1) rows.push(['  all files', '', '', '', ...counts(report.sourceTotals)]);
   print(table([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows]));
   const partial = report.sources.filter((s) => s.status === 'partial');

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RefusedError } from '../../src/errors.js';
+import { SOURCE_FORMATS } from '../../src/sources/formats.js';
+import type { SourceInput } from '../../src/sources/open-input.js';
+import { afterReading, fileReading, refuseChangedReading } from '../../src/stage-sources/file-reading.js';
+import { beginRead, finishRead } from '../../src/staging/source-reads.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+
+function input(headText: string, encoding = 'utf-8'): SourceInput {
+  return { path: '/data/a.csv', displayName: 'a.csv', sizeBytes: 1, compressed: false, encoding, headText, text: [] as never, fingerprint: () => undefined };
+}
+
+const done = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 };
+
+describe('how a file is read', () => {
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, string[]]>([
+    ['event,distinct_id,timestamp\n', {}, { encoding: 'utf-8', delimiter: ',', trim: true }, []],
+    ['event;distinct_id;timestamp\n', {}, { encoding: 'utf-8', delimiter: ';', trim: true }, ['delimiter ";" found in the header (--delimiter to choose another)']],
+    ['event;distinct_id;timestamp\n', { delimiter: '|', trim: false }, { encoding: 'utf-8', delimiter: '|', trim: false }, []],
+  ])('CSV %j with %j records %j', (head, options, recorded, notices) => {
+    const reading = fileReading(input(head), SOURCE_FORMATS.csv!, options);
+    expect(reading.recorded).toEqual(recorded);
+    expect(reading.notices).toEqual(notices);
+    expect(reading.readerOptions.delimiter).toBe(recorded.delimiter);
+  });
+
+  it('a JSON file starting with [ is read as an array; a BOM\'s encoding is said', () => {
+    const reading = fileReading(input('  [\n', 'utf-16le'), SOURCE_FORMATS.posthog!, {});
+    expect(reading.source.layout).toBe('array');
+    expect(reading.recorded).toEqual({ encoding: 'utf-16le' });
+    expect(reading.notices).toEqual(['read as utf-16le, as its byte-order mark says', 'read as one JSON array of events']);
+    expect(fileReading(input('{"event":"e"}\n'), SOURCE_FORMATS.posthog!, {}).source.layout).toBe('lines');
+  });
+
+  it('points to --encoding when more than a tenth of the rows, or more than 1,000, are not valid', () => {
+    expect(afterReading(input(''), { rowsRead: 100, rejectedByReason: { invalid_utf8: 10 } })).toEqual([]);
+    expect(afterReading(input(''), { rowsRead: 100, rejectedByReason: { invalid_utf8: 11 } })[0]).toMatch(/^11 of 100 rows are not valid UTF-8/);
+    expect(afterReading(input(''), { rowsRead: 1_000_000, rejectedByReason: { invalid_utf8: 1001 } })).toHaveLength(1);
+  });
+});
+
+describe('a file read again', () => {
+  it('with another encoding, delimiter or trimming is refused; a read by an older build counts as UTF-8, commas, untrimmed', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    try {
+      finishRead(store, beginRead(store, { path: '/data/a.csv', format: 'csv', command: 'export-source', sizeBytes: 1, options: { map: null } }), done, undefined);
+      const file = input('');
+      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: ',', trim: false })).not.toThrow();
+      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: ',', trim: true })).toThrow(RefusedError);
+      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: ',', trim: true })).toThrow('a.csv was staged earlier read with --no-trim; now with trimming (the default)');
+      expect(() => refuseChangedReading(store, file, { encoding: 'windows-1252', delimiter: ',', trim: false })).toThrow('--encoding utf-8; now with --encoding windows-1252');
+      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: '\t', trim: false })).toThrow("--delimiter ','; now with --delimiter 'tab'");
+      // JSON formats record no delimiter or trimming: only the encoding is compared.
+      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8' })).not.toThrow();
+    } finally {
+      store.close();
+    }
+  });
+});
