@@ -49,7 +49,17 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'keyColumn', flag: '--key-column', unrecorded: null },
   // An earlier bound lets in rows rejected as implausible before; a later one would drop staged rows.
   { key: 'minTime', flag: '--min-time', widens: (before, after) => typeof before === 'string' && typeof after === 'string' && after < before },
+  { key: 'segmentGroupType', flag: '--segment-group-type' },
+  // How the text is read: other values read its rows as other text, with other uuids. A read by
+  // a migrate that did not record them read UTF-8, split on commas and kept spaces around values.
+  { key: 'encoding', flag: '--encoding', unrecorded: 'utf-8' },
+  { key: 'delimiter', flag: '--delimiter', unrecorded: ',', show: showDelimiter },
+  { key: 'trim', flag: '--trim/--no-trim', unrecorded: false, show: (v) => (v === false ? 'values not trimmed' : 'values trimmed') },
 ];
+
+function showDelimiter(value: unknown): string {
+  return value === '\t' ? 'tab' : `'${String(value)}'`;
+}
 
 export interface OptionChange {
   option: ContentOption;

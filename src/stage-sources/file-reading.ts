@@ -2,16 +2,15 @@
  * How one opened file is read, decided from its first text before any row is staged: its CSV
  * delimiter (given, or found from the header), whether a JSON file holds one array, and the
  * options recorded with the read. Options that change what a row is read as (encoding,
- * delimiter, trimming) also change its uuid: re-reading a staged file with others is refused.
+ * delimiter, trimming) also change its uuid: they are content-shaping options, compared with a
+ * file's earlier reads as the others are (content-options.ts).
  */
-import { InputError, RefusedError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { CsvTokenizer, type CsvItem } from '../sources/csv-tokenizer.js';
 import { markedBytesProblem } from '../sources/invalid-text.js';
 import { jsonLayoutOf } from '../sources/json/json-array-splitter.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
-import { latestRead } from '../staging/source-reads.js';
-import type { StagingStore } from '../staging/staging-store.js';
 import { count } from '../util/format.js';
 
 /** Delimiters tried on a header, comma first: a tie goes to it. */
@@ -86,32 +85,6 @@ export function fileReading(file: SourceInput, source: SourceFormat, options: Om
     return { source: { ...source, layout: 'array' }, readerOptions, recorded, notices };
   }
   return { source, readerOptions, recorded, notices };
-}
-
-/** What a read by an older build, which recorded none of these, read with. */
-const BEFORE_RECORDED: Readonly<Record<string, unknown>> = { encoding: 'utf-8', delimiter: ',', trim: false };
-
-const FLAG_OF: Readonly<Record<string, (value: unknown) => string>> = {
-  encoding: (value) => `--encoding ${String(value)}`,
-  delimiter: (value) => `--delimiter '${value === '\t' ? 'tab' : String(value)}'`,
-  trim: (value) => (value === false ? '--no-trim' : 'trimming (the default)'),
-};
-
-/**
- * Refuses to read a file staged earlier with another encoding, delimiter or trimming: its rows
- * would be read as other text, get other uuids and be staged a second time.
- */
-export function refuseChangedReading(store: StagingStore, file: SourceInput, recorded: Record<string, unknown>): void {
-  const previous = latestRead(store, file.path)?.options;
-  if (previous === undefined) return;
-  for (const name of Object.keys(FLAG_OF)) {
-    if (!(name in recorded)) continue;
-    const before = previous[name] ?? BEFORE_RECORDED[name];
-    if (before === recorded[name]) continue;
-    throw new RefusedError(`${file.displayName} was staged earlier read with ${FLAG_OF[name]!(before)}; now with ${FLAG_OF[name]!(recorded[name])}`, [
-      'Its rows would be read as other text and staged a second time. Pass the same option, or stage it into a new staging file (--staging).',
-    ]);
-  }
 }
 
 /** Rows rejected as invalid_utf8 above which the file is most likely in another encoding. */

@@ -19,7 +19,7 @@ import { COUNT_KEYS, emptyCounts, partialReads, type PartialRead, type ReadCount
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
-import { afterReading, fileReading, refuseChangedReading, type FileReading } from './file-reading.js';
+import { afterReading, fileReading, type FileReading } from './file-reading.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
@@ -142,7 +142,6 @@ async function stageOne(
   const name = file.displayName;
   const { reading, ...staging } = target;
   const recordedOptions = { ...input.recordedOptions, ...reading.recorded };
-  refuseChangedReading(target.store, file, recordedOptions);
   const summary = await stageFile({
     ...staging,
     source: reading.source,

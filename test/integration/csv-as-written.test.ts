@@ -46,7 +46,7 @@ describe('delimiters', () => {
     await exportSource(stagingIn(dir), ['--from', 'csv', 'semi.csv', '--delimiter', ';']);
     const changed = await runCli(['export-source', '--from', 'csv', 'semi.csv', '--delimiter', '|', '--staging', join(dir, 'migration.db')], { cwd: dir });
     expect(changed.code).toBe(6);
-    expect(changed.stderr).toContain("semi.csv was staged earlier read with --delimiter ';'; now with --delimiter '|'");
+    expect(changed.stderr).toContain("--delimiter: was ';', now '|'");
     // The same delimiter, found again rather than given, is the same read.
     expect((await exportSource(stagingIn(dir), ['--from', 'csv', 'semi.csv'])).totals).toMatchObject({ staged: 0, alreadyStaged: 1 });
   });
@@ -76,7 +76,7 @@ describe('headers and spaces', () => {
     ]);
     const untrimmed = await runCli(['export-source', '--from', 'csv', 'spaced.csv', '--no-trim', '--staging', target.staging], { cwd: dir });
     expect(untrimmed.code).toBe(6);
-    expect(untrimmed.stderr).toContain('spaced.csv was staged earlier read with trimming (the default); now with --no-trim');
+    expect(untrimmed.stderr).toContain('--trim/--no-trim: was values trimmed, now values not trimmed');
     const kept = await exportSource(stagingIn(join(dir)), ['--from', 'csv', 'spaced.csv', '--no-trim', '--staging', join(dir, 'other.db')]);
     expect(kept.totals).toMatchObject({ rowsRead: 2 });
     expect(rows(join(dir, 'other.db')).map((r) => r.distinct_id)).toEqual([' u1', 'u1']);

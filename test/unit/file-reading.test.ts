@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { RefusedError } from '../../src/errors.js';
 import { SOURCE_FORMATS } from '../../src/sources/formats.js';
 import type { SourceInput } from '../../src/sources/open-input.js';
-import { afterReading, fileReading, refuseChangedReading } from '../../src/stage-sources/file-reading.js';
+import { afterReading, fileReading } from '../../src/stage-sources/file-reading.js';
+import { planFiles } from '../../src/stage-sources/file-plan.js';
 import { beginRead, finishRead } from '../../src/staging/source-reads.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -44,18 +45,22 @@ describe('how a file is read', () => {
 });
 
 describe('a file read again', () => {
-  it('with another encoding, delimiter or trimming is refused; a read by an older build counts as UTF-8, commas, untrimmed', () => {
+  const plan = (store: StagingStore, recordedOptions: Record<string, unknown>) =>
+    planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions, replaceChanged: false, resumable: true }]);
+
+  it('with another encoding, delimiter or trimming is refused by the content options; a read by an older build counts as UTF-8, commas, untrimmed', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     try {
       finishRead(store, beginRead(store, { path: '/data/a.csv', format: 'csv', command: 'export-source', sizeBytes: 1, options: { map: null } }), done, undefined);
-      const file = input('');
-      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: ',', trim: false })).not.toThrow();
-      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: ',', trim: true })).toThrow(RefusedError);
-      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: ',', trim: true })).toThrow('a.csv was staged earlier read with --no-trim; now with trimming (the default)');
-      expect(() => refuseChangedReading(store, file, { encoding: 'windows-1252', delimiter: ',', trim: false })).toThrow('--encoding utf-8; now with --encoding windows-1252');
-      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8', delimiter: '\t', trim: false })).toThrow("--delimiter ','; now with --delimiter 'tab'");
+      expect(() => plan(store, { encoding: 'utf-8', delimiter: ',', trim: false })).not.toThrow();
+      expect(() => plan(store, { encoding: 'utf-8', delimiter: ',', trim: true })).toThrow(RefusedError);
+      expect(() => plan(store, { encoding: 'utf-8', delimiter: ',', trim: true })).toThrow('--trim/--no-trim: was values not trimmed, now values trimmed');
+      expect(() => plan(store, { encoding: 'windows-1252', delimiter: ',', trim: false })).toThrow('--encoding: was utf-8, now windows-1252');
+      expect(() => plan(store, { encoding: 'utf-8', delimiter: '\t', trim: false })).toThrow("--delimiter: was ',', now tab");
       // JSON formats record no delimiter or trimming: only the encoding is compared.
-      expect(() => refuseChangedReading(store, file, { encoding: 'utf-8' })).not.toThrow();
+      expect(() => plan(store, { encoding: 'utf-8' })).not.toThrow();
+      // --replace-changed lets the change through, as for every content option.
+      expect(planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { trim: true }, replaceChanged: true, resumable: true }])[0]!.changes.map((c) => c.option.key)).toEqual(['trim']);
     } finally {
       store.close();
     }
