@@ -15,11 +15,12 @@ import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
-import { COUNT_KEYS, emptyCounts, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
+import { COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
-import { afterReading, fileReading, type FileReading } from './file-reading.js';
+import { afterReading } from './file-reading.js';
+import { fileSettings, type FileSettings } from './file-settings.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
@@ -47,6 +48,11 @@ export interface StageSourcesInput {
    * are gone are withdrawn (the projects keep what they received).
    */
   replaceChanged?: boolean;
+  /**
+   * Keys of the content options the user left at their defaults: for a file read before, those
+   * with `inherits` take the earlier read's value (see content-options.ts). Absent: none.
+   */
+  defaulted?: readonly string[];
 }
 
 /** A file's summary, with what was noticed reading it (a delimiter found, a likely wrong encoding). */
@@ -131,19 +137,19 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat, reporte
 /** Stages one opened file, reporting its progress. */
 async function stageOne(
   input: StageSourcesInput,
-  target: Pick<StageFileOptions, 'store' | 'writer' | 'input'> & { reading: FileReading },
+  target: Pick<StageFileOptions, 'store' | 'writer'> & { settings: FileSettings },
   plan: FilePlan,
   reporter: Reporter,
   signal: AbortSignal,
   clock: Clock,
 ): Promise<StagedFile> {
   const started = clock.now();
-  const file = target.input;
+  const { settings, ...staging } = target;
+  const { input: file, reading } = settings;
   const name = file.displayName;
-  const { reading, ...staging } = target;
-  const recordedOptions = { ...input.recordedOptions, ...reading.recorded };
   const summary = await stageFile({
     ...staging,
+    input: file,
     source: reading.source,
     reopen: file.reopen,
     replaceChanged: input.replaceChanged,
@@ -151,8 +157,8 @@ async function stageOne(
     format: input.format,
     readerOptions: reading.readerOptions,
     command: input.command,
-    rules: input.rules,
-    recordedOptions,
+    rules: settings.rules,
+    recordedOptions: settings.recorded,
     defaultTimestampMs: input.defaultTimestampMs,
     workers: input.workers,
     signal,
@@ -165,27 +171,24 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  const inputs = await openFiles(input, source, reporter, signal);
-  let readings: FileReading[];
-  try {
-    // How each file is read (and whether its header can be read) is settled before any row is staged.
-    readings = inputs.map((file) => fileReading(file, source, input.readerOptions));
-  } catch (error) {
-    await closeAll(inputs);
-    throw error;
-  }
+  let inputs = await openFiles(input, source, reporter, signal);
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
+    // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
+    const run = { readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, defaulted: input.defaulted ?? [] };
+    const settled: FileSettings[] = [];
+    for (const file of inputs) settled.push(await fileSettings(file, source, run, latestRead(store, file.path)));
+    inputs = settled.map((s) => s.input);
     const plans = planFiles(
       store,
-      inputs.map((file, index) => ({
+      settled.map(({ input: file, reading, recorded }) => ({
         path: file.path,
         displayName: file.displayName,
-        recordedOptions: { ...input.recordedOptions, ...readings[index]!.recorded },
+        recordedOptions: recorded,
         replaceChanged: input.replaceChanged === true,
         // A stream cannot be read again, and a JSON array's elements record no point in the text.
-        resumable: file.sizeBytes >= 0 && readings[index]!.source.layout !== 'array',
+        resumable: file.sizeBytes >= 0 && reading.source.layout !== 'array',
       })),
     );
     const paths = new Set(inputs.map((f) => f.path));
@@ -196,8 +199,8 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     await checkStagingRoom(store, inputs, reporter);
     const writer = new EventWriter(store);
     const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
-    for (const [index, file] of inputs.entries()) {
-      const summary = await stageOne(input, { store, writer, input: file, reading: readings[index]! }, plans[index]!, reporter, signal, clock);
+    for (const index of settled.keys()) {
+      const summary = await stageOne(input, { store, writer, settings: settled[index]! }, plans[index]!, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }

@@ -35,6 +35,7 @@ describe('export-source', () => {
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined, trim: true },
       expandInputs: true,
       replaceChanged: false,
+      defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'],
       rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
       recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
     });
@@ -105,6 +106,16 @@ describe('export-source', () => {
       { readerOptions: { inferTypes: true, columns: {}, timezone: undefined, encoding: 'windows-1252', delimiter: '\t', trim: false } },
     ],
     ['a delimiter written \\t', ['--from', 'csv', 'a.csv', '--delimiter', '\\t'], { readerOptions: expect.objectContaining({ delimiter: '\t' }) }],
+    [
+      'options left at their defaults are named, so a file read before keeps its earlier read\'s values for them',
+      ['--from', 'csv', 'a.csv'],
+      { defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'], readerOptions: expect.objectContaining({ trim: true }) },
+    ],
+    [
+      'options given, even at their default values, are not defaulted',
+      ['--from', 'csv', 'a.csv', '--trim', '--encoding', 'utf-8', '--allow-before', '2000-01-01'],
+      { defaulted: ['delimiter', 'segmentGroupType'], readerOptions: expect.objectContaining({ trim: true, encoding: 'utf-8' }) },
+    ],
     ['a delimiter as a character', ['--from', 'csv', 'a.csv', '--delimiter', ';'], { readerOptions: expect.objectContaining({ delimiter: ';' }) }],
     [
       'JSON columns are dotted paths, recorded',
@@ -129,6 +140,7 @@ describe('export-source', () => {
     [['--from', 'csv', 'a.csv', '--delimiter', '"'], 'expected one character'],
     [['--from', 'jsonl', 'a.jsonl', '--delimiter', ';'], '--delimiter applies to CSV files only'],
     [['--from', 'posthog', 'a.jsonl', '--no-trim'], '--no-trim applies to CSV files only'],
+    [['--from', 'posthog', 'a.jsonl', '--trim'], '--trim applies to CSV files only'],
     [['--from', 'csv', 'a.csv', '--group', 'company'], '--group company: expected <group type>=<column>'],
     [['--from', 'csv', 'a.csv', '--timezone', 'Mars/Olympus'], '--timezone: "Mars/Olympus" is not an IANA time zone name'],
     [['--from', 'csv', 'a.csv', '--map', '/nonexistent/map.json'], '--map /nonexistent/map.json: no such file'],
@@ -169,6 +181,7 @@ describe('identify-users and identify-groups', () => {
       readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'], trim: true },
       expandInputs: false,
       replaceChanged: false,
+      defaulted: ['encoding', 'delimiter', 'trim', 'minTime'],
       rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
       defaultTimestampMs: defaultUpdateTimestampMs(NOW),
       recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z' },

@@ -1,7 +1,8 @@
 /**
  * The flags that say how source files are read, shared by export-source, identify-users and
- * identify-groups: --encoding, --delimiter, --no-trim and --column. Each becomes a reader
- * option; the use case records them with every read.
+ * identify-groups: --encoding, --delimiter, --trim/--no-trim and --column. Each becomes a reader
+ * option; the use case records them with every read. Those not given are told to it too: a file
+ * read before keeps its earlier read's value for them (see stage-sources/content-options.ts).
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
@@ -11,7 +12,8 @@ import { collect } from './common-options.js';
 export interface ReadingFlags {
   encoding?: string;
   delimiter?: string;
-  trim: boolean;
+  /** Undefined when neither --trim nor --no-trim is given (then trimmed, or as the file's earlier read). */
+  trim?: boolean;
   column: string[];
 }
 
@@ -20,6 +22,7 @@ export function readingOptions(command: Command, columnHelp: string): Command {
   return command
     .option('--encoding <label>', 'the files\' encoding when they have no byte-order mark: utf-8 (default), latin1, windows-1252, utf-16le, shift_jis... (any WHATWG label)')
     .option('--delimiter <char>', "CSV: the field delimiter: ',', ';', tab (or '\\t'), '|' or another character (default: the one that splits the header best)")
+    .option('--trim', 'CSV: drop spaces around unquoted values, " u1" read as "u1" (the default, but for a file staged earlier untrimmed)')
     .option('--no-trim', 'CSV: keep spaces around unquoted values (default: " u1" is read as "u1")')
     .option('--column <role=name>', columnHelp, collect, [] as string[]);
 }
@@ -63,11 +66,21 @@ export function parseColumns(values: readonly string[], roles: readonly string[]
 export function readingInput(flags: ReadingFlags, csv: boolean): { encoding?: string; delimiter?: string; trim?: boolean } {
   if (!csv && flags.delimiter !== undefined) throw new UsageError('--delimiter applies to CSV files only');
   if (!csv && flags.trim === false) throw new UsageError('--no-trim applies to CSV files only');
+  if (!csv && flags.trim === true) throw new UsageError('--trim applies to CSV files only');
   const out: { encoding?: string; delimiter?: string; trim?: boolean } = {};
   const encoding = parseEncoding(flags.encoding);
   if (encoding !== undefined) out.encoding = encoding;
   const delimiter = parseDelimiter(flags.delimiter);
   if (delimiter !== undefined) out.delimiter = delimiter;
-  if (csv) out.trim = flags.trim;
+  if (csv) out.trim = flags.trim ?? true;
   return out;
+}
+
+/** The reading options left at their defaults, by their recorded keys. */
+export function defaultedReading(flags: ReadingFlags): string[] {
+  return [
+    ...(flags.encoding === undefined ? ['encoding'] : []),
+    ...(flags.delimiter === undefined ? ['delimiter'] : []),
+    ...(flags.trim === undefined ? ['trim'] : []),
+  ];
 }

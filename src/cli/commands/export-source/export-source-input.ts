@@ -15,8 +15,8 @@ import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js'
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
-import { parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
-import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
+import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 
 export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags {
   from: string;
@@ -101,6 +101,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, ...reading },
     expandInputs: true,
     replaceChanged: options.replaceChanged === true,
+    defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
     recordedOptions: {
       map: options.map ?? null,

@@ -8,8 +8,8 @@ import type { ReaderOptions } from '../../../sources/source-item.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone } from '../../options/event-rule-options.js';
-import { parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
-import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
+import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 
 export interface IdentifyOptions extends StagingOptions, TimeOptions, ReadingFlags {
   from: 'csv' | 'jsonl';
@@ -52,6 +52,7 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     readerOptions: { inferTypes: options.inferTypes, ...readerOptions, ...(column.length > 0 ? { columns } : {}), ...reading },
     expandInputs: false,
     replaceChanged: options.replaceChanged === true,
+    defaulted: [...defaultedReading(options), ...defaultedTime(options)],
     rules: { timezone, nowMs, minTimeMs, kind },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
     recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...recorded, minTime: recordedMinTime(minTimeMs) },
