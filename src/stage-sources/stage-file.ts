@@ -60,6 +60,8 @@ export interface FileSummary extends PieceResult {
   resumedAtLine?: number;
   /** Rows the interrupted run had read, when resumed (counted in rowsRead too). */
   rowsReadBeforeResume?: number;
+  /** Why the file's interrupted read was not resumed, when it was staged from its start instead. */
+  restarted?: string;
   /** Rows of earlier reads of the file this read withdrew, by reason. */
   withdrawn: WithdrawnByRead[];
 }
@@ -151,6 +153,7 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
       if (options.signal?.aborted) {
         await dispatcher.drain();
         const line = reached?.line ?? start.resume?.line ?? 1;
+        if (!start.resumable) throw notResumed(input);
         throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${line}`, [
           'Run the same command again: it resumes from there, and files already staged are recognised.',
         ]);
@@ -162,6 +165,14 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
   } finally {
     await pool?.close();
   }
+}
+
+/** The stop of a read that cannot be resumed: what it staged is undone. */
+function notResumed(input: SourceInput): InterruptedError {
+  const why = input.sizeBytes < 0 ? 'a stream cannot be read again' : "a JSON array's read cannot be resumed";
+  return new InterruptedError(`interrupted while staging ${input.displayName}; nothing from it was staged (${why})`, [
+    `Run the same command again${input.sizeBytes < 0 ? ' with the same data' : ''}: it is staged from the start, and files already staged are recognised.`,
+  ]);
 }
 
 /** The summary a read starts from: zero, or what its interrupted run already staged. */
@@ -179,10 +190,17 @@ function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceIn
 }
 
 /** Resumes the interrupted read when the file is the same up to its last piece; else a new read. */
-async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ readId: number; input: SourceInput; start: ReadStart; plan: FilePlan }> {
+async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ readId: number; input: SourceInput; start: ReadStart; plan: FilePlan; restarted?: string }> {
   const { store } = options;
   let input = options.input;
   const resumed = plan.resume;
+  let restarted: string | undefined;
+  if (plan.undo !== undefined) {
+    // Rows of it stay staged when an earlier read staged them too.
+    abandonRead(store, plan.undo.read.id, `undone: interrupted, and ${plan.undo.why}`);
+    restarted = `its interrupted read (started ${plan.undo.read.startedAt}) was undone: ${plan.undo.why}`;
+    options.onNotice?.(`note: ${input.displayName}: ${restarted}; staging it from the start`);
+  }
   if (resumed?.progress != null) {
     const tracker = new TextProgress();
     const rest = await skipStagedText(input.text, resumed.progress, tracker);
@@ -191,6 +209,7 @@ async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ re
       return { readId: resumed.id, input, start: { text: rest, tracker, resumable: true, resume }, plan };
     }
     options.onNotice?.(`note: ${input.displayName} changed since its interrupted read (started ${resumed.startedAt}); staging it again from the start`);
+    restarted = `it changed since its interrupted read (started ${resumed.startedAt})`;
     if (options.reopen === undefined) {
       const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
       supersedeRead(store, resumed.id, readId);
@@ -199,18 +218,19 @@ async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ re
     }
     input = await options.reopen();
   }
-  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
-  if (plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(store, plan.previous.id, readId);
-  return { readId, input, start: { text: input.text, tracker: new TextProgress(), resumable: plan.resumable }, plan: { ...plan, resume: undefined } };
+  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions, resumable: plan.resumable });
+  if (plan.undo === undefined && plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(store, plan.previous.id, readId);
+  return { readId, input, start: { text: input.text, tracker: new TextProgress(), resumable: plan.resumable }, plan: { ...plan, resume: undefined }, restarted };
 }
 
 export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
   const { store } = options;
-  const defaultTimestampMs = (plan.previous?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
+  const defaultTimestampMs = (plan.latest?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
   if (defaultTimestampMs !== undefined) options = { ...options, recordedOptions: { ...options.recordedOptions, defaultTimestampMs } };
   const read = await openRead(options, plan);
   const { readId, input } = read;
-  const earlier = earlierReads(store, input.path, readId);
+  // A stream's earlier reads under its name are other data (see file-plan.ts).
+  const earlier = plan.stream ? { ids: [], liveRows: 0 } : earlierReads(store, input.path, readId);
   const scope: ReadScope = {
     readId,
     earlierReads: earlier.ids.length > 0 ? new Set(earlier.ids) : undefined,
@@ -218,6 +238,7 @@ export async function stageFile(options: StageFileOptions, plan: FilePlan): Prom
     timezone: (options.recordedOptions.timezone as string | null | undefined) ?? null,
   };
   const summary = startSummary(options, read.plan, input);
+  if (read.restarted !== undefined) summary.restarted = read.restarted;
   const setup: WorkerSetup = {
     format: options.format,
     readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs },
@@ -227,9 +248,10 @@ export async function stageFile(options: StageFileOptions, plan: FilePlan): Prom
   try {
     await stagePieces({ ...options, input }, scope, setup, summary, read.start);
   } catch (error) {
-    // Interrupted: the read stays partial, to be resumed. Anything else: undone as a whole.
-    if (!(error instanceof InterruptedError)) abandonRead(store, readId, (error as Error).message);
-    throw error;
+    // Interrupted: the read stays partial, to be resumed. Anything else, or a read that cannot be resumed: undone as a whole.
+    const resumable = error instanceof InterruptedError && read.start.resumable;
+    if (!resumable) abandonRead(store, readId, (error as Error).message);
+    throw error instanceof InterruptedError && !resumable ? notResumed(input) : error;
   }
   summary.fingerprint = input.fingerprint();
   const refused = store.transaction(() => {

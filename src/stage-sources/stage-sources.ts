@@ -189,12 +189,14 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
         replaceChanged: input.replaceChanged === true,
         // A stream cannot be read again, and a JSON array's elements record no point in the text.
         resumable: file.sizeBytes >= 0 && reading.source.layout !== 'array',
+        stream: file.sizeBytes < 0,
       })),
     );
     const paths = new Set(inputs.map((f) => f.path));
     const partial = partialReads(store).filter((read) => !paths.has(read.path));
     for (const read of partial) {
-      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; staging that file again resumes it`);
+      const next = read.resumable ? 'staging that file again resumes it' : 'staging it again undoes what it staged and stages it from the start';
+      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
     await checkStagingRoom(store, inputs, reporter);
     const writer = new EventWriter(store);

@@ -41,6 +41,7 @@ function printFile(file: StagedFile): void {
   print(`${file.displayName}: ${countsLine(file)}`);
   for (const notice of file.notices) print(`  note: ${notice}`);
   if (file.resumedAtLine !== undefined) print(`  resumed at line ${count(file.resumedAtLine)} (an interrupted run had staged the lines before it)`);
+  if (file.restarted !== undefined) print(`  staged from the start: ${file.restarted}`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
   if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);
   if (file.rejected > 0) {
