@@ -142,3 +142,23 @@ describe('--column for JSON sources and person files', () => {
     expect(groups.stderr).toBe('error: g.csv:1: the header has no "group_key" column (found: id, name); use --key-column <header> to name it\n');
   });
 });
+
+describe('a run where every row is rejected by a reader exits 3', () => {
+  const json = (properties: string) => `{"event":"e","distinct_id":"u","timestamp":"${T}","properties":${properties}}`;
+  it.each<[string, string, string[], string | Buffer, string]>([
+    ['every row with bytes not valid UTF-8', 'latin.csv', ['export-source', '--from', 'csv'], Buffer.from(`event,distinct_id,timestamp\nview,Andr\xe9,${T}\nview,Jos\xe9,${T}\n`, 'latin1'), '2 invalid_utf8'],
+    ['every row a lone surrogate', 'e.jsonl', ['export-source', '--from', 'jsonl'], `${json('{"a":"\\ud800"}')}\n${json('{"b":"\\udc00x"}')}\n`, '2 invalid_unicode'],
+    ['every row a number beyond a float', 'e.jsonl', ['export-source', '--from', 'posthog'], `${json('{"n":1e400}')}\n`, '1 number_out_of_range'],
+    ['every row nested too deep', 'e.jsonl', ['export-source', '--from', 'jsonl'], `${json(`{"x":${'['.repeat(130)}${']'.repeat(130)}}`)}\n`, '1 too_deep'],
+    ['every line over 1 MiB', 'e.jsonl', ['export-source', '--from', 'mixpanel'], `${json(`{"blob":"${'b'.repeat(1_100_000)}"}`)}\n`, '1 too_large'],
+    ['a JSON array broken after its first element, itself rejected', 'a.json', ['export-source', '--from', 'jsonl'], `[\n${json('{"n":1e400}')}\n{"x":1}]\n`, '1 number_out_of_range, 1 bad_json'],
+    ['every user with bytes not valid UTF-8', 'users.csv', ['identify-users', '--from', 'csv'], Buffer.from('distinct_id,name\nu1,Andr\xe9\n', 'latin1'), '1 invalid_utf8'],
+  ])('%s', async (_name, file, command, content, reasons) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, file), content);
+    const result = await runCli([...command, file, '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain(`error: nothing was staged: every row read was rejected (${reasons})`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
