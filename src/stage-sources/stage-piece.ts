@@ -8,12 +8,12 @@ import type { RowProblem } from '../events/reject-reasons.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import { findFormat } from '../sources/formats.js';
 import { isWellFormedText, markedBytesProblem, wellFormed } from '../sources/invalid-text.js';
-import { countLineEnds } from '../sources/line-ends.js';
+import { countLineEnds, headOf } from '../sources/line-ends.js';
 import type { JsonItemMapper, ReaderOptions, SourceItem, SourceReader } from '../sources/source-item.js';
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
-import type { ReadCounts, PieceProgress } from '../staging/source-reads.js';
-import { pieceLength, type TextPiece } from './text-piece.js';
+import type { PieceProgress, ReadCounts } from '../staging/source-reads.js';
+import { largeRecord, MAX_ROW_BYTES, pieceLength, REJECT_HEAD_CHARS, type TextPiece } from './text-piece.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
 export interface PieceContext {
@@ -141,15 +141,35 @@ async function* readRows(context: PieceContext, piece: TextPiece): AsyncIterable
 }
 
 /**
- * A piece's rows, where a row holding bytes that were not valid in the file's encoding is
- * rejected as such (invalid_utf8) whatever its reader made of it. The decoder marks those bytes
- * (text-decoder.ts): only a piece holding a mark has its rows looked at.
+ * A UTF-16 unit is at most 3 bytes in UTF-8: a row of fewer units than this cannot be over
+ * MAX_ROW_BYTES, and only longer ones (rare) have their bytes counted.
+ */
+const COUNT_BYTES_FROM_CHARS = Math.floor(MAX_ROW_BYTES / 3);
+
+/**
+ * A row over MAX_ROW_BYTES that the splitter read because it holds fewer characters than that
+ * (multi-byte text): rejected as too_large too, so the bound is the same in bytes whatever the
+ * text, and rows of 900 KiB to 1 MiB only are left to event_too_large (the event as sent).
+ */
+function tooLarge(item: SourceItem): SourceItem | undefined {
+  if (item.raw.length <= COUNT_BYTES_FROM_CHARS) return undefined;
+  const bytes = Buffer.byteLength(item.raw);
+  return bytes > MAX_ROW_BYTES ? largeRecord(item.line, headOf(item.raw, REJECT_HEAD_CHARS), bytes, 'row', false) : undefined;
+}
+
+/**
+ * A piece's rows, where a row over 1 MiB is rejected as too_large, and a row holding bytes
+ * that were not valid in the file's encoding as such (invalid_utf8), whatever its reader made
+ * of it. The decoder marks those bytes (text-decoder.ts): only a piece holding a mark has its
+ * rows looked at for them.
  */
 async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
   const marked = !piece.texts.every(isWellFormedText);
   for await (const items of readRows(context, piece)) {
-    if (marked) {
-      for (let i = 0; i < items.length; i++) {
+    for (let i = 0; i < items.length; i++) {
+      const large = tooLarge(items[i]!);
+      if (large !== undefined) items[i] = large;
+      else if (marked) {
         const bad = markedBytesProblem(items[i]!.raw, context.readerOptions.encoding);
         if (bad !== undefined) items[i] = { line: items[i]!.line, raw: wellFormed(items[i]!.raw), problem: bad };
       }

@@ -57,8 +57,11 @@ export const REJECT_HEAD_CHARS = 200;
 /** PostHog drops an event of about 1 MB or more: no row longer than this can become one. */
 export const MAX_ROW_BYTES = 1024 * 1024;
 
-/** The reject of a record too large to be an event; `what` names it (line, record, element). */
-export function largeRecord(line: number, head: string, bytes: number, what: string): PieceReject {
-  const message = `the ${what} is ${count(bytes)} bytes; an event can be at most 1 MiB (PostHog drops larger ones), so it was skipped unread`;
+/**
+ * The reject of a record too large to be an event; `what` names it (line, record, element,
+ * row). `unread`: skipped by the splitter without being read (else read, then refused).
+ */
+export function largeRecord(line: number, head: string, bytes: number, what: string, unread = true): PieceReject {
+  const message = `the ${what} is ${count(bytes)} bytes; an event can be at most 1 MiB (PostHog drops larger ones)${unread ? ', so it was skipped unread' : ''}`;
   return { line, raw: head, problem: problem('too_large', '', message) };
 }

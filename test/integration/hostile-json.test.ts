@@ -162,3 +162,25 @@ describe('a run where every row is rejected by a reader exits 3', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('the size bound is in bytes, whatever the characters', () => {
+  it('a row over 1 MiB of UTF-8 in fewer than 1 Mi characters is too_large, as a longer one is; one under 1 MiB but over an event\'s 900 KiB is event_too_large', async () => {
+    const dir = tempDir();
+    const row = (distinctId: string, blob: string) => `{"event":"e","distinct_id":"${distinctId}","timestamp":"${T}","properties":{"blob":"${blob}"}}`;
+    const lines = [row('accents', 'é'.repeat(600_000)), row('euros', '€'.repeat(400_000)), row('long', 'a'.repeat(1_100_000)), row('big', 'a'.repeat(950 * 1024)), row('fine', 'ok')];
+    writeFileSync(join(dir, 'e.jsonl'), lines.join('\n') + '\n');
+    const target = stagingIn(dir);
+    const result = await exportSource(target, ['--from', 'jsonl', 'e.jsonl']);
+    expect(result.totals).toMatchObject({ rowsRead: 5, staged: 1, rejected: 4, rejectedByReason: { too_large: 3, event_too_large: 1 } });
+    const rejects = await rejectsOf(target);
+    expect(rejects.map((r) => [r.line, r.reason])).toEqual([
+      [1, 'too_large'],
+      [2, 'too_large'],
+      [3, 'too_large'],
+      [4, 'event_too_large'],
+    ]);
+    expect(rejects[0]!.message).toBe(`the row is ${Buffer.byteLength(lines[0]!).toLocaleString('en-US')} bytes; an event can be at most 1 MiB (PostHog drops larger ones)`);
+    expect(rejects[0]!.raw.length).toBeLessThanOrEqual(200);
+    expect(rejects[2]!.message).toContain('so it was skipped unread');
+  });
+});
