@@ -33,13 +33,15 @@ export interface FileSettings {
 export async function fileSettings(file: SourceInput, source: SourceFormat, run: RunRequest, previous: ReadRecord | undefined): Promise<FileSettings> {
   const reading = fileReading(file, source, run.readerOptions);
   const recorded = { ...run.recordedOptions, ...reading.recorded };
-  const kept = previous === undefined ? [] : keptOptions(previous.options, recorded, run.defaulted);
+  // A stream, opened once, is read in the encoding it was opened with.
+  const defaulted = file.reopen === undefined ? run.defaulted.filter((key) => key !== 'encoding') : run.defaulted;
+  const kept = previous === undefined ? [] : keptOptions(previous.options, recorded, defaulted);
   if (kept.length === 0) return { input: file, reading, rules: run.rules, recorded };
   const settings: RunSettings = { readerOptions: { ...run.readerOptions }, rules: { ...run.rules }, recorded: { ...run.recordedOptions } };
   for (const k of kept) k.option.inherits!.apply(k.value, settings);
-  const encoding = settings.readerOptions.encoding;
-  // A byte-order mark still wins: then the recorded encodings differ, and the change is refused.
-  const input = encoding !== undefined && encoding !== file.encoding && file.reopen !== undefined ? await file.reopen({ encoding }) : file;
+  const encoding = kept.find((k) => k.option.key === 'encoding')?.value as string | undefined;
+  // Opened again in the earlier read's encoding. A byte-order mark still wins: then the recorded encodings differ, and the change is refused.
+  const input = encoding !== undefined && file.reopen !== undefined ? await file.reopen({ encoding }) : file;
   const again = fileReading(input, source, settings.readerOptions as RunRequest['readerOptions']);
   again.notices.unshift(...kept.map(describeKept));
   return { input, reading: again, rules: settings.rules as RulesSpec, recorded: { ...settings.recorded, ...again.recorded } };

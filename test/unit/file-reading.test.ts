@@ -5,7 +5,8 @@ import { SOURCE_FORMATS } from '../../src/sources/formats.js';
 import type { SourceInput } from '../../src/sources/open-input.js';
 import { afterReading, fileReading } from '../../src/stage-sources/file-reading.js';
 import { planFiles } from '../../src/stage-sources/file-plan.js';
-import { beginRead, finishRead } from '../../src/staging/source-reads.js';
+import { fileSettings } from '../../src/stage-sources/file-settings.js';
+import { beginRead, finishRead, type ReadRecord } from '../../src/staging/source-reads.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -64,5 +65,29 @@ describe('a file read again', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('options kept from a file\'s earlier read', () => {
+  const run = { readerOptions: { trim: true }, rules: { nowMs: 0, minTimeMs: Date.UTC(2000, 0, 1) }, recordedOptions: { minTime: '2000-01-01T00:00:00.000Z' }, defaulted: ['encoding', 'delimiter', 'trim', 'minTime'] };
+  const earlier = (options: Record<string, unknown>) => ({ options }) as unknown as ReadRecord;
+
+  it('an older read: untrimmed, no bound, recorded so, and said', async () => {
+    const settings = await fileSettings(input('event,distinct_id,timestamp\n'), SOURCE_FORMATS.csv!, run, earlier({}));
+    expect(settings.reading.readerOptions.trim).toBe(false);
+    expect(settings.rules.minTimeMs).toBe(Number.NEGATIVE_INFINITY);
+    expect(settings.recorded).toMatchObject({ trim: false, minTime: null, encoding: 'utf-8', delimiter: ',' });
+    expect(settings.reading.notices).toHaveLength(2);
+  });
+
+  it('a file is opened again in its earlier read\'s encoding; a stream, opened once, is not', async () => {
+    const reopened: string[] = [];
+    const file: SourceInput = { ...input('event,distinct_id,timestamp\n'), reopen: async (again) => (reopened.push(again!.encoding!), input('event,distinct_id,timestamp\n', again!.encoding)) };
+    const settings = await fileSettings(file, SOURCE_FORMATS.csv!, run, earlier({ encoding: 'windows-1252', trim: true, delimiter: ',', minTime: '2000-01-01T00:00:00.000Z' }));
+    expect(reopened).toEqual(['windows-1252']);
+    expect(settings.recorded.encoding).toBe('windows-1252');
+    const stream = await fileSettings({ ...input('event,distinct_id,timestamp\n', 'utf-16le'), sizeBytes: -1 }, SOURCE_FORMATS.csv!, { ...run, readerOptions: { trim: true, encoding: 'windows-1252' } }, earlier({ encoding: 'windows-1252' }));
+    expect(stream.input.encoding).toBe('utf-16le');
+    expect(stream.reading.notices.some((n) => n.includes('--encoding'))).toBe(false);
   });
 });
