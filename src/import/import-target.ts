@@ -9,6 +9,7 @@ import { findProject, resolveIngestion, type IngestionTarget } from '../config/r
 import { RefusedError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
 import { acceptedTestProjects, findProjectRecord } from '../staging/delivery-store.js';
+import { rangeName, recoverInterruptedRanges } from '../staging/source-ranges.js';
 import { recoverInterruptedReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { bindingProblem, shellWord, testFirstProblem } from './import-rules.js';
@@ -32,6 +33,8 @@ export function openForImport(staging: string, command: string, reporter: Report
   // A larger cache for the checkpoints: the deliveries they add go wherever seq falls, which is
   // all over the table when the source was not in time order.
   const store = StagingStore.open(staging, { mustExist: true, lockFor: command, cacheMb: IMPORT_CACHE_MB });
+  // A source API range half fetched is undone first: half a range must never be sent.
+  for (const range of recoverInterruptedRanges(store)) reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
   for (const read of recoverInterruptedReads(store)) {
     reporter.warn(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
   }

@@ -11,8 +11,10 @@ import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js'
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
+import { apiSourceNames } from '../../../sources/api/api-sources.js';
+import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
-export interface ExportSourceOptions extends StagingOptions {
+export interface ExportSourceOptions extends StagingOptions, ApiSourceOptions {
   from: string;
   map?: string;
   timezone?: string;
@@ -67,7 +69,10 @@ function recordedZone(format: SourceFormat, zone: string | undefined): string | 
   return zone ?? (format.timezone === 'project' ? 'UTC' : null);
 }
 
-export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
+/** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
+export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions'>;
+
+export async function stagingShape(options: ExportSourceOptions, nowMs: number): Promise<StagingShape> {
   const source = SOURCE_FORMATS[options.from];
   if (source === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
   if (options.timezone !== undefined && source.timezone === 'utc') {
@@ -86,14 +91,28 @@ export async function toExportSourceInput(files: string[], options: ExportSource
   const columns = parseColumns(options.column);
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
   return {
+    format: options.from,
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType },
+    rules,
+    recordedOptions: { map: options.map ?? null, timezone: recordedZone(source, timezone), inferTypes: options.inferTypes, columns, groups, ...(groupType === undefined ? {} : { segmentGroupType: groupType }) },
+  };
+}
+
+export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
+  refuseApiFlags(options.from, options);
+  if (files.length === 0) {
+    throw new UsageError('no source files given: name files, directories or globs', [`To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`]);
+  }
+  const shape = await stagingShape(options, nowMs);
+  return {
     files,
     staging: options.staging,
     command: 'export-source',
-    format: options.from,
+    format: shape.format,
     workers: options.workers,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType },
+    readerOptions: shape.readerOptions,
     expandInputs: true,
-    rules,
-    recordedOptions: { map: options.map ?? null, timezone: recordedZone(source, timezone), inferTypes: options.inferTypes, columns, groups, ...(groupType === undefined ? {} : { segmentGroupType: groupType }) },
+    rules: shape.rules,
+    recordedOptions: shape.recordedOptions,
   };
 }

@@ -14,8 +14,15 @@ function printSources(report: StagingReport): void {
     print('No sources staged yet: run `migrate export-source`.');
     return;
   }
-  print('Sources:');
-  const rows = report.sources.map((s) => [
+  // Source API ranges are shown by their ledger (printRanges): a read per day would flood this table.
+  const files = report.sources.filter((s) => !/^[a-z]+-api:/.test(s.path));
+  const apiReads = report.sources.length - files.length;
+  if (files.length === 0) {
+    print(`Sources: ${plural(apiReads, 'range read')} from source APIs (below)`);
+    return;
+  }
+  print(`Sources:${apiReads > 0 ? ` (and ${plural(apiReads, 'range read')} from source APIs, below)` : ''}`);
+  const rows = files.map((s) => [
     displayPath(s.path),
     s.format,
     s.status,
@@ -65,9 +72,27 @@ function preflightLine(p: StagingReport['preflights'][number]): string {
   return `  ${p.project}: preflight ${p.outcome} ${p.createdAt}${found === '' ? '' : ` (${found})`}${p.outcome === 'failed' ? ': `migrate doctor --project ' + p.project + '`' : ''}`;
 }
 
+function printRanges(report: StagingReport): void {
+  for (const source of report.ranges) {
+    const c = source.counts;
+    const waiting = c.pending + c.fetching;
+    print(`Ranges of ${source.source}: ${count(c.done)} done, ${count(c.empty)} without data, ${count(c.failed)} failed, ${count(waiting)} pending`);
+    for (const span of source.spans) {
+      const bounds = span.start === span.end ? span.start : `${span.start} .. ${span.end}`;
+      const rows = span.status === 'done' ? `, ${plural(span.rowsRead, 'row')}` : '';
+      print(`  ${bounds}: ${span.status === 'empty' ? 'without data' : span.status} (${plural(span.ranges, 'range')}${rows})`);
+    }
+    for (const failed of source.failed) print(`  failed ${failed.start === failed.end ? failed.start : `${failed.start}-${failed.end}`} after ${plural(failed.attempts, 'request')}: ${failed.error ?? ''}`);
+  }
+  if (report.ranges.some((source) => source.counts.failed + source.counts.pending > 0)) {
+    print('Ranges not done are fetched by running the same `migrate export-source --from ...-api` again.');
+  }
+}
+
 function printStagingReport(report: StagingReport): void {
   print(`Staging file: ${report.staging}`);
   printSources(report);
+  printRanges(report);
   print(`Events: ${count(report.events.count)}${range(report.events)}`);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
   if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
