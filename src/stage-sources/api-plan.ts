@@ -5,7 +5,7 @@
  */
 import { cut, formatDay, formatHour, gaps, hoursForTarget, parseDay, parseHour, spanLength, type Span } from '../sources/api/api-ranges.js';
 import type { ApiSource } from '../sources/api/api-source.js';
-import { addPendingRanges, dropUnfetched, rangesOf, type RangeRow, type RangeStatus } from '../staging/source-ranges.js';
+import { addPendingRanges, dropPlanned, rangesOf, type RangeRow } from '../staging/source-ranges.js';
 import type { StagingStore } from '../staging/staging-store.js';
 
 /** Bytes one Amplitude answer should come near: a quarter of its 4 GB cap, so a busier stretch still fits. */
@@ -49,25 +49,29 @@ export function adaptiveHours(api: ApiSource, store: StagingStore, source: strin
 
 /**
  * Plans the window's ranges not fetched yet as pending. Days: one each (a day already in the
- * ledger keeps its row). Hours: the unplanned ones (`replan` those pending, `fresh` those that
- * failed in an earlier run too) are cut again into ranges of `hoursPerRequest`.
+ * ledger keeps its row). Hours: the hours no range holds (pending ranges cut from a window are
+ * cut again; halves of a split and failed ranges stay as they are) are cut into ranges of
+ * `hoursPerRequest`.
  */
-export function planWindow(api: ApiSource, store: StagingStore, source: string, window: Span, hoursPerRequest: number, nowIso: string, fresh: boolean): void {
+export function planWindow(api: ApiSource, store: StagingStore, source: string, window: Span, hoursPerRequest: number, nowIso: string): void {
   if (api.unit === 'day') {
     addPendingRanges(store, source, cut(window, 1).map((span) => boundsOf(api, span)), nowIso);
     return;
   }
-  const bounds = boundsOf(api, window);
-  const unfetched: RangeStatus[] = fresh ? ['pending', 'failed'] : ['pending'];
   store.transaction(() => {
-    dropUnfetched(store, source, bounds, unfetched);
+    dropPlanned(store, source, boundsOf(api, window));
     const covered = rangesOf(store, source).map((row) => spanOf(api, row));
     const planned = gaps(window, covered).flatMap((gap) => cut(gap, hoursPerRequest));
     addPendingRanges(store, source, planned.map((span) => boundsOf(api, span)), nowIso);
   });
 }
 
+/** A range's key among those tried in a run (row ids are reused once a split range is deleted). */
+export function rangeKey(row: { start: string; end: string }): string {
+  return `${row.start}/${row.end}`;
+}
+
 /** The next range to fetch: the earliest of the window pending (or failed in an earlier run) and not tried in this one. */
-export function nextRange(api: ApiSource, store: StagingStore, source: string, window: Span, tried: ReadonlySet<number>): (RangeRow & { span: Span }) | undefined {
-  return rangesIn(api, store, source, window).find((row) => (row.status === 'pending' || row.status === 'failed') && !tried.has(row.id));
+export function nextRange(api: ApiSource, store: StagingStore, source: string, window: Span, tried: ReadonlySet<string>): (RangeRow & { span: Span }) | undefined {
+  return rangesIn(api, store, source, window).find((row) => (row.status === 'pending' || row.status === 'failed') && !tried.has(rangeKey(row)));
 }

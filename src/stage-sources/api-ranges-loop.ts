@@ -9,7 +9,7 @@ import { spanLength, type Span } from '../sources/api/api-ranges.js';
 import { type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { InFlight } from '../util/in-flight.js';
-import { adaptiveHours, MAX_HOURS_PER_REQUEST, nextRange, planWindow, rangesIn } from './api-plan.js';
+import { adaptiveHours, MAX_HOURS_PER_REQUEST, nextRange, planWindow, rangeKey, rangesIn } from './api-plan.js';
 import { RangeRun, type RangeResult, type RangeRunContext } from './api-range-run.js';
 
 export interface LoopOptions {
@@ -63,16 +63,14 @@ function turns(): RangeRunContext['stagingTurn'] {
 
 class Loop {
   private readonly controller = new AbortController();
-  private readonly tried = new Set<number>();
+  private readonly tried = new Set<string>();
   private readonly inFlight = new InFlight();
   private readonly ctx: RangeRunContext;
-  private maxHours: number;
   private stop: unknown;
   readonly result: LoopResult = { ranges: [], fetched: 0 };
 
   constructor(base: Context, private readonly o: LoopOptions) {
     this.ctx = { ...base, signal: AbortSignal.any([o.signal, this.controller.signal]), stagingTurn: turns() };
-    this.maxHours = Math.min(o.fixedHours ?? MAX_HOURS_PER_REQUEST, MAX_HOURS_PER_REQUEST);
   }
 
   async run(): Promise<LoopResult> {
@@ -86,7 +84,7 @@ class Loop {
         await this.inFlight.below(this.inFlight.size);
         continue;
       }
-      this.tried.add(row.id);
+      this.tried.add(rangeKey(row));
       const range = new RangeRun(this.ctx, row, row.span);
       this.inFlight.add(range.run().then((r) => this.ended(r, row.span), (error: unknown) => this.failed(range.result, error)));
     }
@@ -101,8 +99,7 @@ class Loop {
       this.result.fetched++;
       this.ctx.progress.fetched(spanLength(span));
     }
-    if (range.status === 'split') this.maxHours = Math.min(this.maxHours, Math.ceil(spanLength(span) / 2));
-    if (this.ctx.api.unit === 'hour') this.replan();
+    if (this.ctx.api.unit === 'hour' && this.o.fixedHours === undefined && range.status !== 'split') this.replan();
   }
 
   private failed(range: RangeResult, error: unknown): void {
@@ -111,11 +108,11 @@ class Loop {
     this.controller.abort();
   }
 
-  /** Amplitude: the ranges still pending cut again, sized from every answer so far. */
+  /** Amplitude: the ranges still planned cut again, sized from every answer so far. */
   private replan(): void {
     const { api, target, staging, clock } = this.ctx;
-    const hours = this.o.fixedHours === undefined ? adaptiveHours(api, staging.store, target.source, this.maxHours) : Math.min(this.o.fixedHours, this.maxHours);
-    planWindow(api, staging.store, target.source, this.o.window, hours, new Date(clock.now()).toISOString(), false);
+    const hours = adaptiveHours(api, staging.store, target.source, MAX_HOURS_PER_REQUEST);
+    planWindow(api, staging.store, target.source, this.o.window, hours, new Date(clock.now()).toISOString());
   }
 }
 

@@ -115,7 +115,7 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
     refuseChangedZone(store, target.source, rangeOptions);
     const nowIso = new Date(clock.now()).toISOString();
     const hours = input.hoursPerRequest ?? adaptiveHours(api, store, target.source, MAX_HOURS_PER_REQUEST);
-    planWindow(api, store, target.source, window, hours, nowIso, true);
+    planWindow(api, store, target.source, window, hours, nowIso);
     const done = fetchedIn(api, store, target.source, window);
     const seed = requestTimes(store, target.source, new Date(clock.now() - 3_600_000).toISOString()).map((at) => Date.parse(at));
     const format = findFormat(api.format)!;
@@ -132,13 +132,22 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
     };
     const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal });
     if (signal.aborted) throw interrupted(loop.fetched);
-    const noData = !rangesOf(store, target.source).some((r) => r.status === 'done' && r.rowsRead > 0) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
+    const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
     return summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done });
   } finally {
     store.close();
     await removeSpoolDir(store.path);
     if (http === undefined) await client.close();
   }
+}
+
+/**
+ * Nothing but "no data" from a source, ever: more likely a wrong project, region or host than
+ * an empty project, so no range of it is recorded as empty (the next run asks again). A range
+ * with data, or one that failed (the API knows the project), says the answers are real.
+ */
+function neverGaveData(store: StagingStore, source: string): boolean {
+  return !rangesOf(store, source).some((r) => (r.status === 'done' && r.rowsRead > 0) || r.status === 'failed');
 }
 
 function interrupted(fetched: number): InterruptedError {

@@ -48,11 +48,11 @@ export function rangeName(source: string, range: RangeBounds): string {
 }
 
 /** Adds ranges not in the ledger yet as pending; returns how many were new. */
-export function addPendingRanges(store: StagingStore, source: string, ranges: readonly RangeBounds[], nowIso: string): number {
+export function addPendingRanges(store: StagingStore, source: string, ranges: readonly RangeBounds[], nowIso: string, origin: 'plan' | 'split' = 'plan'): number {
   const insert = store.db.prepare(
-    "INSERT INTO source_ranges (source, range_start, range_end, status, created_at) VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
+    "INSERT INTO source_ranges (source, range_start, range_end, status, origin, created_at) VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING",
   );
-  return store.transaction(() => ranges.reduce((added, r) => added + insert.run(source, r.start, r.end, nowIso).changes, 0));
+  return store.transaction(() => ranges.reduce((added, r) => added + insert.run(source, r.start, r.end, origin, nowIso).changes, 0));
 }
 
 /** Every range of `source`, in order. */
@@ -129,16 +129,15 @@ export function markFailed(store: StagingStore, id: number, error: string, nowIs
 export function splitRange(store: StagingStore, row: RangeRow, parts: readonly RangeBounds[], nowIso: string): void {
   store.transaction(() => {
     store.db.prepare('DELETE FROM source_ranges WHERE id = ?').run(row.id);
-    addPendingRanges(store, row.source, parts, nowIso);
+    addPendingRanges(store, row.source, parts, nowIso, 'split');
   });
 }
 
-/** Removes the ranges of `source` in one of `statuses` that overlap `[start, end]`, to plan them again. */
-export function dropUnfetched(store: StagingStore, source: string, window: RangeBounds, statuses: readonly RangeStatus[]): void {
-  const marks = statuses.map(() => '?').join(', ');
+/** Removes the pending ranges of `source` cut from a window (not the halves of a split) that overlap `[start, end]`, to cut them again. */
+export function dropPlanned(store: StagingStore, source: string, window: RangeBounds): void {
   store.db
-    .prepare(`DELETE FROM source_ranges WHERE source = ? AND status IN (${marks}) AND range_start <= ? AND range_end >= ?`)
-    .run(source, ...statuses, window.end, window.start);
+    .prepare("DELETE FROM source_ranges WHERE source = ? AND status = 'pending' AND origin = 'plan' AND range_start <= ? AND range_end >= ?")
+    .run(source, window.end, window.start);
 }
 
 /** Empty ranges back to pending, with a note: when a source never gave data, "empty" may mean misconfigured. */

@@ -150,6 +150,8 @@ export const MIGRATIONS: readonly string[] = [
    * (Mixpanel) or hour range (Amplitude) of a source API: pending, being fetched, done, empty
    * (the API had no data there) or failed, with its attempts, counts and last error (redacted).
    * A range's rows are the reads whose path is the range's name (or starts with it and '!').
+   * origin: 'plan' for a range cut from the window (cut again as answers come), 'split' for a
+   * half of a range refused as too large (kept as it is until fetched).
    */ `
   CREATE TABLE source_ranges (
     id INTEGER PRIMARY KEY,
@@ -157,6 +159,7 @@ export const MIGRATIONS: readonly string[] = [
     range_start TEXT NOT NULL,
     range_end TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('pending', 'fetching', 'done', 'empty', 'failed')),
+    origin TEXT NOT NULL DEFAULT 'plan' CHECK (origin IN ('plan', 'split')),
     attempts INTEGER NOT NULL DEFAULT 0,
     bytes INTEGER NOT NULL DEFAULT 0,
     rows_read INTEGER NOT NULL DEFAULT 0,
