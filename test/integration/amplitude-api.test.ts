@@ -4,7 +4,7 @@
  * empty hours (404), a range over the size cap (400) and a gateway timeout (504) split in
  * halves; ranges sized from the data; retries; kill -9 mid-range, then a re-run.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAmplitudeStandin, type AmplitudeStandin } from '../helpers/amplitude-api-standin.js';
@@ -70,6 +70,11 @@ describe('export-source --from amplitude-api', () => {
     const summary = json(result);
     expect(summary.source).toMatch(/^amplitude-api:[0-9a-f]{12}$/);
     expect(summary.totals).toMatchObject({ rowsRead: 36, staged: 36, rejected: 0 });
+    // Neither the secret key nor the API key (the project is named by a digest of it) is written anywhere.
+    for (const text of [result.stdout, readFileSync(target.staging).toString('latin1')]) {
+      expect(text).not.toContain(AMPLITUDE_SECRET);
+      expect(text).not.toContain(AMPLITUDE_KEY);
+    }
 
     const zip = join(target.dir, 'export.zip');
     const answer = await fetch(`${standin.url}/api/2/export?start=20250901T00&end=20250903T23`, { headers: { authorization: basicAuth(AMPLITUDE_KEY, AMPLITUDE_SECRET) } });

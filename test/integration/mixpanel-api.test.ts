@@ -12,6 +12,7 @@ import { basicAuth } from '../helpers/export-api-standin.js';
 import { exportSource, rejectsOf, stagingIn, statusOf } from '../helpers/export-source.js';
 import { startMixpanelStandin, type MixpanelRecord, type MixpanelStandin } from '../helpers/mixpanel-api-standin.js';
 import { fetchApi, MIXPANEL_SECRET, mixpanelTarget, startFetch, until, type ApiTarget } from '../helpers/source-api-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -129,7 +130,7 @@ describe('export-source --from mixpanel-api', () => {
   });
 
   it('names the day and the line of each rejected row', async () => {
-    const days = Object.fromEntries(DAYS.map((d) => [d, dayEvents(d, 3)]));
+    const days: Record<string, Array<MixpanelRecord | string>> = Object.fromEntries(DAYS.map((d) => [d, dayEvents(d, 3)]));
     days[DAYS[2]!] = [...dayEvents(DAYS[2]!, 2), '{"event": "broken", ', JSON.stringify({ event: 'No time', properties: { distinct_id: 'u', $insert_id: 'x' } })];
     const { target } = await setup(days);
     const result = await fetchDays(target, [], DAYS[0], DAYS[3]);
@@ -208,6 +209,5 @@ describe('export-source --from mixpanel-api', () => {
 });
 
 async function runStatus(target: ApiTarget): Promise<string> {
-  const { runCli } = await import('../helpers/run-cli.js');
   return (await runCli(['status', '--staging', target.staging], { cwd: target.dir })).stdout;
 }

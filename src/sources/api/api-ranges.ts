@@ -89,9 +89,10 @@ const HOURS: WindowRules = { unit: 'hour', parse: parseHour, format: formatHour,
 function parseWindow(rules: WindowRules, start: string | undefined, end: string | undefined, nowMs: number): Window {
   if (start === undefined || end === undefined) throw new UsageError(`--start and --end are required: the first and last ${rules.unit} to fetch (${rules.expected})`);
   const first = rules.parse(start, 'start');
-  if (first === undefined) throw new UsageError(`--start ${start}: not a ${rules.unit}; expected ${rules.expected}`);
+  const notOne = `not ${rules.unit === 'hour' ? 'an' : 'a'} ${rules.unit}; expected ${rules.expected}`;
+  if (first === undefined) throw new UsageError(`--start ${start}: ${notOne}`);
   const asked = rules.parse(end, 'end');
-  if (asked === undefined) throw new UsageError(`--end ${end}: not a ${rules.unit}; expected ${rules.expected}`);
+  if (asked === undefined) throw new UsageError(`--end ${end}: ${notOne}`);
   if (asked < first) throw new UsageError(`--end ${end} is before --start ${start}`);
   const settled = rules.lastSettled(nowMs);
   if (first > settled) {
