@@ -34,6 +34,8 @@ export interface StandinServer {
   requests: LoggedRequest[];
   /** Queues faults for the range `key` (the stand-in's own key of a request), or '*' for the next request whatever its range. */
   inject(key: string, ...faults: Fault[]): void;
+  /** Forgets the faults not used yet. */
+  clearFaults(): void;
   /** Ends every stalled answer (the client has usually gone). */
   release(): void;
   close(): Promise<void>;
@@ -84,6 +86,9 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
     requests,
     inject(key, ...more) {
       faults.set(key, [...(faults.get(key) ?? []), ...more]);
+    },
+    clearFaults() {
+      faults.clear();
     },
     release() {
       for (const res of stalled) res.destroy();

@@ -158,7 +158,8 @@ describe('export-source --from mixpanel-api', () => {
 
   it('a day still failing when its retry budget is spent fails alone (exit 8); a re-run fetches only that day', async () => {
     const { standin, target } = await setup();
-    standin.inject(DAYS[1]!, ...Array.from({ length: 5 }, () => ({ type: 'answer' as const, status: 500, body: JSON.stringify({ error: 'internal error' }) })));
+    // More failures than a 12 ms budget has attempts for, whatever the jitter.
+    standin.inject(DAYS[1]!, ...Array.from({ length: 30 }, () => ({ type: 'answer' as const, status: 500, body: JSON.stringify({ error: 'internal error' }) })));
     const first = await fetchDays(target, ['--retry-budget-ms', '12']);
     expect(first.code).toBe(8);
     expect(first.stderr).toContain('1 range of 2025-03-01 to 2025-03-04 failed');
@@ -167,6 +168,7 @@ describe('export-source --from mixpanel-api', () => {
     expect(status).toContain(`failed ${DAYS[1]} after`);
     expect(status).toContain('Mixpanel kept failing for 2025-03-02 (HTTP 500: internal error)');
 
+    standin.clearFaults();
     const requestsBefore = standin.days().length;
     const again = await fetchDays(target);
     expect(again.code).toBe(0);
