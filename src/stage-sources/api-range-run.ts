@@ -13,7 +13,7 @@ import { halves, type Span } from '../sources/api/api-ranges.js';
 import type { ApiSource, RangeVerdict } from '../sources/api/api-source.js';
 import { downloadRange } from '../sources/api/range-download.js';
 import type { RequestWindow } from '../sources/api/request-window.js';
-import { markDone, markEmpty, markFailed, markFetching, markPending, noteRequest, rangeName, splitRange, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';
+import { markDone, markEmpty, markFailed, markFetching, markPending, noteRequest, rangeName, rangeStatus, splitRange, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';
 import type { ReadCounts } from '../staging/source-reads.js';
 import type { Clock } from '../util/clock.js';
 import { redact } from '../util/redact.js';
@@ -97,12 +97,13 @@ export class RangeRun {
     markFetching(store, row.id);
     try {
       const verdict = await this.download();
-      if (verdict === undefined) {
-        markPending(store, row.id, null);
-        throw new InterruptedError('interrupted');
-      }
+      if (verdict === undefined) throw new InterruptedError('interrupted');
       await this.settle(verdict);
       return this.result;
+    } catch (error) {
+      // Whatever stopped it, nothing of it is staged: it is fetched again by the next run.
+      if (rangeStatus(store, row.id) === 'fetching') markPending(store, row.id, error instanceof InterruptedError ? null : redact((error as Error).message));
+      throw error;
     } finally {
       await rm(this.spool, { force: true });
     }
@@ -127,7 +128,7 @@ export class RangeRun {
           this.result.requests++;
           noteRequest(ctx.staging.store, row.id, nowIso(ctx.clock));
         },
-        onRetry: (reason, ms) => ctx.progress.notice(`${label}: ${reason}; retrying in ${Math.ceil(ms / 1000)} s`),
+        onRetry: (reason, ms) => ctx.progress.notice(`${label}: ${reason}; retrying in ${ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`}`),
         onBytes: (bytes) => ctx.progress.downloading(row, bytes),
         splitsOn: (status) => ctx.api.splitsOn(status, span),
       });
@@ -167,7 +168,6 @@ export class RangeRun {
       case 'failed':
         return this.fail(verdict.message);
       case 'stop':
-        markPending(store, row.id, redact(verdict.message));
         this.result.error = verdict.message;
         throw stopError(verdict);
     }
@@ -190,7 +190,6 @@ export class RangeRun {
       } catch (error) {
         undoRangeReads(store, ctx.target.source, row, (error as Error).message);
         if (error instanceof InputError) return this.fail((error as Error).message);
-        markPending(store, row.id, error instanceof InterruptedError ? null : redact((error as Error).message));
         throw error;
       }
       const counts = { bytes: this.result.bytes, rowsRead: this.result.rowsRead, rowsStaged: this.result.staged, rowsRejected: this.result.rejected };

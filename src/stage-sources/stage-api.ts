@@ -97,39 +97,55 @@ function recover(store: StagingStore, reporter: Reporter): string[] {
   return ranges;
 }
 
+interface RunSetup {
+  api: ApiSource;
+  input: StageApiInput;
+  target: SourceApiTarget & { projectId?: string };
+  window: Window;
+  store: StagingStore;
+  http: HttpClient;
+  reporter: Reporter;
+  signal: AbortSignal;
+  clock: Clock;
+}
+
+/** Plans the window in the ledger and gathers what every range needs; returns what was done before. */
+async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signal' | 'stagingTurn'>; done: { ranges: number; units: number } }> {
+  const { api, input, target, window, store, clock } = s;
+  const rangeOptions = { timezone: input.recordedOptions.timezone ?? null };
+  refuseChangedZone(store, target.source, rangeOptions);
+  const hours = input.hoursPerRequest ?? adaptiveHours(api, store, target.source, MAX_HOURS_PER_REQUEST);
+  planWindow(api, store, target.source, window, hours, new Date(clock.now()).toISOString());
+  const done = fetchedIn(api, store, target.source, window);
+  const seed = requestTimes(store, target.source, new Date(clock.now() - 3_600_000).toISOString()).map((at) => Date.parse(at));
+  const ctx = {
+    api, target, http: s.http, clock, policy: input.retryPolicy, idleTimeoutMs: input.idleTimeoutMs,
+    window: new RequestWindow(api.limits(input.maxRequestsPerHour ?? api.defaultMaxPerHour), clock, seed),
+    spoolDir: await prepareSpoolDir(store.path),
+    staging: {
+      store, writer: new EventWriter(store), format: api.format, source: findFormat(api.format)!, archive: api.format === 'amplitude',
+      readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, workers: input.workers, signal: s.signal, reporter: s.reporter,
+    },
+    rangeOptions,
+    progress: new ApiProgress(s.reporter, api.vendor, api.unit, window.last - window.first + 1, done.units),
+  };
+  return { ctx, done };
+}
+
 export async function stageFromApi(input: StageApiInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock, http?: HttpClient): Promise<StageApiResult> {
   const api = findApiSource(input.api);
   const started = clock.now();
   const concurrency = checkOptions(api, input);
   const target = resolveTarget(api, input);
   const window = windowOf(api, input);
-  const bounds = api.bounds(window);
   if (window.cappedFrom !== undefined) {
-    reporter.notice(`--end ${window.cappedFrom} is later than the last ${api.unit} settled for a day; fetching up to ${bounds.end} (a range is never fetched twice, so one still filling waits)`);
+    reporter.notice(`--end ${window.cappedFrom} is later than the last ${api.unit} settled for a day; fetching up to ${api.bounds(window).end} (a range is never fetched twice, so one still filling waits)`);
   }
   const store = StagingStore.open(input.staging, { lockFor: 'export-source' });
   const client = http ?? createHttpClient({ connections: concurrency });
   try {
     const recovered = recover(store, reporter);
-    const rangeOptions = { timezone: input.recordedOptions.timezone ?? null };
-    refuseChangedZone(store, target.source, rangeOptions);
-    const nowIso = new Date(clock.now()).toISOString();
-    const hours = input.hoursPerRequest ?? adaptiveHours(api, store, target.source, MAX_HOURS_PER_REQUEST);
-    planWindow(api, store, target.source, window, hours, nowIso);
-    const done = fetchedIn(api, store, target.source, window);
-    const seed = requestTimes(store, target.source, new Date(clock.now() - 3_600_000).toISOString()).map((at) => Date.parse(at));
-    const format = findFormat(api.format)!;
-    const ctx: Omit<RangeRunContext, 'signal' | 'stagingTurn'> = {
-      api, target, http: client, clock, policy: input.retryPolicy, idleTimeoutMs: input.idleTimeoutMs,
-      window: new RequestWindow(api.limits(input.maxRequestsPerHour ?? api.defaultMaxPerHour), clock, seed),
-      spoolDir: await prepareSpoolDir(store.path),
-      staging: {
-        store, writer: new EventWriter(store), format: api.format, source: format, archive: api.format === 'amplitude', readerOptions: input.readerOptions,
-        rules: input.rules, recordedOptions: input.recordedOptions, workers: input.workers, signal, reporter,
-      },
-      rangeOptions,
-      progress: new ApiProgress(reporter, api.vendor, api.unit, window.last - window.first + 1, done.units),
-    };
+    const { ctx, done } = await prepare({ api, input, target, window, store, http: client, reporter, signal, clock });
     const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal });
     if (signal.aborted) throw interrupted(loop.fetched);
     const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;

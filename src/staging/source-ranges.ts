@@ -93,6 +93,11 @@ export function recoverInterruptedRanges(store: StagingStore): RangeRow[] {
   return rows;
 }
 
+/** A range's state now (undefined once it was split and removed). */
+export function rangeStatus(store: StagingStore, id: number): RangeStatus | undefined {
+  return (store.db.prepare('SELECT status FROM source_ranges WHERE id = ?').get(id) as { status: RangeStatus } | undefined)?.status;
+}
+
 /** A range is being fetched: from now on, a crash leaves it to be undone. */
 export function markFetching(store: StagingStore, id: number): void {
   store.db.prepare("UPDATE source_ranges SET status = 'fetching', error = NULL WHERE id = ?").run(id);

@@ -43,6 +43,7 @@ function printSummary(result: StageApiResult): void {
   print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`migrate status\`).`);
   print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(t.rowsRead, result.elapsedMs))} rows/s).`);
   if (t.rejected > 0) print('Every rejected row, with its range, line and reason: `migrate rejects`.');
+  if (t.recent > 0) print(`warning: ${plural(t.recent, 'event')} within the last 48 hours; PostHog advises importing only older events`);
 }
 
 export function presentApiStaging(result: StageApiResult, json: boolean): void {
