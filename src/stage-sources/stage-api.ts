@@ -8,7 +8,6 @@
 import { configPath, loadConfig } from '../config/load-config.js';
 import { resolveAmplitude, resolveMixpanel, type SourceApiTarget } from '../config/resolve-source.js';
 import { InterruptedError, RefusedError, UsageError } from '../errors.js';
-import type { RulesSpec } from '../events/rules-spec.js';
 import { createHttpClient, type HttpClient } from '../http/http-client.js';
 import type { RetryPolicy } from '../http/retry-policy.js';
 import type { Reporter } from '../reporter.js';
@@ -16,7 +15,6 @@ import { dayWindow, hourWindow, type Window } from '../sources/api/api-ranges.js
 import { findApiSource, type ApiSource, type ApiSourceName } from '../sources/api/api-sources.js';
 import { RequestWindow } from '../sources/api/request-window.js';
 import { findFormat } from '../sources/formats.js';
-import type { ReaderOptions } from '../sources/source-item.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { rangeName, rangesOf, recoverInterruptedRanges, reopenEmpty, requestTimes } from '../staging/source-ranges.js';
 import { recoverInterruptedReads } from '../staging/source-reads.js';
@@ -27,12 +25,13 @@ import { adaptiveHours, fetchedIn, MAX_HOURS_PER_REQUEST, planWindow } from './a
 import type { RangeRunContext } from './api-range-run.js';
 import { fetchRanges, summarise, type StageApiResult } from './api-ranges-loop.js';
 import { prepareSpoolDir, removeSpoolDir } from './spool.js';
+import type { StageSourcesInput } from './stage-sources.js';
 
 export type { StageApiResult } from './api-ranges-loop.js';
 
-export interface StageApiInput {
+/** The staging file and the rules of the format the API answers in, as file staging takes them. */
+export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'readerOptions' | 'rules' | 'recordedOptions' | 'workers'> {
   api: ApiSourceName;
-  staging: string;
   /** --config; default $MIGRATE_CONFIG or ./migrate.config.json. */
   config?: string;
   env?: Readonly<Record<string, string | undefined>>;
@@ -41,10 +40,6 @@ export interface StageApiInput {
   end?: string;
   /** Now, for capping the window at what has settled. */
   nowMs: number;
-  readerOptions: Omit<ReaderOptions, 'displayName'>;
-  rules: RulesSpec;
-  recordedOptions: Record<string, unknown>;
-  workers?: number;
   /** Most requests an hour, 0 = no limit. Default: the API's (Mixpanel 60, Amplitude none). */
   maxRequestsPerHour?: number;
   /** Requests at once. Default: the API's (Mixpanel 3, Amplitude 1). */

@@ -3,16 +3,10 @@ import type { RangeResult } from '../../../stage-sources/api-range-run.js';
 import type { StageApiResult } from '../../../stage-sources/stage-api.js';
 import { count, plural, rate } from '../../../util/format.js';
 import { print, printJson } from '../../terminal/output.js';
+import { byReason } from './staging-output.js';
 
 function label(range: RangeResult): string {
   return range.start === range.end ? range.start : `${range.start}-${range.end}`;
-}
-
-function byReason(rejected: Record<string, number>): string {
-  return Object.entries(rejected)
-    .sort((a, b) => b[1] - a[1])
-    .map(([reason, n]) => `${count(n)} ${reason}`)
-    .join(', ');
 }
 
 /** A fetched range worth a line of its own: rejects, a failure, a split. */

@@ -4,7 +4,8 @@ import type { StageSourcesResult } from '../../../stage-sources/stage-sources.js
 import { count, plural, rate } from '../../../util/format.js';
 import { print, printJson } from '../../terminal/output.js';
 
-function byReason(rejected: Record<string, number>): string {
+/** Reject counts by reason, most first: `3 bad_json, 1 missing_event`. */
+export function byReason(rejected: Record<string, number>): string {
   return Object.entries(rejected)
     .sort((a, b) => b[1] - a[1])
     .map(([reason, n]) => `${count(n)} ${reason}`)
