@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The main job in one command (`npm run demo`): starts the sandbox on a free port, checks it with
-// migrate doctor, stages the bundled sample, imports it into the sandbox's test project, then its production project, and
-// prints the status. Everything happens in a temp directory, removed at the end (--keep keeps it).
+// migrate doctor, stages the bundled sample, imports it into the sandbox's test project, then its
+// production project, prints the status, then checks with `migrate verify` that everything landed
+// in the production project and writes the HTML report. Everything happens in a temp directory,
+// removed at the end (--keep keeps it; the report is then kept too).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +74,10 @@ try {
   await run(['import', '--project', 'prod', ...common]);
   await run(['status', '--staging', staging]);
   await run(['groups', 'list', '--group-type-index', '0', '--project', 'prod', '--config', config]);
-  console.log('\nDemo complete: the sample events, people and companies reached the test project, then the production project.');
+  const report = join(keep ? dir : mkdtempSync(join(tmpdir(), 'migrate-report-')), 'verify-report.html');
+  await run(['verify', '--project', 'prod', '--html', report, ...common]);
+  console.log('\nDemo complete: the sample events, people and companies reached the test project, then the production project, and verify found every one of them there.');
+  console.log(`Verify report (open it in a browser): ${report}`);
 } catch (error) {
   console.error(`demo failed: ${error.message}`);
   process.exitCode = 1;

@@ -30,7 +30,9 @@ db.transaction(() => rows.forEach((row, i) => insert.run(`sample-${i}`, row.even
 const http = createHttpClient();
 const target = { name: 'test', apiHost: sandbox.url, projectId: '1', personalApiKey: sandboxPersonalKey(sandbox.store, 'owner-all'), ingestionHost: sandbox.url };
 const api = managementApi(createManagementClient({ target, http }));
-const created = await api.createExport({ insight: 1, export_format: 'image/png' });
+const answer = await api.createExport({ insight: 1, export_format: 'image/png' });
+if (answer.type !== 'created') throw new Error(`no answer from the sandbox (${answer.type})`);
+const created = answer.export;
 const wait = { pollIntervalMs: 20, timeoutMs: 10_000, clock: systemClock };
 const content = await downloadWhenReady(api, created.id, wait);
 mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });

@@ -15,6 +15,7 @@ export const ExitCode = {
   refused: 6,
   staging: 7,
   remote: 8,
+  eventsMissing: 9,
   preflight: 10,
   interrupted: 130,
 } as const;
@@ -80,6 +81,13 @@ export class StagingError extends MigrateError {
 export class RemoteError extends MigrateError {
   constructor(message: string, hints: readonly string[] = []) {
     super(message, ExitCode.remote, hints);
+  }
+}
+
+/** `verify` found events PostHog accepted and does not hold (the report is printed before it). */
+export class EventsMissingError extends MigrateError {
+  constructor(message: string, hints: readonly string[] = []) {
+    super(message, ExitCode.eventsMissing, hints);
   }
 }
 

@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
 
 // `migrate rejects | head` closes the pipe early: that is the reader's choice, not a failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EIO') return; // the terminal hung up (SIGHUP): the run ends cleanly and logs beside the staging file
   if (error.code === 'EPIPE') process.exit(ExitCode.ok);
   throw error;
 });

@@ -18,6 +18,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['import'], load: async () => (await import('./commands/import/import-command.js')).registerImport },
   { names: ['resume'], load: async () => (await import('./commands/resume/resume-command.js')).registerResume },
   { names: ['status'], load: async () => (await import('./commands/status/status-command.js')).registerStatus },
+  { names: ['verify'], load: async () => (await import('./commands/verify/verify-command.js')).registerVerify },
   { names: ['rejects'], load: async () => (await import('./commands/rejects/rejects-command.js')).registerRejects },
   { names: ['sandbox'], load: async () => (await import('./commands/sandbox/sandbox-command.js')).registerSandbox },
   { names: ['projects'], load: async () => (await import('./commands/projects/projects-command.js')).registerProjects },

@@ -25,6 +25,22 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/**
+ * What makes two base URLs the same place, for comparing a project's hosts: every loopback
+ * name is one host, case, default ports and trailing slashes are ignored.
+ */
+export function hostKey(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return base.trim().toLowerCase().replace(/\/+$/, '');
+  }
+  const host = isLoopbackHost(url.hostname) ? 'loopback' : url.hostname.toLowerCase();
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return `${url.protocol}//${host}:${port}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 /** A normalised base URL (no trailing slash), or an error sentence. */
 export function normaliseBaseUrl(text: string): string | { error: string } {
   let url: URL;

@@ -54,7 +54,27 @@ export function leadingEventsJson(chunk: Chunk, count: number): Buffer {
 
 /** Two halves of a chunk (for a 413 or to isolate a rejected event); needs 2+ events. */
 export function splitChunk(chunk: Chunk, overheadBytes: number): [Chunk, Chunk] {
-  const middle = Math.ceil(chunk.seqs.length / 2);
+  return splitAt(chunk, Math.ceil(chunk.seqs.length / 2), overheadBytes);
+}
+
+/**
+ * The chunk's leading events whose body fits in `maxBytes` (at least one event, however large),
+ * and the rest, if any: for a host that takes only smaller bodies.
+ */
+export function leadingPiece(chunk: Chunk, maxBytes: number, overheadBytes: number): [Chunk, Chunk | undefined] {
+  if (chunk.bytes <= maxBytes || chunk.seqs.length === 1) return [chunk, undefined];
+  let low = 1;
+  let high = chunk.seqs.length - 1;
+  // The largest count of leading events whose body fits (ends are increasing).
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (overheadBytes + chunk.ends[mid - 1]! <= maxBytes) low = mid;
+    else high = mid - 1;
+  }
+  return splitAt(chunk, low, overheadBytes);
+}
+
+function splitAt(chunk: Chunk, middle: number, overheadBytes: number): [Chunk, Chunk] {
   const cut = chunk.ends[middle - 1]!;
   const first = chunk.eventsJson.subarray(0, cut);
   const second = chunk.eventsJson.subarray(cut + 1); // after the comma

@@ -81,6 +81,14 @@ export const DELIVERY_OPTIONS = [
   integer('retryInitialMs', { flag: '--retry-initial-ms <ms>', min: 0, default: 500, unit: 'ms', help: 'first retry delay before jitter' }),
   integer('retryMaxDelayMs', { flag: '--retry-max-delay-ms <ms>', min: 0, default: 30_000, unit: 'ms', help: 'longest computed retry delay' }),
   integer('retryBudgetMs', { flag: '--retry-budget-ms <ms>', min: 0, default: 300_000, unit: 'ms', help: 'most waiting per chunk before the run stops, resumable' }),
+  // A server refusing everything must not turn a migration into dead letters (refusal-guard.ts).
+  integer('maxDeadLetters', {
+    flag: '--max-dead-letters <n>',
+    min: 0,
+    default: 100,
+    unit: 'events (or 1% of the run, if more)',
+    help: 'most events refused one by one before the run stops (or 1% of the run, if more)',
+  }),
   onUnless('gzip', '--no-gzip', 'send bodies uncompressed'),
 ] as const;
 

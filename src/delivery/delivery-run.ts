@@ -8,6 +8,8 @@
 import { eventJsonAt, type Chunk } from './chunker.js';
 import type { Clock } from '../util/clock.js';
 import { deliverChunk, type ChunkContext } from './chunk-delivery.js';
+import { RefusalGuard } from './refusal-guard.js';
+import { SizeGovernor } from './size-governor.js';
 import { ChunkDispatcher } from './chunk-dispatcher.js';
 import { retryPolicy, type DeliverySettings } from './delivery-options.js';
 import { uuidOfEventJson } from './event-encoding.js';
@@ -47,6 +49,8 @@ export interface DeliveryRunOptions {
   sender: BatchSender;
   clock: Clock;
   callbacks: DeliveryCallbacks;
+  /** Most events the run may dead-letter before it stops (see refusal-guard.ts). Default: settings.maxDeadLetters. */
+  deadLetterAllowance?: number;
 }
 
 export type { DeliveryEnd } from './run-control.js';
@@ -57,6 +61,9 @@ export interface DeliveryResult {
   elapsedMs: number;
 }
 
+/** Dead letters named one by one on stderr; the rest are counted in the summary. */
+const DEAD_LETTER_NOTICES = 10;
+
 function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { abandon: AbortSignal; requests: AbortSignal }): ChunkContext {
   const seenRetryReasons = new Set<string>();
   const progress = (): void => o.callbacks.progress?.(stats);
@@ -66,6 +73,8 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
     policy: retryPolicy(o.settings),
     limiter: new RateLimiter(o.settings.maxRate),
     overheadBytes: o.overheadBytes,
+    sizes: new SizeGovernor(),
+    refusals: new RefusalGuard(o.deadLetterAllowance ?? o.settings.maxDeadLetters),
     ...signals,
     onRequest: () => void stats.requests++,
     onDelivered(chunk, wireBytes) {
@@ -75,10 +84,16 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
       stats.wireBytes += wireBytes;
       progress();
     },
-    onDeadLetter(chunk, status, message) {
-      o.callbacks.deadLettered(chunk.seqs, status, message);
-      stats.deadLettered += chunk.seqs.length;
-      o.callbacks.notice?.(`dead letter: event ${uuidOfEventJson(eventJsonAt(chunk, 0))} refused by the server (HTTP ${status}: ${message})`);
+    onDeadLetters(refusals) {
+      for (const { chunk, status, message } of refusals) {
+        o.callbacks.deadLettered(chunk.seqs, status, message);
+        stats.deadLettered += chunk.seqs.length;
+        if (stats.deadLettered <= DEAD_LETTER_NOTICES) {
+          o.callbacks.notice?.(`dead letter: event ${uuidOfEventJson(eventJsonAt(chunk, 0))} refused by the server (HTTP ${status}: ${message})`);
+        } else if (stats.deadLettered === DEAD_LETTER_NOTICES + 1) {
+          o.callbacks.notice?.('more dead letters: counted in the summary, listed by `migrate status`');
+        }
+      }
       progress();
     },
     onRetry(reason, delayMs) {

@@ -3,6 +3,7 @@
  * chunk, an unexpected failure), the signals chunks watch, and the interrupt's grace period.
  */
 import type { Clock } from '../util/clock.js';
+import { forceOf } from '../util/interrupt-force.js';
 import type { ChunkEnd, StopReason } from './chunk-delivery.js';
 
 export type DeliveryEnd = { type: 'done' } | { type: 'interrupted' } | { type: 'stopped'; reason: StopReason };
@@ -31,9 +32,14 @@ export class RunControl {
     return this.stopper.signal;
   }
 
-  /** After an interrupt, requests in flight get the grace period, then are cut. */
+  /**
+   * After an interrupt, requests in flight get the grace period, then are cut; a second
+   * interrupt (the force signal) cuts them at once.
+   */
   private readonly onInterrupt = (): void => {
-    void this.clock.sleep(this.graceMs, AbortSignal.any([this.stopper.signal, this.finished.signal])).then(() => this.stopper.abort());
+    const force = forceOf(this.interrupt);
+    const endsGrace = [this.stopper.signal, this.finished.signal, ...(force ? [force] : [])];
+    void this.clock.sleep(this.graceMs, AbortSignal.any(endsGrace)).then(() => this.stopper.abort());
   };
 
   settle(end: ChunkEnd): void {

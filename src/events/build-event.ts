@@ -5,9 +5,9 @@
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
-import { parseTimestamp } from './timestamp.js';
+import { DEFAULT_MIN_TIME_MS, parseTimestamp, timeBoundsProblem, zonelessBoundsProblem } from './timestamp.js';
 import type { ZoneConverter } from './time-zone.js';
-import { deriveUuidBytes, normaliseUuid, uuidBytes } from './stable-uuid.js';
+import { deriveUuidBytes, normaliseUuid, uuidBytes, zonedRowKey } from './stable-uuid.js';
 import {
   EventKind,
   MAX_DISTINCT_ID_CHARS,
@@ -35,6 +35,11 @@ export interface CandidateEvent {
    * person update, a group call a group update); otherwise the rules' kind.
    */
   kind?: EventKindValue;
+  /**
+   * The time as the source wrote it, when the reader itself read it in a zone given as an
+   * option (Mixpanel's project zone), so `timestamp` is already converted.
+   */
+  sourceTime?: unknown;
 }
 
 export interface EventRules {
@@ -43,13 +48,19 @@ export interface EventRules {
   zone?: ZoneConverter;
   /** "Now" in UTC ms, injected so tests are deterministic. */
   nowMs: number;
+  /** Times before this (UTC ms) are rejected as implausible. Default DEFAULT_MIN_TIME_MS (2000-01-01). */
+  minTimeMs?: number;
   kind?: EventKindValue;
   /** Properties whose values attach the event to groups (`$groups`). */
   groups?: ReadonlyArray<{ type: string; property: string }>;
 }
 
 export type BuildOutcome =
-  | { type: 'event'; event: StagedEvent; recent: boolean }
+  /**
+   * `zoneKey`: set when the event's time was read in a zone given as an option, so that the same
+   * row read with another zone (whose uuid differs) can be recognised (see zonedRowKey).
+   */
+  | { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array }
   | { type: 'skipped' }
   | { type: 'rejected'; problem: RowProblem };
 
@@ -87,10 +98,27 @@ function renameProperties(properties: Record<string, unknown>, renames: NameMap[
   return { ok: true, properties: out };
 }
 
+/**
+ * For a row whose instant a zone option decided, its time as written read as if UTC; undefined
+ * for any other row. A time read with --timezone decides a derived uuid only (a given uuid does
+ * not depend on it); a reader that applied a zone itself (Mixpanel) gives the time as written.
+ */
+function zonedWallMs(candidate: CandidateEvent, wallMs: number | undefined): number | undefined {
+  if (candidate.sourceTime !== undefined) {
+    const written = parseTimestamp(candidate.sourceTime, '');
+    return written.ok ? written.ms : (written.wallMs ?? 0);
+  }
+  return wallMs !== undefined && isMissingUuid(candidate.uuid) ? wallMs : undefined;
+}
+
+function isMissingUuid(given: unknown): boolean {
+  return given === undefined || given === null || given === '';
+}
+
 /** The source's uuid when it has one, else the one derived from the record's identity. */
 function resolveUuid(candidate: CandidateEvent, timestampMs: number, field: string): Uint8Array | RowProblem {
   const given = candidate.uuid;
-  if (given === undefined || given === null || given === '') return deriveUuidBytes(candidate.identity, timestampMs);
+  if (isMissingUuid(given)) return deriveUuidBytes(candidate.identity, timestampMs);
   const normalised = typeof given === 'string' ? normaliseUuid(given) : undefined;
   return normalised === undefined ? problem('bad_uuid', field, `"${String(given).slice(0, 60)}" is not a usable UUID`) : uuidBytes(normalised);
 }
@@ -142,14 +170,15 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   if (candidate.timestamp === undefined || candidate.timestamp === null || candidate.timestamp === '') {
     return reject(problem('missing_timestamp', timestampField, 'timestamp is missing'));
   }
+  const bounds = { minTimeMs: rules.minTimeMs ?? DEFAULT_MIN_TIME_MS, nowMs: rules.nowMs };
   const time = parseTimestamp(candidate.timestamp, timestampField, rules.zone);
-  if (!time.ok) return reject(time.problem);
-  if (time.ms > rules.nowMs) {
-    return reject(problem('future_timestamp', timestampField, `${new Date(time.ms).toISOString()} is in the future`));
-  }
+  if (!time.ok) return reject(zonelessBoundsProblem(time, timestampField, bounds) ?? time.problem);
+  const outOfBounds = timeBoundsProblem(time.ms, timestampField, bounds);
+  if (outOfBounds) return reject(outOfBounds);
 
   const uuid = resolveUuid(candidate, time.ms, names.uuid ?? 'uuid');
   if (!(uuid instanceof Uint8Array)) return reject(uuid);
+  const wallMs = zonedWallMs(candidate, time.wallMs);
 
   const renamed = renameProperties(candidate.properties, rules.nameMap.properties);
   if (!renamed.ok) return reject(renamed.problem);
@@ -165,5 +194,6 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
     type: 'event',
     event: { uuid, kind: candidate.kind ?? rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
+    zoneKey: wallMs === undefined ? undefined : zonedRowKey(uuid, wallMs),
   };
 }

@@ -12,7 +12,8 @@ export const REJECT_REASONS = {
   bad_timestamp: 'timestamp not understood',
   timestamp_without_zone: 'timestamp has no time zone',
   nonexistent_local_time: 'local time that does not exist in the time zone',
-  future_timestamp: 'timestamp in the future',
+  future_timestamp: 'timestamp more than 23 hours in the future',
+  implausible_timestamp: 'timestamp before --min-time (a placeholder such as 0 or 1900-01-01)',
   bad_properties: 'properties is not a JSON object',
   duplicate_property: 'a property is given twice',
   bad_uuid: 'uuid is not a valid UUID',
@@ -20,7 +21,7 @@ export const REJECT_REASONS = {
   bad_value: 'a field has an invalid value',
   missing_group_key: 'no group key',
   group_key_too_long: 'group key longer than 400 characters',
-  conflicts_with_staged: 'an event with this uuid was staged earlier with different content',
+  conflicts_with_staged: 'the same row was staged earlier with different content (another file, map or time zone)',
 } as const;
 
 export type RejectReason = keyof typeof REJECT_REASONS;

@@ -14,8 +14,10 @@ export interface RulesSpec {
   formatRenames?: Readonly<Record<string, string | null>>;
   /** IANA zone for timestamps without one. */
   timezone?: string;
-  /** "Now" in UTC ms: future times are rejected, the last 48 hours warned about. */
+  /** "Now" in UTC ms: times more than 23 hours ahead are rejected, the last 48 hours warned about. */
   nowMs: number;
+  /** --min-time in UTC ms: earlier times are rejected as implausible. Default 2000-01-01. */
+  minTimeMs?: number;
   kind?: EventKindValue;
   /** export-source --group: put the value of `property` into `$groups[type]`. */
   groups?: GroupColumn[];
@@ -31,6 +33,7 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     nameMap: buildNameMap(spec.mapping, spec.formatRenames),
     zone: spec.timezone === undefined ? undefined : createZoneConverter(spec.timezone),
     nowMs: spec.nowMs,
+    minTimeMs: spec.minTimeMs,
     kind: spec.kind,
     groups: spec.groups,
   };

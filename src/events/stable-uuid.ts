@@ -54,6 +54,22 @@ export function deriveUuidBytes(identity: string, timestampMs: number): Buffer {
   return out;
 }
 
+/**
+ * A key of a row as its source wrote it, for rows whose instant a time-zone option decided: the
+ * same row read with another zone gets another derived uuid (other time bits, same hash bits)
+ * but the same key. 16 bytes: the time as written, read as if UTC (`wallMs`, 48 bits), then the
+ * uuid's 80 bits after its time (version, variant and the identity's hash). The time as written
+ * keeps apart rows whose identity leaves the time out (Mixpanel's `$insert_id`), and puts keys in
+ * about the order of the file, so their index grows at its end as the uuid index does (random
+ * keys made staging such rows two and a half times slower).
+ */
+export function zonedRowKey(uuid: Uint8Array, wallMs: number): Buffer {
+  const out = Buffer.allocUnsafe(16);
+  out.writeUIntBE(Math.min(Math.max(0, Math.floor(wallMs)), 2 ** 48 - 1), 0, 6);
+  out.set(uuid.subarray(6, 16), 6);
+  return out;
+}
+
 /** The derived uuid as text; see deriveUuidBytes. */
 export function deriveUuid(identity: string, timestampMs: number): string {
   return uuidText(deriveUuidBytes(identity, timestampMs));

@@ -1,12 +1,70 @@
 /**
- * Timestamp parsing. Accepts ISO 8601 with a zone, epoch seconds or milliseconds, and (only with
- * an explicit IANA zone) local wall-clock times. Guesses nothing: a time without a zone and no
- * `--timezone` is a problem, not UTC.
+ * Timestamp parsing and the bounds of a plausible time. Accepts ISO 8601 with a zone, epoch
+ * seconds or milliseconds, and (only with an explicit IANA zone) local wall-clock times.
+ * Guesses nothing: a time without a zone and no `--timezone` is a problem, not UTC.
  */
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { ZoneConverter } from './time-zone.js';
 
-export type TimestampResult = { ok: true; ms: number } | { ok: false; problem: RowProblem };
+/**
+ * `wallMs`, the wall-clock reading of a time written without a zone, as if it were UTC. On a
+ * success it says that the instant came from the zone given, so another zone would have given
+ * another instant; on a failure (no zone given), it lets a placeholder such as 1900-01-01 be
+ * reported as one and not as a missing zone.
+ */
+export type TimestampResult = { ok: true; ms: number; wallMs?: number } | { ok: false; problem: RowProblem; wallMs?: number };
+
+/**
+ * Times before this are placeholders, not events: epoch 0 (a null turned into a number, a `0`
+ * cell) and 1900-01-01 (a spreadsheet's empty date). Changed with --min-time.
+ */
+export const DEFAULT_MIN_TIME_MS = Date.UTC(2000, 0, 1);
+/**
+ * PostHog replaces a timestamp more than 23 hours ahead of its arrival with the arrival time,
+ * so such an event would land at the wrong time; anything closer is kept as sent.
+ */
+export const FUTURE_ALLOWANCE_MS = 23 * 60 * 60 * 1000;
+/** The widest UTC offset accepted; a time without a zone is this far from UTC at most. */
+const MAX_OFFSET_MS = 18 * 60 * 60 * 1000;
+
+export interface TimeBounds {
+  /** Times before this (UTC ms) are rejected as implausible_timestamp. */
+  minTimeMs: number;
+  /** "Now" (UTC ms): times more than FUTURE_ALLOWANCE_MS after it are rejected as future_timestamp. */
+  nowMs: number;
+}
+
+/** The day or instant of a bound as written in messages: the day alone when it is midnight UTC. */
+export function formatBound(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+}
+
+/** A problem when `ms` is before --min-time or too far in the future; undefined when plausible. */
+export function timeBoundsProblem(ms: number, field: string, bounds: TimeBounds): RowProblem | undefined {
+  if (ms < bounds.minTimeMs) {
+    return problem(
+      'implausible_timestamp',
+      field,
+      `${new Date(ms).toISOString()} is before ${formatBound(bounds.minTimeMs)} (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>`,
+    );
+  }
+  if (ms > bounds.nowMs + FUTURE_ALLOWANCE_MS) {
+    return problem('future_timestamp', field, `${new Date(ms).toISOString()} is more than 23 hours in the future (PostHog would replace it with the time it arrives)`);
+  }
+  return undefined;
+}
+
+/**
+ * The bounds problem of a time without a zone, when every zone would put it out of bounds (a
+ * 1900-01-01 placeholder is implausible whatever its zone); otherwise the missing zone stays the problem.
+ */
+export function zonelessBoundsProblem(result: TimestampResult, field: string, bounds: TimeBounds): RowProblem | undefined {
+  if (result.ok || result.wallMs === undefined) return undefined;
+  const earliest = result.wallMs - MAX_OFFSET_MS;
+  const latest = result.wallMs + MAX_OFFSET_MS;
+  return latest < bounds.minTimeMs || earliest > bounds.nowMs + FUTURE_ALLOWANCE_MS ? timeBoundsProblem(result.wallMs, field, bounds) : undefined;
+}
 
 /** Epoch values above this are milliseconds (the rule Mixpanel's exports follow). */
 const EPOCH_MS_THRESHOLD = 1e10;
@@ -57,7 +115,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
     return { ok: true, ms: wallMs - offset * 60_000 };
   }
   if (zone === undefined) {
-    return fail(field, 'timestamp_without_zone', `"${text}" has no time zone; add one to the data or pass --timezone <IANA name>`);
+    return { ok: false, problem: problem('timestamp_without_zone', field, `"${text}" has no time zone; add one to the data or pass --timezone <IANA name>`), wallMs };
   }
   const utc = zone.toUtc(wallMs);
   if (utc === undefined) {
@@ -66,7 +124,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
       problem: problem('nonexistent_local_time', field, `"${text}" does not exist in ${zone.name} (clocks jumped forward)`),
     };
   }
-  return { ok: true, ms: utc };
+  return { ok: true, ms: utc, wallMs };
 }
 
 /**

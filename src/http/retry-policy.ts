@@ -1,8 +1,8 @@
 /**
  * The retry policy of every HTTP call the tool makes: capped exponential backoff with jitter,
- * at least as long as a server's Retry-After, and a bound on the total wait for one request
- * (an ingestion chunk, a management call) after which the caller gives up instead of retrying
- * forever. Pure.
+ * at least as long as a server's Retry-After, and a bound on the wall time one request (an
+ * ingestion chunk, a management call) may take from its first attempt, after which the caller
+ * gives up instead of retrying forever. Pure.
  */
 
 export interface RetryPolicy {
@@ -10,15 +10,19 @@ export interface RetryPolicy {
   initialDelayMs: number;
   /** Cap on one computed delay, in ms (a longer Retry-After is still honoured). Default 30000. */
   maxDelayMs: number;
-  /** Most time one request may spend waiting between attempts, in ms. Default 300000. */
+  /**
+   * The retry budget: most wall time from the request's first attempt to the start of its last
+   * one, in ms, waits for answers included. A request therefore ends within this plus one
+   * request timeout. Default 300000.
+   */
   maxTotalWaitMs: number;
 }
 
 export interface RetryState {
   /** Retries already made for this request. */
   attempt: number;
-  /** Time already spent waiting for this request, in ms. */
-  waitedMs: number;
+  /** Wall time since the request's first attempt began, in ms (answers waited for included). */
+  elapsedMs: number;
 }
 
 export type RetryDecision = { type: 'wait'; delayMs: number } | { type: 'give-up'; reason: string };
@@ -32,14 +36,22 @@ export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () 
   return Math.round(base / 2 + (random() * base) / 2);
 }
 
-/** Whether to retry, and after how long; `retryAfterMs` is the server's Retry-After, if any. */
+function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return ms < 10_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Whether to retry, and after how long; `retryAfterMs` is the server's Retry-After, if any. A
+ * retry is made only when it starts within the budget.
+ */
 export function decideRetry(policy: RetryPolicy, state: RetryState, retryAfterMs: number | undefined, random: () => number): RetryDecision {
   const backoff = backoffDelayMs(policy, state.attempt, random);
   const delayMs = retryAfterMs === undefined ? backoff : Math.max(retryAfterMs, backoff);
-  if (state.waitedMs + delayMs <= policy.maxTotalWaitMs) return { type: 'wait', delayMs };
-  const budget = `${Math.round(policy.maxTotalWaitMs / 1000)} s`;
-  if (retryAfterMs !== undefined && retryAfterMs > policy.maxTotalWaitMs - state.waitedMs) {
+  if (state.elapsedMs + delayMs <= policy.maxTotalWaitMs) return { type: 'wait', delayMs };
+  const budget = seconds(policy.maxTotalWaitMs);
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxTotalWaitMs - state.elapsedMs) {
     return { type: 'give-up', reason: `the server asked to wait ${Math.ceil(retryAfterMs / 1000)} s, beyond the retry budget of ${budget}` };
   }
-  return { type: 'give-up', reason: `still failing after ${state.attempt + 1} attempts and ${Math.round(state.waitedMs / 1000)} s of waiting (budget ${budget})` };
+  return { type: 'give-up', reason: `still failing after ${state.attempt + 1} attempts over ${seconds(state.elapsedMs)} (retry budget ${budget})` };
 }

@@ -31,21 +31,24 @@ export type Attempts<T> =
   | { type: 'abandoned'; sent: boolean };
 
 export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: () => Promise<T>, o: RetryOptions<T>): Promise<Attempts<T>> {
-  const state = { attempt: 0, waitedMs: 0 };
+  let attempt = 0;
+  // The budget is wall time from the first attempt: a server that never answers uses it up
+  // through the request timeouts, not only through the waits between attempts.
+  let firstAttemptMs: number | undefined;
   for (;;) {
-    if (o.signal?.aborted) return { type: 'abandoned', sent: state.attempt > 0 };
+    if (o.signal?.aborted) return { type: 'abandoned', sent: attempt > 0 };
     await o.beforeAttempt?.();
-    if (o.signal?.aborted) return { type: 'abandoned', sent: state.attempt > 0 };
+    if (o.signal?.aborted) return { type: 'abandoned', sent: attempt > 0 };
+    firstAttemptMs ??= o.clock.now();
     const answer = await send();
     const verdict = classifyOutcome(answer.outcome, o.clock.now());
     if (verdict.type === 'fatal' && verdict.kind === 'aborted') return { type: 'abandoned', sent: true };
     if (verdict.type !== 'retry' || (o.retryOn !== undefined && !o.retryOn.includes(verdict.cause))) return { type: 'answered', verdict, answer };
     if (o.answerAsIs?.(answer, verdict)) return { type: 'answered', verdict, answer };
-    const decision = decideRetry(o.policy, state, verdict.afterMs, o.clock.random);
+    const decision = decideRetry(o.policy, { attempt, elapsedMs: o.clock.now() - firstAttemptMs }, verdict.afterMs, o.clock.random);
     if (decision.type === 'give-up') return { type: 'gave-up', verdict, answer, reason: decision.reason };
     o.onRetry?.(verdict, decision.delayMs);
     await o.clock.sleep(decision.delayMs, o.signal);
-    state.attempt++;
-    state.waitedMs += decision.delayMs;
+    attempt++;
   }
 }

@@ -7,6 +7,7 @@ import { workerData } from 'node:worker_threads';
 import type { Chunk } from '../delivery/chunker.js';
 import { chunkStream } from '../delivery/chunk-stream.js';
 import { PendingEvents } from '../staging/delivery-store.js';
+import { stagingFailure } from '../staging/staging-failure.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { serveRequests } from '../util/worker-bridge.js';
 import type { ChunkReaderSetup, ReaderAnswer } from './chunk-reader.js';
@@ -34,8 +35,13 @@ const chunks = readChunks();
 
 serveRequests<'next', ReaderAnswer>(
   () => {
-    const step = chunks.next();
-    return step.done ? null : step.value;
+    try {
+      const step = chunks.next();
+      return step.done ? null : step.value;
+    } catch (error) {
+      // A damaged page or a failing disk, explained (it reaches the parent as a StagingError).
+      throw stagingFailure(error, setup.stagingPath, { reading: true });
+    }
   },
   // A chunk's bytes move to the parent rather than being copied, when they fill a memory
   // block of their own (small ones share Node's pool and must be copied).

@@ -7,6 +7,7 @@
  * for the next chunk is outstanding per chunk of read-ahead.
  */
 import type { Chunk, ChunkLimits } from '../delivery/chunker.js';
+import { MigrateError } from '../errors.js';
 import { startWorker } from '../util/worker-bridge.js';
 
 export interface ChunkReaderSetup {
@@ -30,6 +31,7 @@ function revive(chunk: NonNullable<ReaderAnswer>): Chunk {
 
 /** A failure of the reading thread, named as such: the staging file was readable when the run began. */
 function readFailure(error: unknown): Error {
+  if (error instanceof MigrateError) return error;
   const failure = new Error(`reading the staging file failed: ${(error as Error)?.message ?? String(error)}`);
   failure.stack = (error as Error)?.stack;
   return failure;

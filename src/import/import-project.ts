@@ -9,13 +9,13 @@ import type { IngestionTarget } from '../config/resolve-project.js';
 import { recordedSettings, resolveSettings, type DeliverySettings, type GivenSettings } from '../delivery/delivery-options.js';
 import { preflightImport } from '../doctor/preflight.js';
 import type { Reporter } from '../reporter.js';
-import { bindProject, findProjectRecord } from '../staging/delivery-store.js';
+import { findProjectRecord } from '../staging/delivery-store.js';
 import { startRun } from '../staging/import-runs.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { dryRun, type DryRunReport } from './dry-run.js';
-import { executeRun } from './import-run.js';
-import { checkBinding, checkTestFirst, loadTarget, nextStep, openForImport } from './import-target.js';
+import { bindForRun, executeRun } from './import-run.js';
+import { checkBinding, checkSharedProject, checkTestFirst, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ImportInput {
@@ -27,6 +27,8 @@ export interface ImportInput {
   skipTestFirst: boolean;
   /** --skip-preflight: send without the preflight checks (recorded in the staging file). */
   skipPreflight?: boolean;
+  /** Send the project's dead letters again (after their cause was fixed); recorded with the run. */
+  retryDeadLetters?: boolean;
   /** The delivery options given (see delivery-options.ts); recorded with the run. */
   given: GivenSettings;
 }
@@ -44,12 +46,15 @@ interface Prepared {
 async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, work: (prepared: Prepared) => Promise<T>): Promise<T> {
   const file = configPath(input.config);
   const { config, target, keySource } = loadTarget(file, input.project);
+  checkSharedProject(config, target);
   const store = openForImport(input.staging, 'import', reporter);
   try {
     checkBinding(store, target);
     checkTestFirst(store, config, target, input.skipTestFirst);
     const settings = resolveSettings(target.host, input.given);
     return await work({ file, config, target, keySource, store, settings });
+  } catch (error) {
+    throw importFailure(store, target.name, error);
   } finally {
     store.close();
   }
@@ -62,9 +67,11 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
 export function importProject(input: ImportInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<RunResult> {
   return withPreparedImport(input, reporter, async ({ file, config, target, keySource, store, settings }) => {
     await preflightImport({ store, config, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
-    const project = bindProject(store, target);
-    const run = startRun(store, { projectId: project.id, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file });
-    return executeRun({ store, target, keySource, project, run, settings, next: nextStep(config, target), reporter, signal, clock });
+    const run = bindForRun(store, target, reporter, (projectId) =>
+      startRun(store, { projectId, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file }),
+      input.retryDeadLetters === true,
+    );
+    return executeRun({ store, target, keySource, ...run, settings, next: () => nextStepAfter(store, config, target), reporter, signal, clock });
   });
 }
 

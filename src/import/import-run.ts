@@ -4,6 +4,7 @@
  * then the run's end is recorded and returned as its summary, or thrown as the error that
  * says what happened and how to continue.
  */
+import { hostKey } from '../config/hosts.js';
 import type { IngestionTarget } from '../config/resolve-project.js';
 import { createBatchSender } from '../delivery/batch-sender.js';
 import { chunkLimits } from '../delivery/chunk-stream.js';
@@ -11,19 +12,22 @@ import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { bodyOverheadBytes } from '../delivery/event-encoding.js';
+import { describeAnswer } from '../delivery/ingestion-answer.js';
+import { deadLetterAllowance } from '../delivery/refusal-guard.js';
 import { AuthError, DeliveryStoppedError, InterruptedError, type MigrateError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { Reporter } from '../reporter.js';
-import { DeliveryCheckpoint, findProjectRecord, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
-import { endRun, type ImportRun } from '../staging/import-runs.js';
+import { bindProject, DeliveryCheckpoint, findProjectRecord, releaseDeadLetters, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
+import { endRun, getRun, type ImportRun } from '../staging/import-runs.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
-import { count, rate } from '../util/format.js';
+import { count, plural, rate } from '../util/format.js';
 import { interruptedBy } from '../util/interrupted-by.js';
 import { redact } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { readChunksOnWorker } from './chunk-reader.js';
 import { resumeCommand } from './import-rules.js';
+import { importFailure } from './import-target.js';
 import { progressLine, type ProgressState } from './progress-line.js';
 import { UnfinishedRunError, type RunResult, type RunSummary } from './run-summary.js';
 
@@ -35,18 +39,18 @@ export interface ExecuteRunOptions {
   project: ProjectRecord;
   run: ImportRun;
   settings: DeliverySettings;
-  /** The command to suggest after a complete run, if any. */
-  next?: string;
+  /** The step to suggest after a complete run, from the staging file's state then. */
+  next?: () => string | undefined;
   reporter: Reporter;
   /** Aborted by an interrupt: no new chunk starts, chunks in flight get the grace period. */
   signal: AbortSignal;
   clock: Clock;
 }
 
-async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: number | undefined): Promise<DeliveryResult> {
+async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: number | undefined, runTarget: number): Promise<DeliveryResult> {
   const { reporter, signal, clock } = o;
   const onInterrupt = (): void =>
-    reporter.notice(`${interruptedBy(signal)}: starting no new chunks; chunks in flight get up to ${o.settings.interruptGraceMs} ms, then progress is saved`);
+    reporter.notice(`${interruptedBy(signal)}: starting no new chunks; chunks in flight get up to ${o.settings.interruptGraceMs} ms, then progress is saved (interrupt again to stop waiting)`);
   signal.addEventListener('abort', onInterrupt, { once: true });
   const client = createHttpClient({ connections: o.settings.concurrency });
   const checkpoint = new DeliveryCheckpoint(o.store, o.project.id, o.run.id);
@@ -59,6 +63,7 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
       chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents }),
       sender: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock,
+      deadLetterAllowance: deadLetterAllowance(runTarget, o.settings.maxDeadLetters),
       callbacks: {
         delivered: (seqs) => checkpoint.delivered(seqs),
         deadLettered: (seqs, status, message) => checkpoint.deadLettered(seqs.map((seq) => ({ seq, status, message: redact(message) }))),
@@ -95,19 +100,27 @@ export async function executeRun(o: ExecuteRunOptions): Promise<RunResult> {
   const settledBefore = o.project.delivered + o.project.deadLetters;
   const maxEvents = o.run.sample === null ? undefined : Math.max(0, o.run.sample - o.run.delivered - o.run.deadLetters);
   const runTarget = Math.min(maxEvents ?? Number.POSITIVE_INFINITY, total - settledBefore);
-  let result: DeliveryResult;
   try {
-    result = await deliver(o, { project: o.project.name, settledBefore, totalStaged: total, runTarget }, maxEvents);
+    const state: ProgressState = { project: o.project.name, settledBefore, totalStaged: total, runTarget, sample: o.run.sample !== null };
+    const result = await deliver(o, state, maxEvents, runTarget);
+    return endOfRun(o, result, total, runTarget);
   } catch (error) {
-    endRun(o.store, o.run.id, 'failed', redact((error as Error)?.message ?? String(error)));
-    throw error;
+    throw error instanceof UnfinishedRunError ? error : runFailure(o, error);
   }
+}
+
+/** Records how the run ended and returns its summary, or throws the error that says what happened. */
+function endOfRun(o: ExecuteRunOptions, result: DeliveryResult, total: number, runTarget: number): RunResult {
   const summary = summarize(o, result, total);
   const resume = resumeCommand(o.store.path, o.project.name);
   const end = result.end;
+  if (end.type === 'done' && summary.delivered === 0 && runTarget > 0) {
+    endRun(o.store, o.run.id, 'stopped', 'every event sent was refused');
+    throw new UnfinishedRunError(summary, nothingDelivered(o, summary, resume));
+  }
   if (end.type === 'done') {
     endRun(o.store, o.run.id, 'done');
-    return { summary, next: o.next };
+    return { summary, next: o.next?.() };
   }
   if (end.type === 'interrupted') {
     const by = interruptedBy(o.signal);
@@ -121,6 +134,27 @@ export async function executeRun(o: ExecuteRunOptions): Promise<RunResult> {
   throw new UnfinishedRunError(summary, stopError(o, end.reason, summary.pending, resume));
 }
 
+/**
+ * A run that failed (the staging file could not be written, a reading thread failed): recorded
+ * as failed where the file still takes a write, and explained.
+ */
+function runFailure(o: ExecuteRunOptions, error: unknown): unknown {
+  try {
+    endRun(o.store, o.run.id, 'failed', redact((error as Error)?.message ?? String(error)));
+  } catch {
+    // The file takes no more writes (a full disk): the run stays 'running', which resume continues.
+  }
+  return importFailure(o.store, o.project.name, error);
+}
+
+/** Every event a run sent was refused one by one (within the allowance): it achieved nothing. */
+function nothingDelivered(o: ExecuteRunOptions, summary: RunSummary, resume: string): MigrateError {
+  return new DeliveryStoppedError(`${o.target.host} accepted none of the ${plural(summary.deadLettered, 'event')} this run sent: every one was refused (dead letters)`, [
+    'See why with `migrate status`. Once the cause is fixed, send them again: ' + `migrate import --project ${o.project.name} --retry-dead-letters`,
+    `${count(summary.pending)} events still pending; to continue: ${resume}`,
+  ]);
+}
+
 /** The error that ends a stopped run: which key or server, what is saved, how to continue. */
 function stopError(o: ExecuteRunOptions, reason: StopReason, pending: number, resume: string): MigrateError {
   if (reason.kind === 'auth') {
@@ -129,9 +163,47 @@ function stopError(o: ExecuteRunOptions, reason: StopReason, pending: number, re
       `Nothing was marked delivered for the refused requests. After fixing the key: ${resume}`,
     ]);
   }
+  if (reason.kind === 'foreign') {
+    return new DeliveryStoppedError(`${o.target.host} is not a PostHog ingestion endpoint: ${o.target.host}/batch/ answered ${describeAnswer(reason.answer!)}`, [
+      `PostHog acknowledges a batch with {"status": "Ok"}; nothing of that answer was recorded as delivered or dead-lettered, and ${count(pending)} events are still pending.`,
+      `Check the host of project "${o.project.name}" in the config: it must be PostHog's ingestion address (https://us.i.posthog.com, https://eu.i.posthog.com, or your own instance's), not the web app's page, a proxy's login page or another service.`,
+      `After fixing the host: ${resume}`,
+    ]);
+  }
+  if (reason.kind === 'refused') {
+    return new DeliveryStoppedError(`delivery to ${o.target.host} stopped: ${reason.message}`, [
+      `Those events were not dead-lettered: ${count(pending)} events still pending.`,
+      'A server that refuses every event is usually the wrong one, or refuses this project: check the host and the key. If these events really are bad, raise --max-dead-letters to keep them as dead letters and send the rest.',
+      `Then: ${resume}`,
+    ]);
+  }
   const what = reason.kind === 'exhausted' ? 'the server kept failing' : 'the server cannot take events here';
   return new DeliveryStoppedError(`delivery to ${o.target.host} stopped, ${what}: ${reason.message}`, [
     `Every chunk the server accepted is recorded; ${count(pending)} events still pending.`,
     `${reason.kind === 'endpoint' ? 'After fixing the host in the config, resume' : 'Resume when the server is healthy'}: ${resume}`,
   ]);
+}
+
+/**
+ * Binds the project to the target's host, starts (or reopens) its run with `openRun`, and
+ * releases the dead letters to send again: all of them with --retry-dead-letters, or those a
+ * host the project no longer points to refused. Returns the project and run as they are then.
+ */
+export function bindForRun(
+  store: StagingStore,
+  target: IngestionTarget,
+  reporter: Reporter,
+  openRun: (projectId: number) => ImportRun,
+  retryDeadLetters: boolean,
+): { project: ProjectRecord; run: ImportRun } {
+  const before = findProjectRecord(store, target.name);
+  const bound = bindProject(store, target);
+  const run = openRun(bound.id);
+  const hostChanged = before !== undefined && before.deadLetters > 0 && hostKey(before.host) !== hostKey(target.host);
+  if (retryDeadLetters || hostChanged) {
+    const released = releaseDeadLetters(store, bound.id, run.id, retryDeadLetters ? 'retry' : 'host-changed');
+    const why = retryDeadLetters ? '--retry-dead-letters' : `they were refused by ${before!.host}, which project ${target.name} no longer points to`;
+    reporter.notice(released > 0 ? `${plural(released, 'dead letter')} of project ${target.name} will be sent again (${why}).` : `Project ${target.name} has no dead letters to send again.`);
+  }
+  return { project: findProjectRecord(store, target.name)!, run: getRun(store, run.id)! };
 }

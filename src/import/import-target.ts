@@ -1,18 +1,21 @@
 /**
  * What import and resume share before anything is sent: the config and the project's key,
  * the staging file opened under its lock, and the safety rules (host binding, test before
- * production) as errors that say what to do.
+ * production, test and production being two projects) as errors that say what to do.
  */
 import type { MigrateConfig } from '../config/config-schema.js';
+import { toIngestionUrl, REGION_HOSTS } from '../config/hosts.js';
 import { loadConfig } from '../config/load-config.js';
 import { findProject, resolveIngestion, type IngestionTarget } from '../config/resolve-project.js';
 import { RefusedError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
-import { acceptedTestProjects, findProjectRecord } from '../staging/delivery-store.js';
+import { acceptedTestProjects, findProjectRecord, totalStaged } from '../staging/delivery-store.js';
 import { rangeName, recoverInterruptedRanges } from '../staging/source-ranges.js';
-import { recoverInterruptedReads } from '../staging/source-reads.js';
+import { refusePartialReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
-import { bindingProblem, shellWord, testFirstProblem } from './import-rules.js';
+import { bindingProblem, sharedProjectProblem, shellWord, testFirstProblem, type ConfiguredProject } from './import-rules.js';
+import { count } from '../util/format.js';
+import { nextStep, type ProjectProgress } from './next-step.js';
 
 /** SQLite page cache of the import's writing connection, in MiB. */
 const IMPORT_CACHE_MB = 32;
@@ -33,10 +36,13 @@ export function openForImport(staging: string, command: string, reporter: Report
   // A larger cache for the checkpoints: the deliveries they add go wherever seq falls, which is
   // all over the table when the source was not in time order.
   const store = StagingStore.open(staging, { mustExist: true, lockFor: command, cacheMb: IMPORT_CACHE_MB });
-  // A source API range half fetched is undone first: half a range must never be sent.
-  for (const range of recoverInterruptedRanges(store)) reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
-  for (const read of recoverInterruptedReads(store)) {
-    reporter.warn(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
+  try {
+    // A source API range half fetched is undone first: half a range must never be sent.
+    for (const range of recoverInterruptedRanges(store)) reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
+    refusePartialReads(store);
+  } catch (error) {
+    store.close();
+    throw error;
   }
   return store;
 }
@@ -51,21 +57,61 @@ export function checkBinding(store: StagingStore, target: IngestionTarget): void
   }
 }
 
+/** The config's projects with what the shared-project rule compares (keys that can be read). */
+export function configuredProjects(config: MigrateConfig, env: Readonly<Record<string, string | undefined>> = process.env): ConfiguredProject[] {
+  return Object.entries(config.projects).map(([name, p]) => ({
+    name,
+    role: p.role,
+    host: p.host !== undefined ? toIngestionUrl(p.host) : REGION_HOSTS[p.region!].ingestion,
+    apiKey: p.apiKey ?? (p.apiKeyEnv !== undefined ? env[p.apiKeyEnv] || undefined : undefined),
+    projectId: p.projectId,
+  }));
+}
+
+export function checkSharedProject(config: MigrateConfig, target: IngestionTarget): void {
+  const problem = sharedProjectProblem(target.name, configuredProjects(config));
+  if (problem !== undefined) {
+    throw new RefusedError(problem, ['Give the test project the key (and host) of a separate PostHog project made for rehearsals.']);
+  }
+}
+
 export function checkTestFirst(store: StagingStore, config: MigrateConfig, target: IngestionTarget, override: boolean): void {
   const problem = testFirstProblem(target.role, acceptedTestProjects(store), override);
   if (problem === undefined) return;
   const test = Object.entries(config.projects).find(([, p]) => p.role === 'test')?.[0];
+  const tested = test !== undefined ? findProjectRecord(store, test) : undefined;
+  const rehearse =
+    tested !== undefined && tested.deadLetters > 0
+      ? `Project "${test}" accepted nothing yet: its ${tested.deadLetters} events were refused (see \`migrate status\`). Fix the cause, then: migrate import --project ${shellWord(test!)} --retry-dead-letters`
+      : `Rehearse first: migrate import --project ${shellWord(test ?? 'test')} --sample 1000`;
   throw new RefusedError(`${problem} (project "${target.name}" has role production)`, [
-    test !== undefined
-      ? `Rehearse first: migrate import --project ${shellWord(test)} --sample 1000`
-      : 'Add a project with "role": "test" to the config (a separate PostHog project), and import into it first.',
+    test !== undefined ? rehearse : 'Add a project with "role": "test" to the config (a separate PostHog project), and import into it first.',
     'Or override with --skip-test-first; the override is recorded in the staging file.',
   ]);
 }
 
-/** The next step after a complete test import, when the config names a production project. */
-export function nextStep(config: MigrateConfig, target: IngestionTarget): string | undefined {
-  if (target.role !== 'test') return undefined;
-  const production = Object.entries(config.projects).find(([, p]) => p.role === 'production');
-  return production ? `migrate import --project ${shellWord(production[0])}` : undefined;
+/**
+ * The error to throw for `error` met during an import into `project`: a storage failure of the
+ * staging file explained (for a full disk, with what is recorded as delivered), anything else as it is.
+ */
+export function importFailure(store: StagingStore, project: string, error: unknown): unknown {
+  return store.failure(error, () => `${count(findProjectRecord(store, project)?.delivered ?? 0)} events delivered to ${project} so far, recorded`);
+}
+
+/** Each project of the config with its state in the staging file. */
+function progressOf(store: StagingStore, config: MigrateConfig): ProjectProgress[] {
+  const total = totalStaged(store);
+  return Object.entries(config.projects).map(([name, p]) => {
+    const record = findProjectRecord(store, name);
+    const delivered = record?.delivered ?? 0;
+    const deadLetters = record?.deadLetters ?? 0;
+    return { name, role: p.role, delivered, deadLetters, pending: total - delivered - deadLetters };
+  });
+}
+
+/** The next step after a finished run into `target`, from the staging file's state. */
+export function nextStepAfter(store: StagingStore, config: MigrateConfig, target: IngestionTarget): string | undefined {
+  const projects = progressOf(store, config);
+  const current = projects.find((p) => p.name === target.name);
+  return current === undefined ? undefined : nextStep(current, projects);
 }

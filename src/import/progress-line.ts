@@ -10,15 +10,20 @@ export interface ProgressState {
   totalStaged: number;
   /** Events this run means to settle (pending, or the sample). */
   runTarget: number;
+  /** The run sends a sample (import --sample): its size is the total shown. */
+  sample?: boolean;
 }
 
-/** "test: 12,000/50,000 sent (24%) · 8,512 events/s · ETA 4s · 3 retries" */
+/**
+ * "test: 12,000/50,000 sent (24%) · 8,512 events/s · ETA 4s · 3 retries"; for a sample,
+ * "test: sample 600/1,000 sent (60%) · ...".
+ */
 export function progressLine(state: ProgressState, stats: DeliveryStats, nowMs: number): string {
   const settledNow = stats.delivered + stats.deadLettered;
-  const sent = state.settledBefore + settledNow;
-  const percent = state.totalStaged === 0 ? 100 : Math.floor((sent * 100) / state.totalStaged);
+  const [done, total, label] = state.sample ? [settledNow, state.runTarget, 'sample '] : [state.settledBefore + settledNow, state.totalStaged, ''];
+  const percent = total === 0 ? 100 : Math.floor((done * 100) / total);
   const perSec = rate(stats.delivered, nowMs - stats.startedMs);
   const left = Math.max(0, state.runTarget - settledNow);
   const eta = perSec > 0 ? duration((left / perSec) * 1000) : '?';
-  return `${state.project}: ${count(sent)}/${count(state.totalStaged)} sent (${percent}%) · ${count(perSec)} events/s · ETA ${eta} · ${plural(stats.retries, 'retry', 'retries')}`;
+  return `${state.project}: ${label}${count(done)}/${count(total)} sent (${percent}%) · ${count(perSec)} events/s · ETA ${eta} · ${plural(stats.retries, 'retry', 'retries')}`;
 }

@@ -1,12 +1,14 @@
 /** The resume use case: continues the most recent unfinished import (or that project's) with its own options. */
-import { configPath } from '../config/load-config.js';
+import { configPath, loadConfig } from '../config/load-config.js';
 import { mergeSettings, resolveSettings, type GivenSettings } from '../delivery/delivery-options.js';
+import { UsageError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
-import { bindProject } from '../staging/delivery-store.js';
-import { latestUnfinishedRun, reopenRun } from '../staging/import-runs.js';
+import { findProjectRecord, listProjectRecords } from '../staging/delivery-store.js';
+import { latestRuns, latestUnfinishedRun, reopenRun } from '../staging/import-runs.js';
+import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { executeRun } from './import-run.js';
-import { checkBinding, loadTarget, nextStep, openForImport } from './import-target.js';
+import { bindForRun, executeRun } from './import-run.js';
+import { checkBinding, checkSharedProject, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ResumeInput {
@@ -19,29 +21,78 @@ export interface ResumeInput {
   given: GivenSettings;
 }
 
-/** Every import finished (or the named project's did): there is nothing to resume. */
+/** Every import finished (or the named project's did, or it was never imported): there is nothing to resume. */
 export interface NothingToResume {
   type: 'nothing-to-resume';
   project?: string;
+  /** Why: the last import finished, or the named project was never imported from this staging file. */
+  reason: 'finished' | 'never-imported';
+  /** What to say, as printed (also in --json). */
+  message: string;
 }
 
 export type ResumeResult = NothingToResume | ({ type: 'resumed' } & RunResult);
 
+/** Project names this resume may be about: the staging file's and the config's (when it can be read). */
+function knownProjects(store: StagingStore, config: string | undefined): string[] {
+  const names = new Set(listProjectRecords(store).map((p) => p.name));
+  const file = config ?? latestRuns(store).at(-1)?.configPath ?? configPath(undefined);
+  try {
+    for (const name of Object.keys(loadConfig(file).projects)) names.add(name);
+  } catch {
+    // No readable config: the staging file's names are all we know.
+  }
+  return [...names];
+}
+
+function nothingToResume(store: StagingStore, input: ResumeInput): NothingToResume {
+  if (input.project === undefined) return { type: 'nothing-to-resume', reason: 'finished', message: 'Nothing to resume: every import finished.' };
+  const known = knownProjects(store, input.config);
+  if (!known.includes(input.project)) {
+    throw new UsageError(`no project named "${input.project}" in the staging file or the config`, [
+      known.length > 0 ? `Known projects: ${known.join(', ')}.` : 'No project was imported from this staging file yet.',
+    ]);
+  }
+  if (findProjectRecord(store, input.project) === undefined || latestRuns(store).every((r) => r.project !== input.project)) {
+    return {
+      type: 'nothing-to-resume',
+      project: input.project,
+      reason: 'never-imported',
+      message: `Nothing to resume for project ${input.project}: it was never imported from this staging file (start with \`migrate import --project ${input.project}\`).`,
+    };
+  }
+  return { type: 'nothing-to-resume', project: input.project, reason: 'finished', message: `Nothing to resume for project ${input.project}: its last import finished.` };
+}
+
 /** Resumes the run; like importProject, a run that does not finish throws an UnfinishedRunError. */
 export async function resumeImport(input: ResumeInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<ResumeResult> {
   const store = openForImport(input.staging, 'resume', reporter);
+  let project = input.project;
   try {
-    const run = latestUnfinishedRun(store, input.project);
-    if (run === undefined) return { type: 'nothing-to-resume', project: input.project };
-    const file = input.config !== undefined ? configPath(input.config) : (run.configPath ?? configPath(undefined));
-    const { config, target, keySource } = loadTarget(file, run.project);
+    const unfinished = latestUnfinishedRun(store, input.project);
+    if (unfinished === undefined) return nothingToResume(store, input);
+    const file = input.config !== undefined ? configPath(input.config) : (unfinished.configPath ?? configPath(undefined));
+    project = unfinished.project;
+    const { config, target, keySource } = loadTarget(file, unfinished.project);
+    checkSharedProject(config, target);
     checkBinding(store, target);
-    const settings = resolveSettings(target.host, mergeSettings(run.settings, input.given));
-    const project = bindProject(store, target);
-    reopenRun(store, run.id);
+    const settings = resolveSettings(target.host, mergeSettings(unfinished.settings, input.given));
+    const bound = bindForRun(
+      store,
+      target,
+      reporter,
+      () => {
+        reopenRun(store, unfinished.id);
+        return unfinished;
+      },
+      false,
+    );
+    const run = bound.run;
     reporter.notice(`Resuming the import into ${run.project} started ${run.startedAt} (${run.delivered} events delivered by it so far).`);
-    const result = await executeRun({ store, target, keySource, project, run, settings, next: nextStep(config, target), reporter, signal, clock });
+    const result = await executeRun({ store, target, keySource, project: bound.project, run, settings, next: () => nextStepAfter(store, config, target), reporter, signal, clock });
     return { type: 'resumed', ...result };
+  } catch (error) {
+    throw project === undefined ? store.failure(error) : importFailure(store, project, error);
   } finally {
     store.close();
   }

@@ -13,6 +13,25 @@ export function apiUrl(apiHost: string, path: string, query: Record<string, stri
   return url.toString();
 }
 
+/** Is this an absolute http(s) link (a server's `next`), whatever the case of its scheme? */
+export function isAbsoluteHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/** scheme://host:port in lower case (URL lowers scheme and host; said here, as the check depends on it). */
+function originOf(url: URL): string {
+  return url.origin.toLowerCase();
+}
+
+/** The host (and port) of a URL, for naming who answered in messages; the text itself when it is no URL. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 /** May a request carrying the personal key be sent to `target`? (Page links come from the server.) */
 export function checkApiUrl(target: string, apiHost: string): UrlCheck {
   let url: URL;
@@ -22,7 +41,7 @@ export function checkApiUrl(target: string, apiHost: string): UrlCheck {
     return { ok: false, reason: `"${target}" is not a URL` };
   }
   const base = new URL(apiHost);
-  if (url.origin !== base.origin) return { ok: false, reason: `${url.origin} is not the configured API host ${base.origin}` };
+  if (originOf(url) !== originOf(base)) return { ok: false, reason: `${originOf(url)} is not the configured API host ${originOf(base)}` };
   if (url.username || url.password) return { ok: false, reason: 'the link carries credentials' };
   const apiRoot = `${base.pathname.replace(/\/+$/, '')}/api/`;
   if (!url.pathname.startsWith(apiRoot)) return { ok: false, reason: `${url.pathname} is outside ${apiRoot}` };

@@ -1,25 +1,32 @@
-/** The endpoints the commands use, one method each, over the management client. */
+/**
+ * The endpoints the commands use, one method each, over the management client. Project
+ * resources go through the project scope (canonical `/api/projects/:id/`, else
+ * `/api/environments/:id/`); members through whichever members API the instance has.
+ */
 import { RemoteError } from '../errors.js';
 import { retryAfterMs } from '../http/server-answer.js';
+import { describeStorageError } from './api-error-message.js';
+import { hostOf } from './api-url.js';
 import type { ExportFormat } from './export-formats.js';
-import type { ApiCall, ManagementClient } from './management-client.js';
+import { isNoAnswer, type ApiCall, type ApiNoAnswer, type ApiReply, type ManagementClient } from './management-client.js';
 import {
   exportSchema,
   exportsPageSchema,
   groupSchema,
   groupsPageSchema,
   groupTypesSchema,
-  memberSchema,
+  projectSchema,
   projectsPageSchema,
   type Export,
   type ExportsPage,
   type Group,
   type GroupsPage,
   type GroupType,
-  type Member,
   type Project,
 } from './management-schemas.js';
+import { ProjectMembers } from './members/project-members.js';
 import { collectAll } from './pagination.js';
+import { ProjectScope, type ProjectCall } from './project-scope.js';
 
 export interface ExportRequest {
   export_format: ExportFormat;
@@ -37,6 +44,10 @@ export interface GroupQuery {
   search?: string;
 }
 
+/** Said with a 404 of an export: PostHog shows each user only the exports they created. */
+export const EXPORT_VISIBILITY_HINT = 'Exports are visible only to the user who created them: a colleague\'s export answers 404 to your key.';
+const EXPORT_HINTS = { 404: [EXPORT_VISIBILITY_HINT] };
+
 function groupsQuery(q: GroupQuery): Record<string, string | number | undefined> {
   return { group_type_index: q.groupTypeIndex, search: q.search };
 }
@@ -45,81 +56,89 @@ function filenameFromDisposition(header: string | undefined): string | undefined
   return header === undefined ? undefined : /filename="?([^";]+)"?/.exec(header)?.[1];
 }
 
-/** Project resources live under `/api/environments/:id/`; projects and group types under `/api/projects/`. */
-export class ManagementApi {
-  private readonly env: string;
+const REDIRECTS: readonly number[] = [301, 302, 303, 307, 308];
 
-  constructor(private readonly client: ManagementClient) {
-    this.env = `/api/environments/${client.target.projectId}`;
+export class ManagementApi {
+  /** Project resources under the prefix this instance answers (detected on the first call). */
+  readonly project: ProjectScope;
+  readonly members: ProjectMembers;
+
+  constructor(readonly client: ManagementClient) {
+    this.project = new ProjectScope(client);
+    this.members = new ProjectMembers(client, this.project);
   }
 
   listProjects(): Promise<Project[]> {
-    return collectAll(this.client, { method: 'GET', path: '/api/projects/' }, projectsPageSchema);
+    const first: ApiCall = { method: 'GET', path: '/api/projects/' };
+    return collectAll(this.client, { schema: projectsPageSchema, first: () => this.client.json(first, projectsPageSchema) });
+  }
+
+  /** The configured project (`/api/projects/:id/`). */
+  getProject(): Promise<Project> {
+    return this.project.json({ method: 'GET', resource: '', what: `project ${this.client.target.projectId}` }, projectSchema);
   }
 
   listGroupTypes(): Promise<GroupType[]> {
-    return this.client.json({ method: 'GET', path: `/api/projects/${this.client.target.projectId}/groups_types/` }, groupTypesSchema);
-  }
-
-  private member(uuid: string): Pick<ApiCall, 'path' | 'what'> {
-    return { path: `${this.env}/explicit_members/${encodeURIComponent(uuid)}/`, what: `member ${uuid}` };
-  }
-
-  getMember(uuid: string): Promise<Member> {
-    return this.client.json({ method: 'GET', ...this.member(uuid) }, memberSchema);
-  }
-
-  updateMember(uuid: string, level: number): Promise<Member> {
-    return this.client.json({ method: 'PATCH', ...this.member(uuid), body: { level } }, memberSchema);
-  }
-
-  removeMember(uuid: string): Promise<void> {
-    return this.client.empty({ method: 'DELETE', ...this.member(uuid) });
+    return this.project.json({ method: 'GET', resource: 'groups_types/' }, groupTypesSchema);
   }
 
   listExports(page: { limit?: number; offset?: number }): Promise<ExportsPage> {
-    return this.client.json({ method: 'GET', path: `${this.env}/exports/`, query: page }, exportsPageSchema);
+    return this.project.json({ method: 'GET', resource: 'exports/', query: page }, exportsPageSchema);
   }
 
   listAllExports(): Promise<Export[]> {
-    return collectAll(this.client, { method: 'GET', path: `${this.env}/exports/` }, exportsPageSchema);
+    return collectAll(this.client, { schema: exportsPageSchema, first: () => this.listExports({}) });
   }
 
-  createExport(request: ExportRequest): Promise<Export> {
-    return this.client.json({ method: 'POST', path: `${this.env}/exports/`, body: request }, exportSchema);
+  /** Creates an export, bounded by `timeoutMs` (PostHog renders before it answers); no answer in time is a value. */
+  async createExport(request: ExportRequest, options: { timeoutMs?: number; hints?: ProjectCall['hints'] } = {}): Promise<{ type: 'created'; export: Export } | ApiNoAnswer> {
+    const { reply, call } = await this.project.trySend({ method: 'POST', resource: 'exports/', body: request, timeoutMs: options.timeoutMs, hints: options.hints });
+    if (isNoAnswer(reply)) return reply;
+    return { type: 'created', export: this.client.parse(reply, call, exportSchema) };
   }
 
   getExport(id: number): Promise<Export> {
-    return this.client.json({ method: 'GET', path: `${this.env}/exports/${id}/`, what: `export ${id}` }, exportSchema);
+    return this.project.json({ method: 'GET', resource: `exports/${id}/`, what: `export ${id}`, hints: EXPORT_HINTS }, exportSchema);
   }
 
   /** The rendered bytes, or "not ready"; a redirect to storage is followed without the key. */
   async exportContent(id: number): Promise<ExportContent> {
-    const call: ApiCall = { method: 'GET', path: `${this.env}/exports/${id}/content/`, query: { download: 'true' }, what: `export ${id}` };
-    let reply = await this.client.send(call);
-    if ([301, 302, 303, 307, 308].includes(reply.status)) {
-      const location = reply.headers.location;
-      if (location === undefined) throw new RemoteError(`export ${id}: the API redirected without a location`);
-      reply = await this.client.fetchUnauthenticated(location, reply.url);
-    }
+    const what = `export ${id}`;
+    const { reply, call } = await this.project.send({ method: 'GET', resource: `exports/${id}/content/`, query: { download: 'true' }, what, hints: EXPORT_HINTS });
+    if (REDIRECTS.includes(reply.status)) return this.storageContent(reply, id);
     // 425 today; older servers answered 409 with Retry-After.
     if (reply.status === 425 || reply.status === 409) return { ready: false, retryAfterMs: retryAfterMs(reply.headers, '', this.client.clock.now()) };
     if (reply.status !== 200) throw this.client.failure(reply, call);
+    return this.content(reply);
+  }
+
+  private async storageContent(redirect: ApiReply, id: number): Promise<ExportContent> {
+    const location = redirect.headers.location;
+    if (location === undefined || location === '') {
+      throw new RemoteError(`${hostOf(redirect.url)} redirected the download of export ${id} (${redirect.status}) without a Location`);
+    }
+    const reply = await this.client.fetchUnauthenticated(location, redirect.url);
+    if (reply.status !== 200) throw new RemoteError(describeStorageError(reply.status, hostOf(reply.url), `export ${id}`), [`Run the download again: migrate exports download ${id}`]);
+    return this.content(reply);
+  }
+
+  private content(reply: ApiReply): ExportContent {
     const contentType = reply.headers['content-type'] ?? 'application/octet-stream';
     return { ready: true, bytes: reply.body, contentType, filename: filenameFromDisposition(reply.headers['content-disposition']) };
   }
 
   listGroups(q: GroupQuery): Promise<GroupsPage> {
-    return this.client.json({ method: 'GET', path: `${this.env}/groups/`, query: groupsQuery(q) }, groupsPageSchema);
+    return this.project.json({ method: 'GET', resource: 'groups/', query: groupsQuery(q) }, groupsPageSchema);
   }
 
   listAllGroups(q: GroupQuery): Promise<Group[]> {
-    return collectAll(this.client, { method: 'GET', path: `${this.env}/groups/`, query: groupsQuery(q) }, groupsPageSchema);
+    return collectAll(this.client, { schema: groupsPageSchema, first: () => this.listGroups(q) });
   }
 
+  /** One group. PostHog makes a notebook for the group on a find unless told not to: this read never writes. */
   findGroup(groupTypeIndex: number, key: string): Promise<Group> {
-    const query = { group_type_index: groupTypeIndex, group_key: key };
-    return this.client.json({ method: 'GET', path: `${this.env}/groups/find/`, query, what: `group "${key}" of type ${groupTypeIndex}` }, groupSchema);
+    const query = { group_type_index: groupTypeIndex, group_key: key, skip_create_notebook: 'true' };
+    return this.project.json({ method: 'GET', resource: 'groups/find/', query, what: `group "${key}" of type ${groupTypeIndex}` }, groupSchema);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The management API client: the personal key as a Bearer token, only ever to the configured
  * API host; 429s waited out through the shared retry loop, for at least the time the server
- * states (clock injected); error answers turned into plain messages; responses validated by
- * zod. Built on the one HTTP client.
+ * states (clock injected); error answers turned into plain messages naming the host that
+ * answered; responses validated by zod. Built on the one HTTP client.
  */
 import type { z } from 'zod';
 import type { ManagementTarget } from '../config/resolve-project.js';
@@ -13,7 +13,7 @@ import { sendWithRetry } from '../http/send-with-retry.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { formatZodIssues } from '../util/zod-issues.js';
 import { describeApiError } from './api-error-message.js';
-import { apiUrl, checkApiUrl, checkDownloadUrl } from './api-url.js';
+import { apiUrl, checkApiUrl, checkDownloadUrl, hostOf, isAbsoluteHttpUrl } from './api-url.js';
 
 /**
  * Throttling of the management API: a 429 is waited out (at least its Retry-After, or the
@@ -23,14 +23,21 @@ import { apiUrl, checkApiUrl, checkDownloadUrl } from './api-url.js';
  */
 export const MANAGEMENT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 5000, maxDelayMs: 60_000, maxTotalWaitMs: 300_000 };
 
+/** Per-request bound when a call does not set its own, in ms. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
 export interface ApiCall {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path under the API host, starting with /api/; or an absolute page link from the server. */
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   /** What the call is about, for "not found" messages (e.g. `export 12`). */
   what?: string;
+  /** This request's bound, in ms (a call the server answers slowly, like creating an export). Default: the client's. */
+  timeoutMs?: number;
+  /** Extra hint lines for an error answer, by status (e.g. who can see an export, for a 404). */
+  hints?: Partial<Record<number, readonly string[]>>;
 }
 
 export interface ApiReply {
@@ -39,6 +46,9 @@ export interface ApiReply {
   body: Buffer;
   url: string;
 }
+
+/** A request that got no HTTP answer: timed out, cancelled or unreachable. */
+export type ApiNoAnswer = Exclude<HttpOutcome, { type: 'response' }> & { url: string };
 
 export interface ManagementClientOptions {
   target: ManagementTarget;
@@ -58,8 +68,12 @@ export interface ManagementClient {
   readonly clock: Clock;
   /** Sends a call with the key; answers any status as a reply (a 429 only once the throttle budget is spent). */
   send(call: ApiCall): Promise<ApiReply>;
+  /** As `send`, but a request that got no answer (a timeout) comes back as a value instead of an error. */
+  trySend(call: ApiCall): Promise<ApiReply | ApiNoAnswer>;
   /** Sends a call and returns its validated JSON; error answers become thrown errors. */
   json<S extends z.ZodType>(call: ApiCall, schema: S): Promise<z.infer<S>>;
+  /** Validates a reply already received as JSON of `schema`; an error answer becomes a thrown error. */
+  parse<S extends z.ZodType>(reply: ApiReply, call: ApiCall, schema: S): z.infer<S>;
   /** Sends a call that answers without a body (204). */
   empty(call: ApiCall): Promise<void>;
   /** Fetches a storage link a content endpoint redirected to, without any credentials. */
@@ -68,11 +82,16 @@ export interface ManagementClient {
   failure(reply: ApiReply, call: ApiCall): Error;
 }
 
-function outcomeError(outcome: Exclude<HttpOutcome, { type: 'response' }>, url: string): RemoteError {
-  const origin = new URL(url).origin;
+/** The error for a request that got no answer, naming the host it went to. */
+export function noAnswerError(outcome: ApiNoAnswer): RemoteError {
+  const origin = new URL(outcome.url).origin;
   if (outcome.type === 'timeout') return new RemoteError(`no answer from ${origin} within ${outcome.afterMs / 1000} s`);
   if (outcome.type === 'aborted') return new RemoteError(`request to ${origin} was cancelled`);
   return new RemoteError(`cannot reach ${origin} (${outcome.code})`, ['Check apiHost in the config and your network.']);
+}
+
+export function isNoAnswer(reply: ApiReply | ApiNoAnswer): reply is ApiNoAnswer {
+  return 'type' in reply;
 }
 
 function pathOf(url: string): string {
@@ -93,25 +112,28 @@ class HttpManagementClient implements ManagementClient {
 
   /** The one gate every keyed request passes: the key goes to the API host's /api/ only. */
   private resolveUrl(call: ApiCall): string {
-    const url = /^https?:\/\//.test(call.path) ? call.path : apiUrl(this.target.apiHost, call.path, call.query);
+    const url = isAbsoluteHttpUrl(call.path) ? call.path : apiUrl(this.target.apiHost, call.path, call.query);
     const check = checkApiUrl(url, this.target.apiHost);
     if (!check.ok) throw new RemoteError(`refusing to send the personal API key to ${url}: ${check.reason}`);
     return check.url;
   }
 
-  private async exchange(url: string, method: ApiCall['method'], headers: Record<string, string>, body?: string): Promise<ApiReply> {
-    const attempts = await sendWithRetry(async () => ({ outcome: await this.options.http.send({ method, url, headers, body, timeoutMs: this.options.timeoutMs }) }), {
-      policy: this.options.retryPolicy ?? MANAGEMENT_RETRY_POLICY,
-      clock: this.clock,
-      retryOn: ['throttled'],
-      onRetry: (_verdict, delayMs) => this.options.onThrottle?.(delayMs),
-    });
+  private async exchange(url: string, method: ApiCall['method'], headers: Record<string, string>, body?: string, timeoutMs?: number): Promise<ApiReply | ApiNoAnswer> {
+    const attempts = await sendWithRetry(
+      async () => ({ outcome: await this.options.http.send({ method, url, headers, body, timeoutMs: timeoutMs ?? this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }) }),
+      {
+        policy: this.options.retryPolicy ?? MANAGEMENT_RETRY_POLICY,
+        clock: this.clock,
+        retryOn: ['throttled'],
+        onRetry: (_verdict, delayMs) => this.options.onThrottle?.(delayMs),
+      },
+    );
     const outcome: HttpOutcome = attempts.type === 'abandoned' ? { type: 'aborted' } : attempts.answer.outcome;
-    if (outcome.type !== 'response') throw outcomeError(outcome, url);
+    if (outcome.type !== 'response') return { ...outcome, url };
     return { status: outcome.status, headers: outcome.headers, body: outcome.body, url };
   }
 
-  async send(call: ApiCall): Promise<ApiReply> {
+  async trySend(call: ApiCall): Promise<ApiReply | ApiNoAnswer> {
     const url = this.resolveUrl(call);
     const headers: Record<string, string> = { authorization: `Bearer ${this.target.personalApiKey}`, accept: 'application/json' };
     let body: string | undefined;
@@ -119,23 +141,31 @@ class HttpManagementClient implements ManagementClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(call.body);
     }
-    return this.exchange(url, call.method, headers, body);
+    return this.exchange(url, call.method, headers, body, call.timeoutMs);
   }
 
-  async json<S extends z.ZodType>(call: ApiCall, schema: S): Promise<z.infer<S>> {
-    const reply = await this.send(call);
+  async send(call: ApiCall): Promise<ApiReply> {
+    const reply = await this.trySend(call);
+    if (isNoAnswer(reply)) throw noAnswerError(reply);
+    return reply;
+  }
+
+  parse<S extends z.ZodType>(reply: ApiReply, call: ApiCall, schema: S): z.infer<S> {
     if (reply.status < 200 || reply.status >= 300) throw this.failure(reply, call);
+    const from = `${hostOf(reply.url)}'s answer to ${call.method} ${pathOf(reply.url)}`;
     let value: unknown;
     try {
       value = JSON.parse(reply.body.toString('utf8'));
     } catch {
-      throw new RemoteError(`the API's answer to ${call.method} ${pathOf(reply.url)} is not JSON`);
+      throw new RemoteError(`${from} is not JSON`);
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      throw new RemoteError(`unexpected answer from ${call.method} ${pathOf(reply.url)}:\n  ${formatZodIssues(parsed.error).join('\n  ')}`);
-    }
+    if (!parsed.success) throw new RemoteError(`unexpected answer: ${from}:\n  ${formatZodIssues(parsed.error).join('\n  ')}`);
     return parsed.data;
+  }
+
+  async json<S extends z.ZodType>(call: ApiCall, schema: S): Promise<z.infer<S>> {
+    return this.parse(await this.send(call), call, schema);
   }
 
   async empty(call: ApiCall): Promise<void> {
@@ -145,8 +175,10 @@ class HttpManagementClient implements ManagementClient {
 
   async fetchUnauthenticated(location: string, from: string): Promise<ApiReply> {
     const check = checkDownloadUrl(location, from);
-    if (!check.ok) throw new RemoteError(`not following the download link: ${check.reason}`);
-    return this.exchange(check.url, 'GET', {});
+    if (!check.ok) throw new RemoteError(`not following the download link that ${hostOf(from)} gave: ${check.reason}`);
+    const reply = await this.exchange(check.url, 'GET', {});
+    if (isNoAnswer(reply)) throw noAnswerError(reply);
+    return reply;
   }
 
   failure(reply: ApiReply, call: ApiCall): Error {
@@ -155,11 +187,14 @@ class HttpManagementClient implements ManagementClient {
       body: reply.body.toString('utf8'),
       method: call.method,
       path: pathOf(reply.url),
+      host: hostOf(reply.url),
+      location: reply.headers.location,
       what: call.what,
       projectName: this.target.name,
       projectId: this.target.projectId,
     });
-    return description.kind === 'auth' ? new AuthError(description.message, description.hints) : new RemoteError(description.message, description.hints);
+    const hints = [...description.hints, ...(call.hints?.[reply.status] ?? [])];
+    return description.kind === 'auth' ? new AuthError(description.message, hints) : new RemoteError(description.message, hints);
   }
 }
 

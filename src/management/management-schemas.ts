@@ -36,23 +36,6 @@ export const groupTypeSchema = z.looseObject({
 });
 export type GroupType = z.infer<typeof groupTypeSchema>;
 
-export const memberSchema = z.looseObject({
-  id: z.string(),
-  level: z.number().int(),
-  parent_level: z.number().int().nullish(),
-  parent_membership_id: z.string().nullish(),
-  joined_at: z.string(),
-  updated_at: z.string(),
-  user: z.looseObject({
-    uuid: z.string(),
-    first_name: z.string(),
-    last_name: z.string().nullish(),
-    email: z.string(),
-  }),
-  effective_level: z.number().int(),
-});
-export type Member = z.infer<typeof memberSchema>;
-
 export const exportSchema = z.looseObject({
   id: z.number().int(),
   dashboard: z.number().int().nullish(),

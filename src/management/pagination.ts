@@ -4,26 +4,41 @@
  */
 import type { z } from 'zod';
 import { RemoteError } from '../errors.js';
-import type { ApiCall, ManagementClient } from './management-client.js';
+import type { ManagementClient } from './management-client.js';
 
 type PageSchema = z.ZodType<{ next: string | null; results: unknown[] }>;
 
-export async function* followPages<S extends PageSchema>(client: ManagementClient, first: ApiCall, schema: S): AsyncGenerator<z.infer<S>> {
+export interface PageWalk<S extends PageSchema> {
+  schema: S;
+  /** Fetches the first page (through the client, or under the project's prefix). */
+  first: () => Promise<z.infer<S>>;
+  /** What the list is about, for "not found" messages. */
+  what?: string;
+}
+
+function linkPath(link: string): string {
+  try {
+    return new URL(link).pathname;
+  } catch {
+    return link;
+  }
+}
+
+export async function* followPages<S extends PageSchema>(client: ManagementClient, walk: PageWalk<S>): AsyncGenerator<z.infer<S>> {
   const seen = new Set<string>();
-  let call: ApiCall = first;
+  let page = await walk.first();
   for (;;) {
-    const page = await client.json(call, schema);
     yield page;
     if (page.next === null) return;
-    if (seen.has(page.next)) throw new RemoteError(`the API's page links loop (${new URL(page.next).pathname}); stopping`);
+    if (seen.has(page.next)) throw new RemoteError(`the API's page links loop (${linkPath(page.next)}); stopping`);
     seen.add(page.next);
-    call = { method: 'GET', path: page.next, what: first.what };
+    page = await client.json({ method: 'GET', path: page.next, what: walk.what }, walk.schema);
   }
 }
 
 /** Every result of every page. */
-export async function collectAll<S extends PageSchema>(client: ManagementClient, first: ApiCall, schema: S): Promise<z.infer<S>['results']> {
+export async function collectAll<S extends PageSchema>(client: ManagementClient, walk: PageWalk<S>): Promise<z.infer<S>['results']> {
   const results: unknown[] = [];
-  for await (const page of followPages(client, first, schema)) results.push(...page.results);
+  for await (const page of followPages(client, walk)) results.push(...page.results);
   return results as z.infer<S>['results'];
 }

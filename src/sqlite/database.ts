@@ -2,14 +2,27 @@
  * The one module that imports better-sqlite3. The staging store and the sandbox's store open
  * their files through here, so the driver and its pragmas live in one place.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3Module from 'better-sqlite3';
 
-export type Database = BetterSqlite3.Database;
-export type Statement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
+// URI file names (for `immutable=1`: reading a staging file on a read-only disk) are off in
+// the driver unless this is set when it loads. Only names starting with `file:` are read as
+// URIs, and the stores open absolute paths, so nothing else changes.
+process.env.SQLITE_USE_URI ??= '1';
+const BetterSqlite3 = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3Module;
+
+export type Database = BetterSqlite3Module.Database;
+export type Statement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3Module.Statement<P, R>;
 
 export interface OpenDatabaseOptions {
   /** Open without write access; the file must exist. Default false. */
   readonly?: boolean;
+  /**
+   * Read the file as it is on disk, without SQLite's shared-memory file or its lock: for a file
+   * nobody can write (a read-only disk). Changes still in its write-ahead log are not seen.
+   * Implies `readonly`. Default false.
+   */
+  immutable?: boolean;
   /** Fail when the file does not exist instead of creating it. Default false. */
   mustExist?: boolean;
   /** How long a statement waits for another connection's write lock, in ms. Default 5000. */
@@ -18,14 +31,20 @@ export interface OpenDatabaseOptions {
   cacheMb?: number;
 }
 
+/** `path` as a SQLite URI with `query`: the characters a URI gives a meaning to are escaped. */
+function fileUri(path: string, query: string): string {
+  return `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}?${query}`;
+}
+
 /** Opens a SQLite file in WAL mode with the pragmas every store of ours wants. */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
-  const db = new BetterSqlite3(path, {
-    readonly: options.readonly ?? false,
-    fileMustExist: options.mustExist ?? options.readonly ?? false,
+  const readonly = options.readonly === true || options.immutable === true;
+  const db = new BetterSqlite3(options.immutable ? fileUri(path, 'immutable=1') : path, {
+    readonly,
+    fileMustExist: options.mustExist ?? readonly,
     timeout: options.busyTimeoutMs ?? 5000,
   });
-  if (!options.readonly) {
+  if (!readonly) {
     // Only takes effect when the file is created: larger pages mean fewer page splits and less
     // per-page overhead for rows of a few hundred bytes (measured: about 15% faster staging).
     db.pragma('page_size = 16384');
@@ -47,14 +66,30 @@ export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-/** Applies every migration above the file's version, each in its own transaction. */
+/**
+ * Applies every migration above the file's version, each in its own transaction. The version
+ * is read again under the write lock, so two processes opening a new file at once do not both
+ * apply the same migration.
+ */
 export function migrate(db: Database, migrations: readonly string[]): void {
-  const current = schemaVersion(db);
-  for (let version = current; version < migrations.length; version++) {
-    const sql = migrations[version]!;
-    db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  if (schemaVersion(db) >= migrations.length) return;
+  for (;;) {
+    const applied = db
+      .transaction(() => {
+        const version = schemaVersion(db);
+        if (version >= migrations.length) return false;
+        db.exec(migrations[version]!);
+        db.pragma(`user_version = ${version + 1}`);
+        return true;
+      })
+      .immediate();
+    if (!applied) return;
   }
+}
+
+/** The `PRAGMA` check of a file's structure, table by table (see staging-check.ts). */
+export function integrityProblems(db: Database, table: string, maxProblems: number): string[] {
+  const rows = db.prepare(`PRAGMA integrity_check(${JSON.stringify(table)})`).all() as Array<{ integrity_check: string }>;
+  const problems = rows.map((r) => r.integrity_check).filter((text) => text !== 'ok');
+  return problems.slice(0, maxProblems);
 }

@@ -7,6 +7,7 @@
  * every worker has a piece waiting, this thread reads the next piece itself.
  */
 import type { RulesSpec } from '../events/rules-spec.js';
+import type { ReadProgress } from '../staging/source-reads.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
 import { startWorker } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
@@ -26,7 +27,8 @@ export interface StageWorkerData extends WorkerSetup {
 }
 
 export interface PiecePool {
-  stage(piece: TextPiece): Promise<PieceResult>;
+  /** Stages a piece; `progress` is where the read stands once it is written. */
+  stage(piece: TextPiece, progress: ReadProgress): Promise<PieceResult>;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ const PIECES_PER_WORKER = 3;
 export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PiecePool {
   const context = pieceContext(setup, reader);
   return {
-    stage: async (piece) => writePiece(context, target, piece, await preparePiece(context, piece)),
+    stage: async (piece, progress) => writePiece(context, target, piece, await preparePiece(context, piece), progress),
     close: async () => {},
   };
 }
@@ -103,12 +105,12 @@ export function workerPool(setup: WorkerSetup, reader: SourceReader, target: Pie
   let lastWrite: Promise<unknown> = Promise.resolve();
   let failure: unknown;
   return {
-    stage(piece) {
+    stage(piece, progress) {
       const prepared = workers.hasRoom() ? workers.prepare(piece) : preparePiece(context, piece);
       const written = lastWrite.then(async () => {
         const ready = await prepared;
         if (failure !== undefined) throw failure;
-        return writePiece(context, target, piece, ready);
+        return writePiece(context, target, piece, ready, progress);
       });
       lastWrite = written.catch((error: unknown) => void (failure ??= error));
       return written;

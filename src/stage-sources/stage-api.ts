@@ -17,7 +17,6 @@ import { RequestWindow } from '../sources/api/request-window.js';
 import { findFormat } from '../sources/formats.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { rangeName, rangesOf, recoverInterruptedRanges, reopenEmpty, requestTimes } from '../staging/source-ranges.js';
-import { recoverInterruptedReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { ApiProgress } from './api-progress.js';
@@ -86,9 +85,6 @@ function refuseChangedZone(store: StagingStore, source: string, options: Record<
 function recover(store: StagingStore, reporter: Reporter): string[] {
   const ranges = recoverInterruptedRanges(store).map((row) => rangeName(row.source, row));
   for (const name of ranges) reporter.notice(`note: ${name} was interrupted in an earlier run; its rows were removed and it will be fetched again`);
-  for (const read of recoverInterruptedReads(store)) {
-    reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
-  }
   return ranges;
 }
 

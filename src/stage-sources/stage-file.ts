@@ -1,21 +1,26 @@
 /**
  * Stages one source file: cuts its text into pieces on record boundaries, stages the pieces
- * (in-process, or on worker threads for large files), and adds up their counts. Every row is
- * tied to the file's read, which is undone as a whole if the file fails or the user
- * interrupts: a file is staged completely or not at all. Shared by every staging command.
+ * (in-process, or on worker threads for large files) and adds up their counts. Each piece is
+ * committed with the point the read reached, so an interrupted read is resumed from its last
+ * piece by the next run; a read that fails on bad input is undone as a whole. At the end of a
+ * file read before, the rows gone from it are withdrawn (see changed-file.ts).
  */
 import { availableParallelism } from 'node:os';
-import { InputError, InterruptedError, RefusedError } from '../errors.js';
+import { InputError, InterruptedError } from '../errors.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
-import type { EventWriter } from '../staging/event-writer.js';
-import { abandonRead, beginRead, finishRead, previousReadOptions, type ReadCounts } from '../staging/source-reads.js';
+import type { EventWriter, ReadScope } from '../staging/event-writer.js';
+import { abandonRead, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type ReadCounts, type ReadProgress } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
+import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
 import { InFlight } from '../util/in-flight.js';
+import { settleGoneRows } from './changed-file.js';
+import type { FilePlan } from './file-plan.js';
 import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
 import { PieceSplitter, type TextPiece } from './piece-splitter.js';
 import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
+import { skipStagedText, TextProgress } from './text-progress.js';
 
 export interface StageFileOptions {
   store: StagingStore;
@@ -26,7 +31,7 @@ export interface StageFileOptions {
   readerOptions: Omit<ReaderOptions, 'displayName'>;
   command: string;
   rules: RulesSpec;
-  /** Recorded with the read: the options that shape staged content. */
+  /** Recorded with the read: the options that shape staged content (see content-options.ts). */
   recordedOptions: Record<string, unknown>;
   /**
    * Timestamp (UTC ms) for rows without one (person and group updates). The first read of a
@@ -35,41 +40,41 @@ export interface StageFileOptions {
   defaultTimestampMs?: number;
   /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more, else 0. */
   workers?: number;
+  /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */
+  replaceChanged?: boolean;
+  /** Opens the file again from its start; absent when it cannot be (an archive entry). */
+  reopen?: () => Promise<SourceInput>;
   signal?: AbortSignal;
   /** Called after each piece with the counts so far. */
   onProgress?: (counts: ReadCounts) => void;
+  /** A line worth showing while staging (a read resumed, a file changed). */
+  onNotice?: (text: string) => void;
 }
 
 export interface FileSummary extends PieceResult {
   path: string;
   displayName: string;
   fingerprint: string | undefined;
+  /** The line this run resumed the file's interrupted read at, if it did. */
+  resumedAtLine?: number;
+  /** Rows the interrupted run had read, when resumed (counted in rowsRead too). */
+  rowsReadBeforeResume?: number;
+  /** Rows of earlier reads of the file this read withdrew, by reason. */
+  withdrawn: WithdrawnByRead[];
 }
 
 const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
 
-/**
- * Options that decide an event's timestamp also decide its derived uuid. Re-reading a file
- * with another time zone or other columns would stage rows a second time at another time, so
- * it is refused. Adding --timezone where there was none is allowed: rows with a zone keep their
- * times and uuids, and only the rows rejected for having no zone are new.
- */
-function refuseChangedTimeOptions(input: SourceInput, previous: Record<string, unknown> | undefined, recorded: Record<string, unknown>): void {
-  if (previous === undefined) return;
-  const changed = (name: string): boolean => JSON.stringify(previous[name] ?? null) !== JSON.stringify(recorded[name] ?? null);
-  const zoneChanged = previous.timezone != null && recorded.timezone != null && changed('timezone');
-  const name = zoneChanged ? 'timezone' : changed('columns') ? 'columns' : undefined;
-  if (name === undefined) return;
-  throw new RefusedError(
-    `${input.displayName} was staged earlier with ${name} ${JSON.stringify(previous[name])}; now ${JSON.stringify(recorded[name])}`,
-    ['Its events would be staged again at other times. Pass the same option, or use a new staging file (--staging) to start over.'],
-  );
-}
-
 function addPiece(summary: FileSummary, piece: PieceResult): void {
-  for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) summary[key] += piece[key];
+  for (const key of COUNT_KEYS) summary[key] += piece[key];
   for (const [reason, n] of Object.entries(piece.rejectedByReason)) summary.rejectedByReason[reason] = (summary.rejectedByReason[reason] ?? 0) + n;
   summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
+}
+
+function countNewlines(texts: readonly string[]): number {
+  let n = 0;
+  for (const text of texts) for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** Feeds pieces to the pool with at most `limit` in flight; the first failure wins. */
@@ -77,11 +82,11 @@ class Dispatcher {
   private readonly inFlight = new InFlight();
   private failure: Error | undefined;
 
-  constructor(private readonly pool: () => PiecePool, private readonly limit: number, private readonly onResult: (r: PieceResult) => void) {}
+  constructor(private readonly pool: () => PiecePool, private readonly limit: number, private readonly onResult: () => void) {}
 
-  async add(piece: TextPiece): Promise<void> {
+  async add(piece: TextPiece, progress: ReadProgress): Promise<void> {
     if (this.failure) throw this.failure;
-    this.inFlight.add(this.pool().stage(piece).then(this.onResult, (error: Error) => void (this.failure ??= error)));
+    this.inFlight.add(this.pool().stage(piece, progress).then(this.onResult, (error: Error) => void (this.failure ??= error)));
     await this.inFlight.below(this.limit);
     if (this.failure) throw this.failure;
   }
@@ -92,33 +97,62 @@ class Dispatcher {
   }
 }
 
-async function stagePieces(options: StageFileOptions, readId: number, setup: WorkerSetup, summary: FileSummary): Promise<void> {
-  const { input } = options;
+/** Where a read starts in the file's text: from the top, or after the pieces an interrupted run wrote. */
+interface ReadStart {
+  text: AsyncIterable<string>;
+  tracker: TextProgress;
+  /** Resuming: the line the text starts on, and the CSV header (not in the text). */
+  resumed?: { line: number; header: string | null };
+}
+
+async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: WorkerSetup, summary: FileSummary, start: ReadStart): Promise<void> {
+  const { input, store } = options;
   // This thread writes and reads pieces too, so one worker fewer than cores keeps them all busy.
   const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? Math.max(1, availableParallelism() - 1) : 0);
   const splitter = new PieceSplitter(options.source.layout);
+  let shift = start.resumed ? start.resumed.line - 1 : 0;
+  if (start.resumed?.header != null) {
+    splitter.push(start.resumed.header);
+    shift -= countNewlines([start.resumed.header]);
+  }
+  let hashedHeader = start.resumed !== undefined;
+  let reached: ReadProgress | undefined;
+  const target = {
+    scope,
+    writer: options.writer,
+    written(result: PieceResult, progress: ReadProgress) {
+      addPiece(summary, result);
+      recordProgress(store, scope.readId, progress, summary, splitter.header);
+      reached = progress;
+    },
+  };
   let pool: PiecePool | undefined;
   const getPool = (): PiecePool => {
     setup.prefix = splitter.header ?? '';
-    const target = { readId, writer: options.writer };
     pool ??= workers > 0 ? workerPool(setup, options.source.reader, target, workers) : inlinePool(setup, options.source.reader, target);
     return pool;
   };
-  const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, (piece) => {
-    addPiece(summary, piece);
-    options.onProgress?.(summary);
-  });
+  const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, () => options.onProgress?.(summary));
+  const dispatch = async (piece: TextPiece): Promise<void> => {
+    if (!hashedHeader && splitter.header !== undefined) start.tracker.update(splitter.header);
+    hashedHeader = true;
+    piece.firstLine += shift;
+    for (const text of piece.texts) start.tracker.update(text);
+    const progress = { chars: start.tracker.chars, line: piece.firstLine + countNewlines(piece.texts), fingerprint: start.tracker.fingerprint() };
+    await dispatcher.add(piece, progress);
+  };
   try {
-    for await (const text of input.text) {
-      for (const piece of splitter.push(text)) await dispatcher.add(piece);
+    for await (const text of start.text) {
+      for (const piece of splitter.push(text)) await dispatch(piece);
       if (options.signal?.aborted) {
         await dispatcher.drain();
-        throw new InterruptedError(`interrupted while staging ${input.displayName}; nothing from it was staged`, [
-          'Run the same command again: files already staged are recognised.',
+        const line = reached?.line ?? start.resumed?.line ?? 1;
+        throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${line}`, [
+          'Run the same command again: it resumes from there, and files already staged are recognised.',
         ]);
       }
     }
-    for (const piece of splitter.end()) await dispatcher.add(piece);
+    for (const piece of splitter.end()) await dispatch(piece);
     if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
     await dispatcher.drain();
   } finally {
@@ -126,14 +160,57 @@ async function stagePieces(options: StageFileOptions, readId: number, setup: Wor
   }
 }
 
-export async function stageFile(options: StageFileOptions): Promise<FileSummary> {
-  const { store, input } = options;
-  const previous = previousReadOptions(store, input.path);
-  refuseChangedTimeOptions(input, previous, options.recordedOptions);
-  const defaultTimestampMs = (previous?.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
-  const recordedOptions = defaultTimestampMs === undefined ? options.recordedOptions : { ...options.recordedOptions, defaultTimestampMs };
-  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: recordedOptions });
-  const summary: FileSummary = { ...emptyResult(), path: input.path, displayName: input.displayName, fingerprint: undefined };
+/** The summary a read starts from: zero, or what its interrupted run already staged. */
+function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceInput): FileSummary {
+  const summary: FileSummary = { ...emptyResult(), path: input.path, displayName: input.displayName, fingerprint: undefined, withdrawn: [] };
+  const resumed = plan.resume;
+  if (resumed?.progress == null) return summary;
+  Object.assign(summary, resumed.counts);
+  const rejects = readRejects(options.store, resumed.id, SHOWN_REJECTS);
+  summary.rejectedByReason = rejects.byReason;
+  summary.firstRejects = rejects.first as FileSummary['firstRejects'];
+  summary.resumedAtLine = resumed.progress.line;
+  summary.rowsReadBeforeResume = resumed.counts.rowsRead;
+  return summary;
+}
+
+/** Resumes the interrupted read when the file is the same up to its last piece; else a new read. */
+async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ readId: number; input: SourceInput; start: ReadStart; plan: FilePlan }> {
+  const { store } = options;
+  let input = options.input;
+  const resumed = plan.resume;
+  if (resumed?.progress != null) {
+    const tracker = new TextProgress();
+    const rest = await skipStagedText(input.text, resumed.progress, tracker);
+    if (rest !== undefined) return { readId: resumed.id, input, start: { text: rest, tracker, resumed: { line: resumed.progress.line, header: resumed.header } }, plan };
+    options.onNotice?.(`note: ${input.displayName} changed since its interrupted read (started ${resumed.startedAt}); staging it again from the start`);
+    if (options.reopen === undefined) {
+      const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
+      supersedeRead(store, resumed.id, readId);
+      abandonRead(store, readId, 'the file changed since its interrupted read');
+      throw new InputError(`${input.displayName}: changed since its interrupted read, and cannot be read again in this run`, ['Run the same command again: it stages the file from the start.']);
+    }
+    input = await options.reopen();
+  }
+  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
+  if (plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(store, plan.previous.id, readId);
+  return { readId, input, start: { text: input.text, tracker: new TextProgress() }, plan: { ...plan, resume: undefined } };
+}
+
+export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
+  const { store } = options;
+  const defaultTimestampMs = (plan.previous?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
+  if (defaultTimestampMs !== undefined) options = { ...options, recordedOptions: { ...options.recordedOptions, defaultTimestampMs } };
+  const read = await openRead(options, plan);
+  const { readId, input } = read;
+  const earlier = earlierReads(store, input.path, readId);
+  const scope: ReadScope = {
+    readId,
+    earlierReads: earlier.ids.length > 0 ? new Set(earlier.ids) : undefined,
+    replace: options.replaceChanged === true,
+    timezone: (options.recordedOptions.timezone as string | null | undefined) ?? null,
+  };
+  const summary = startSummary(options, read.plan, input);
   const setup: WorkerSetup = {
     format: options.format,
     readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs },
@@ -141,12 +218,22 @@ export async function stageFile(options: StageFileOptions): Promise<FileSummary>
     prefix: '',
   };
   try {
-    await stagePieces(options, readId, setup, summary);
+    await stagePieces({ ...options, input }, scope, setup, summary, read.start);
   } catch (error) {
-    abandonRead(store, readId, (error as Error).message);
+    // Interrupted: the read stays partial, to be resumed. Anything else: undone as a whole.
+    if (!(error instanceof InterruptedError)) abandonRead(store, readId, (error as Error).message);
     throw error;
   }
   summary.fingerprint = input.fingerprint();
-  finishRead(store, readId, summary, summary.fingerprint);
+  const refused = store.transaction(() => {
+    const refusal = settleGoneRows(store, readId, earlier, options.replaceChanged === true, input.displayName);
+    if (refusal === undefined) finishRead(store, readId, summary, summary.fingerprint);
+    return refusal;
+  });
+  if (refused !== undefined) {
+    abandonRead(store, readId, 'refused: rows gone from the changed file were already delivered');
+    throw refused;
+  }
+  summary.withdrawn = withdrawnByRead(store, readId);
   return summary;
 }

@@ -8,8 +8,8 @@ import type { RowProblem } from '../events/reject-reasons.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import type { ReaderOptions, SourceItem, SourceReader } from '../sources/source-item.js';
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
-import type { EventWriter, RejectEntry } from '../staging/event-writer.js';
-import type { ReadCounts } from '../staging/source-reads.js';
+import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
+import type { ReadCounts, ReadProgress } from '../staging/source-reads.js';
 import { pieceLength, type TextPiece } from './piece-splitter.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
@@ -28,8 +28,13 @@ export function pieceContext(setup: { readerOptions: ReaderOptions; rules: Rules
 
 /** Where a read's pieces are written. */
 export interface PieceTarget {
-  readId: number;
+  scope: ReadScope;
   writer: EventWriter;
+  /**
+   * Called in the transaction that wrote a piece, with its counts and the point the read has
+   * reached after it: the rows and that point are committed together (pieces come in file order).
+   */
+  written(result: PieceResult, progress: ReadProgress): void;
 }
 
 export interface PieceResult extends ReadCounts {
@@ -101,7 +106,7 @@ function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResu
     return;
   }
   if (outcome.recent) result.recent++;
-  events.add(item.line, outcome.event);
+  events.add(item.line, outcome.event, outcome.zoneKey);
 }
 
 /** A piece read and checked, not yet written. Plain data: it may cross from a worker. */
@@ -141,21 +146,25 @@ async function rawsOf(context: PieceContext, piece: TextPiece, lines: ReadonlySe
 }
 
 /**
- * Writes a prepared piece and completes its counts. Rows that conflict with an earlier
- * version of their uuid are rejects too; their raw text is read again from the piece, since
- * it is not carried with every event.
+ * Writes a prepared piece, completes its counts and records the read's progress, in one
+ * transaction. Rows that conflict with an earlier version of their uuid are rejects too; their
+ * raw text is read again from the piece, since it is not carried with every event.
  */
-export async function writePiece(context: PieceContext, target: PieceTarget, piece: TextPiece, prepared: PreparedPiece): Promise<PieceResult> {
+export async function writePiece(context: PieceContext, target: PieceTarget, piece: TextPiece, prepared: PreparedPiece, progress: ReadProgress): Promise<PieceResult> {
   const { result } = prepared;
-  const counts = target.writer.writeBatch(target.readId, prepared.events, prepared.rejects);
-  result.staged = counts.staged;
-  result.alreadyStaged = counts.alreadyStaged;
-  result.duplicates = counts.duplicates;
-  result.rejected = counts.rejected;
-  if (counts.conflicts.length > 0) {
-    const raws = await rawsOf(context, piece, new Set(counts.conflicts.map((c) => c.line)));
-    target.writer.writeConflicts(target.readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
-    for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
-  }
-  return result;
+  const readId = target.scope.readId;
+  return target.writer.inTransaction(async () => {
+    const counts = target.writer.writeBatch(target.scope, prepared.events, prepared.rejects);
+    result.staged = counts.staged;
+    result.alreadyStaged = counts.alreadyStaged;
+    result.duplicates = counts.duplicates;
+    result.rejected = counts.rejected;
+    if (counts.conflicts.length > 0) {
+      const raws = await rawsOf(context, piece, new Set(counts.conflicts.map((c) => c.line)));
+      target.writer.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
+      for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
+    }
+    target.written(result, progress);
+    return result;
+  });
 }

@@ -13,6 +13,7 @@ import { openInputs, openZipInputs } from '../sources/zip-input.js';
 import type { EventWriter } from '../staging/event-writer.js';
 import type { ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
+import { planFiles } from './file-plan.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface RangeStaging {
@@ -49,8 +50,10 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
   const inputs = await rangeInputs(staging, spoolPath, name);
   const files: FileSummary[] = [];
   try {
+    // A range is never resumed part-way (a download is not byte-stable): its reads are new each time.
+    const plans = planFiles(staging.store, inputs.map((input) => ({ path: input.path, displayName: input.displayName, recordedOptions: staging.recordedOptions, replaceChanged: false, resumable: false })));
     await checkStagingRoom(staging.store, inputs, staging.reporter);
-    for (const input of inputs) {
+    for (const [i, input] of inputs.entries()) {
       files.push(
         await stageFile({
           store: staging.store,
@@ -65,7 +68,7 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
           workers: staging.workers,
           signal: staging.signal,
           onProgress,
-        }),
+        }, plans[i]!),
       );
     }
     return { files };

@@ -1,11 +1,11 @@
 /**
  * The staging use case of export-source, identify-users and identify-groups: stages source
  * files into the staging file under one staging lock and returns what happened to each. Every
- * file is checked before the first row is staged, so a typo in the last name does not leave
- * the run half done.
+ * file is opened and its options checked against its earlier reads before the first row is
+ * staged, so a typo in the last name or a changed option does not leave the run half done.
  */
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { checkStagingRoom } from '../doctor/staging-room.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
@@ -15,10 +15,11 @@ import { openSourceInput, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
-import { recoverInterruptedReads, type InterruptedRead, type ReadCounts } from '../staging/source-reads.js';
+import { COUNT_KEYS, emptyCounts, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
+import { planFiles, type FilePlan } from './file-plan.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
@@ -39,20 +40,45 @@ export interface StageSourcesInput {
   defaultTimestampMs?: number;
   /** Read directories, globs and zip archives as export-source does; otherwise each name is one file. */
   expandInputs: boolean;
+  /**
+   * --replace-changed: a file read again with other content-shaping options, or whose rows a
+   * project already received, is staged anyway; the rows of its earlier reads that changed or
+   * are gone are withdrawn (the projects keep what they received).
+   */
+  replaceChanged?: boolean;
 }
 
 export interface StageSourcesResult {
   staging: string;
   files: FileSummary[];
-  totals: ReadCounts & { rejectedByReason: Record<string, number> };
-  /** Earlier reads found interrupted and undone before this run. */
-  recovered: InterruptedRead[];
+  /** rowsRead = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
+  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number> };
+  /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
+  partial: PartialRead[];
   elapsedMs: number;
 }
 
 function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): void {
-  for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) totals[key] += file[key];
+  for (const key of COUNT_KEYS) totals[key] += file[key];
+  for (const w of file.withdrawn) totals.withdrawn += w.count;
   for (const [reason, n] of Object.entries(file.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+}
+
+/**
+ * The failure of a run that achieved nothing: rows were rejected and none is staged (new, already
+ * staged or identical). Rejected rows next to staged ones are not a failure.
+ */
+export function nothingStagedError(result: StageSourcesResult): InputError | undefined {
+  const t = result.totals;
+  if (t.rejected === 0 || t.staged + t.alreadyStaged + t.duplicates > 0) return undefined;
+  const top = Object.entries(t.rejectedByReason)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([reason, n]) => `${count(n)} ${reason}`)
+    .join(', ');
+  return new InputError(`nothing was staged: ${t.rejected === t.rowsRead ? 'every row read was rejected' : 'no row was staged and some were rejected'} (${top})`, [
+    'Every rejected row, with its file, line and reason: `migrate rejects`.',
+  ]);
 }
 
 async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
@@ -76,17 +102,28 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
   }
 }
 
+/** An opened file, and how to open it again from its start when it is a plain file. */
+interface OpenedFile {
+  input: SourceInput;
+  reopen?: () => Promise<SourceInput>;
+}
+
 /** The files named, expanded and opened as the input asks. */
-async function openFiles(input: StageSourcesInput, source: SourceFormat): Promise<SourceInput[]> {
-  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name)]);
-  const names = (await Promise.all(input.files.map((file) => expandInput(file, source.extensions)))).flat();
-  return openAll(names, (name) => openInputs(name, source.extensions));
+async function openFiles(input: StageSourcesInput, source: SourceFormat): Promise<OpenedFile[]> {
+  const names = input.expandInputs ? (await Promise.all(input.files.map((file) => expandInput(file, source.extensions)))).flat() : input.files;
+  const inputs = await openAll(names, input.expandInputs ? (name) => openInputs(name, source.extensions) : async (name) => [await openSourceInput(name)]);
+  // A plain file's input has the file's own path; an archive entry's is `archive!entry`.
+  return inputs.map((opened) => {
+    const name = names.find((n) => resolve(n) === opened.path);
+    return { input: opened, reopen: name === undefined ? undefined : async () => openSourceInput(name) };
+  });
 }
 
 /** Stages one opened file, reporting its progress. */
 function stageOne(
   input: StageSourcesInput,
-  target: Pick<StageFileOptions, 'store' | 'writer' | 'source' | 'input'>,
+  target: Pick<StageFileOptions, 'store' | 'writer' | 'source' | 'input' | 'reopen'>,
+  plan: FilePlan,
   reporter: Reporter,
   signal: AbortSignal,
   clock: Clock,
@@ -95,6 +132,8 @@ function stageOne(
   const name = target.input.displayName;
   return stageFile({
     ...target,
+    replaceChanged: input.replaceChanged,
+    onNotice: (text) => reporter.notice(text),
     format: input.format,
     readerOptions: input.readerOptions,
     command: input.command,
@@ -103,33 +142,38 @@ function stageOne(
     defaultTimestampMs: input.defaultTimestampMs,
     workers: input.workers,
     signal,
-    onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
-  });
+    onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
+  }, plan);
 }
 
 export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  const inputs = await openFiles(input, source);
+  const files = await openFiles(input, source);
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
-    const recovered = recoverInterruptedReads(store);
-    for (const read of recovered) {
-      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted; its partial rows were removed`);
+    const plans = planFiles(
+      store,
+      files.map(({ input: file }) => ({
+        path: file.path,
+        displayName: file.displayName,
+        recordedOptions: input.recordedOptions,
+        replaceChanged: input.replaceChanged === true,
+        resumable: source.layout === 'csv' || source.layout === 'lines',
+      })),
+    );
+    const paths = new Set(files.map((f) => f.input.path));
+    const partial = partialReads(store).filter((read) => !paths.has(read.path));
+    for (const read of partial) {
+      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; staging that file again resumes it`);
     }
-    await checkStagingRoom(store, inputs, reporter);
+    await checkStagingRoom(store, files.map((f) => f.input), reporter);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = {
-      staging: store.path,
-      files: [],
-      totals: { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {} },
-      recovered,
-      elapsedMs: 0,
-    };
-    for (const file of inputs) {
-      const summary = await stageOne(input, { store, writer, source, input: file }, reporter, signal, clock);
+    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
+    for (const [i, file] of files.entries()) {
+      const summary = await stageOne(input, { store, writer, source, input: file.input, reopen: file.reopen }, plans[i]!, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
@@ -137,6 +181,6 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     return result;
   } finally {
     store?.close();
-    await closeAll(inputs);
+    await closeAll(files.map((f) => f.input));
   }
 }

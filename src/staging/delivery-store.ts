@@ -32,16 +32,37 @@ export function listProjectRecords(store: StagingStore): ProjectRecord[] {
 
 /**
  * Records a project name with its host and role (call after the rules allowed it). Until the
- * project accepted anything, a changed host or role replaces the old one.
+ * project accepted anything (dead letters do not count), a changed host or role replaces the
+ * old one.
  */
 export function bindProject(store: StagingStore, target: { name: string; role: string; host: string }): ProjectRecord {
   store.db
     .prepare(
       `INSERT INTO projects (name, role, host, created_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET host = excluded.host, role = excluded.role WHERE delivered + dead_letters = 0`,
+       ON CONFLICT (name) DO UPDATE SET host = excluded.host, role = excluded.role WHERE delivered = 0`,
     )
     .run(target.name, target.role, target.host, new Date().toISOString());
   return findProjectRecord(store, target.name)!;
+}
+
+/**
+ * Makes a project's dead letters pending again, keeping each old row with the run that
+ * released it (`retry`: import --retry-dead-letters; `host-changed`: they were refused by a
+ * host the project no longer points to). Returns how many were released.
+ */
+export function releaseDeadLetters(store: StagingStore, projectId: number, runId: number, reason: 'retry' | 'host-changed'): number {
+  return store.transaction(() => {
+    store.db
+      .prepare(
+        `INSERT INTO released_dead_letters (project_id, seq, run_id, status, message, created_at, released_by_run, released_at, reason)
+         SELECT project_id, seq, run_id, status, message, created_at, @runId, @now, @reason FROM dead_letters WHERE project_id = @projectId`,
+      )
+      .run({ projectId, runId, reason, now: new Date().toISOString() });
+    const released = store.db.prepare('DELETE FROM dead_letters WHERE project_id = ?').run(projectId).changes;
+    store.db.prepare('UPDATE projects SET dead_letters = dead_letters - ? WHERE id = ?').run(released, projectId);
+    store.db.prepare('UPDATE import_runs SET dead_letters_released = dead_letters_released + ? WHERE id = ?').run(released, runId);
+    return released;
+  });
 }
 
 /** Every staged event, all kinds, from the counters (no scan). */

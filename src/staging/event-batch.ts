@@ -24,6 +24,10 @@ export interface EventBatch {
   text: Uint8Array;
   /** End offset in `text` of each of those fields: TEXT_FIELDS per event. */
   textEnds: Uint32Array;
+  /** 1 for an event whose time a zone option decided; its key is in `zoneKeys`. */
+  zoned: Uint8Array;
+  /** 16 bytes per event (zeros unless zoned): see zonedRowKey. */
+  zoneKeys: Uint8Array;
 }
 
 /** The text fields of each event, in `text` order. */
@@ -33,7 +37,7 @@ export const PROPERTIES = 1;
 
 /** The buffers, to transfer rather than copy when posting a batch. */
 export function batchTransferList(batch: EventBatch): ArrayBuffer[] {
-  const arrays = [batch.uuids, batch.kinds, batch.timestampsMs, batch.lines, batch.nameIndexes, batch.text, batch.textEnds];
+  const arrays = [batch.uuids, batch.kinds, batch.timestampsMs, batch.lines, batch.nameIndexes, batch.text, batch.textEnds, batch.zoned, batch.zoneKeys];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -78,6 +82,8 @@ export class EventBatchBuilder {
   private readonly names: string[] = [];
   private readonly nameIndex = new Map<string, number>();
   private textEnds = new Uint32Array(INITIAL_EVENTS * TEXT_FIELDS);
+  private zoned = new Uint8Array(INITIAL_EVENTS);
+  private zoneKeys = new Uint8Array(INITIAL_EVENTS * 16);
   private text: { array: Uint8Array; writer: Buffer };
   private textLength = 0;
 
@@ -90,9 +96,13 @@ export class EventBatchBuilder {
     return this.count;
   }
 
-  add(line: number, event: StagedEvent): void {
+  add(line: number, event: StagedEvent, zoneKey?: Uint8Array): void {
     if (this.count === this.capacity) this.grow();
     const i = this.count++;
+    if (zoneKey !== undefined) {
+      this.zoned[i] = 1;
+      this.zoneKeys.set(zoneKey, i * 16);
+    }
     this.uuids.set(event.uuid, i * 16);
     this.kinds[i] = event.kind;
     this.timestampsMs[i] = event.timestampMs;
@@ -125,6 +135,8 @@ export class EventBatchBuilder {
       nameIndexes: this.nameIndexes,
       text: this.text.array,
       textEnds: this.textEnds,
+      zoned: this.zoned,
+      zoneKeys: this.zoneKeys,
     };
   }
 
@@ -136,6 +148,8 @@ export class EventBatchBuilder {
     this.lines = copyInto(new Float64Array(this.capacity), this.lines);
     this.nameIndexes = copyInto(new Uint32Array(this.capacity), this.nameIndexes);
     this.textEnds = copyInto(new Uint32Array(this.capacity * TEXT_FIELDS), this.textEnds);
+    this.zoned = copyInto(new Uint8Array(this.capacity), this.zoned);
+    this.zoneKeys = copyInto(new Uint8Array(this.capacity * 16), this.zoneKeys);
   }
 
   private growText(atLeast: number): void {

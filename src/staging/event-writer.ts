@@ -2,18 +2,38 @@
  * Writes batches of staged events and rejects, one transaction per batch. A uuid already in
  * the file is not written again: identical content is counted (already staged, or a duplicate
  * row of this same read); different content is a reject, because sending both would put two
- * versions of one event into PostHog.
+ * versions of one event into PostHog. So is a row whose time a zone option decided and that
+ * was staged earlier under another zone (see zoned-rows.ts). Re-reading a file, the rows of its
+ * earlier reads met again are recorded, so the rows gone from it are known at the end; with
+ * --replace-changed, a row of an earlier read of the same file that changed is replaced.
  *
  * Properties are stored as SQLite JSONB (binary JSON, about an eighth smaller than the text);
  * `json(properties)` gives back the exact text that was staged.
  */
-import { canonicalJson } from '../events/canonical-json.js';
 import type { RowProblem } from '../events/reject-reasons.js';
 import type { StagedEvent } from '../events/staged-event.js';
 import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
+import { difference, type StagedFields } from './event-difference.js';
+import { NameCounts } from './name-counts.js';
 import { DISTINCT_ID, EventBatchBuilder, eventAt, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
 import type { StagingStore } from './staging-store.js';
+import { selectRow, withdrawSelected } from './withdrawals.js';
+import { ZonedRows } from './zoned-rows.js';
+
+/** The read a batch belongs to, and how it treats rows staged by earlier reads of its file. */
+export interface ReadScope {
+  readId: number;
+  /**
+   * Earlier reads of the same file, when it is read again: the rows of theirs met again are
+   * recorded in read_seen, so those gone from the file are found at the end.
+   */
+  earlierReads?: ReadonlySet<number>;
+  /** --replace-changed: a row of an earlier read of this file with other content is withdrawn, the new one staged. */
+  replace?: boolean;
+  /** The zone this read reads times without one in (null: none), for conflict messages. */
+  timezone?: string | null;
+}
 
 export type StageEntry =
   | { line: number; raw: string; event: StagedEvent }
@@ -36,12 +56,10 @@ export interface BatchCounts {
   conflicts: Array<{ index: number; line: number; problem: RowProblem }>;
 }
 
-interface ExistingRow {
-  kind: number;
-  event: string;
-  distinct_id: string;
-  timestamp_ms: number;
-  properties: string;
+interface ExistingRow extends StagedFields {
+  seq: number;
+  /** The options recorded by the read that staged it. */
+  options: string;
   read_id: number;
   line: number;
   path: string;
@@ -59,54 +77,26 @@ const ROW = '(?, ?, ?, ?, ?, jsonb(?), ?, ?)';
 const BATCH_ROW = '(?, ?, ?, CAST(? AS TEXT), ?, jsonb(CAST(? AS TEXT)), ?, ?)';
 const ON_CONFLICT = ' ON CONFLICT (uuid) DO NOTHING';
 
-/** Which part of a staged event differs from the existing one, or undefined when none does. */
-function difference(existing: ExistingRow, event: StagedEvent): string | undefined {
-  if (existing.event !== event.event) return `event name ("${existing.event}" then "${event.event}")`;
-  if (existing.distinct_id !== event.distinctId) return 'distinct_id';
-  if (existing.timestamp_ms !== event.timestampMs) {
-    return `timestamp (${new Date(existing.timestamp_ms).toISOString()} then ${new Date(event.timestampMs).toISOString()})`;
-  }
-  if (existing.kind !== event.kind) return 'kind';
-  if (existing.properties !== event.propertiesJson && !sameJson(existing.properties, event.propertiesJson)) return 'properties';
-  return undefined;
+function scopeOf(target: number | ReadScope): ReadScope {
+  return typeof target === 'number' ? { readId: target } : target;
 }
 
-/** Equal JSON values whatever their key order: a re-export may list properties in another order. */
-function sameJson(a: string, b: string): boolean {
-  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+function zoneText(timezone: unknown): string {
+  return typeof timezone === 'string' ? `--timezone ${timezone}` : 'no --timezone';
 }
 
-/** Staged-event counts per (kind, name), added to event_names once per batch. */
-class NameCounts {
-  private readonly byKind = new Map<number, Map<string, number>>();
-
-  add(kind: number, name: string, n = 1): void {
-    let names = this.byKind.get(kind);
-    if (names === undefined) this.byKind.set(kind, (names = new Map()));
-    names.set(name, (names.get(name) ?? 0) + n);
-  }
-
-  /** Counts `n` events of a batch from `from`, by name index, then by name. */
-  addGroup(batch: EventBatch, from: number, n: number): void {
-    const counts = new Map<number, number>();
-    for (let i = from; i < from + n; i++) {
-      const key = batch.kinds[i]! * 2 ** 32 + batch.nameIndexes[i]!;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    for (const [key, count] of counts) this.add(Math.floor(key / 2 ** 32), batch.names[key % 2 ** 32]!, count);
-  }
-
-  save(statement: Statement): void {
-    for (const [kind, names] of this.byKind) for (const [name, count] of names) statement.run(kind, name, count);
-  }
-}
 
 export class EventWriter {
   private readonly insertGroup: Statement;
   private readonly insertOne: Statement;
   private readonly findEvent: Statement;
   private readonly insertReject: Statement;
+  private readonly insertSeen: Statement;
   private readonly countName: Statement;
+  private readonly zoned: ZonedRows;
+  private readonly begin: Statement;
+  private readonly commit: Statement;
+  private readonly rollbackAll: Statement;
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollback: Statement;
@@ -117,21 +107,44 @@ export class EventWriter {
     this.insertGroup = db.prepare(COLUMNS + new Array(GROUP_ROWS).fill(BATCH_ROW).join(', ') + ON_CONFLICT);
     this.insertOne = db.prepare(COLUMNS + ROW + ON_CONFLICT);
     this.findEvent = db.prepare(
-      `SELECT e.kind, e.event, e.distinct_id, e.timestamp_ms, iif(typeof(e.properties) = 'blob', json(e.properties), e.properties) AS properties,
-              e.read_id, e.line, s.path
+      `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, iif(typeof(e.properties) = 'blob', json(e.properties), e.properties) AS properties,
+              e.read_id, e.line, s.path, r.options
        FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id WHERE e.uuid = ?`,
     );
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
+    this.zoned = new ZonedRows(store, GROUP_ROWS);
     this.countName = db.prepare(
       'INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count',
     );
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollbackAll = db.prepare('ROLLBACK');
     this.savepoint = db.prepare('SAVEPOINT event_group');
     this.release = db.prepare('RELEASE event_group');
     this.rollback = db.prepare('ROLLBACK TO event_group');
   }
 
+  /**
+   * Runs `work` in one write transaction that may await (a piece whose conflicts need their raw
+   * text read again). Only one piece is written at a time (pieces are written in file order),
+   * so nothing else uses the connection meanwhile.
+   */
+  async inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    this.begin.run();
+    try {
+      const value = await work();
+      this.commit.run();
+      return value;
+    } catch (error) {
+      if (this.store.db.inTransaction) this.rollbackAll.run();
+      throw error;
+    }
+  }
+
   /** Stages events and rejects given as entries, in one transaction (tests, small callers). */
-  write(readId: number, entries: readonly StageEntry[]): BatchCounts {
+  write(target: number | ReadScope, entries: readonly StageEntry[]): BatchCounts {
+    const scope = scopeOf(target);
     const builder = new EventBatchBuilder();
     const rejects: RejectEntry[] = [];
     const raws: string[] = [];
@@ -142,8 +155,8 @@ export class EventWriter {
       } else rejects.push(entry);
     }
     return this.store.transaction(() => {
-      const counts = this.writeBatch(readId, builder.finish(), rejects);
-      this.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws[c.index]! })));
+      const counts = this.writeBatch(scope, builder.finish(), rejects);
+      this.writeConflicts(scope.readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws[c.index]! })));
       return counts;
     });
   }
@@ -152,23 +165,27 @@ export class EventWriter {
    * Stages a batch of events and rejects for read `readId` in one transaction. Conflicting
    * events are counted and returned, not yet written as rejects (see BatchCounts.conflicts).
    */
-  writeBatch(readId: number, batch: EventBatch, rejects: readonly RejectEntry[]): BatchCounts {
+  writeBatch(target: number | ReadScope, batch: EventBatch, rejects: readonly RejectEntry[]): BatchCounts {
+    const scope = scopeOf(target);
     return this.store.transaction(() => {
       const counts: BatchCounts = { staged: 0, alreadyStaged: 0, duplicates: 0, rejected: 0, conflicts: [] };
-      for (const entry of rejects) this.reject(readId, entry);
+      for (const entry of rejects) this.reject(scope.readId, entry);
       counts.rejected += rejects.length;
       const names = new NameCounts();
+      const seen: number[] = [];
+      const row = { counts, names, seen };
       let i = 0;
       for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) {
-        if (this.writeGroup(readId, batch, i)) {
+        if (this.writeGroup(scope.readId, batch, i)) {
           counts.staged += GROUP_ROWS;
           names.addGroup(batch, i, GROUP_ROWS);
         } else {
-          for (let j = i; j < i + GROUP_ROWS; j++) this.writeOne(readId, batch, j, counts, names);
+          for (let j = i; j < i + GROUP_ROWS; j++) this.writeOne(scope, batch, j, row);
         }
       }
-      for (; i < batch.count; i++) this.writeOne(readId, batch, i, counts, names);
+      for (; i < batch.count; i++) this.writeOne(scope, batch, i, row);
       names.save(this.countName);
+      if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
       return counts;
     });
   }
@@ -196,33 +213,95 @@ export class EventWriter {
       p[o + 7] = batch.lines[i];
     }
     this.savepoint.run();
-    const inserted = this.insertGroup.run(p).changes;
+    // A zoned row known already may be the same row read with another zone: row by row, then.
+    let ok = true;
+    let zoned = 0;
+    for (let i = from; i < from + GROUP_ROWS; i++) zoned += batch.zoned[i]!;
+    if (zoned === GROUP_ROWS) ok = this.zoned.addGroupIfNew((j) => zoneKeyAt(batch, from + j), (j) => uuidAt(batch, from + j));
+    else if (zoned > 0) {
+      for (let i = from; ok && i < from + GROUP_ROWS; i++) if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), uuidAt(batch, i));
+    }
+    const inserted = ok ? this.insertGroup.run(p).changes : 0;
     if (inserted !== GROUP_ROWS) this.rollback.run();
     this.release.run();
     return inserted === GROUP_ROWS;
   }
 
-  private writeOne(readId: number, batch: EventBatch, index: number, counts: BatchCounts, names: NameCounts): void {
+  private writeOne(scope: ReadScope, batch: EventBatch, index: number, row: { counts: BatchCounts; names: NameCounts; seen: number[] }): void {
+    const { counts, names } = row;
     const e = eventAt(batch, index);
     const line = batch.lines[index]!;
-    if (this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, readId, line).changes === 1) {
+    if (batch.zoned[index] === 1 && !this.claimZone(scope, batch, index, counts)) return;
+    if (this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, scope.readId, line).changes === 1) {
       counts.staged++;
       names.add(e.kind, e.event);
       return;
     }
     const existing = this.findEvent.get(e.uuid) as ExistingRow;
     const differs = difference(existing, e);
+    const earlier = scope.earlierReads?.has(existing.read_id) === true;
     if (differs === undefined) {
-      if (existing.read_id === readId) counts.duplicates++;
+      if (existing.read_id === scope.readId) counts.duplicates++;
       else counts.alreadyStaged++;
+      if (earlier) row.seen.push(existing.seq);
+      return;
+    }
+    if (earlier && scope.replace) {
+      this.withdraw(scope, existing.seq);
+      this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, scope.readId, line);
+      counts.staged++;
+      names.add(e.kind, e.event);
       return;
     }
     const message = `uuid ${uuidText(e.uuid)} was staged from ${existing.path}:${existing.line} with a different ${differs}; the earlier version is kept`;
+    this.conflict(counts, index, line, 'uuid', message);
+  }
+
+  /**
+   * For a row whose time a zone option decided: false (and a conflict counted) when the same
+   * row is staged under another uuid, that is, read with another zone. Under --replace-changed
+   * a version from an earlier read of the same file is withdrawn instead.
+   */
+  private claimZone(scope: ReadScope, batch: EventBatch, index: number, counts: BatchCounts): boolean {
+    const key = zoneKeyAt(batch, index);
+    const uuid = uuidAt(batch, index);
+    const claim = this.zoned.claim(key, uuid);
+    if (claim.type === 'ok') return true;
+    const other = this.findEvent.get(claim.uuid) as ExistingRow;
+    if (scope.replace && scope.earlierReads?.has(other.read_id) === true) {
+      this.withdraw(scope, other.seq);
+      this.zoned.takeOver(key, uuid);
+      return true;
+    }
+    const otherZone = (JSON.parse(other.options) as { timezone?: unknown }).timezone;
+    const when = (ms: number): string => new Date(ms).toISOString();
+    const message =
+      `this row was staged from ${other.path}:${other.line} at ${when(other.timestamp_ms)} (${zoneText(otherZone)}); ` +
+      `read here with ${zoneText(scope.timezone)} it is at ${when(batch.timestampsMs[index]!)}. ` +
+      'Staging both would send the same event twice, hours apart; the earlier version is kept';
+    this.conflict(counts, index, batch.lines[index]!, '', message);
+    return false;
+  }
+
+  private conflict(counts: BatchCounts, index: number, line: number, field: string, message: string): void {
     counts.rejected++;
-    counts.conflicts.push({ index, line, problem: { field: 'uuid', reason: 'conflicts_with_staged', message } });
+    counts.conflicts.push({ index, line, problem: { field, reason: 'conflicts_with_staged', message } });
+  }
+
+  private withdraw(scope: ReadScope, seq: number): void {
+    selectRow(this.store, seq);
+    withdrawSelected(this.store, scope.readId, 'replaced');
   }
 
   private reject(readId: number, { line, problem, raw }: RejectEntry): void {
     this.insertReject.run(readId, line, problem.field, problem.reason, problem.message, raw);
   }
+}
+
+function uuidAt(batch: EventBatch, i: number): Uint8Array {
+  return batch.uuids.subarray(i * 16, i * 16 + 16);
+}
+
+function zoneKeyAt(batch: EventBatch, i: number): Uint8Array {
+  return batch.zoneKeys.subarray(i * 16, i * 16 + 16);
 }

@@ -6,14 +6,25 @@ import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } 
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import { rangeReports, type RangeSourceReport } from './range-report.js';
-import type { ReadCounts } from './source-reads.js';
+import { COUNT_KEYS, emptyCounts, type ReadCounts } from './source-reads.js';
+import type { LockHolder } from './staging-lock.js';
 import { StagingStore } from './staging-store.js';
+
+/**
+ * A read's state: `partial`, interrupted and resumed by the next run over its file (or running
+ * now); `interrupted`, interrupted and given up for a later read; `done`; `failed`, undone.
+ */
+export type ReadState = 'partial' | 'interrupted' | 'done' | 'failed';
 
 export interface SourceReport extends ReadCounts {
   path: string;
   format: string;
   command: string;
-  status: 'reading' | 'done' | 'failed';
+  status: ReadState;
+  /** For a partial read, the line it is staged up to (the next line to read). */
+  progressLine: number | null;
+  /** Rows withdrawn by reads of this file (gone from it, replaced, undone): never sent. */
+  withdrawn: number;
   sizeBytes: number;
   fingerprint: string | null;
   startedAt: string;
@@ -29,7 +40,15 @@ export interface KindReport {
 
 export interface StagingReport {
   staging: string;
+  /** Said when the file could only be read as it is on disk (a read-only disk); see StagingStore.readNote. */
+  note: string | null;
+  /** The process holding the writer lock (a running or killed import, export-source...), if any. */
+  writer: LockHolder | null;
   sources: SourceReport[];
+  /** The sources' counts added up: rowsRead = staged + alreadyStaged + duplicates + skipped + rejected. */
+  sourceTotals: ReadCounts & { withdrawn: number };
+  /** Withdrawn events (kept aside, never sent), and per project those it had received before. */
+  withdrawn: { count: number; delivered: Array<{ project: string; count: number }> };
   events: KindReport;
   persons: KindReport;
   groups: KindReport;
@@ -83,7 +102,11 @@ export function kindReport(store: StagingStore, kind: number): KindReport {
 function sourceReports(store: StagingStore): SourceReport[] {
   return store.db
     .prepare(
-      `SELECT s.path, s.format, r.command, r.status, r.size_bytes AS sizeBytes, r.fingerprint, r.rows_read AS rowsRead,
+      `SELECT s.path, s.format, r.command,
+              CASE WHEN r.status <> 'reading' THEN r.status WHEN r.superseded_by IS NULL THEN 'partial' ELSE 'interrupted' END AS status,
+              iif(r.status = 'reading', r.progress_line, NULL) AS progressLine,
+              (SELECT coalesce(sum(x.rows_withdrawn), 0) FROM source_reads x WHERE x.source_id = s.id) AS withdrawn,
+              r.size_bytes AS sizeBytes, r.fingerprint, r.rows_read AS rowsRead,
               r.rows_staged AS staged, r.rows_already_staged AS alreadyStaged, r.rows_duplicate AS duplicates,
               r.rows_skipped AS skipped, r.rows_rejected AS rejected, r.rows_recent AS recent,
               r.started_at AS startedAt, r.finished_at AS finishedAt, r.error
@@ -91,6 +114,23 @@ function sourceReports(store: StagingStore): SourceReport[] {
        ORDER BY s.id`,
     )
     .all() as SourceReport[];
+}
+
+function sourceTotals(sources: readonly SourceReport[]): StagingReport['sourceTotals'] {
+  const totals = { ...emptyCounts(), withdrawn: 0 };
+  for (const source of sources) {
+    for (const key of COUNT_KEYS) totals[key] += source[key];
+    totals.withdrawn += source.withdrawn;
+  }
+  return totals;
+}
+
+function withdrawnReport(store: StagingStore): StagingReport['withdrawn'] {
+  const total = store.db.prepare('SELECT count(*) AS n FROM withdrawn_events').get() as { n: number };
+  const delivered = store.db
+    .prepare('SELECT j.value AS project, count(*) AS count FROM withdrawn_events w, json_each(w.delivered_to) j GROUP BY j.value ORDER BY j.value')
+    .all() as Array<{ project: string; count: number }>;
+  return { count: total.n, delivered };
 }
 
 /** Delivered person and group updates: few rows, found through the send-order index. */
@@ -128,9 +168,14 @@ function projectReports(store: StagingStore): ProjectReport[] {
 const DEAD_LETTERS_SHOWN = 20;
 
 export function stagingReport(store: StagingStore, topN = 10): StagingReport {
+  const sources = sourceReports(store);
   return {
     staging: store.path,
-    sources: sourceReports(store),
+    note: store.readNote ?? null,
+    writer: store.lockHolder() ?? null,
+    sources,
+    sourceTotals: sourceTotals(sources),
+    withdrawn: withdrawnReport(store),
     events: kindReport(store, 0),
     persons: kindReport(store, 1),
     groups: kindReport(store, 2),
@@ -162,11 +207,13 @@ export function listRejects(store: StagingStore, options: { reason?: string; lim
     .all({ reason: options.reason ?? null, limit: options.limit ?? -1 }) as RejectRow[];
 }
 
-/** Opens the staging file at `path` (it must exist), reads from it, and closes it. */
+/** Opens the staging file at `path` read-only (it must exist), reads from it, and closes it. */
 function readFrom<T>(path: string, read: (store: StagingStore) => T): T {
-  const store = StagingStore.open(path, { mustExist: true });
+  const store = StagingStore.open(path, { readOnly: true });
   try {
     return read(store);
+  } catch (error) {
+    throw store.failure(error);
   } finally {
     store.close();
   }

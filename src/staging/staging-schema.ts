@@ -145,8 +145,84 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX preflights_by_project ON preflights (project, id);
   `,
+  /* v5: events a project had accepted that `migrate verify --resend-missing` found missing and made pending again. */ `
+  -- One row per event and re-send: which import run re-sent it, and when it was re-queued. The
+  -- deliveries row of the event is removed in the same transaction, so it is pending again.
+  CREATE TABLE requeued_events (
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    seq INTEGER NOT NULL,
+    run_id INTEGER NOT NULL REFERENCES import_runs(id),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (project_id, seq, run_id)
+  ) WITHOUT ROWID;
+  `,
+  /* v6: dead letters sent again, each with the run that released it and why. */ `
+  -- A dead letter is released (deleted from dead_letters, so it is pending again) by
+  -- import --retry-dead-letters, or when the project's host is corrected before it accepted
+  -- anything. The row it had is kept here with the run that released it.
+  CREATE TABLE released_dead_letters (
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    seq INTEGER NOT NULL,
+    run_id INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    released_by_run INTEGER NOT NULL REFERENCES import_runs(id),
+    released_at TEXT NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('retry', 'host-changed'))
+  );
+  CREATE INDEX released_dead_letters_by_run ON released_dead_letters (released_by_run);
+  ALTER TABLE import_runs ADD COLUMN dead_letters_released INTEGER NOT NULL DEFAULT 0;
+  `,
+  /* v7: reads resumable piece by piece, rows withdrawn from a changed file, zone-read rows keyed. */ `
+  -- Where a read got to: the end of its last written piece, in UTF-16 units of the decoded text,
+  -- the line after it and the SHA-256 of that text; and the CSV header, to read on from there.
+  ALTER TABLE source_reads ADD COLUMN progress_chars INTEGER;
+  ALTER TABLE source_reads ADD COLUMN progress_line INTEGER;
+  ALTER TABLE source_reads ADD COLUMN progress_fingerprint TEXT;
+  ALTER TABLE source_reads ADD COLUMN header TEXT;
+  -- Rows this read withdrew (rows of earlier reads of its file gone from it, or replaced).
+  ALTER TABLE source_reads ADD COLUMN rows_withdrawn INTEGER NOT NULL DEFAULT 0;
+  -- A read left partial and given up for a later one (its file or options changed); its rows stay.
+  ALTER TABLE source_reads ADD COLUMN superseded_by INTEGER;
+
+  -- While a file read before is read again: the rows of its earlier reads this read met again,
+  -- so the rows gone from the file are known at its end. Emptied when the read completes.
+  CREATE TABLE read_seen (
+    read_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (read_id, seq)
+  ) WITHOUT ROWID;
+
+  -- Events taken out of the send set, as they were, with the projects that had received them.
+  CREATE TABLE withdrawn_events (
+    id INTEGER PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    uuid BLOB NOT NULL,
+    kind INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    distinct_id TEXT NOT NULL,
+    timestamp_ms INTEGER NOT NULL,
+    properties TEXT NOT NULL,
+    read_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    withdrawn_by INTEGER NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('gone', 'replaced', 'undone')),
+    delivered_to TEXT NOT NULL DEFAULT '[]',
+    withdrawn_at TEXT NOT NULL
+  );
+  CREATE INDEX withdrawn_by_read ON withdrawn_events (read_id);
+
+  -- Rows whose time an option interpreted (a time without a zone read with --timezone, a
+  -- Mixpanel project zone): a key of the row as the source wrote it, and the uuid it was staged
+  -- with. The same key with another uuid is the same row read with another time zone.
+  CREATE TABLE zoned_rows (
+    key BLOB PRIMARY KEY,
+    uuid BLOB NOT NULL
+  ) WITHOUT ROWID;
+  `,
   /*
-   * v5: the range ledger of export-source --from mixpanel-api / amplitude-api. One row per day
+   * v8: the range ledger of export-source --from mixpanel-api / amplitude-api. One row per day
    * (Mixpanel) or hour range (Amplitude) of a source API: pending, being fetched, done, empty
    * (the API had no data there) or failed, with its attempts, counts and last error (redacted).
    * A range's rows are the reads whose path is the range's name (or starts with it and '!').

@@ -1,13 +1,20 @@
 /**
  * The staging file: a SQLite database holding every event exactly as it will be sent, the
  * sources it came from, the rows rejected and, per project, what the server accepted.
- * Opening for writing takes the staging lock; reading (status, rejects) does not.
+ * Opening for writing takes the staging lock (a row inside the file, see staging-lock.ts);
+ * opening read-only (status, rejects, verify) takes no lock and writes nothing, so a file on a
+ * read-only disk or owned by another user can still be inspected. Every storage failure comes
+ * out as a StagingFileError that names the file and what to do (staging-failure.ts).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { StagingError } from '../errors.js';
+import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { MigrateError, StagingError } from '../errors.js';
+import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
 import { migrate, openDatabase, schemaVersion, type Database } from '../sqlite/database.js';
-import { acquireStagingLock, type StagingLock } from './staging-lock.js';
+import { bytes, count } from '../util/format.js';
+import { shellWord } from '../util/shell-word.js';
+import { stagingFailure } from './staging-failure.js';
+import { acquireStagingLock, lockHolder, type LockHolder, type StagingLock } from './staging-lock.js';
 import { MIGRATIONS, STAGING_APPLICATION_ID } from './staging-schema.js';
 
 export interface OpenStagingOptions {
@@ -15,9 +22,16 @@ export interface OpenStagingOptions {
   lockFor?: string;
   /** Fail when the file does not exist (status, import). Default false. */
   mustExist?: boolean;
+  /**
+   * Read only: no lock, no migration, no write of any kind (status, rejects, verify). The file
+   * must exist; its schema may be older than this version's. Default false.
+   */
+  readOnly?: boolean;
   /** SQLite page cache, in MiB. Default 16. */
   cacheMb?: number;
 }
+
+const SQLITE_HEADER = 'SQLite format 3\0';
 
 export class StagingStore {
   private constructor(
@@ -25,44 +39,141 @@ export class StagingStore {
     /** For the modules of src/staging only; everything else goes through their functions. */
     readonly db: Database,
     private readonly lock: StagingLock | undefined,
+    readonly readOnly: boolean,
+    /** Said when the file could only be read as it is on disk (see openForReading). */
+    readonly readNote: string | undefined,
   ) {}
 
   static open(file: string, options: OpenStagingOptions = {}): StagingStore {
     const path = resolve(file);
-    if (options.mustExist && !existsSync(path)) {
+    const readOnly = options.readOnly === true;
+    if ((options.mustExist || readOnly) && !existsSync(path)) {
       throw new StagingError(`no staging file at ${file}`, ['Run `migrate export-source` first, or pass --staging <file>.']);
     }
-    const lock = options.lockFor ? acquireStagingLock(path, options.lockFor) : undefined;
+    const names = existsSync(path) ? statSync(path).nlink : 1;
+    if (names > 1 && !readOnly) throw hardLinked(file, names);
     let db: Database | undefined;
+    let lock: StagingLock | undefined;
     try {
-      db = openDatabase(path, { cacheMb: options.cacheMb });
+      let note: string | undefined;
+      if (readOnly) ({ db, note } = openForReading(path));
+      else db = openDatabase(path, { cacheMb: options.cacheMb });
+      if (names > 1) note = `${file} has ${names} names (hard links): what a command wrote through another name may not show here until it ends`;
       checkIdentity(db, file);
-      migrate(db, MIGRATIONS);
-      if (db.pragma('application_id', { simple: true }) !== STAGING_APPLICATION_ID) {
-        db.pragma(`application_id = ${STAGING_APPLICATION_ID}`);
-        db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('created_at', ?)").run(new Date().toISOString());
-      }
-      return new StagingStore(path, db, lock);
+      if (!readOnly) prepareForWriting(db);
+      lock = options.lockFor ? acquireStagingLock(db, file, options.lockFor) : undefined;
+      return new StagingStore(path, db, lock, readOnly, note);
     } catch (error) {
-      db?.close();
       lock?.release();
-      if (error instanceof StagingError) throw error;
-      throw new StagingError(`${file}: cannot be used as a staging file (${(error as Error).message})`);
+      db?.close();
+      throw openFailure(error, path, file, readOnly);
     }
   }
 
   close(): void {
     try {
-      if (this.db.open) this.db.close();
-    } finally {
       this.lock?.release();
+    } finally {
+      if (this.db.open) this.db.close();
     }
   }
 
-  /** Runs `work` in one write transaction (all or nothing). */
+  /** Runs `work` in one write transaction (all or nothing); a storage failure comes out explained. */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    try {
+      return this.db.transaction(work)();
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
+
+  /**
+   * The error to throw for `error` met while using this file: a storage failure explained
+   * (for a full disk, with `progress`: what is safe so far), anything else unchanged.
+   */
+  failure(error: unknown, progress?: () => string): unknown {
+    return stagingFailure(error, this.path, { reading: this.readOnly, progress: progress ?? (() => `${count(this.stagedSoFar())} events staged so far`) });
+  }
+
+  /** Who holds the writer lock, if anyone (status tells a running import from a killed one). */
+  lockHolder(): LockHolder | undefined {
+    return lockHolder(this.db);
+  }
+
+  private stagedSoFar(): number {
+    return (this.db.prepare('SELECT coalesce(sum(count), 0) AS n FROM event_names').get() as { n: number }).n;
+  }
+}
+
+/**
+ * SQLite keeps a file's write-ahead log and lock beside the name it was opened by (following
+ * symlinks), so commands writing through two hard links of one file would not see each other's
+ * writes or lock, and could damage it. A staging file with more than one name is not written.
+ */
+function hardLinked(file: string, names: number): StagingError {
+  return new StagingError(
+    `${file} has ${names} names (hard links): SQLite keeps its write-ahead log and lock beside each name, so commands writing through different names would not see each other and could damage the file`,
+    [`Keep one name: remove the other links (find / -xdev -samefile ${shellWord(file)}), or use a copy (cp) rather than a link. \`migrate status\` can still read it.`],
+  );
+}
+
+/** Brings a file opened for writing to this version's schema and marks it as a staging file. */
+function prepareForWriting(db: Database): void {
+  migrate(db, MIGRATIONS);
+  if (db.pragma('application_id', { simple: true }) !== STAGING_APPLICATION_ID) {
+    db.pragma(`application_id = ${STAGING_APPLICATION_ID}`);
+    db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('created_at', ?)").run(new Date().toISOString());
+  }
+}
+
+/**
+ * Opens for reading without writing anything. SQLite needs its shared-memory file (-shm) beside
+ * a WAL database even to read it; where that file cannot be made (a read-only disk, another
+ * user's directory) the file is read as it is on disk (`immutable`), which is exact unless a
+ * write-ahead log holds changes not yet written back: then a note says so.
+ */
+function openForReading(path: string): { db: Database; note?: string } {
+  let db: Database | undefined;
+  try {
+    db = openDatabase(path, { readonly: true });
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return { db };
+  } catch (error) {
+    db?.close();
+    const code = failureCode(error) ?? '';
+    if (storageFailureKind(error) !== 'cannot-open' && !code.startsWith('SQLITE_READONLY')) throw error;
+  }
+  const immutable = openDatabase(path, { immutable: true });
+  const walBytes = existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0;
+  const note = walBytes > 0 ? `${path} was read as it is on disk: its write-ahead log (${bytes(walBytes)}) holds recent changes that cannot be read from here` : undefined;
+  return { db: immutable, note };
+}
+
+function startsAsSqlite(path: string): boolean {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(SQLITE_HEADER.length);
+      readSync(fd, head, 0, head.length, 0);
+      return head.toString('latin1') === SQLITE_HEADER;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return true; // unreadable: let the storage failure say why
+  }
+}
+
+/** What to throw when opening failed. */
+function openFailure(error: unknown, path: string, file: string, readOnly: boolean): unknown {
+  if (error instanceof MigrateError) return error;
+  if (failureCode(error) === 'SQLITE_NOTADB' && !startsAsSqlite(path)) {
+    return new StagingError(`${file}: cannot be used as a staging file: it is not a SQLite database`, ['Pass --staging with the file export-source wrote (default ./migration.db).']);
+  }
+  if (!existsSync(dirname(path)) || storageFailureKind(error) !== undefined) {
+    return stagingFailure(Object.assign(error as Error, { code: failureCode(error) ?? 'SQLITE_CANTOPEN' }), path, { reading: readOnly, progress: () => 'nothing written yet' });
+  }
+  return new StagingError(`${file}: cannot be used as a staging file (${(error as Error).message})`);
 }
 
 /** Refuses SQLite files that are not ours and staging files from a newer version. */

@@ -38,22 +38,29 @@ async function readBody(req: import('node:http').IncomingMessage): Promise<Buffe
   return Buffer.concat(parts);
 }
 
-/** Records every request and answers 200 with `body` (an empty page by default). */
-export function startTrap(body: Buffer | string = JSON.stringify({ next: null, previous: null, results: [] })): Promise<LoopbackServer> {
+/** Records every request and answers `status` (200 by default) with `body` (an empty page by default). */
+export function startTrap(body: Buffer | string = JSON.stringify({ next: null, previous: null, results: [] }), status = 200): Promise<LoopbackServer> {
   const requests: Recorded[] = [];
   const server = createServer(async (req, res) => {
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: (await readBody(req)).toString() });
-    res.writeHead(200, { 'content-type': Buffer.isBuffer(body) ? 'image/png' : 'application/json' });
+    res.writeHead(status, { 'content-type': Buffer.isBuffer(body) ? 'image/png' : 'application/json' });
     res.end(body);
   });
   return listen(server, requests);
 }
 
+/** PostHog's answer for a path it does not route. */
+export const ENDPOINT_NOT_FOUND_BODY = JSON.stringify({ type: 'invalid_request', code: 'not_found', detail: 'Endpoint not found.', attr: null });
+
 export interface RelayRules {
   /** Replaces each `next` link of a JSON page with what this returns. */
   rewriteNext?: (next: string) => string;
-  /** Answers export content requests with a redirect to this URL instead of forwarding them. */
-  redirectContentTo?: string;
+  /** Answers export content requests with a redirect to this URL instead of forwarding them (null: a redirect without Location). */
+  redirectContentTo?: string | null;
+  /** Answers 404 "Endpoint not found." for the paths this accepts, as an instance without them. */
+  unrouted?: (path: string) => boolean;
+  /** Called with each request before it is answered (e.g. to act once a client is polling). */
+  onRequest?: (seen: Recorded) => void;
 }
 
 /** Forwards to `upstream`, as the same host from the client's view, applying `rules`. */
@@ -62,9 +69,16 @@ export function startRelay(upstream: string, rules: RelayRules): Promise<Loopbac
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString() });
-    if (rules.redirectContentTo && /\/content\/(\?|$)/.test(req.url ?? '')) {
-      res.writeHead(302, { location: rules.redirectContentTo });
+    const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString() };
+    requests.push(seen);
+    rules.onRequest?.(seen);
+    if (rules.unrouted?.((req.url ?? '').split('?')[0]!)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(ENDPOINT_NOT_FOUND_BODY);
+      return;
+    }
+    if (rules.redirectContentTo !== undefined && /\/content\/(\?|$)/.test(req.url ?? '')) {
+      res.writeHead(302, rules.redirectContentTo === null ? {} : { location: rules.redirectContentTo });
       res.end();
       return;
     }

@@ -20,11 +20,14 @@ export interface CliOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   input?: string;
+  /** A command to run the CLI under, e.g. `['setpriv', '--reuid=65534', ...]` to run it as another user. */
+  wrapper?: string[];
 }
 
 /** Starts the CLI; the caller may signal the child before awaiting `done`. */
 export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
+  const child = spawn(command!, [...prefix, CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -38,3 +38,8 @@ export function deliveredCount(staging: string, project: string): number {
     return row.n;
   });
 }
+
+/** The staging file's writer lock row, if any (undefined once released). */
+export function writerLock(staging: string): unknown {
+  return readStaging(staging, (db) => db.prepare("SELECT value FROM meta WHERE key = 'writer_lock'").get());
+}

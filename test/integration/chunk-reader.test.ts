@@ -84,7 +84,7 @@ describe('readChunksOnWorker', () => {
     expect(taken.map((c) => c.seqs)).toEqual(inProcess(path).slice(0, 3).map((c) => c.seqs));
   });
 
-  it('reports a staging file it cannot read', async () => {
-    await expect(onWorker(join(tempDir(), 'missing.db'))).rejects.toThrow(/reading the staging file failed: no staging file at/);
+  it('reports a staging file it cannot read, as the error it is (its class and exit code cross the thread)', async () => {
+    await expect(onWorker(join(tempDir(), 'missing.db'))).rejects.toThrow(expect.objectContaining({ name: 'StagingError', exitCode: 7, message: expect.stringMatching(/^no staging file at /) }));
   });
 });

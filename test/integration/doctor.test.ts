@@ -91,7 +91,7 @@ describe('migrate doctor on the sandbox', () => {
     const report = await doctor();
     expect(verdicts(report)).toMatchObject({ 'project-key': 'problem', 'separate-projects': 'problem' });
     expect(check(report, 'project-key').message).toContain('not the key of project "Test project" (id 1), the configured projectId: it is the key of project "Production project" (id 2)');
-    expect(check(report, 'separate-projects').message).toBe('projects "test" (test) and "prod" (production) have the same project API key: they are one PostHog project');
+    expect(check(report, 'separate-projects').message).toBe('projects "test" (test) and "prod" (production) of the config have the same project API key: they are one PostHog project, so a rehearsal would land in production');
     expect(JSON.stringify(report)).not.toContain(tokens.prod);
   });
 

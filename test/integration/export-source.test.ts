@@ -4,10 +4,19 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
-import { stagedUuids } from '../helpers/staging.js';
+import { readStaging, stagedUuids } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
+
+/** Text staged so far by the latest read of a staging file being written (0 while there is none). */
+function readProgress(staging: string): number {
+  try {
+    return readStaging(staging, (db) => (db.prepare('SELECT max(progress_chars) FROM source_reads').pluck().get() as number | null) ?? 0);
+  } catch {
+    return 0;
+  }
+}
 const SAMPLE = join(FIXTURES, 'sample-events.csv');
 
 async function exportJson(dir: string, args: string[]) {
@@ -83,7 +92,7 @@ describe('export-source on bad rows', () => {
       'bad.csv:4 missing_distinct_id distinct_id: distinct_id is missing or empty',
       'bad.csv:5 bad_timestamp timestamp: "yesterday" is not ISO 8601 or epoch time',
       expect.stringMatching(/^bad\.csv:6 timestamp_without_zone timestamp: .*--timezone/),
-      'bad.csv:7 future_timestamp timestamp: 2999-01-01T00:00:00.000Z is in the future',
+      'bad.csv:7 future_timestamp timestamp: 2999-01-01T00:00:00.000Z is more than 23 hours in the future (PostHog would replace it with the time it arrives)',
       'bad.csv:8 bad_uuid uuid: "not-a-uuid" is not a usable UUID',
       'bad.csv:9 bad_properties properties: must be a JSON object, got an array',
       'bad.csv:10 duplicate_property properties: property "plan" is both a column and a key of the properties JSON',
@@ -99,12 +108,14 @@ describe('export-source on bad rows', () => {
     const dir = tempDir();
     const file = join(dir, 'naive.csv');
     writeFileSync(file, 'event,distinct_id,timestamp\nsigned_up,u1,2025-03-01 10:00:00\n');
-    expect((await exportJson(dir, ['--from', 'csv', file])).totals.rejectedByReason).toEqual({ timestamp_without_zone: 1 });
+    const first = await runCli(['export-source', '--from', 'csv', file, '--staging', join(dir, 'm.db'), '--json'], { cwd: dir });
+    expect(first.code).toBe(3);
+    expect(JSON.parse(first.stdout).totals.rejectedByReason).toEqual({ timestamp_without_zone: 1 });
     expect((await exportJson(dir, ['--from', 'csv', file, '--timezone', 'Europe/Paris'])).totals.staged).toBe(1);
     expect((await status(dir)).events.first).toBe('2025-03-01T09:00:00.000Z');
     const refused = await runCli(['export-source', '--from', 'csv', file, '--timezone', 'UTC', '--staging', join(dir, 'm.db')], { cwd: dir });
     expect(refused.code).toBe(6);
-    expect(refused.stderr).toContain('was staged earlier with timezone "Europe/Paris"');
+    expect(refused.stderr).toContain('was staged earlier with other options that shape its events:\n  --timezone: was Europe/Paris, now UTC');
   });
 
   it('applies a mapping file and reports its mistakes as path: message', async () => {
@@ -151,27 +162,35 @@ describe('export-source on worker threads', () => {
 });
 
 describe('export-source interrupted', () => {
-  it('Ctrl-C while workers stage a file: exit 130, nothing from the file kept, the next run stages it all', async () => {
+  it('Ctrl-C while workers stage a file: exit 130, the file partial, the next run resumes it', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.csv');
-    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '200000']);
+    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '60000']);
     const staging = join(dir, 'm.db');
     const run = startCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir });
-    // Interrupt once rows are being written: on the third change of the write-ahead log (the
-    // first is the read's own record), an event of the file system, not a timer.
-    let changes = 0;
+    // Interrupt once a piece is written: at the change of the write-ahead log that records the
+    // read's first progress (an event of the file system, not a timer).
+    let sent = false;
     const watcher = watch(dir, (_event, name) => {
-      if (name === 'm.db-wal' && ++changes === 3) run.child.kill('SIGINT');
+      if (sent || name !== 'm.db-wal' || readProgress(staging) === 0) return;
+      sent = true;
+      run.child.kill('SIGINT');
     });
     const result = await run.done;
     watcher.close();
     expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain('nothing from it was staged');
+    const line = Number(/staged up to line (\d+)/.exec(result.stderr)?.[1]);
+    expect(line).toBeGreaterThan(1);
+    expect(result.stderr).toContain('Run the same command again: it resumes from there');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
     const report = await status(dir);
-    expect(report.events.count).toBe(0);
-    expect(report.sources).toMatchObject([{ status: 'failed', staged: 0 }]);
-    const again = await exportJson(dir, ['--from', 'csv', file, '--workers', '1']);
-    expect(again.totals).toMatchObject({ rowsRead: 200000, staged: 200000 });
+    expect(report.sources).toMatchObject([{ status: 'partial', progressLine: line }]);
+    expect(report.events.count).toBe(line - 2);
+    const again = await runCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`resumed at line ${line.toLocaleString('en-US')}`);
+    expect(again.stdout).toContain('60,000 rows read: 60,000 new, 0 already staged, 0 identical, 0 skipped, 0 rejected');
+    expect((await status(dir)).events.count).toBe(60000);
   });
 });
 

@@ -3,8 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertExport } from '../../src/sandbox/api/export-store.js';
-import { nextNotReady, pauseExportRendering, resumeExportRendering } from '../../src/sandbox/api/export-scheduler.js';
-import { startCli } from '../helpers/run-cli.js';
+import { pauseExportRendering, resumeExportRendering } from '../../src/sandbox/api/export-scheduler.js';
+import { RECORDING_HINT, SOURCE_SCOPE_HINT } from '../../src/management/export-create.js';
+import { EXPORT_VISIBILITY_HINT } from '../../src/management/management-api.js';
+import { startRelay } from '../helpers/loopback-servers.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { insertEvents, startManagementSandbox, type ManagementSandbox } from '../helpers/management-sandbox.js';
 
@@ -70,20 +72,32 @@ describe('migrate exports create / get / download', () => {
     expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({ title: 'Pageviews per day', total: 3 });
   });
 
-  it('download waits while the content answers 425, without sleeping in the test', async () => {
-    const { dir, config } = setup();
+  it('download waits until the export has content before asking for it, without sleeping in the test', async () => {
+    const dir = tempDir();
     pauseExportRendering(sb.store);
     const id = insertExport(sb.store, {
       team_id: 1, dashboard: 1, insight: null, export_format: 'image/png', export_context: null, created_by: 1,
       created_at: '2026-01-01T00:00:00.000Z', filename: 'export-migration-overview-2026-01-01-000000.png', expires_after: null,
     });
-    const notReady = nextNotReady(sb.store);
-    const cli = startCli(['exports', 'download', String(id), '--project', 'test', '--config', config, ...FAST], { cwd: dir });
-    expect(await notReady).toBe(id);
-    resumeExportRendering(sb.store);
-    const result = await cli.done;
-    expect(result.code).toBe(0);
-    expect(existsSync(join(dir, 'export-migration-overview-2026-01-01-000000.png'))).toBe(true);
+    let polls = 0;
+    const relay = await startRelay(sb.sandbox.url, {
+      onRequest: (seen) => {
+        if (seen.url.startsWith(`/api/projects/1/exports/${id}/?`) || seen.url === `/api/projects/1/exports/${id}/`) polls++;
+        if (polls === 2) resumeExportRendering(sb.store);
+      },
+    });
+    try {
+      const config = sb.writeConfig(dir, { test: { apiHost: relay.url, host: sb.sandbox.url } });
+      const result = await sb.cli(config, ['exports', 'download', String(id), '--project', 'test', ...FAST]);
+      expect(result.code).toBe(0);
+      expect(existsSync(join(dir, 'export-migration-overview-2026-01-01-000000.png'))).toBe(true);
+      const asked = relay.requests.map((r) => r.url.split('?')[0]!);
+      expect(asked.filter((u) => u.endsWith('/content/'))).toHaveLength(1);
+      expect(asked.indexOf(`/api/projects/1/exports/${id}/content/`)).toBe(asked.length - 1);
+    } finally {
+      resumeExportRendering(sb.store);
+      await relay.close();
+    }
   });
 
   it('download gives up at --wait-timeout-ms (exit 8)', async () => {
@@ -100,6 +114,10 @@ describe('migrate exports create / get / download', () => {
   it.each([
     ['400 names attr', 'owner-all', ['create', '--insight', '99', '--format', 'image/png'], 8, 'error: the API refused the request: insight: Invalid pk "99" - object does not exist. (400 does_not_exist)'],
     ['403 names the scope', 'admin-read-only', ['create', '--insight', '1', '--format', 'image/png'], 4, "error: the personal API key lacks the scope 'export:write' (403)"],
+    ['an insight export needs insight:read', 'owner-exports-only', ['create', '--insight', '1', '--format', 'image/png'], 4, "error: the personal API key lacks the scope 'insight:read' (403), answered by 127.0.0.1:"],
+    ['a dashboard export needs dashboard:read', 'owner-exports-only', ['create', '--dashboard', '1', '--format', 'image/png'], 4, SOURCE_SCOPE_HINT],
+    ['video needs a session recording', 'owner-all', ['create', '--insight', '1', '--format', 'video/mp4'], 8, `error: the API refused the request: export_format: Video export supports session recordings only. (400 invalid_input), answered by 127.0.0.1:`],
+    ['a GIF says how to give the recording', 'owner-all', ['create', '--insight', '1', '--format', 'image/gif'], 8, RECORDING_HINT],
     ['404 for an unknown export', 'owner-all', ['get', '9999'], 8, 'error: export 9999 was not found in project 1 (404: Not found.)'],
     ['404 for unknown content', 'owner-all', ['download', '9999'], 8, 'error: export 9999 was not found in project 1 (404: Not found.)'],
     ['a format the sandbox cannot render', 'owner-all', ['create', '--dashboard', '1', '--format', 'application/pdf', '--wait', ...FAST], 8, 'failed to render: The sandbox renders image/png, text/csv, application/json; application/pdf is not available here.'],
@@ -110,6 +128,29 @@ describe('migrate exports create / get / download', () => {
     const result = await setup(key).run(args as string[]);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe('who sees an export', () => {
+  it("only its creator: a colleague's list leaves it out, and get or download of its id is 404 saying why", async () => {
+    const created = JSON.parse((await setup('owner-all').run(['create', '--insight', '2', '--format', 'text/csv', '--json', ...FAST])).stdout) as { id: number };
+    const colleague = setup('admin-all');
+    const listed = JSON.parse((await colleague.run(['list', '--all', '--json'])).stdout) as Array<{ id: number }>;
+    expect(listed.map((e) => e.id)).not.toContain(created.id);
+    for (const args of [['get', String(created.id)], ['download', String(created.id), ...FAST]]) {
+      const result = await colleague.run(args);
+      expect(result.code).toBe(8);
+      expect(result.stderr).toContain(`error: export ${created.id} was not found in project 1 (404: Not found.)`);
+      expect(result.stderr).toContain(EXPORT_VISIBILITY_HINT);
+    }
+  });
+
+  it('says so in --help', async () => {
+    const help = await setup().run(['get', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('Exports are visible only to the user who created them.');
+    const create = await setup().run(['create', '--help']);
+    expect(create.stdout.replace(/\s+/g, ' ')).toContain('Scopes: export:write, plus insight:read for --insight or dashboard:read for --dashboard.');
+    expect(create.stdout.replace(/\s+/g, ' ')).toContain('video/mp4, video/webm and image/gif need its session_recording_id');
   });
 });
 

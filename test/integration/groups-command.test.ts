@@ -1,5 +1,6 @@
 /** `migrate groups list|find` against groups stored in the sandbox (as ingested $groupidentify leaves them). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listNotebooks } from '../../src/sandbox/api/notebook-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { insertGroups, insertGroupType, startManagementSandbox, type ManagementSandbox } from '../helpers/management-sandbox.js';
 
@@ -74,13 +75,19 @@ describe('migrate groups find', () => {
     expect(result.stdout).toMatch(/^key\s+org-42$/m);
     expect(result.stdout).toContain('"name": "org number 42"');
     const json = await groups(['find', '--group-type-index', '0', '--key', 'org-42', '--json']);
-    // toMatchObject: the answer also carries PostHog's `notebook` (the client does not pass skip_create_notebook yet).
     expect(JSON.parse(json.stdout)).toMatchObject({
       group_type_index: 0,
       group_key: 'org-42',
       group_properties: { name: 'org number 42', plan: 'free' },
       created_at: '2025-01-01T00:42:00.000Z',
     });
+  });
+
+  it('is read-only: PostHog is told not to create the group\'s notebook, and none is made', async () => {
+    for (const key of ['org-1', 'org-2', 'org-2']) expect((await groups(['find', '--group-type-index', '0', '--key', key], 'owner-all')).code).toBe(0);
+    const json = JSON.parse((await groups(['find', '--group-type-index', '0', '--key', 'org-3', '--json'])).stdout) as { notebook: string | null };
+    expect(json.notebook).toBeNull();
+    expect(listNotebooks(sb.store)).toEqual([]);
   });
 
   it('404 when there is no such group (exit 8)', async () => {

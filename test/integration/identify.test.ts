@@ -29,12 +29,20 @@ describe('identify-users and identify-groups', () => {
     expect(groupsAgain.stdout).toContain('0 new, 5 already staged');
   });
 
-  it('a changed --set-once gives conflicts, not a second version of each person', async () => {
+  it('a changed --set-once is refused up front, and --replace-changed stages the new version in place of the old', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'u.csv'), 'distinct_id,plan,first_seen\nu1,pro,2025-01-01\n');
     await run(dir, ['identify-users', '--from', 'csv', 'u.csv']);
     const changed = await run(dir, ['identify-users', '--from', 'csv', 'u.csv', '--set-once', 'first_seen', '--json']);
-    expect(changed.json.totals).toMatchObject({ staged: 0, rejectedByReason: { conflicts_with_staged: 1 } });
+    expect(changed.code).toBe(6);
+    expect(changed.stdout).toBe('');
+    expect(changed.stderr).toContain('u.csv was staged earlier with other options that shape its events:\n  --set-once: was none, now first_seen');
+    expect(changed.stderr).toContain('--staging other.db');
+    expect(changed.stderr).toContain('--replace-changed');
+    const replaced = await run(dir, ['identify-users', '--from', 'csv', 'u.csv', '--set-once', 'first_seen', '--replace-changed', '--json']);
+    expect(replaced.code).toBe(0);
+    expect(replaced.json.totals).toMatchObject({ staged: 1, rejected: 0, withdrawn: 1 });
+    expect(replaced.json.files[0].withdrawn).toEqual([{ reason: 'replaced', count: 1, delivered: [] }]);
   });
 
   it('reads JSON lines', async () => {

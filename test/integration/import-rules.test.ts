@@ -25,7 +25,7 @@ describe('import rules', () => {
     const sample = await runCli(['import', '--project', 'test', '--sample', '250', ...base], { cwd: dir });
     expect(sample.code, sample.stderr).toBe(0);
     expect(sample.stdout).toContain('This was a sample of at most 250 events; the rest stays pending.');
-    expect(sample.stdout).toContain('Next: migrate import --project prod');
+    expect(sample.stdout).toContain('Next: migrate import --project test (2,750 events still pending)');
     expect(storedEvents(sandbox, 1)).toHaveLength(250);
 
     const prod = await runCli(['import', '--project', 'prod', ...base], { cwd: dir });

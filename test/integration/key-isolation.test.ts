@@ -3,7 +3,7 @@
  * port a page link names, not to the ingestion host, not to a storage host a download is
  * redirected to. A trap server on loopback proves it by what it did (not) receive.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { insertGroups, startManagementSandbox, type ManagementSandbox } from '../helpers/management-sandbox.js';
@@ -74,7 +74,7 @@ describe('the personal key stays on the API host', () => {
     const { config } = configFor(relay.url, trap.url);
     const result = await sb.cli(config, ['groups', 'list', '--group-type-index', '0', '--all', '--project', 'test']);
     expect(result.code).toBe(8);
-    expect(result.stderr).toContain(`error: refusing to send the personal API key to ${trap.url}/api/environments/1/groups/`);
+    expect(result.stderr).toContain(`error: refusing to send the personal API key to ${trap.url}/api/projects/1/groups/`);
     expect(result.stderr).toContain(`${trap.url} is not the configured API host ${relay.url}`);
     expectKeyNotIn(result.stderr);
     expect(trap.requests).toEqual([]);
@@ -83,12 +83,12 @@ describe('the personal key stays on the API host', () => {
 
   it('a next link to a non-API path on the same host is not followed either', async () => {
     const trap = await serve(startTrap());
-    const relay = await serve(startRelay(sb.sandbox.url, { rewriteNext: (next) => next.replace('/api/environments/1/groups/', '/batch/') }));
+    const relay = await serve(startRelay(sb.sandbox.url, { rewriteNext: (next) => next.replace('/api/projects/1/groups/', '/batch/') }));
     const { config } = configFor(relay.url, trap.url);
     const result = await sb.cli(config, ['groups', 'list', '--group-type-index', '0', '--all', '--project', 'test']);
     expect(result.code).toBe(8);
     expect(result.stderr).toContain('/batch/ is outside /api/');
-    expect(relay.requests.map((r) => r.url.split('?')[0])).toEqual(['/api/environments/1/groups/']);
+    expect(relay.requests.map((r) => r.url.split('?')[0])).toEqual(['/api/projects/1/groups/']);
   });
 
   it('a content redirect to storage is followed without the key', async () => {
@@ -102,5 +102,57 @@ describe('the personal key stays on the API host', () => {
     expect(storage.requests[0]!.url).toBe('/bucket/chart.png?signature=abc');
     expect(storage.requests[0]!.headers.authorization).toBeUndefined();
     expect(JSON.stringify(storage.requests[0])).not.toContain('phx_');
+  });
+});
+
+describe('hostile hosts: links, redirects and storage answers', () => {
+  it('a next link written with an upper-case scheme is the same host: the walk goes on', async () => {
+    const relay = await serve(startRelay(sb.sandbox.url, { rewriteNext: (next) => next.replace(/^http:/, 'HTTP:') }));
+    const { config } = configFor(relay.url, relay.url);
+    const result = await sb.cli(config, ['groups', 'list', '--group-type-index', '0', '--all', '--json', '--project', 'test']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(150);
+    expect(relay.requests).toHaveLength(2);
+  });
+
+  it('an upper-case next link to another port is still refused, naming both hosts', async () => {
+    const trap = await serve(startTrap());
+    const relay = await serve(startRelay(sb.sandbox.url, { rewriteNext: (next) => next.replace(/^http:\/\/[^/]+/, trap.url.replace('http:', 'HTTP:')) }));
+    const { config } = configFor(relay.url, trap.url);
+    const result = await sb.cli(config, ['groups', 'list', '--group-type-index', '0', '--all', '--project', 'test']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`${trap.url} is not the configured API host ${relay.url}`);
+    expect(trap.requests).toEqual([]);
+  });
+
+  it('an API answer that redirects without a Location is a clear error naming the host', async () => {
+    const api = await serve(startTrap('', 302));
+    const { config } = configFor(api.url, api.url);
+    const result = await sb.cli(config, ['projects', 'list', '--project', 'test']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`error: the API answered GET /api/projects/ with a redirect (302) that has no Location, answered by ${new URL(api.url).host}`);
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it('a content redirect without a Location is a clear error naming the host', async () => {
+    const relay = await serve(startRelay(sb.sandbox.url, { redirectContentTo: null }));
+    const { config } = configFor(relay.url, relay.url);
+    const result = await sb.cli(config, ['exports', 'download', '1', '-o', 'chart.png', '--project', 'test']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`error: ${new URL(relay.url).host} redirected the download of export 1 (302) without a Location`);
+  });
+
+  it.each([401, 403, 404])('a %i from the storage host is the storage host\'s, not the API\'s (exit 8), and it never saw the key', async (status) => {
+    const storage = await serve(startTrap('<Error><Code>AccessDenied</Code></Error>', status));
+    const relay = await serve(startRelay(sb.sandbox.url, { redirectContentTo: `${storage.url}/bucket/chart.png?signature=old` }));
+    const { dir, config } = configFor(relay.url, relay.url);
+    const result = await sb.cli(config, ['exports', 'download', '1', '-o', 'chart.png', '--project', 'test']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`error: the storage host ${new URL(storage.url).host} refused the download of export 1 (${status}); the signed link may have expired`);
+    expect(result.stderr).not.toContain('personal API key');
+    expect(storage.requests[0]!.headers.authorization).toBeUndefined();
+    expectKeyNotIn(result.stderr);
+    expect(existsSync(join(dir, 'chart.png'))).toBe(false);
   });
 });

@@ -47,7 +47,7 @@ describe('stageSources', () => {
     expect(first.files[0]).toMatchObject({ path: SAMPLE_CSV, rowsRead: SAMPLE_EVENTS, staged: SAMPLE_EVENTS, alreadyStaged: 0, rejected: 0 });
     expect(first.totals).toMatchObject({ rowsRead: SAMPLE_EVENTS, staged: SAMPLE_EVENTS });
     expect(first.staging).toBe(staging);
-    expect(reporter.progressLines.at(-1)).toMatch(/sample-events\.csv: 3,000 rows, 3,000 staged/);
+    expect(reporter.progressLines.at(-1)).toMatch(/sample-events\.csv: 3,000 rows, 3,000 new/);
     const again = await stageSources(csvInput(staging, SAMPLE_CSV), silentReporter, running());
     expect(again.totals).toMatchObject({ rowsRead: SAMPLE_EVENTS, staged: 0, alreadyStaged: SAMPLE_EVENTS });
     expect(readStagingReport(staging).events.count).toBe(SAMPLE_EVENTS);
@@ -63,12 +63,13 @@ describe('stageSources', () => {
     expect(result.files[0]!.firstRejects[0]).toMatchObject({ line: rejects[0]!.line, reason: rejects[0]!.reason });
   });
 
-  it('stops on an aborted signal with an InterruptedError, staging nothing of the file', async () => {
+  it('stops on an aborted signal with an InterruptedError, the file left partial', async () => {
     const staging = join(tempDir(), 'm.db');
     const interrupt = new AbortController();
     interrupt.abort('SIGINT');
     await expect(stageSources(csvInput(staging, SAMPLE_CSV), silentReporter, interrupt.signal)).rejects.toMatchObject({ name: 'InterruptedError', exitCode: 130 });
     expect(readStagingReport(staging).events.count).toBe(0);
+    expect(readStagingReport(staging).sources).toMatchObject([{ status: 'partial', progressLine: 1 }]);
   });
 });
 
@@ -98,7 +99,8 @@ describe('import use cases', () => {
     const reporter = recordingReporter();
     const result = await importProject({ ...input, sample: 250 }, reporter, running());
     expect(result.summary).toMatchObject({ project: 'test', host: sandbox.url, outcome: 'done', delivered: 250, deadLettered: 0, pending: SAMPLE_EVENTS - 250, sample: 250 });
-    expect(result.next).toBe('migrate import --project prod');
+    // The sample left events pending on test: the next step is the rest, not production.
+    expect(result.next).toBe(`migrate import --project test (${(SAMPLE_EVENTS - 250).toLocaleString('en-US')} events still pending)`);
     // Without a personal key the preflight warns that verify and the billing check cannot run; nothing else is said.
     expect(reporter.warnings.filter((w) => !w.startsWith('test: preflight warning'))).toEqual([]);
   });
@@ -120,7 +122,11 @@ describe('import use cases', () => {
     const resumed = await resumeImport({ staging: input.staging, given: {} }, reporter, running());
     expect(resumed).toMatchObject({ type: 'resumed', summary: { outcome: 'done', delivered: SAMPLE_EVENTS, pending: 0 }, next: 'migrate import --project prod' });
     expect(reporter.notices[0]).toMatch(/^Resuming the import into test started /);
-    expect(await resumeImport({ staging: input.staging, given: {} }, silentReporter, running())).toEqual({ type: 'nothing-to-resume', project: undefined });
+    expect(await resumeImport({ staging: input.staging, given: {} }, silentReporter, running())).toEqual({
+      type: 'nothing-to-resume',
+      reason: 'finished',
+      message: 'Nothing to resume: every import finished.',
+    });
   });
 
   it('a refused key stops the run: its summary with the AuthError', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/http/server-answer.js';
-import { describeApiError, type ApiFailure } from '../../src/management/api-error-message.js';
+import { describeApiError, describeStorageError, type ApiFailure } from '../../src/management/api-error-message.js';
 
 const base: Omit<ApiFailure, 'status' | 'body'> = { method: 'GET', path: '/api/environments/1/exports/7/', projectName: 'test', projectId: '1' };
 const body = (type: string, code: string, detail: string, attr: string | null = null) => JSON.stringify({ type, code, detail, attr });
@@ -23,6 +23,12 @@ describe('describeApiError', () => {
     ['server error', { status: 500, body: body('server_error', 'error', 'boom') }, 'remote', 'the API failed (500) for GET /api/environments/1/exports/7/: boom (error)'],
     ['bad gateway text', { status: 502, body: '' }, 'remote', 'the API failed (502) for GET /api/environments/1/exports/7/: no details'],
     ['odd status', { status: 418, body: 'teapot' }, 'remote', 'unexpected answer from the API (418) for GET /api/environments/1/exports/7/: teapot'],
+    ['endpoint not found', { status: 404, body: body('invalid_request', 'not_found', 'Endpoint not found.') }, 'remote', 'the API has no endpoint GET /api/environments/1/exports/7/ (404 Endpoint not found.)'],
+    ['a 404 page that is not the API', { status: 404, body: '<h1>Not Found</h1>' }, 'remote', 'the API has no endpoint GET /api/environments/1/exports/7/ (404)'],
+    ['redirect without Location', { status: 302, body: '' }, 'remote', 'the API answered GET /api/environments/1/exports/7/ with a redirect (302) that has no Location'],
+    ['redirect elsewhere', { status: 301, body: '', location: 'https://eu.posthog.com/api/environments/1/exports/7/' }, 'remote', /redirected GET .* to https:\/\/eu.posthog.com\/.* \(301\); the personal API key is not sent after a redirect/],
+    ['names the host that answered', { status: 403, host: 'us.posthog.com', body: body('authentication_error', 'permission_denied', "API key missing required scope 'export:write'") }, 'auth', "the personal API key lacks the scope 'export:write' (403), answered by us.posthog.com"],
+    ['names the host of a 404', { status: 404, host: '127.0.0.1:8010', what: 'export 7', body: body('invalid_request', 'not_found', 'Not found.') }, 'remote', 'export 7 was not found in project 1 (404: Not found.), answered by 127.0.0.1:8010'],
   ])('%s', (_name, failure, kind, message) => {
     const described = describeApiError({ ...base, ...failure });
     expect(described.kind).toBe(kind);
@@ -35,6 +41,16 @@ describe('describeApiError', () => {
     const scope = describeApiError({ ...base, status: 403, body: body('authentication_error', 'permission_denied', "API key missing required scope 'group:read'") });
     expect(scope.hints.join(' ')).toContain("Add 'group:read' to the key");
   });
+});
+
+describe('describeStorageError', () => {
+  it.each([
+    [401, 'the storage host bucket.s3.amazonaws.com refused the download of export 7 (401); the signed link may have expired'],
+    [403, 'the storage host bucket.s3.amazonaws.com refused the download of export 7 (403); the signed link may have expired'],
+    [404, 'the storage host bucket.s3.amazonaws.com refused the download of export 7 (404); the signed link may have expired'],
+    [302, 'the storage host bucket.s3.amazonaws.com answered the download of export 7 with another redirect (302), which is not followed'],
+    [503, 'the storage host bucket.s3.amazonaws.com failed to serve export 7 (503)'],
+  ])('%i', (status, message) => expect(describeStorageError(status, 'bucket.s3.amazonaws.com', 'export 7')).toBe(message));
 });
 
 describe('retryAfterMs', () => {

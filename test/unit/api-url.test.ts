@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, checkApiUrl, checkDownloadUrl } from '../../src/management/api-url.js';
+import { apiUrl, checkApiUrl, checkDownloadUrl, hostOf, isAbsoluteHttpUrl } from '../../src/management/api-url.js';
 
 describe('apiUrl', () => {
   it.each([
@@ -14,6 +14,9 @@ describe('checkApiUrl', () => {
     ['https://us.posthog.com/api/projects/?offset=100', 'https://us.posthog.com'],
     ['http://127.0.0.1:8000/api/environments/1/groups/?cursor=abc', 'http://127.0.0.1:8000'],
     ['https://example.com/posthog/api/projects/', 'https://example.com/posthog'],
+    ['HTTP://127.0.0.1:8000/api/projects/?offset=100', 'http://127.0.0.1:8000'],
+    ['https://US.PostHog.com/api/projects/', 'https://us.posthog.com'],
+    ['https://us.posthog.com/api/projects/', 'HTTPS://US.POSTHOG.COM'],
   ])('allows %s for %s', (url, host) => expect(checkApiUrl(url, host)).toMatchObject({ ok: true }));
 
   it.each([
@@ -43,4 +46,23 @@ describe('checkDownloadUrl', () => {
     ['http://storage.example.com/x.png', 'https://us.posthog.com/api/'],
     ['ftp://storage.example.com/x.png', 'https://us.posthog.com/api/'],
   ])('refuses %s', (location, from) => expect(checkDownloadUrl(location, from).ok).toBe(false));
+});
+
+describe('isAbsoluteHttpUrl', () => {
+  it.each([
+    ['http://127.0.0.1/api/', true],
+    ['HTTP://127.0.0.1/api/', true],
+    ['Https://us.posthog.com/api/', true],
+    ['/api/projects/', false],
+    ['ftp://x/api/', false],
+    ['api/projects/', false],
+  ])('%s -> %s', (text, expected) => expect(isAbsoluteHttpUrl(text)).toBe(expected));
+});
+
+describe('hostOf', () => {
+  it.each([
+    ['http://127.0.0.1:8000/api/x', '127.0.0.1:8000'],
+    ['HTTPS://US.PostHog.com/api/', 'us.posthog.com'],
+    ['not a url', 'not a url'],
+  ])('%s -> %s', (url, expected) => expect(hostOf(url)).toBe(expected));
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEvent, type CandidateEvent, type EventRules } from '../../src/events/build-event.js';
 import { buildNameMap } from '../../src/events/name-map.js';
 import { uuidText } from '../../src/events/stable-uuid.js';
+import { createZoneConverter } from '../../src/events/time-zone.js';
 
 const NOW = Date.parse('2026-01-10T00:00:00Z');
 const rules: EventRules = { nameMap: buildNameMap(), nowMs: NOW };
@@ -22,12 +23,49 @@ describe('buildEvent rejects', () => {
     ['no timestamp', { timestamp: '' }, 'missing_timestamp', 'timestamp'],
     ['bad timestamp', { timestamp: 'soon' }, 'bad_timestamp', 'timestamp'],
     ['future timestamp', { timestamp: '2026-02-01T00:00:00Z' }, 'future_timestamp', 'timestamp'],
+    ['23 h and a second ahead', { timestamp: '2026-01-10T23:00:01Z' }, 'future_timestamp', 'timestamp'],
+    ['epoch 0 (a null turned into a number)', { timestamp: 0 }, 'implausible_timestamp', 'timestamp'],
+    ['a 0 cell', { timestamp: '0' }, 'implausible_timestamp', 'timestamp'],
+    ['epoch 0 as ISO', { timestamp: '1970-01-01T00:00:00Z' }, 'implausible_timestamp', 'timestamp'],
+    ["a spreadsheet's empty date, without a zone", { timestamp: '1900-01-01' }, 'implausible_timestamp', 'timestamp'],
+    ['a spreadsheet empty date and time, without a zone', { timestamp: '1899-12-31 00:00:00' }, 'implausible_timestamp', 'timestamp'],
+    ['the last instant before 2000', { timestamp: '1999-12-31T23:59:59.999Z' }, 'implausible_timestamp', 'timestamp'],
+    ['a time without a zone near the bound is still missing its zone', { timestamp: '2000-01-01 05:00:00' }, 'timestamp_without_zone', 'timestamp'],
     ['bad uuid', { uuid: 'nope' }, 'bad_uuid', 'uuid'],
     ['nil uuid', { uuid: '00000000-0000-0000-0000-000000000000' }, 'bad_uuid', 'uuid'],
     ['event too large', { properties: { blob: 'x'.repeat(950 * 1024) } }, 'event_too_large', ''],
   ])('%s', (_name, overrides, reason, field) => {
     const outcome = buildEvent(candidate(overrides), rules);
     expect(outcome).toMatchObject({ type: 'rejected', problem: { reason, field } });
+  });
+
+  it('says what --min-time is and how to move it', () => {
+    const outcome = buildEvent(candidate({ timestamp: 0 }), rules);
+    expect(outcome).toMatchObject({ problem: { message: '1970-01-01T00:00:00.000Z is before 2000-01-01 (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>' } });
+  });
+
+  it('stages early times once --min-time allows them, and times up to 23 hours ahead as recent', () => {
+    expect(buildEvent(candidate({ timestamp: '1995-05-05T00:00:00Z' }), { ...rules, minTimeMs: Date.UTC(1990, 0, 1) })).toMatchObject({ type: 'event' });
+    expect(buildEvent(candidate({ timestamp: 0 }), { ...rules, minTimeMs: 0 })).toMatchObject({ type: 'event' });
+    expect(buildEvent(candidate({ timestamp: '2000-01-01T00:00:00Z' }), rules)).toMatchObject({ type: 'event', recent: false });
+    expect(buildEvent(candidate({ timestamp: '2026-01-10T22:59:59Z' }), rules)).toMatchObject({ type: 'event', recent: true });
+    expect(buildEvent(candidate({ timestamp: '2026-01-10T23:00:00Z' }), rules)).toMatchObject({ type: 'event', recent: true });
+  });
+
+  it('keys a row whose time a zone option decided, and no other', () => {
+    const zone = createZoneConverter('Europe/Paris');
+    const zoned = buildEvent(candidate({ timestamp: '2025-12-01 10:00:00' }), { ...rules, zone });
+    const other = buildEvent(candidate({ timestamp: '2025-12-01 10:00:00' }), { ...rules, zone: createZoneConverter('America/New_York') });
+    expect(zoned.type === 'event' && other.type === 'event').toBe(true);
+    if (zoned.type !== 'event' || other.type !== 'event') return;
+    expect(zoned.zoneKey).toHaveLength(16);
+    expect(Buffer.from(zoned.zoneKey!).equals(Buffer.from(other.zoneKey!))).toBe(true);
+    expect(uuidText(zoned.event.uuid)).not.toBe(uuidText(other.event.uuid));
+    expect(buildEvent(candidate({ timestamp: '2025-12-01T10:00:00Z' }), { ...rules, zone })).toMatchObject({ zoneKey: undefined });
+    expect(buildEvent(candidate({ timestamp: '2025-12-01 10:00:00', uuid: '0190a000-0000-7000-8000-000000000001' }), { ...rules, zone })).toMatchObject({ zoneKey: undefined });
+    // A reader that applied the zone itself (Mixpanel) says so with the time as written.
+    const mixpanel = buildEvent(candidate({ sourceTime: 1_764_583_200 }), rules);
+    expect(mixpanel.type === 'event' && mixpanel.zoneKey?.length).toBe(16);
   });
 
   it('names the source field in the problem', () => {

@@ -35,9 +35,35 @@ describe('export-source', () => {
       workers: undefined,
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined },
       expandInputs: true,
-      rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, groups: [] },
-      recordedOptions: { map: null, timezone: null, inferTypes: true, columns: {}, groups: [] },
+      replaceChanged: false,
+      rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
+      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
     });
+  });
+
+  it.each<[string, string[], number]>([
+    ['a day is midnight UTC', ['--min-time', '1995-06-01'], Date.UTC(1995, 5, 1)],
+    ['--allow-before is the same option', ['--allow-before', '1970-01-01'], 0],
+    ['a time with a zone', ['--min-time', '2010-01-01T00:00:00+02:00'], Date.UTC(2009, 11, 31, 22)],
+    ['both names with one value', ['--min-time', '1999-01-01', '--allow-before', '1999-01-01'], Date.UTC(1999, 0, 1)],
+  ])('--min-time: %s', async (_name, args, minTimeMs) => {
+    const input = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]);
+    expect(input.rules.minTimeMs).toBe(minTimeMs);
+    expect(input.recordedOptions.minTime).toBe(new Date(minTimeMs).toISOString());
+  });
+
+  it('records the mapping file by its content, whatever its path, and passes --replace-changed', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'argv-'));
+    writeFileSync(join(dir, 'a.json'), '{"events": {"a": "b"}}');
+    writeFileSync(join(dir, 'b.json'), '{ "events": { "a": "b" }, "replaceDefaults": false }');
+    const a = await exportSourceInput(['--from', 'csv', 'x.csv', '--map', join(dir, 'a.json'), '--replace-changed']);
+    const b = await exportSourceInput(['--from', 'csv', 'x.csv', '--map', join(dir, 'b.json')]);
+    expect(a.recordedOptions.mapping).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(a.recordedOptions.mapping).toBe(b.recordedOptions.mapping);
+    expect([a.replaceChanged, b.replaceChanged]).toEqual([true, false]);
   });
 
   it.each<[string, string[], Record<string, unknown>]>([
@@ -90,6 +116,10 @@ describe('export-source', () => {
     [['--from', 'csv'], 'no source files given: name files, directories or globs'],
     [['--from', 'mixpanel', 'e.jsonl', '--start', '2025-01-01'], '--start applies to the source APIs only (--from mixpanel-api, amplitude-api), not --from mixpanel'],
     [['--from', 'csv', 'a.csv', '--retry-budget-ms', '10'], '--retry-budget-ms applies to the source APIs only'],
+    [['--from', 'csv', 'a.csv', '--min-time', 'yesterday'], '--min-time yesterday: expected a date (2000-01-01) or a time with a zone'],
+    [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
+    [['--from', 'csv', 'a.csv', '--min-time', '2030-01-01'], '--min-time 2030-01-01: is in the future'],
+    [['--from', 'csv', 'a.csv', '--min-time', '1999-01-01', '--allow-before', '1998-01-01'], '--min-time and --allow-before are one option'],
   ])('%j is a usage error', async (args, message) => {
     const error = await exportSourceInput(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -121,9 +151,9 @@ describe('export-source from a source API', () => {
       start: '2025-01-01',
       end: '2025-01-31',
       nowMs: NOW,
-      readerOptions: { inferTypes: true, columns: {}, timezone: undefined },
-      rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, groups: [] },
-      recordedOptions: { map: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [] },
+      readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
+      rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
+      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
       workers: undefined,
       maxRequestsPerHour: undefined,
       concurrency: undefined,
@@ -175,15 +205,17 @@ describe('identify-users and identify-groups', () => {
       workers: undefined,
       readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'] },
       expandInputs: false,
-      rules: { timezone: undefined, nowMs: NOW, kind: 1 },
+      replaceChanged: false,
+      rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
       defaultTimestampMs: defaultUpdateTimestampMs(NOW),
-      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'] },
+      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z' },
     });
   });
 
   it.each<[string[], Record<string, unknown>]>([
     [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' } }],
     [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
+    [['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'], { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } }],
   ])('stages $groupidentify: %j', async (extra, expected) => {
     const { args, options } = await parseArgv(['identify-groups', '--from', 'jsonl', 'companies.jsonl', ...extra]);
     expect(toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
@@ -197,13 +229,14 @@ describe('identify-users and identify-groups', () => {
 
 describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>, boolean]>([
-    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, given: {} }, false],
+    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, false],
     [
-      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--skip-preflight', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet'],
-      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, skipPreflight: true, given: { chunkEvents: 5, gzip: false } },
+      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--skip-preflight', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet', '--max-dead-letters', '0'],
+      { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, skipPreflight: true, retryDeadLetters: false, given: { chunkEvents: 5, gzip: false, maxDeadLetters: 0 } },
       false,
     ],
-    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, given: {} }, true],
+    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, true],
+    [['--project', 'test', '--retry-dead-letters'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} }, false],
   ])('import %j', async (args, expected, dryRun) => {
     const { options, command } = await parseArgv(['import', ...args]);
     expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);
@@ -273,6 +306,20 @@ describe('management commands', () => {
     expect(options).toMatchObject({ level: 8, project: 'test' });
   });
 
+  it('members add defaults to level 1; list takes no argument', async () => {
+    expect((await parseArgv(['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--project', 'test'])).options).toMatchObject({ level: 1 });
+    expect((await parseArgv(['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '8', '--project', 'test'])).options).toMatchObject({ level: 8 });
+    expect((await parseArgv(['members', 'list', '--project', 'test', '--json'])).options).toMatchObject({ project: 'test', json: true });
+  });
+
+  it.each([
+    [[], 600_000],
+    [['--wait-ms', '1500'], 1500],
+  ])('exports create %j bounds the create request at %i ms', async (extra, waitMs) => {
+    const { options } = await parseArgv(['exports', 'create', '--insight', '3', '--format', 'text/csv', '--project', 'test', ...extra]);
+    expect(options).toMatchObject({ waitMs, waitTimeoutMs: 300_000, pollIntervalMs: 1000 });
+  });
+
   it('makes the export request and the paging', async () => {
     const created = await parseArgv(['exports', 'create', '--insight', '3', '--format', 'text/csv', '--project', 'test', '--wait']);
     expect(exportRequest(created.options as never)).toEqual({ export_format: 'text/csv', insight: 3 });
@@ -286,6 +333,8 @@ describe('management commands', () => {
     [['groups', 'list', '--group-type-index', '5', '--project', 'test'], 'must be a group type index from 0 to 4'],
     [['projects', 'list'], "required option '--project <name>' not specified"],
     [['exports', 'get', '0', '--project', 'test'], '<id> must be an integer >= 1'],
+    [['exports', 'create', '--insight', '1', '--format', 'text/csv', '--wait-ms', '0', '--project', 'test'], '--wait-ms must be an integer >= 1'],
+    [['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '15', '--project', 'test'], 'must be 1 (member) or 8 (administrator)'],
   ])('%j is refused by the parser', async (args, message) => {
     await expect(parseArgv(args)).rejects.toThrow(message);
   });

@@ -27,6 +27,7 @@ describe('DELIVERY_OPTIONS', () => {
       retryInitialMs: 500,
       retryMaxDelayMs: 30_000,
       retryBudgetMs: 300_000,
+      maxDeadLetters: 100,
       gzip: true,
     });
     expect(resolveSettings('https://us.i.posthog.com', {}).maxRate).toBe(2000);

@@ -4,7 +4,7 @@ import { hostCheck } from '../../src/doctor/checks/host-check.js';
 import { keyCheck } from '../../src/doctor/checks/key-check.js';
 import { separationCheck } from '../../src/doctor/checks/separation-check.js';
 import type { ConfiguredProject, KeyFacts, Probe, ProbeAnswer } from '../../src/doctor/doctor-facts.js';
-import { sharedProjectProblem } from '../../src/doctor/shared-project.js';
+import { sharedProjectProblem } from '../../src/import/import-rules.js';
 
 const HOST = 'https://us.i.posthog.com';
 const answer = (status: number, contentType: string, bodyStart: string, location?: string): Probe => ({
@@ -81,7 +81,7 @@ describe('test and production apart', () => {
     ['different keys and ids', [prod({})], 'ok', /"test" \(test, project 1\) and "prod" \(production, project 2\) are different projects: their keys and project ids differ/],
     ['different keys, no ids', [prod({ projectId: undefined })], 'ok', /their keys differ$/],
     ['the same key', [prod({ apiKey: 'phc_test' })], 'problem', /have the same project API key: they are one PostHog project/],
-    ['the same project id on the same host', [prod({ projectId: '1' })], 'problem', /are both project 1 on https:\/\/us.i.posthog.com/],
+    ['the same project id on the same host', [prod({ projectId: '1' })], 'problem', /name the same PostHog project \(https:\/\/us.i.posthog.com, project 1\)/],
     ['the same project id on another host', [prod({ projectId: '1', host: 'https://eu.i.posthog.com' })], 'ok', /different projects/],
     ['a key that cannot be read', [prod({ apiKey: { unavailable: 'environment variable PROD_KEY is not set' } })], 'warning', /the key of "prod" \(environment variable PROD_KEY is not set\) could not be read/],
     ['no production project', [{ ...prod({}), name: 'staging', role: 'test' }], 'ok', /no production project in the config/],
@@ -93,8 +93,8 @@ describe('test and production apart', () => {
 
   it('sharedProjectProblem compares only test with production', () => {
     const a = { name: 'a', role: 'test' as const, host: HOST, apiKey: 'phc_same' };
-    expect(sharedProjectProblem(a, { ...a, name: 'b' })).toBeUndefined();
-    expect(sharedProjectProblem(a, { ...a, name: 'b', role: 'production' })).toMatch(/same project API key/);
-    expect(sharedProjectProblem({ ...a, apiKey: undefined }, { ...a, name: 'b', role: 'production', apiKey: undefined })).toBeUndefined();
+    expect(sharedProjectProblem('a', [a, { ...a, name: 'b' }])).toBeUndefined();
+    expect(sharedProjectProblem('a', [a, { ...a, name: 'b', role: 'production' }])).toMatch(/same project API key/);
+    expect(sharedProjectProblem('a', [{ ...a, apiKey: undefined }, { ...a, name: 'b', role: 'production', apiKey: undefined }])).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bindingProblem, resumeCommand, shellWord, testFirstProblem } from '../../src/import/import-rules.js';
+import { hostKey } from '../../src/config/hosts.js';
+import { bindingProblem, resumeCommand, sharedProjectProblem, shellWord, testFirstProblem, type ConfiguredProject } from '../../src/import/import-rules.js';
+import { nextStep, type ProjectProgress } from '../../src/import/next-step.js';
 import { pickFault, type CaptureFaults } from '../../src/sandbox/capture/capture-faults.js';
 
 const target = { name: 'prod', role: 'production', host: 'https://eu.i.posthog.com' };
@@ -16,13 +18,63 @@ describe('bindingProblem', () => {
     ['never imported', undefined, undefined],
     ['same host and role', bound(), undefined],
     ['host changed after deliveries', bound({ host: 'https://us.i.posthog.com' }), /was imported to https:\/\/us\.i\.posthog\.com, but the config now points it to https:\/\/eu/],
-    ['host changed after dead letters only', bound({ host: 'https://us.i.posthog.com', delivered: 0, deadLetters: 1 }), /config now points/],
+    // Dead letters are not acceptance: a host that refused everything can be corrected.
+    ['host changed after dead letters only', bound({ host: 'https://us.i.posthog.com', delivered: 0, deadLetters: 1 }), undefined],
+    ['the same host written another way', bound({ host: 'HTTPS://EU.I.POSTHOG.COM:443/' }), undefined],
     ['host changed before anything was accepted', bound({ host: 'https://us.i.posthog.com', delivered: 0 }), undefined],
     ['role changed after deliveries', bound({ role: 'test' }), /imported as a test project, but the config now says production/],
   ])('%s', (_name, record, expected) => {
     const problem = bindingProblem(record, target);
     if (expected === undefined) expect(problem).toBeUndefined();
     else expect(problem).toMatch(expected);
+  });
+});
+
+describe('hostKey', () => {
+  it.each([
+    ['http://localhost:8010', 'http://127.0.0.1:8010', true],
+    ['http://[::1]:8010/', 'http://127.0.0.1:8010', true],
+    ['https://EU.i.posthog.com/', 'https://eu.i.posthog.com:443', true],
+    ['http://localhost', 'http://127.0.0.1:80', true],
+    ['http://127.0.0.1:8010', 'http://127.0.0.1:8011', false],
+    ['https://eu.i.posthog.com', 'https://us.i.posthog.com', false],
+    ['https://ph.example.com/ingest', 'https://ph.example.com', false],
+  ])('%s and %s: same place %s', (a, b, same) => {
+    expect(hostKey(a) === hostKey(b)).toBe(same);
+  });
+});
+
+describe('sharedProjectProblem', () => {
+  const test = (over: Partial<ConfiguredProject> = {}): ConfiguredProject => ({ name: 'test', role: 'test', host: 'https://eu.i.posthog.com', apiKey: 'phc_T', projectId: '1', ...over });
+  const prod = (over: Partial<ConfiguredProject> = {}): ConfiguredProject => ({ name: 'prod', role: 'production', host: 'https://eu.i.posthog.com', apiKey: 'phc_P', projectId: '2', ...over });
+  it.each<[string, string, ConfiguredProject[], RegExp | undefined]>([
+    ['two projects', 'prod', [test(), prod()], undefined],
+    ['one key, into production', 'prod', [test({ apiKey: 'phc_P' }), prod()], /projects "test" \(test\) and "prod" \(production\) of the config have the same project API key/],
+    ['one key, into test', 'test', [test({ apiKey: 'phc_P' }), prod()], /same project API key/],
+    ['one host and project id', 'test', [test({ projectId: '2', host: 'https://EU.i.posthog.com/' }), prod()], /name the same PostHog project \(https:\/\/eu\.i\.posthog\.com, project 2\)/],
+    ['one project id on two hosts', 'test', [test({ projectId: '2', host: 'https://us.i.posthog.com' }), prod()], undefined],
+    ['keys that cannot be read are not compared', 'prod', [test({ apiKey: undefined }), prod({ apiKey: undefined, projectId: undefined })], undefined],
+    ['two test projects may share a key', 'test', [test(), test({ name: 'test2' })], undefined],
+    ['an unrelated pair does not block', 'test', [test(), prod(), test({ name: 'other', apiKey: 'phc_X' }), prod({ name: 'prod2', apiKey: 'phc_X' })], undefined],
+  ])('%s', (_name, target, projects, expected) => {
+    const problem = sharedProjectProblem(target, projects);
+    if (expected === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(expected);
+    expect(problem ?? '').not.toContain('phc_');
+  });
+});
+
+describe('nextStep', () => {
+  const p = (name: string, role: 'test' | 'production', pending: number, delivered: number, deadLetters = 0): ProjectProgress => ({ name, role, pending, delivered, deadLetters });
+  it.each<[string, ProjectProgress, ProjectProgress[], string | undefined]>([
+    ['a sample left events pending', p('test', 'test', 2033, 1000), [p('test', 'test', 2033, 1000), p('prod', 'production', 3033, 0)], 'migrate import --project test (2,033 events still pending)'],
+    ['dead letters on the project', p('test', 'test', 0, 2990, 10), [], expect.stringContaining('migrate import --project test --retry-dead-letters')],
+    ['test complete, production not', p('test', 'test', 0, 3000), [p('test', 'test', 0, 3000), p('prod', 'production', 3000, 0)], 'migrate import --project prod'],
+    ['test complete, production complete', p('test', 'test', 0, 3000), [p('test', 'test', 0, 3000), p('prod', 'production', 0, 3000)], 'migrate verify --project prod'],
+    ['production complete', p('prod', 'production', 0, 3000), [], 'migrate verify --project prod'],
+    ['test complete, no production in the config', p('test', 'test', 0, 3000), [p('test', 'test', 0, 3000)], undefined],
+  ])('%s', (_name, current, projects, expected) => {
+    expect(nextStep(current, projects)).toEqual(expected);
   });
 });
 

@@ -33,6 +33,26 @@ describe('sendWithRetry', () => {
     expect({ type: attempts.type, sends: sent(), waits: clock.waits }).toEqual(expected);
   });
 
+  it('spends the budget on time waiting for answers too: a host that never answers stops within budget + one timeout', async () => {
+    const clock = testClock();
+    const timeoutMs = 3000;
+    const policy = { initialDelayMs: 500, maxDelayMs: 30_000, maxTotalWaitMs: 6000 };
+    const started = clock.now();
+    let sends = 0;
+    // Each attempt hangs until its timeout: the clock moves by the timeout, as it would for real.
+    const attempts = await sendWithRetry(
+      async () => {
+        sends++;
+        await clock.sleep(timeoutMs);
+        return { outcome: { type: 'timeout', afterMs: timeoutMs } as HttpOutcome };
+      },
+      { policy, clock },
+    );
+    expect(attempts.type).toBe('gave-up');
+    expect(clock.now() - started).toBeLessThanOrEqual(policy.maxTotalWaitMs + timeoutMs);
+    expect(sends).toBe(2);
+  });
+
   it('says why it gave up and keeps the last answer', async () => {
     const { send } = scripted([status(503)]);
     const attempts = await sendWithRetry(send, { policy: { ...POLICY, maxTotalWaitMs: 0 }, clock: testClock() });

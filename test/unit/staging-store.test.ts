@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
-import { StagingError } from '../../src/errors.js';
+import { RefusedError, StagingError } from '../../src/errors.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/events/json-depth.js';
-import { beginRead, finishRead, recoverInterruptedReads } from '../../src/staging/source-reads.js';
+import { beginRead, finishRead, latestRead, partialReads, recordProgress, refusePartialReads } from '../../src/staging/source-reads.js';
 import { listRejects, stagingReport } from '../../src/staging/staging-report.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -94,7 +94,7 @@ describe('staging store', () => {
     store.close();
   });
 
-  it('undoes a read left unfinished by a process that died', () => {
+  it('keeps a read left unfinished by a process that died as partial, to be resumed, and import refuses meanwhile', () => {
     const path = join(tempDir(), 's.db');
     const crashed = StagingStore.open(path);
     const writer = new EventWriter(crashed);
@@ -103,14 +103,17 @@ describe('staging store', () => {
     finishRead(crashed, ok, done, undefined);
     const partial = read(crashed, '/data/partial.csv');
     writer.write(partial, [{ line: 2, raw: 'r', event: event(2) }, { line: 3, raw: 'r', event: event(3, { event: 'other' }) }]);
+    recordProgress(crashed, partial, { chars: 40, line: 4, fingerprint: 'sha256:x' }, { ...done, rowsRead: 2, staged: 2 }, 'event,distinct_id,timestamp\n');
     crashed.db.close();
 
     const store = StagingStore.open(path, { lockFor: 'test' });
-    expect(recoverInterruptedReads(store)).toMatchObject([{ path: '/data/partial.csv' }]);
+    expect(partialReads(store)).toMatchObject([{ path: '/data/partial.csv', command: 'export-source', line: 4 }]);
     const report = stagingReport(store);
-    expect(report.events.count).toBe(1);
-    expect(report.topEvents).toEqual([{ name: 'e', count: 1 }]);
-    expect(report.sources.map((s) => s.status)).toEqual(['done', 'failed']);
+    expect(report.events.count).toBe(3);
+    expect(report.sources.map((s) => [s.status, s.progressLine])).toEqual([['done', null], ['partial', 4]]);
+    expect(() => refusePartialReads(store)).toThrow(RefusedError);
+    expect(() => refusePartialReads(store)).toThrow(/only partly staged:\n  \/data\/partial\.csv: export-source interrupted at line 4/);
+    expect(latestRead(store, '/data/partial.csv')).toMatchObject({ status: 'reading', progress: { chars: 40, line: 4 }, header: 'event,distinct_id,timestamp\n' });
     store.close();
   });
 

@@ -41,7 +41,9 @@ const bad: Array<[unknown, string, string?]> = [
 describe('parseTimestamp', () => {
   it.each(ok)('%j -> %s (zone %s)', (input, expected, zone) => {
     const result = parseTimestamp(input, 'timestamp', zone ? createZoneConverter(zone) : undefined);
-    expect(result).toEqual({ ok: true, ms: Date.parse(expected) });
+    // Every row with a zone here has a time without one: its instant comes from the zone, and
+    // its wall-clock reading (as if UTC) is given with it.
+    expect(result).toEqual(zone !== undefined ? { ok: true, ms: Date.parse(expected), wallMs: Date.parse(`${(input as string).replace(' ', 'T')}Z`) } : { ok: true, ms: Date.parse(expected) });
     if (result.ok) expect(formatTimestamp(result.ms)).toBe(expected);
   });
 
@@ -54,7 +56,7 @@ describe('parseTimestamp', () => {
   it('takes the earlier instant in a repeated hour', () => {
     const zone = createZoneConverter('America/New_York');
     const result = parseTimestamp('2024-11-03 01:30:00', 't', zone);
-    expect(result).toEqual({ ok: true, ms: Date.parse('2024-11-03T05:30:00Z') });
+    expect(result).toEqual({ ok: true, ms: Date.parse('2024-11-03T05:30:00Z'), wallMs: Date.parse('2024-11-03T01:30:00Z') });
   });
 
   it('refuses unknown zone names', () => {

@@ -22,10 +22,25 @@ export interface ProgressOptions {
   clock?: Clock;
 }
 
+/**
+ * How progress is shown on `stream`: a spinner only on a terminal that reports its width. A
+ * terminal of 0 (or unknown) columns, as `script` without a size, some CI runners and `ssh -t`
+ * sessions give, gets plain lines: the spinner's redraw divides by the width and never ends.
+ * NO_COLOR keeps the spinner, without colour.
+ */
+export function progressMode(stream: Pick<NodeJS.WriteStream, 'isTTY' | 'columns'>): 'spinner' | 'plain' {
+  return stream.isTTY === true && Number.isInteger(stream.columns) && stream.columns > 0 ? 'spinner' : 'plain';
+}
+
+/** The NO_COLOR convention: any non-empty value turns colour off. */
+export function colourAllowed(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return env.NO_COLOR === undefined || env.NO_COLOR === '';
+}
+
 export function createProgress(options: ProgressOptions = {}): Progress {
   const stream = options.stream ?? process.stderr;
   if (options.quiet) return { update() {}, log() {}, stop() {} };
-  if (stream.isTTY) return spinnerProgress(stream);
+  if (progressMode(stream) === 'spinner') return spinnerProgress(stream);
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const interval = options.plainIntervalMs ?? 5000;
@@ -50,7 +65,7 @@ function spinnerProgress(stream: NodeJS.WriteStream): Progress {
   let text = '';
   let stopped = false;
   void import('ora').then(({ default: ora }) => {
-    if (!stopped) spinner = ora({ stream, discardStdin: false, text }).start();
+    if (!stopped) spinner = ora({ stream, discardStdin: false, text, color: colourAllowed() ? 'cyan' : false }).start();
   });
   return {
     update(next) {

@@ -4,7 +4,7 @@
  * command runs its use case in.
  */
 import type { Reporter } from '../../reporter.js';
-import { watchInterrupts } from './interrupts.js';
+import { logInterruptedEnd, watchInterrupts } from './interrupts.js';
 import { warn } from './output.js';
 import { createProgress } from './progress.js';
 
@@ -26,16 +26,24 @@ export function terminalReporter(options: { quiet: boolean }): TerminalReporter 
 export interface TerminalOptions {
   /** No progress and no notices (--quiet, or --json that keeps stderr for errors). */
   quiet: boolean;
-  /** Ctrl-C and SIGTERM abort the signal given to the work, instead of ending the process. */
+  /** Ctrl-C, SIGTERM and SIGHUP abort the signal given to the work, instead of ending the process. */
   interrupts: boolean;
+  /** With interrupts: where to log how the work ended after a signal (the terminal may be gone), and the command's name. */
+  log?: { file: string; command: string };
 }
 
 /** Runs a use case with the terminal's reporter (and interrupts, if asked); both end with it. */
 export async function withTerminal<T>(options: TerminalOptions, work: (reporter: Reporter, signal: AbortSignal) => Promise<T>): Promise<T> {
   const interrupts = options.interrupts ? watchInterrupts() : undefined;
   const reporter = terminalReporter({ quiet: options.quiet });
+  const signal = interrupts?.signal ?? new AbortController().signal;
   try {
-    return await work(reporter, interrupts?.signal ?? new AbortController().signal);
+    const result = await work(reporter, signal);
+    if (signal.aborted && options.log) logInterruptedEnd(options.log.file, options.log.command, signal, undefined);
+    return result;
+  } catch (error) {
+    if (signal.aborted && options.log) logInterruptedEnd(options.log.file, options.log.command, signal, error);
+    throw error;
   } finally {
     reporter.stop();
     interrupts?.dispose();

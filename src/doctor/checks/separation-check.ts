@@ -4,7 +4,7 @@
  */
 import { ok, problem, warning, type CheckResult } from '../check-result.js';
 import type { SeparationFacts } from '../doctor-facts.js';
-import { sharedProjectProblem } from '../shared-project.js';
+import { sharedProjectProblem } from '../../import/import-rules.js';
 
 const SEPARATE_FIX =
   'Give the test and production projects their own PostHog projects (each with its own project API key and projectId) in the config: a rehearsal sent into production cannot be deleted.';
@@ -18,7 +18,7 @@ export function separationCheck(facts: SeparationFacts): CheckResult {
   const compared: string[] = [];
   for (const other of others) {
     const apiKey = typeof other.apiKey === 'string' ? other.apiKey : undefined;
-    const shared = sharedProjectProblem(target, { ...other, apiKey });
+    const shared = sharedProjectProblem(target.name, [target, { ...other, apiKey }]);
     if (shared !== undefined) return problem('separate-projects', shared, SEPARATE_FIX);
     if (apiKey === undefined) unreadable.push(`"${other.name}" (${(other.apiKey as { unavailable: string }).unavailable})`);
     else compared.push(other.projectId !== undefined && target.projectId !== undefined ? `"${other.name}" (${other.role}, project ${other.projectId})` : `"${other.name}" (${other.role})`);

@@ -53,7 +53,8 @@ export async function readProject(client: ManagementClient, projectId: string): 
 /** Every project the key can see, or undefined when it cannot list them. */
 export async function listProjects(client: ManagementClient): Promise<ApiProject[] | undefined> {
   try {
-    return (await collectAll(client, { method: 'GET', path: '/api/projects/' }, projectsWithTokenPageSchema)).map(toProject);
+    const first = () => client.json({ method: 'GET', path: '/api/projects/' }, projectsWithTokenPageSchema);
+    return (await collectAll(client, { schema: projectsWithTokenPageSchema, first })).map(toProject);
   } catch {
     return undefined;
   }

@@ -109,6 +109,8 @@ export function mapMixpanel(record: Properties, zone?: ZoneConverter): Candidate
     properties,
     identity: '',
     fieldNames: { distinctId: distinctId.field, timestamp: 'properties.time' },
+    // Read in the project zone (or as UTC without one): another zone would move it.
+    sourceTime: source.time,
   };
   const insertId = source.$insert_id;
   if (typeof insertId === 'string' && insertId.trim() !== '') {

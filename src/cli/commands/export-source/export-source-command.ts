@@ -4,6 +4,7 @@ import { apiSourceNames, isApiSource } from '../../../sources/api/api-sources.js
 import { formatNames } from '../../../sources/formats.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { timeOptions } from '../../options/time-options.js';
 import { apiSourceFlags } from './api-source-flags.js';
 import { toStageApiInput } from './api-source-input.js';
 import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
@@ -23,6 +24,7 @@ export function registerExportSource(program: Command): void {
     .option('--segment-group-type <type>', `segment: the group type of group calls and context.groupId (default ${DEFAULT_SEGMENT_GROUP_TYPE})`)
     .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
     .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
+  timeOptions(command);
   apiSourceFlags(command);
   stagingOption(command);
   quietOption(command);

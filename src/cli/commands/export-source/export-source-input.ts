@@ -2,7 +2,10 @@
  * export-source's options as the staging use case's input. Pure but for reading the mapping
  * file, so a table of argv cases covers it without running anything.
  */
+import { createHash } from 'node:crypto';
 import { UsageError } from '../../../errors.js';
+import { canonicalJson } from '../../../events/canonical-json.js';
+import type { MappingFile } from '../../../events/mapping-schema.js';
 import type { GroupColumn } from '../../../events/rules-spec.js';
 import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
 import { formatNames, SOURCE_FORMATS } from '../../../sources/formats.js';
@@ -11,10 +14,11 @@ import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js'
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
+import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 import { apiSourceNames } from '../../../sources/api/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
-export interface ExportSourceOptions extends StagingOptions, ApiSourceOptions {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ApiSourceOptions {
   from: string;
   map?: string;
   timezone?: string;
@@ -69,6 +73,11 @@ function recordedZone(format: SourceFormat, zone: string | undefined): string | 
   return zone ?? (format.timezone === 'project' ? 'UTC' : null);
 }
 
+/** The mapping file's content as recorded with a read: its fingerprint, whatever its path or layout. */
+export function mappingFingerprint(mapping: MappingFile | undefined): string | null {
+  return mapping === undefined ? null : `sha256:${createHash('sha256').update(canonicalJson(mapping)).digest('hex')}`;
+}
+
 /** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
 export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions'>;
 
@@ -80,12 +89,15 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
   }
   const groups = parseGroups(options.group);
   const timezone = checkZone(options.timezone);
+  const minTimeMs = parseMinTime(options, nowMs);
+  const mapping = await loadMappingFile(options.map);
   const rules = {
-    mapping: await loadMappingFile(options.map),
+    mapping,
     formatRenames: source.eventRenames,
     // A Mixpanel project zone applies to its `time` values, read by its reader, not to rows.
     timezone: source.timezone === 'project' ? undefined : timezone,
     nowMs,
+    minTimeMs,
     groups,
   };
   const columns = parseColumns(options.column);
@@ -94,7 +106,16 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     format: options.from,
     readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType },
     rules,
-    recordedOptions: { map: options.map ?? null, timezone: recordedZone(source, timezone), inferTypes: options.inferTypes, columns, groups, ...(groupType === undefined ? {} : { segmentGroupType: groupType }) },
+    recordedOptions: {
+      map: options.map ?? null,
+      mapping: mappingFingerprint(mapping),
+      timezone: recordedZone(source, timezone),
+      inferTypes: options.inferTypes,
+      columns,
+      groups,
+      minTime: recordedMinTime(minTimeMs),
+      ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
+    },
   };
 }
 
@@ -112,6 +133,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     workers: options.workers,
     readerOptions: shape.readerOptions,
     expandInputs: true,
+    replaceChanged: options.replaceChanged === true,
     rules: shape.rules,
     recordedOptions: shape.recordedOptions,
   };

@@ -1,6 +1,13 @@
-/** What a staging command prints: a summary per file and in all, or the result as JSON. */
+/**
+ * What a staging command prints: a summary per file and in all, or the result as JSON. One
+ * vocabulary everywhere (here, in status, in the docs): every row read is new, already staged,
+ * identical (to an earlier row of the same file), skipped or rejected, and these add up to the
+ * rows read; withdrawn rows are rows of an earlier read, no longer sent.
+ */
 import type { FileSummary } from '../../../stage-sources/stage-file.js';
 import type { StageSourcesResult } from '../../../stage-sources/stage-sources.js';
+import type { ReadCounts } from '../../../staging/source-reads.js';
+import type { WithdrawnByRead } from '../../../staging/withdrawals.js';
 import { count, plural, rate } from '../../../util/format.js';
 import { print, printJson } from '../../terminal/output.js';
 
@@ -12,9 +19,29 @@ export function byReason(rejected: Record<string, number>): string {
     .join(', ');
 }
 
+/** `3,000 rows read: 2,990 new, 0 already staged, 1 identical, 2 skipped, 7 rejected`: the terms add up to the first. */
+export function countsLine(counts: ReadCounts): string {
+  return `${plural(counts.rowsRead, 'row')} read: ${count(counts.staged)} new, ${count(counts.alreadyStaged)} already staged, ${count(counts.duplicates)} identical, ${count(counts.skipped)} skipped, ${count(counts.rejected)} rejected`;
+}
+
+const WITHDRAWN_WHY: Record<WithdrawnByRead['reason'], string> = {
+  gone: 'no longer in the file',
+  replaced: 'replaced by their new version (--replace-changed)',
+  undone: 'their read was undone',
+};
+
+function printWithdrawn(withdrawn: readonly WithdrawnByRead[]): void {
+  for (const w of withdrawn) {
+    print(`  ${count(w.count)} withdrawn: ${WITHDRAWN_WHY[w.reason]}; never sent from now on`);
+    for (const d of w.delivered) {
+      print(`    ${count(d.count)} of them ${d.count === 1 ? 'was' : 'were'} already delivered to ${d.project}, which keeps ${d.count === 1 ? 'it' : 'them'} (PostHog cannot delete events): it will have both versions`);
+    }
+  }
+}
+
 function printFile(file: FileSummary): void {
-  print(`${file.displayName}: ${plural(file.rowsRead, 'row')} read`);
-  print(`  ${count(file.staged)} new, ${count(file.alreadyStaged)} already staged`);
+  print(`${file.displayName}: ${countsLine(file)}`);
+  if (file.resumedAtLine !== undefined) print(`  resumed at line ${count(file.resumedAtLine)} (an interrupted run had staged the lines before it)`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
   if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);
   if (file.rejected > 0) {
@@ -23,6 +50,7 @@ function printFile(file: FileSummary): void {
       print(`    ${file.displayName}:${reject.line} ${reject.field ? `${reject.field}: ` : ''}${reject.message}`);
     }
   }
+  printWithdrawn(file.withdrawn);
   if (file.recent > 0) {
     print(`  warning: ${plural(file.recent, 'event')} within the last 48 hours; PostHog advises importing only older events`);
   }
@@ -31,10 +59,10 @@ function printFile(file: FileSummary): void {
 function printSummary(result: StageSourcesResult): void {
   for (const file of result.files) printFile(file);
   const t = result.totals;
-  if (result.files.length > 1) {
-    print(`All files: ${plural(t.rowsRead, 'row')} read, ${count(t.staged)} new, ${count(t.alreadyStaged)} already staged, ${count(t.rejected)} rejected`);
-  }
-  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(t.rowsRead, result.elapsedMs))} rows/s).`);
+  if (result.files.length > 1) print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
+  // Rows an interrupted run had read are in the counts, not in this run's rate.
+  const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
+  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(readNow, result.elapsedMs))} rows/s).`);
   if (t.rejected > 0) print('Every rejected row, with its file, line and reason: `migrate rejects`.');
 }
 

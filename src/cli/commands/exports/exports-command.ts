@@ -1,8 +1,10 @@
 /**
  * `migrate exports list|create|get|download`: exports of charts and data from the project,
- * rendered by the server; `create --wait` and `download` wait for the rendering, within a bound.
+ * rendered by the server. `create` waits for PostHog's answer within `--wait-ms` (and finds the
+ * export it made when none comes); `create --wait` and `download` wait for the rendering.
  */
 import { Option, type Command } from 'commander';
+import { createExport, DEFAULT_CREATE_WAIT_MS } from '../../../management/export-create.js';
 import { downloadExport } from '../../../management/export-download.js';
 import { EXPORT_FORMAT_NAMES } from '../../../management/export-formats.js';
 import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, waitForExport, type WaitOptions } from '../../../management/export-wait.js';
@@ -30,7 +32,7 @@ async function list(options: ManagementOptions & { limit?: number; offset?: numb
   else presentExportsPage(await withManagementApi(options, (api) => api.listExports({ limit: paging.limit, offset: paging.offset })), paging, json);
 }
 
-type CreateFlags = ManagementOptions & ExportCreateOptions & WaitFlags & { wait?: boolean; output?: string; force?: boolean };
+type CreateFlags = ManagementOptions & ExportCreateOptions & WaitFlags & { waitMs: number; wait?: boolean; output?: string; force?: boolean };
 
 async function create(options: CreateFlags): Promise<void> {
   const request = exportRequest(options);
@@ -38,13 +40,14 @@ async function create(options: CreateFlags): Promise<void> {
   const overwrite = options.force ?? false;
   if (options.output !== undefined) refuseExisting(options.output, overwrite);
   const created = await withManagementApi(options, async (api) => {
-    let created = await api.createExport(request);
-    presentCreated(created, json);
+    const made = await createExport(api, request, { waitMs: options.waitMs, clock: systemClock });
+    presentCreated(made, json);
+    let current = made.export;
     if (options.wait || options.output !== undefined) {
-      created = await waitForExport(api, created.id, waitOptions(options));
-      if (options.output !== undefined) presentSavedAfterCreate(await downloadExport(api, created.id, { file: options.output, overwrite }, waitOptions(options)), json);
+      if (!current.has_content) current = await waitForExport(api, current.id, waitOptions(options));
+      if (options.output !== undefined) presentSavedAfterCreate(await downloadExport(api, current.id, { file: options.output, overwrite }, waitOptions(options), current), json);
     }
-    return created;
+    return current;
   });
   presentExport(created, json);
 }
@@ -68,30 +71,34 @@ function waitFlags(command: Command): Command {
     .option('--wait-timeout-ms <ms>', 'give up waiting after this long', integerOption('--wait-timeout-ms'), DEFAULT_WAIT_TIMEOUT_MS);
 }
 
+const VISIBILITY = 'Exports are visible only to the user who created them.';
+
 export function registerExports(program: Command): void {
   const exports = program.command('exports').description('exported charts and data (management API)');
   const idArg = (command: Command) => command.argument('<id>', 'export id', integerOption('<id>', 1));
   managementOptions(
     exports
       .command('list')
-      .description('list exports, newest first (one page of 100 unless --all)')
+      .description(`list your exports, newest first (one page of 100 unless --all). ${VISIBILITY}`)
       .option('--limit <n>', 'page size', integerOption('--limit', 1))
       .option('--offset <n>', 'skip this many', integerOption('--offset'))
       .option('--all', 'every page'),
   ).action(list);
   const createCommand = exports
     .command('create')
-    .description('export a dashboard, an insight or a query context')
-    .option('--dashboard <id>', 'dashboard id', integerOption('--dashboard', 1))
-    .option('--insight <id>', 'insight id', integerOption('--insight', 1))
-    .option('--context <json>', 'export context as a JSON object')
+    .description('export a dashboard, an insight or a query context (PostHog renders it before it answers)')
+    .option('--dashboard <id>', 'dashboard id (the key also needs dashboard:read)', integerOption('--dashboard', 1))
+    .option('--insight <id>', 'insight id (the key also needs insight:read)', integerOption('--insight', 1))
+    .option('--context <json>', 'export context as a JSON object; video/mp4, video/webm and image/gif need its session_recording_id')
     .addOption(new Option('--format <media type>', `one of ${EXPORT_FORMAT_NAMES.join(', ')}`).makeOptionMandatory())
+    .option('--wait-ms <ms>', 'how long PostHog may take to answer the create request; without an answer, the export it made is looked for', integerOption('--wait-ms', 1), DEFAULT_CREATE_WAIT_MS)
     .option('--wait', 'wait until it is rendered')
     .option('--output <file>', 'save the content to this file (implies --wait)')
-    .option('--force', 'replace the output file if it exists');
+    .option('--force', 'replace the output file if it exists')
+    .addHelpText('after', '\nScopes: export:write, plus insight:read for --insight or dashboard:read for --dashboard.');
   managementOptions(waitFlags(createCommand)).action(create);
-  managementOptions(idArg(exports.command('get').description('show one export'))).action(get);
-  const dl = idArg(exports.command('download').description("save an export's content, waiting while it renders"))
+  managementOptions(idArg(exports.command('get').description(`show one of your exports. ${VISIBILITY} A colleague's export id answers 404.`))).action(get);
+  const dl = idArg(exports.command('download').description(`save one of your exports' content, waiting while it renders. ${VISIBILITY}`))
     .option('-o, --output <file>', "where to save (default: the export's filename, here)")
     .option('--force', 'replace the file if it exists');
   managementOptions(waitFlags(dl)).action(download);

@@ -1,7 +1,8 @@
 /** What `exports list|create|get|download` print: exports as tables, what was saved, or JSON. */
+import type { CreatedExport } from '../../../management/export-create.js';
 import type { SavedExport } from '../../../management/export-download.js';
 import type { Export, ExportsPage } from '../../../management/management-schemas.js';
-import { print, printJson } from '../../terminal/output.js';
+import { print, printJson, warn } from '../../terminal/output.js';
 import { table } from '../../terminal/table.js';
 import type { Paging } from './export-args.js';
 
@@ -51,8 +52,12 @@ export function presentExportsPage(page: ExportsPage, paging: Extract<Paging, { 
   if (page.results.length > 0) print(`\nExports ${offset + 1}-${end} of ${page.count}.${page.next ? ` More: --offset ${end}, or --all.` : ''}`);
 }
 
-export function presentCreated(created: Export, json: boolean): void {
-  if (!json) print(`Export ${created.id} created (${created.export_format}).`);
+export function presentCreated(created: CreatedExport, json: boolean): void {
+  const e = created.export;
+  if (created.recoveredAfterMs !== undefined) {
+    warn(`PostHog did not answer the create request within ${created.recoveredAfterMs / 1000} s; found export ${e.id}, which it made (the newest of your exports matching the request).`);
+  }
+  if (!json) print(`Export ${e.id} created (${e.export_format}).`);
 }
 
 /** After `create --output`: the file saved (the export itself follows). */

@@ -28,5 +28,5 @@ export function registerGroups(program: Command): void {
       .option('--search <text>', 'groups whose key is this, or whose properties contain it')
       .option('--all', 'every page'),
   ).action(list);
-  managementOptions(typeIndex(groups.command('find').description('show one group by its key')).requiredOption('--key <key>', 'the group key')).action(find);
+  managementOptions(typeIndex(groups.command('find').description("show one group by its key (read-only: PostHog is told not to create the group's notebook)")).requiredOption('--key <key>', 'the group key')).action(find);
 }

@@ -8,8 +8,9 @@ import type { ReaderOptions } from '../../../sources/source-item.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone } from '../../options/event-rule-options.js';
+import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 
-export interface IdentifyOptions extends StagingOptions {
+export interface IdentifyOptions extends StagingOptions, TimeOptions {
   from: 'csv' | 'jsonl';
   timezone?: string;
   inferTypes: boolean;
@@ -32,6 +33,7 @@ export function defaultUpdateTimestampMs(nowMs: number): number {
 function stagingInput(files: string[], options: IdentifyOptions, kind: EventKindValue, readerOptions: Omit<ReaderOptions, 'displayName'>, nowMs: number): StageSourcesInput {
   const prefix = kind === EventKind.person ? 'users' : 'groups';
   const timezone = checkZone(options.timezone);
+  const minTimeMs = parseMinTime(options, nowMs);
   return {
     files,
     staging: options.staging,
@@ -40,9 +42,10 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     workers: options.workers,
     readerOptions: { inferTypes: options.inferTypes, ...readerOptions },
     expandInputs: false,
-    rules: { timezone, nowMs, kind },
+    replaceChanged: options.replaceChanged === true,
+    rules: { timezone, nowMs, minTimeMs, kind },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
-    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...readerOptions },
+    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...readerOptions, minTime: recordedMinTime(minTimeMs) },
   };
 }
 

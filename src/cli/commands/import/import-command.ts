@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { integerOption } from '../../options/common-options.js';
 import { givenSettings, importRunOptions } from '../../options/delivery-flags.js';
+import { stagingLogPath } from '../../terminal/interrupts.js';
 import { withTerminal } from '../../terminal/terminal-reporter.js';
 import { presentDryRun } from './dry-run-output.js';
 import { toImportInput, type ImportOptions } from './import-input.js';
@@ -17,7 +18,7 @@ async function run(options: ImportOptions, command: Command): Promise<void> {
     presentDryRun(await withTerminal({ quiet, interrupts: false }, (reporter) => dryRunImport(input, reporter)), json);
     return;
   }
-  const result = await withTerminal({ quiet, interrupts: true }, (reporter, signal) => importProject(input, reporter, signal)).catch(presentUnfinished(json));
+  const result = await withTerminal({ quiet, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'import' } }, (reporter, signal) => importProject(input, reporter, signal)).catch(presentUnfinished(json));
   presentRun(result.summary, json, result.next);
 }
 
@@ -29,6 +30,7 @@ export function registerImport(program: Command): void {
     .option('--sample <n>', 'send at most n events (a rehearsal on a test project)', integerOption('--sample', 1))
     .option('--skip-test-first', 'import into a production project before any test import (recorded in the staging file)')
     .option('--skip-preflight', "send without the preflight (migrate doctor's checks) before the project's first chunk (recorded in the staging file)")
+    .option('--retry-dead-letters', "send the project's dead letters again (after fixing their cause); recorded in the staging file")
     .option('--dry-run', 'build the chunks and report counts, bytes and a sample payload; send nothing');
   importRunOptions(command);
   command.action(run);

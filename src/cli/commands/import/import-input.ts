@@ -8,6 +8,7 @@ export interface ImportOptions extends StagingOptions, ConfigOptions {
   sample?: number;
   skipTestFirst?: boolean;
   skipPreflight?: boolean;
+  retryDeadLetters?: boolean;
   dryRun?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -22,6 +23,7 @@ export function toImportInput(options: ImportOptions, given: GivenSettings): Imp
     sample: options.sample,
     skipTestFirst: options.skipTestFirst === true,
     skipPreflight: options.skipPreflight === true,
+    retryDeadLetters: options.retryDeadLetters === true,
     given,
   };
 }

@@ -1,5 +1,7 @@
 /** `migrate rejects`: every rejected row as `file:line reason field: message`. */
 import type { Command } from 'commander';
+import { UsageError } from '../../../errors.js';
+import { REJECT_REASONS } from '../../../events/reject-reasons.js';
 import { readRejects } from '../../../staging/staging-report.js';
 import { integerOption, jsonOption, stagingOption, type StagingOptions } from '../../options/common-options.js';
 import { presentRejects } from './rejects-output.js';
@@ -20,7 +22,14 @@ export function registerRejects(program: Command): void {
     .option('--raw', 'also print each row as it was in the file');
   stagingOption(command);
   jsonOption(command);
-  command.action((options: RejectsOptions) =>
-    presentRejects(readRejects(options.staging, { reason: options.reason, limit: options.limit }), { json: options.json === true, raw: options.raw === true }),
-  );
+  command.action((options: RejectsOptions) => {
+    checkReason(options.reason);
+    presentRejects(readRejects(options.staging, { reason: options.reason, limit: options.limit }), { json: options.json === true, raw: options.raw === true });
+  });
+}
+
+/** A reason that no rule gives is a typo: "No rejected rows." would be a wrong answer to it. */
+export function checkReason(reason: string | undefined): void {
+  if (reason === undefined || Object.hasOwn(REJECT_REASONS, reason)) return;
+  throw new UsageError(`--reason ${reason}: not a reject reason. Known reasons:\n  ${Object.keys(REJECT_REASONS).sort().join('\n  ')}`);
 }

@@ -1,6 +1,7 @@
 /** `migrate resume [--project <name>]`: continues the most recent unfinished import (or that project's). */
 import type { Command } from 'commander';
 import { givenSettings, importRunOptions } from '../../options/delivery-flags.js';
+import { stagingLogPath } from '../../terminal/interrupts.js';
 import { withTerminal } from '../../terminal/terminal-reporter.js';
 import { presentUnfinished } from '../import/run-output.js';
 import { toResumeInput, type ResumeOptions } from './resume-input.js';
@@ -11,7 +12,7 @@ async function run(options: ResumeOptions, command: Command): Promise<void> {
   const json = options.json === true;
   // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.
   const { resumeImport } = await import('../../../import/resume-import.js');
-  const result = await withTerminal({ quiet: options.quiet === true || json, interrupts: true }, (reporter, signal) => resumeImport(input, reporter, signal)).catch(
+  const result = await withTerminal({ quiet: options.quiet === true || json, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'resume' } }, (reporter, signal) => resumeImport(input, reporter, signal)).catch(
     presentUnfinished(json),
   );
   presentResume(result, json);

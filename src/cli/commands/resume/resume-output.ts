@@ -1,6 +1,6 @@
-/** What resume prints: the run's summary (as import prints it), or that there is nothing to resume. */
+/** What resume prints: the run's summary (as import prints it), or that there is nothing to resume (as JSON too with --json). */
 import type { ResumeResult } from '../../../import/resume-import.js';
-import { print } from '../../terminal/output.js';
+import { print, printJson } from '../../terminal/output.js';
 import { presentRun } from '../import/run-output.js';
 
 export function presentResume(result: ResumeResult, json: boolean): void {
@@ -8,5 +8,6 @@ export function presentResume(result: ResumeResult, json: boolean): void {
     presentRun(result.summary, json, result.next);
     return;
   }
-  print(result.project ? `Nothing to resume for project ${result.project}: its last import finished.` : 'Nothing to resume: every import finished.');
+  if (json) printJson(result);
+  else print(result.message);
 }

@@ -1,5 +1,7 @@
 /** What status prints: the staging file's sources, events, rejects and projects, as text or JSON. */
-import type { KindReport, ProjectReport, StagingReport } from '../../../staging/staging-report.js';
+import type { StagingCheck } from '../../../staging/staging-check.js';
+import type { ReadCounts } from '../../../staging/source-reads.js';
+import type { KindReport, ProjectReport, SourceReport, StagingReport } from '../../../staging/staging-report.js';
 import { bytes, count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
@@ -22,24 +24,36 @@ function printSources(report: StagingReport): void {
     return;
   }
   print(`Sources:${apiReads > 0 ? ` (and ${plural(apiReads, 'range read')} from source APIs, below)` : ''}`);
-  const rows = files.map((s) => [
-    displayPath(s.path),
-    s.format,
-    s.status,
-    bytes(s.sizeBytes),
-    count(s.rowsRead),
-    count(s.staged),
-    count(s.alreadyStaged + s.duplicates),
-    count(s.rejected),
-  ]);
-  print(table([['  file', 'format', 'status', 'size', 'rows', 'new', 'known', 'rejected'], ...rows.map(([first, ...rest]) => [`  ${first}`, ...rest] as string[])]));
+  const counts = (c: ReadCounts & { withdrawn: number }): string[] => [c.rowsRead, c.staged, c.alreadyStaged, c.duplicates, c.skipped, c.rejected, c.withdrawn].map(count);
+  const rows = files.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), bytes(s.sizeBytes), ...counts(s)]);
+  if (report.sources.length > 1) rows.push([`  all ${apiReads > 0 ? 'reads' : 'files'}`, '', '', '', ...counts(report.sourceTotals)]);
+  print(table([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows]));
+  const partial = files.filter((s) => s.status === 'partial');
+  if (partial.length > 0) print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
 }
 
-function lastImport(p: ProjectReport): string {
+function state(s: SourceReport): string {
+  return s.status === 'partial' && s.progressLine !== null ? `partial, to line ${count(s.progressLine)}` : s.status;
+}
+
+function printWithdrawn(report: StagingReport): void {
+  if (report.withdrawn.count === 0) return;
+  const delivered = report.withdrawn.delivered.map((d) => `${count(d.count)} delivered earlier to ${d.project}`).join(', ');
+  print(`Withdrawn: ${count(report.withdrawn.count)} (rows gone from a changed file, or replaced; never sent)${delivered ? `; of them ${delivered}, which ${report.withdrawn.delivered.length === 1 ? 'keeps them' : 'keep them'}` : ''}`);
+}
+
+/** A run recorded as running: running when a live process holds the file's lock, else killed. */
+function runningOrKilled(writer: StagingReport['writer']): string {
+  if (writer !== null && writer.alive === true) return `running (process ${writer.pid}, migrate ${writer.command})`;
+  if (writer !== null && writer.alive === undefined) return `running on ${writer.host} (process ${writer.pid}), or killed`;
+  return 'killed (`migrate resume`)';
+}
+
+function lastImport(p: ProjectReport, writer: StagingReport['writer']): string {
   const run = p.lastImport;
   if (run === null) return '';
   if (run.status === 'done') return run.sample !== null ? `sample of ${count(run.sample)} done` : 'done';
-  if (run.status === 'running') return 'running, or killed (`migrate resume`)';
+  if (run.status === 'running') return runningOrKilled(writer);
   if (run.status === 'superseded') return 'superseded';
   return `${run.status} (\`migrate resume\`)`;
 }
@@ -50,7 +64,7 @@ function printProjects(report: StagingReport): void {
     return;
   }
   print('Projects:');
-  const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p)]);
+  const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p, report.writer)]);
   print(table([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows]));
   for (const p of report.projects) {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
@@ -91,9 +105,11 @@ function printRanges(report: StagingReport): void {
 
 function printStagingReport(report: StagingReport): void {
   print(`Staging file: ${report.staging}`);
+  if (report.note !== null) print(`Note: ${report.note}.`);
   printSources(report);
   printRanges(report);
   print(`Events: ${count(report.events.count)}${range(report.events)}`);
+  printWithdrawn(report);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
   if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
   if (report.topEvents.length > 0) {
@@ -114,4 +130,19 @@ function printStagingReport(report: StagingReport): void {
 export function presentStatus(report: StagingReport, json: boolean): void {
   if (json) printJson(report);
   else printStagingReport(report);
+}
+
+export function presentCheck(check: StagingCheck, json: boolean): void {
+  if (json) {
+    printJson(check);
+    return;
+  }
+  print(`Staging file: ${check.staging}`);
+  if (check.fileProblem !== undefined) print(`  damaged: ${check.fileProblem}`);
+  for (const t of check.tables) {
+    if (t.problems.length === 0) continue;
+    print(`  ${t.table}: damaged`);
+    for (const problem of t.problems) print(`    ${problem}`);
+  }
+  if (check.healthy) print(`  ${check.tables.length} tables and their indexes checked: no damage found.`);
 }

@@ -1,0 +1,79 @@
+/**
+ * What verify prints: the days (short ones first), the summary line, the wait and the re-send,
+ * as text or JSON; then, when events are missing and were not re-sent, the error that exits 9.
+ */
+import { EventsMissingError } from '../../../errors.js';
+import { shellWord } from '../../../import/import-rules.js';
+import { count, duration, plural } from '../../../util/format.js';
+import type { VerifyResult } from '../../../verify/verify-project.js';
+import { summaryLine } from '../../../verify/verify-wording.js';
+import { displayPath } from '../../terminal/display-path.js';
+import { print, printJson } from '../../terminal/output.js';
+import { table } from '../../terminal/table.js';
+
+function printRows(r: VerifyResult): void {
+  const header = ['  day', ...(r.byEvent ? ['event'] : []), 'staged', 'delivered', 'dead letters', 'landed', 'missing'];
+  const rows = r.rows.map((row) => [
+    `  ${row.day}`,
+    ...(r.byEvent ? [row.event ?? ''] : []),
+    count(row.staged),
+    count(row.delivered),
+    count(row.deadLetters),
+    count(row.landed),
+    row.missing > 0 ? count(row.missing) : '',
+  ]);
+  print(table(alignNumbers([header, ...rows], header.length - 5)));
+}
+
+/** Right-aligns the columns from `first` on, header included (numbers read best that way). */
+function alignNumbers(rows: string[][], first: number): string[][] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i >= first ? cell.padStart(widths[i]!) : cell)));
+}
+
+function method(r: VerifyResult): string {
+  const queries = plural(r.queries, 'query', 'queries');
+  return r.method === 'import-run'
+    ? `landed = distinct uuids with $import_run ${r.importRun}, counted by PostHog (${queries})`
+    : `landed = staged uuids found in PostHog (this staging file has no $import_run; ${queries})`;
+}
+
+function printWait(r: VerifyResult): void {
+  const w = r.wait;
+  if (w.ended === 'settled') print(`Waited ${duration(w.waitedMs)} for ingestion: ${w.readings} readings, the last two a minute apart agree.`);
+  if (w.ended === 'time-up') print(`Waited ${duration(w.waitedMs)} for ingestion (${w.readings} readings); the count was still changing when the time was up.`);
+  if (w.ended === 'complete' && w.readings > 1) print(`Waited ${duration(w.waitedMs)} for ingestion (${w.readings} readings).`);
+}
+
+function printResend(r: VerifyResult): void {
+  const s = r.resend;
+  if (s === null) return;
+  if (s.requeued === 0) {
+    print('Re-send: PostHog holds every delivered uuid of the short days now; nothing was re-queued.');
+    return;
+  }
+  print(`Re-queued ${plural(s.requeued, 'event')} on ${plural(s.days.length, 'day')} and re-sent them with the same uuids and content (import run ${s.runId}): ${count(s.run?.delivered ?? 0)} accepted.`);
+  print(`Check they landed in a few minutes: migrate verify --project ${shellWord(r.project)} --wait 10m`);
+}
+
+function printText(r: VerifyResult, html: string | undefined): void {
+  print(`Project ${r.project} (${r.apiHost}, project id ${r.projectId}), staging file ${displayPath(r.staging)}`);
+  print(`  ${method(r)}`);
+  if (r.rows.length > 0) printRows(r);
+  print(summaryLine(r.summary));
+  if (r.summary.totals.pending > 0) print(`  ${plural(r.summary.totals.pending, 'staged event')} not delivered yet (migrate resume, or migrate import --project ${shellWord(r.project)}).`);
+  printWait(r);
+  printResend(r);
+  if (html !== undefined) print(`Report: ${html}`);
+}
+
+export function presentVerify(r: VerifyResult, json: boolean, html: string | undefined): void {
+  if (json) printJson({ ...r, report: html ?? null });
+  else printText(r, html);
+  if (r.summary.complete || (r.resend !== null && r.resend.requeued > 0 && r.resend.run?.outcome === 'done')) return;
+  const project = shellWord(r.project);
+  throw new EventsMissingError(`${plural(r.summary.shortDays, 'day')} short by ${plural(r.summary.missing, 'event')}: PostHog accepted them and does not hold them`, [
+    `If the import ended minutes ago, PostHog may still be ingesting: migrate verify --project ${project} --wait 10m`,
+    `To re-send exactly the missing events (same uuids, nothing can double): migrate verify --project ${project} --resend-missing`,
+  ]);
+}

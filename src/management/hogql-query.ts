@@ -1,0 +1,32 @@
+/**
+ * PostHog's query endpoint (`POST /api/environments/:id/query/`, scope `query:read`) for a
+ * HogQL query, through the management client: the personal key, 429s waited out, error
+ * answers as errors naming the missing scope.
+ */
+import { z } from 'zod';
+import type { ManagementClient } from './management-client.js';
+
+export const hogqlAnswerSchema = z.looseObject({
+  columns: z.array(z.string()).nullish(),
+  results: z.array(z.array(z.unknown())),
+  /** Null when the query had its own LIMIT: PostHog does not say then whether more rows exist. */
+  hasMore: z.boolean().nullish(),
+  /** The project's time zone, in which HogQL shows times. */
+  timezone: z.string().nullish(),
+});
+export type HogQLAnswer = z.infer<typeof hogqlAnswerSchema>;
+
+/** PostHog's cap on the rows of one answer when the query has a LIMIT. */
+export const MAX_QUERY_ROWS = 50_000;
+
+export function runHogQL(client: ManagementClient, query: string): Promise<HogQLAnswer> {
+  return client.json(
+    {
+      method: 'POST',
+      path: `/api/environments/${client.target.projectId}/query/`,
+      body: { query: { kind: 'HogQLQuery', query }, name: 'migrate verify' },
+      what: 'the query endpoint',
+    },
+    hogqlAnswerSchema,
+  );
+}

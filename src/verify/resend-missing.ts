@@ -1,0 +1,87 @@
+/**
+ * `verify --resend-missing`: for each short day, the uuids PostHog holds that day; the staged
+ * events delivered that day and not among them are made pending again (recorded with the run
+ * that re-sends them) and sent by a new import run of the project, with the options of its
+ * latest run. Same uuids and content as the first time, so nothing can double.
+ */
+import { configPath } from '../config/load-config.js';
+import { mergeSettings, resolveSettings } from '../delivery/delivery-options.js';
+import { RefusedError } from '../errors.js';
+import { executeRun } from '../import/import-run.js';
+import { checkBinding, loadTarget } from '../import/import-target.js';
+import { resumeCommand } from '../import/import-rules.js';
+import type { RunSummary } from '../import/run-summary.js';
+import type { Reporter } from '../reporter.js';
+import { eventsInWindow } from '../staging/day-counts.js';
+import { findProjectRecord, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
+import { latestRuns, startRun } from '../staging/import-runs.js';
+import { requeueDelivered } from '../staging/requeue.js';
+import type { StagingStore } from '../staging/staging-store.js';
+import type { Clock } from '../util/clock.js';
+import { count, plural } from '../util/format.js';
+import { uuidsInWindow, type QueryRunner } from './landed-counts.js';
+import { dayStartMs, DAY_MS } from './utc-day.js';
+
+export interface ResendResult {
+  /** Delivered events PostHog does not hold, made pending again. */
+  requeued: number;
+  /** The days they were on. */
+  days: string[];
+  /** The import run that re-sent them, with its summary; null when nothing was missing. */
+  runId: number | null;
+  run: RunSummary | null;
+}
+
+export interface ResendContext {
+  store: StagingStore;
+  project: ProjectRecord;
+  /** --config as typed. */
+  config?: string;
+  run: QueryRunner;
+  reporter: Reporter;
+  signal: AbortSignal;
+  clock: Clock;
+  pageRows?: number;
+}
+
+/** Only the re-queued events may be sent: an unfinished import is resumed first, by its own command. */
+function checkNothingPending(ctx: ResendContext): void {
+  const pending = totalStaged(ctx.store) - ctx.project.delivered - ctx.project.deadLetters;
+  if (pending === 0) return;
+  throw new RefusedError(`${plural(pending, 'staged event')} of project "${ctx.project.name}" ${pending === 1 ? 'was' : 'were'} never delivered; --resend-missing re-sends only events PostHog accepted and lost`, [
+    `Finish the import first: ${resumeCommand(ctx.store.path, ctx.project.name)} (or migrate import --project ${ctx.project.name}), then verify again.`,
+  ]);
+}
+
+/** Seqs of the events delivered on `day` that PostHog does not hold. */
+async function missingOn(ctx: ResendContext, day: string): Promise<number[]> {
+  const window = { fromMs: dayStartMs(day), toMs: dayStartMs(day) + DAY_MS };
+  const held = await uuidsInWindow(ctx.run, window, ctx.signal, ctx.pageRows);
+  return eventsInWindow(ctx.store, ctx.project.id, window)
+    .filter((e) => e.settlement === 'delivered' && !held.has(e.uuid))
+    .map((e) => e.seq);
+}
+
+export async function resendMissing(ctx: ResendContext, days: readonly string[]): Promise<ResendResult> {
+  checkNothingPending(ctx);
+  const seqs: number[] = [];
+  const shortDays: string[] = [];
+  for (const day of days) {
+    ctx.reporter.progress(`asking PostHog which events of ${day} it holds`);
+    const missing = await missingOn(ctx, day);
+    if (missing.length > 0) shortDays.push(day);
+    seqs.push(...missing);
+  }
+  if (seqs.length === 0) return { requeued: 0, days: [], runId: null, run: null };
+  const file = configPath(ctx.config);
+  const { target, keySource } = loadTarget(file, ctx.project.name);
+  checkBinding(ctx.store, target);
+  const recorded = latestRuns(ctx.store).find((r) => r.projectId === ctx.project.id)?.settings ?? {};
+  const settings = resolveSettings(target.host, mergeSettings(recorded, {}));
+  const run = startRun(ctx.store, { projectId: ctx.project.id, sample: undefined, skipTestFirst: false, settings: recorded, configPath: file });
+  const requeued = requeueDelivered(ctx.store, ctx.project.id, run.id, seqs);
+  ctx.reporter.notice(`${ctx.project.name}: ${count(requeued)} events PostHog accepted but does not hold are pending again; re-sending them (same uuids and content)`);
+  const project = findProjectRecord(ctx.store, ctx.project.name)!;
+  const result = await executeRun({ store: ctx.store, target, keySource, project, run, settings, reporter: ctx.reporter, signal: ctx.signal, clock: ctx.clock });
+  return { requeued, days: shortDays, runId: run.id, run: result.summary };
+}

@@ -1,0 +1,275 @@
+/**
+ * Staging the same sources again, through the built CLI on real files: implausible times,
+ * a copy read with another time zone, a corrected row, changed options, and counts that add up.
+ * Every run is checked for its exit code, its rows (staged, rejected with line and reason,
+ * withdrawn) and the absence of a stack trace.
+ */
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
+import { FAST, stagedUuids } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const sandboxAt = useSandbox();
+
+interface Run extends CliResult {
+  json: { files: Array<Record<string, unknown>>; totals: Record<string, unknown> } | undefined;
+}
+
+/** Runs a staging command (or any) against `dir/m.db`; parses stdout as JSON when --json was asked. */
+async function run(dir: string, args: string[]): Promise<Run> {
+  const result = await runCli([...args, '--staging', join(dir, 'm.db')], { cwd: dir });
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stderr).not.toContain('unexpected failure');
+  const json = args.includes('--json') && result.stdout.trim().startsWith('{') ? JSON.parse(result.stdout) : undefined;
+  return { ...result, json };
+}
+
+async function status(dir: string) {
+  const result = await run(dir, ['status', '--json']);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+async function rejects(dir: string) {
+  const result = await run(dir, ['rejects', '--json']);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Array<{ path: string; line: number; field: string; reason: string; message: string }>;
+}
+
+function csv(dir: string, name: string, rows: string[], header = 'event,distinct_id,timestamp'): string {
+  writeFileSync(join(dir, name), [header, ...rows].join('\n') + '\n');
+  return name;
+}
+
+describe('time rules', () => {
+  it('rejects placeholder and far-future times with their line and reason, and stages the rest', async () => {
+    const dir = tempDir();
+    const soon = new Date(Date.now() + 20 * 3600_000).toISOString();
+    const later = new Date(Date.now() + 25 * 3600_000).toISOString();
+    csv(dir, 'e.csv', ['a,u1,2024-05-01T10:00:00Z', 'b,u2,0', 'c,u3,1970-01-01T00:00:00Z', 'd,u4,1900-01-01', `e,u5,${soon}`, `f,u6,${later}`, 'g,u7,1999-12-31T23:59:59Z']);
+    const result = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json!.totals).toMatchObject({ rowsRead: 7, staged: 2, rejected: 5, recent: 1, rejectedByReason: { implausible_timestamp: 4, future_timestamp: 1 } });
+    expect((await rejects(dir)).map((r) => [r.line, r.reason, r.field])).toEqual([
+      [3, 'implausible_timestamp', 'timestamp'],
+      [4, 'implausible_timestamp', 'timestamp'],
+      [5, 'implausible_timestamp', 'timestamp'],
+      [7, 'future_timestamp', 'timestamp'],
+      [8, 'implausible_timestamp', 'timestamp'],
+    ]);
+    const text = await run(dir, ['rejects', '--reason', 'implausible_timestamp', '--limit', '1']);
+    expect(text.stdout.trim()).toBe(
+      'e.csv:3 implausible_timestamp timestamp: 1970-01-01T00:00:00.000Z is before 2000-01-01 (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>',
+    );
+  });
+
+  it('an earlier --min-time (or --allow-before) stages the rows rejected before; a later one is refused', async () => {
+    const dir = tempDir();
+    csv(dir, 'old.csv', ['a,u1,1998-03-01T10:00:00Z', 'b,u2,2024-03-01T10:00:00Z', 'c,u3,0']);
+    expect((await run(dir, ['export-source', '--from', 'csv', 'old.csv', '--json'])).json!.totals).toMatchObject({ staged: 1, rejected: 2 });
+    const widened = await run(dir, ['export-source', '--from', 'csv', 'old.csv', '--allow-before', '1990-01-01', '--json']);
+    expect(widened.code).toBe(0);
+    expect(widened.json!.totals).toMatchObject({ staged: 1, alreadyStaged: 1, rejected: 1, rejectedByReason: { implausible_timestamp: 1 } });
+    const narrowed = await run(dir, ['export-source', '--from', 'csv', 'old.csv', '--min-time', '2010-01-01']);
+    expect(narrowed.code).toBe(6);
+    expect(narrowed.stderr).toContain('--min-time: was 1990-01-01T00:00:00.000Z, now 2010-01-01T00:00:00.000Z');
+    expect((await status(dir)).events.count).toBe(2);
+  });
+
+  it('a run where every row is rejected exits 3 with the top reasons; rejected rows next to staged ones exit 0', async () => {
+    const dir = tempDir();
+    csv(dir, 'bad.csv', ['a,u1,0', 'b,u2,0', 'c,,2024-01-01T00:00:00Z']);
+    const bad = await run(dir, ['export-source', '--from', 'csv', 'bad.csv']);
+    expect(bad.code).toBe(3);
+    expect(bad.stdout).toContain('bad.csv: 3 rows read: 0 new, 0 already staged, 0 identical, 0 skipped, 3 rejected');
+    expect(bad.stderr).toContain('error: nothing was staged: every row read was rejected (2 implausible_timestamp, 1 missing_distinct_id)');
+    expect(bad.stderr).toContain('migrate rejects');
+    csv(dir, 'mixed.csv', ['a,u1,0', 'b,u2,2024-01-01T00:00:00Z']);
+    const mixed = await run(dir, ['export-source', '--from', 'csv', 'mixed.csv']);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stderr).toBe('');
+    const json = await run(dir, ['identify-users', '--from', 'csv', 'bad.csv', '--json']);
+    expect(json.code).toBe(3);
+    expect(json.json!.totals).toMatchObject({ staged: 0, rejected: 3 });
+  });
+});
+
+describe('a copy of a file read with another time zone', () => {
+  it('is rejected row by row as conflicts naming the other file and both zones; other files in other zones stage', async () => {
+    const dir = tempDir();
+    const rows = ['signed_up,u1,2025-03-01 10:00:00', 'signed_up,u2,2025-03-01 11:00:00'];
+    csv(dir, 'a.csv', rows);
+    csv(dir, 'copy.csv', rows);
+    csv(dir, 'paris.csv', ['signed_up,u3,2025-03-01 10:00:00']);
+    expect((await run(dir, ['export-source', '--from', 'csv', 'a.csv', '--timezone', 'America/New_York', '--json'])).json!.totals).toMatchObject({ staged: 2 });
+    const copy = await run(dir, ['export-source', '--from', 'csv', 'copy.csv', '--timezone', 'Europe/Paris']);
+    expect(copy.code).toBe(3);
+    expect(copy.stdout).toContain('copy.csv: 2 rows read: 0 new, 0 already staged, 0 identical, 0 skipped, 2 rejected');
+    const [first] = await rejects(dir);
+    expect(first).toMatchObject({ line: 2, reason: 'conflicts_with_staged' });
+    expect(first!.path).toMatch(/copy\.csv$/);
+    expect(first!.message).toMatch(/^this row was staged from .*a\.csv:2 at 2025-03-01T15:00:00\.000Z \(--timezone America\/New_York\); read here with --timezone Europe\/Paris it is at 2025-03-01T09:00:00\.000Z/);
+    expect((await status(dir)).events.count).toBe(2);
+
+    // A different file in another zone, and the copy in the same zone, are fine.
+    expect((await run(dir, ['export-source', '--from', 'csv', 'paris.csv', '--timezone', 'Europe/Paris', '--json'])).json!.totals).toMatchObject({ staged: 1 });
+    const sameZone = await run(dir, ['export-source', '--from', 'csv', 'copy.csv', '--timezone', 'America/New_York', '--json']);
+    expect(sameZone.code).toBe(6);
+    expect(sameZone.stderr).toContain('--timezone: was Europe/Paris, now America/New_York');
+    const fresh = tempDir();
+    csv(fresh, 'a.csv', rows);
+    csv(fresh, 'copy.csv', rows);
+    await run(fresh, ['export-source', '--from', 'csv', 'a.csv', '--timezone', 'America/New_York']);
+    expect((await run(fresh, ['export-source', '--from', 'csv', 'copy.csv', '--timezone', 'America/New_York', '--json'])).json!.totals).toMatchObject({ staged: 0, alreadyStaged: 2 });
+  });
+
+  it('a Mixpanel export read again under another project zone from another path', async () => {
+    const dir = tempDir();
+    const line = JSON.stringify({ event: 'Signed Up', properties: { time: 1_709_287_200, distinct_id: 'u1', $insert_id: 'i1' } });
+    writeFileSync(join(dir, 'mp.json'), `${line}\n`);
+    copyFileSync(join(dir, 'mp.json'), join(dir, 'mp-copy.json'));
+    expect((await run(dir, ['export-source', '--from', 'mixpanel', 'mp.json', '--json'])).json!.totals).toMatchObject({ staged: 1 });
+    const copy = await run(dir, ['export-source', '--from', 'mixpanel', 'mp-copy.json', '--timezone', 'America/Los_Angeles', '--json']);
+    expect(copy.code).toBe(3);
+    expect(copy.json!.totals).toMatchObject({ staged: 0, rejectedByReason: { conflicts_with_staged: 1 } });
+    expect((await rejects(dir))[0]!.message).toContain('(--timezone UTC); read here with --timezone America/Los_Angeles');
+  });
+});
+
+describe('a file corrected and staged again', () => {
+  it('withdraws the old version of a corrected row, counts it, and a file that only grew withdraws nothing', async () => {
+    const dir = tempDir();
+    csv(dir, 'e.csv', ['signup,u1,2025-03-01T10:00:00Z', 'sigup,u2,2025-03-01T11:00:00Z']);
+    await run(dir, ['export-source', '--from', 'csv', 'e.csv']);
+    csv(dir, 'e.csv', ['signup,u1,2025-03-01T10:00:00Z', 'signup,u2,2025-03-01T11:00:00Z']);
+    const fixed = await run(dir, ['export-source', '--from', 'csv', 'e.csv']);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain('e.csv: 2 rows read: 1 new, 1 already staged, 0 identical, 0 skipped, 0 rejected');
+    expect(fixed.stdout).toContain('1 withdrawn: no longer in the file');
+    const report = await status(dir);
+    expect(report.events.count).toBe(2);
+    expect(report.topEvents).toEqual([{ name: 'signup', count: 2 }]);
+    expect(report.withdrawn).toEqual({ count: 1, delivered: [] });
+    expect(report.sources[0]).toMatchObject({ rowsRead: 2, staged: 1, alreadyStaged: 1, withdrawn: 1 });
+
+    csv(dir, 'e.csv', ['signup,u1,2025-03-01T10:00:00Z', 'signup,u2,2025-03-01T11:00:00Z', 'signup,u3,2025-03-01T12:00:00Z']);
+    const grown = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--json']);
+    expect(grown.json!.totals).toMatchObject({ rowsRead: 3, staged: 1, alreadyStaged: 2, withdrawn: 0 });
+    expect((await status(dir)).withdrawn.count).toBe(1);
+  });
+
+  it('when a project received a row gone from the file: refused (exit 6) naming it, or --replace-changed, never sent again', async () => {
+    const sandbox = await sandboxAt();
+    const dir = tempDir();
+    const config = writeSandboxConfig(dir, sandbox);
+    csv(dir, 'e.csv', ['signup,u1,2025-03-01T10:00:00Z', 'sigup,u2,2025-03-01T11:00:00Z', 'signup,u3,2025-03-01T12:00:00Z']);
+    await run(dir, ['export-source', '--from', 'csv', 'e.csv']);
+    const before = stagedUuids(join(dir, 'm.db'));
+    expect((await run(dir, ['import', '--project', 'test', '--config', config, ...FAST])).code).toBe(0);
+
+    csv(dir, 'e.csv', ['signup,u1,2025-03-01T10:00:00Z', 'signup,u2,2025-03-01T11:00:00Z', 'signup,u3,2025-03-01T12:00:00Z']);
+    const refused = await run(dir, ['export-source', '--from', 'csv', 'e.csv']);
+    expect(refused.code).toBe(6);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('e.csv changed since it was staged: 1 row staged from it earlier is no longer in it, and 1 of them was already delivered to test (1):');
+    expect(refused.stderr).toContain(`e.csv:3 uuid ${before[1]}, delivered to test`);
+    expect(refused.stderr).toContain('Nothing from this run was kept.');
+    expect(refused.stderr).toContain('--replace-changed');
+    expect(refused.stderr).toContain('--staging other.db');
+    expect(stagedUuids(join(dir, 'm.db'))).toEqual(before);
+    expect((await status(dir)).projects[0]).toMatchObject({ name: 'test', delivered: 3, pending: 0 });
+
+    const replaced = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--replace-changed']);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stdout).toContain('1 withdrawn: no longer in the file');
+    expect(replaced.stdout).toContain('1 of them was already delivered to test, which keeps it (PostHog cannot delete events): it will have both versions');
+    const report = await status(dir);
+    expect(report.events.count).toBe(3);
+    expect(report.withdrawn).toEqual({ count: 1, delivered: [{ project: 'test', count: 1 }] });
+    expect(report.projects[0]).toMatchObject({ name: 'test', delivered: 2, pending: 1 });
+
+    // Production gets only the corrected version; test gets it too (and keeps the old one).
+    expect((await run(dir, ['import', '--project', 'test', '--config', config, ...FAST])).code).toBe(0);
+    expect((await run(dir, ['import', '--project', 'prod', '--config', config, ...FAST])).code).toBe(0);
+    const teams = Object.fromEntries(listSandboxProjects(sandbox.store).map((p) => [p.role, p.id]));
+    expect(storedEvents(sandbox, teams.production!).map((e) => e.event).sort()).toEqual(['signup', 'signup', 'signup']);
+    expect(storedEvents(sandbox, teams.test!).map((e) => e.event).sort()).toEqual(['signup', 'signup', 'signup', 'sigup']);
+  });
+});
+
+describe('options that shape content, changed', () => {
+  it('are refused up front, all of them, before any file is staged; widening --timezone is allowed', async () => {
+    const dir = tempDir();
+    csv(dir, 'a.csv', ['signed_up,u1,2025-03-01T10:00:00Z,acme,42', 'signed_up,u2,2025-03-01 10:00:00,acme,7'], 'event,distinct_id,timestamp,company,n');
+    csv(dir, 'b.csv', ['x,u9,2025-03-01T10:00:00Z']);
+    writeFileSync(join(dir, 'map.json'), JSON.stringify({ events: { signed_up: 'Signed Up' } }));
+    writeFileSync(join(dir, 'same-map.json'), JSON.stringify({ events: { signed_up: 'Signed Up' } }, null, 2));
+    await run(dir, ['export-source', '--from', 'csv', 'a.csv', '--map', 'map.json']);
+
+    const changed = await run(dir, ['export-source', '--from', 'csv', 'b.csv', 'a.csv', '--map', 'map.json', '--group', 'company=company', '--no-infer-types']);
+    expect(changed.code).toBe(6);
+    expect(changed.stderr).toContain('a.csv was staged earlier with other options that shape its events:\n  --group: was none, now company=company\n  --no-infer-types: was types inferred, now cells kept as text');
+    expect(changed.stderr).toContain('Start a new staging file for the new options (--staging other.db), or pass --replace-changed');
+    expect((await status(dir)).sources).toHaveLength(1);
+
+    writeFileSync(join(dir, 'map.json'), JSON.stringify({ events: { signed_up: 'user signed up' } }));
+    const mapChanged = await run(dir, ['export-source', '--from', 'csv', 'a.csv', '--map', 'map.json']);
+    expect(mapChanged.code).toBe(6);
+    expect(mapChanged.stderr).toMatch(/--map: was mapping sha256:[0-9a-f]{12}\.\.\., now mapping sha256:[0-9a-f]{12}\.\.\./);
+    // The same mapping at another path (and another layout) is no change; adding a zone only widens.
+    const widened = await run(dir, ['export-source', '--from', 'csv', 'a.csv', '--map', 'same-map.json', '--timezone', 'UTC', '--json']);
+    expect(widened.code).toBe(0);
+    expect(widened.json!.totals).toMatchObject({ staged: 1, alreadyStaged: 1, rejected: 0 });
+
+    const replaced = await run(dir, ['export-source', '--from', 'csv', 'a.csv', '--map', 'map.json', '--timezone', 'UTC', '--replace-changed', '--json']);
+    expect(replaced.code).toBe(0);
+    expect(replaced.json!.totals).toMatchObject({ rowsRead: 2, staged: 2, rejected: 0, withdrawn: 2 });
+    expect((await status(dir)).topEvents).toEqual([{ name: 'user signed up', count: 2 }]);
+  });
+});
+
+describe('counts that add up, words that agree', () => {
+  it('per file, for all files and in status (text and JSON): read = new + already staged + identical + skipped + rejected', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'map.json'), JSON.stringify({ events: { debug: null } }));
+    csv(dir, 'a.csv', ['a,u1,2024-01-01T00:00:00Z', 'a,u1,2024-01-01T00:00:00Z', 'debug,u1,2024-01-01T00:00:00Z', 'b,u2,0']);
+    csv(dir, 'b.csv', ['a,u1,2024-01-01T00:00:00Z', 'c,u3,2024-01-02T00:00:00Z', 'debug,u3,2024-01-02T00:00:00Z']);
+    const result = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--map', 'map.json']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('a.csv: 4 rows read: 1 new, 0 already staged, 1 identical, 1 skipped, 1 rejected');
+    expect(result.stdout).toContain('b.csv: 3 rows read: 1 new, 1 already staged, 0 identical, 1 skipped, 0 rejected');
+    expect(result.stdout).toContain('All files: 7 rows read: 2 new, 1 already staged, 1 identical, 2 skipped, 1 rejected');
+    const json = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--map', 'map.json', '--json']);
+    const t = json.json!.totals as Record<string, number>;
+    // Read again, both identical rows of a.csv are already staged (by the first run).
+    expect(t).toMatchObject({ rowsRead: 7, staged: 0, alreadyStaged: 4, duplicates: 0, skipped: 2, rejected: 1, withdrawn: 0 });
+    expect(t.staged! + t.alreadyStaged! + t.duplicates! + t.skipped! + t.rejected!).toBe(t.rowsRead);
+
+    const report = await status(dir);
+    expect(report.sourceTotals).toMatchObject({ rowsRead: 7, staged: 0, alreadyStaged: 4, duplicates: 0, skipped: 2, rejected: 1, withdrawn: 0 });
+    for (const s of report.sources) expect(s.staged + s.alreadyStaged + s.duplicates + s.skipped + s.rejected).toBe(s.rowsRead);
+    const text = await run(dir, ['status']);
+    expect(text.stdout).toMatch(/file\s+format\s+status\s+size\s+read\s+new\s+already staged\s+identical\s+skipped\s+rejected\s+withdrawn/);
+    expect(text.stdout).toMatch(/all files\s+7\s+0\s+4\s+0\s+2\s+1\s+0/);
+    expect(text.stdout).not.toContain('known');
+  });
+
+  it('rejects --reason with an unknown reason is an error listing the known ones', async () => {
+    const dir = tempDir();
+    csv(dir, 'a.csv', ['a,u1,2024-01-01T00:00:00Z']);
+    await run(dir, ['export-source', '--from', 'csv', 'a.csv']);
+    const typo = await run(dir, ['rejects', '--reason', 'bad_timestamps']);
+    expect(typo.code).toBe(2);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toContain('--reason bad_timestamps: not a reject reason. Known reasons:');
+    expect(typo.stderr).toContain('  bad_timestamp\n');
+    expect(typo.stderr).toContain('  implausible_timestamp\n');
+    const known = await run(dir, ['rejects', '--reason', 'bad_timestamp']);
+    expect([known.code, known.stdout.trim()]).toEqual([0, 'No rejected rows.']);
+  });
+});

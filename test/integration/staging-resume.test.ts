@@ -1,0 +1,140 @@
+/**
+ * A file staged part-way, then killed (SIGKILL, as a power cut would), then staged again:
+ * resumed at its last written piece, every row staged once, and the same result as a run that
+ * was never interrupted. The kill is a test hook (MIGRATE_TEST_KILL_AFTER_PIECES) that fires
+ * once a given number of pieces is committed, never a timer.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { readStaging } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+
+/** Rows of the test files: about 190 bytes a row, so three pieces of a million characters. */
+const ROWS = 14000;
+/** Rows with a placeholder time (rejected): 5 and 7006. */
+const REJECTED = 2;
+const ROWS_TEXT = ROWS.toLocaleString('en-US');
+const STAGED_TEXT = (ROWS - REJECTED).toLocaleString('en-US');
+
+function csvText(rows: number, label = 'x'): string {
+  const lines = ['event,distinct_id,timestamp,note'];
+  for (let i = 0; i < rows; i++) {
+    // Every 7,001st row has a placeholder time: rejects all along the file.
+    const time = i % 7001 === 5 ? '0' : new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+    lines.push(`ev${i % 5},user_${i % 997},${time},"${label} ${'n'.repeat(120)} ""quoted"" ${i}"`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function jsonlText(rows: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    lines.push(JSON.stringify({ event: `ev${i % 5}`, distinct_id: `user_${i % 997}`, timestamp: i % 7001 === 5 ? 0 : Date.UTC(2024, 0, 1) + i * 60_000, properties: { note: 'n'.repeat(120), i } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
+  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env });
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result;
+}
+
+/** Every staged event with its line, and every reject, in staging order: what two runs must agree on. */
+function contents(staging: string) {
+  return readStaging(staging, (db) => ({
+    events: (db.prepare("SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json(properties) AS p FROM events ORDER BY seq").all() as unknown[]),
+    rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line').all() as unknown[],
+  }));
+}
+
+async function killedThenResumed(dir: string, file: string, args: string[], pieces: number) {
+  const killed = await stage(dir, 'm.db', [file, ...args], { MIGRATE_TEST_KILL_AFTER_PIECES: String(pieces) });
+  expect(killed.signal).toBe('SIGKILL');
+  const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+  expect(partial.sources).toMatchObject([{ status: 'partial' }]);
+  const line = partial.sources[0].progressLine as number;
+  expect(line).toBeGreaterThan(1);
+  const resumed = await stage(dir, 'm.db', [file, ...args, '--json']);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  const whole = await stage(dir, 'whole.db', [file, ...args, '--json']);
+  expect(whole.code).toBe(0);
+  return { line, partial, resumed: JSON.parse(resumed.stdout), whole: JSON.parse(whole.stdout) };
+}
+
+describe('a staging run killed part-way, then run again', () => {
+  it.each([
+    ['a CSV file, in-process', 'big.csv', () => csvText(ROWS), ['--workers', '0']],
+    ['a CSV file, on a worker thread', 'big.csv', () => csvText(ROWS), ['--workers', '1']],
+    ['a gzip CSV file', 'big.csv.gz', () => gzipSync(csvText(ROWS)), ['--workers', '0']],
+    ['a JSON-lines file', 'big.jsonl', () => jsonlText(ROWS), ['--workers', '0']],
+  ] as Array<[string, string, () => string | Buffer, string[]]>)('%s resumes at its last piece, every row once, as if never interrupted', async (_name, name, content, args) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, name), content());
+    const from = name.includes('.csv') ? 'csv' : 'jsonl';
+    const { line, partial, resumed, whole } = await killedThenResumed(dir, name, ['--from', from, ...args], 1);
+    expect(partial.events.count).toBeGreaterThan(0);
+    expect(partial.events.count).toBeLessThan(ROWS);
+    expect(resumed.files[0].resumedAtLine).toBe(line);
+    const { elapsedMs: _a, files: resumedFiles, ...resumedRest } = resumed;
+    const { elapsedMs: _b, files: wholeFiles, ...wholeRest } = whole;
+    expect({ ...resumedRest, staging: '' }).toEqual({ ...wholeRest, staging: '' });
+    expect(resumedRest.totals).toMatchObject({ rowsRead: ROWS, staged: ROWS - REJECTED, rejected: REJECTED, rejectedByReason: { implausible_timestamp: REJECTED } });
+    const { resumedAtLine, rowsReadBeforeResume, ...resumedFile } = resumedFiles[0];
+    expect(resumedAtLine).toBe(line);
+    expect(rowsReadBeforeResume).toBe(partial.sources[0].rowsRead);
+    expect(resumedFile).toEqual(wholeFiles[0]);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  });
+
+  it('says "resumed at line N", and import refuses while a file is partial', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'big.csv'), csvText(ROWS));
+    const killed = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    const text = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
+    const line = Number(/partial, to line ([\d,]+)/.exec(text.stdout)?.[1]?.replaceAll(',', ''));
+    expect(line).toBeGreaterThan(1);
+    expect(text.stdout).toContain('A partial read is resumed by running the same staging command again on its file.');
+    writeFileSync(join(dir, 'migrate.config.json'), JSON.stringify({ projects: { test: { role: 'test', host: 'http://127.0.0.1:9', apiKey: 'phc_test' } } }));
+    const refused = await runCli(['import', '--project', 'test', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain(`a source file is only partly staged:\n  ${join(dir, 'big.csv')}: export-source interrupted at line ${line}`);
+    expect(refused.stderr).toContain('run the same staging command again on each file; it resumes where it stopped');
+
+    const resumed = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`resumed at line ${line.toLocaleString('en-US')}`);
+    expect(resumed.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
+    const again = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    expect(again.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: 0 new, ${STAGED_TEXT} already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
+    expect(again.stdout).not.toContain('resumed');
+  });
+
+  it('a file changed before it was resumed is staged again from the start; rows of it gone are withdrawn', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'big.csv'), csvText(ROWS, 'before'));
+    const killed = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+    expect(killed.signal).toBe('SIGKILL');
+    const partialEvents = contents(join(dir, 'm.db')).events.length;
+    expect(partialEvents).toBeGreaterThan(0);
+    writeFileSync(join(dir, 'big.csv'), csvText(ROWS, 'after'));
+    const again = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('big.csv changed since its interrupted read');
+    expect(again.stdout).not.toContain('resumed at line');
+    expect(again.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
+    expect(again.stdout).toContain(`${partialEvents.toLocaleString('en-US')} withdrawn: no longer in the file`);
+    const whole = await stage(dir, 'whole.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    expect(whole.code).toBe(0);
+    expect(contents(join(dir, 'm.db')).events).toEqual(contents(join(dir, 'whole.db')).events);
+    const report = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+    expect(report.sources).toMatchObject([{ status: 'done', withdrawn: partialEvents }]);
+    expect(readFileSync(join(dir, 'big.csv'), 'utf8')).toContain('after');
+  });
+});
