@@ -159,7 +159,7 @@ describe('export-source from a source API', () => {
       concurrency: undefined,
       hoursPerRequest: undefined,
       idleTimeoutMs: 300_000,
-      retryPolicy: { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 1_800_000 },
+      retryPolicy: { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 7_200_000 },
     });
   });
 

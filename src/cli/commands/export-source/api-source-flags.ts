@@ -40,7 +40,7 @@ export function apiSourceFlags(command: Command): Command {
     .option('--idle-timeout-ms <ms>', 'source APIs: longest silence of an answer (default 300000)', integerOption('--idle-timeout-ms', 1))
     .option('--retry-initial-ms <ms>', 'source APIs: first retry delay (default 1000)', integerOption('--retry-initial-ms'))
     .option('--retry-max-delay-ms <ms>', 'source APIs: longest computed retry delay (default 60000)', integerOption('--retry-max-delay-ms'))
-    .option('--retry-budget-ms <ms>', 'source APIs: most waiting between attempts per range (default 1800000)', integerOption('--retry-budget-ms'));
+    .option('--retry-budget-ms <ms>', 'source APIs: most time from a range\'s first request to its last retry (default 7200000)', integerOption('--retry-budget-ms'));
 }
 
 /** Refuses the API flags for file formats (they would be silently ignored). */

@@ -10,10 +10,11 @@ import type { StageApiInput } from '../../../stage-sources/stage-api.js';
 import { stagingShape, type ExportSourceOptions } from './export-source-input.js';
 
 /**
- * Source API retries: as delivery's, but patient. A range is worth waiting for (Mixpanel's
- * hourly limit can ask for minutes), and every wait is reported.
+ * Source API retries: as delivery's, but patient. The budget is wall time from a range's first
+ * request, so it holds the downloads themselves (a day of Mixpanel can take many minutes) and
+ * the waits for the rate limit as well as the backoffs; a range is worth waiting for.
  */
-export const API_RETRY_DEFAULTS: RetryPolicy = { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 30 * 60_000 };
+export const API_RETRY_DEFAULTS: RetryPolicy = { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 2 * 3_600_000 };
 /** Longest silence of a source API's answer, in ms: an export may think for minutes before its first byte. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
