@@ -179,6 +179,9 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     }
     result.elapsedMs = clock.now() - started;
     return result;
+  } catch (error) {
+    // A write outside the store's own transactions (a piece's progress, a withdrawal) is explained here too.
+    throw store === undefined ? error : store.failure(error);
   } finally {
     store?.close();
     await closeAll(files.map((f) => f.input));
