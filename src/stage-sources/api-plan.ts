@@ -38,6 +38,13 @@ export function fetchedIn(api: ApiSource, store: StagingStore, source: string, w
   return { ranges: fetched.length, units: fetched.reduce((sum, row) => sum + spanLength(row.span), 0) };
 }
 
+/** What an answer for `span` should weigh, from the bytes per day or hour of the source's answers so far (0: nothing known). */
+export function expectedBytes(api: ApiSource, store: StagingStore, source: string, span: Span): number {
+  const fetched = rangesOf(store, source).filter((row) => row.status === 'done');
+  const units = fetched.reduce((sum, row) => sum + spanLength(spanOf(api, row)), 0);
+  return units === 0 ? 0 : Math.ceil((fetched.reduce((sum, row) => sum + row.bytes, 0) / units) * spanLength(span));
+}
+
 /** Hours per Amplitude request from what the source's answers weighed so far. */
 export function adaptiveHours(api: ApiSource, store: StagingStore, source: string, maxHours: number): number {
   const fetched = rangesOf(store, source).filter((row) => row.status === 'done' || row.status === 'empty');

@@ -20,7 +20,8 @@ import { redact } from '../util/redact.js';
 import type { ApiProgress } from './api-progress.js';
 import { stageRange, type RangeStaging } from './stage-range.js';
 import type { FileSummary } from './stage-file.js';
-import { spoolFile } from './spool.js';
+import { expectedBytes } from './api-plan.js';
+import { checkSpoolRoom, spoolFile } from './spool.js';
 
 export interface RangeResult extends ReadCounts {
   start: string;
@@ -112,6 +113,7 @@ export class RangeRun {
   private async download(): Promise<RangeVerdict | undefined> {
     const { ctx, row, span } = this;
     const label = ctx.progress.label(row);
+    await checkSpoolRoom(ctx.staging.store.path, this.name, expectedBytes(ctx.api, ctx.staging.store, ctx.target.source, span));
     let download;
     try {
       download = await downloadRange({
