@@ -129,6 +129,19 @@ describe('export-source --from mixpanel-api', () => {
     expect(text.code).toBe(0);
   });
 
+  it('fetches three days at once by default, staging them one at a time', async () => {
+    const days = ['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07'];
+    const { standin, target } = await setup(Object.fromEntries(days.map((d) => [d, dayEvents(d)])));
+    standin.inject(days[4]!, { type: 'drop-mid-body' });
+    const result = await fetchApi(target, 'mixpanel-api', days[0]!, days[6]!, ['--json']);
+    expect(result.code).toBe(0);
+    expect(json(result).ledger).toEqual({ done: 7, empty: 0, failed: 0, pending: 0 });
+    expect([...standin.days()].sort()).toEqual([...days, days[4]!].sort());
+    const events = readStagedEvents(target.staging);
+    expect(events).toHaveLength(7 * PER_DAY);
+    expect(new Set(events.map((e) => e.uuid)).size).toBe(7 * PER_DAY);
+  });
+
   it('names the day and the line of each rejected row', async () => {
     const days: Record<string, Array<MixpanelRecord | string>> = Object.fromEntries(DAYS.map((d) => [d, dayEvents(d, 3)]));
     days[DAYS[2]!] = [...dayEvents(DAYS[2]!, 2), '{"event": "broken", ', JSON.stringify({ event: 'No time', properties: { distinct_id: 'u', $insert_id: 'x' } })];
