@@ -50,7 +50,13 @@ function spansOf(rows: readonly RangeRow[]): RangeSpan[] {
   return spans;
 }
 
+/** A file of an older schema, read without migrating it (status is read-only), has no ledger. */
+function hasLedger(store: StagingStore): boolean {
+  return store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_ranges'").get() !== undefined;
+}
+
 export function rangeReports(store: StagingStore): RangeSourceReport[] {
+  if (!hasLedger(store)) return [];
   const bySource = new Map<string, RangeRow[]>();
   for (const row of allRanges(store)) {
     const rows = bySource.get(row.source) ?? [];
