@@ -127,8 +127,8 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
   const api = findApiSource(input.api);
   const started = clock.now();
   const concurrency = checkOptions(api, input);
-  const target = resolveTarget(api, input);
   const window = windowOf(api, input);
+  const target = resolveTarget(api, input);
   if (window.cappedFrom !== undefined) {
     reporter.notice(`--end ${window.cappedFrom} is later than the last ${api.unit} settled for a day; fetching up to ${api.bounds(window).end} (a range is never fetched twice, so one still filling waits)`);
   }
