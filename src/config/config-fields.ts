@@ -10,3 +10,8 @@ export const baseUrlField = z.string().transform((text, ctx) => {
 });
 
 export const envNameField = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+/** A choice whose case cannot matter (`"EU"` is `eu`): matched whatever its case, kept in lower case. */
+export function caselessEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(values));
+}

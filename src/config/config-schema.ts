@@ -4,16 +4,16 @@
  * silently ignored.
  */
 import { z } from 'zod';
-import { baseUrlField as url, envNameField as envName } from './config-fields.js';
+import { caselessEnum, baseUrlField as url, envNameField as envName } from './config-fields.js';
 import { sourcesSchema } from './source-config-schema.js';
 
 export const projectConfigSchema = z
   .object({
     /** `test` projects take rehearsals; `production` ones only after a test import. */
-    role: z.enum(['test', 'production']),
+    role: caselessEnum(['test', 'production']),
     /** Ingestion URL. Give this or `region`. */
     host: url.optional(),
-    region: z.enum(['us', 'eu']).optional(),
+    region: caselessEnum(['us', 'eu']).optional(),
     /** Project API key (phc_...), inline or via `apiKeyEnv`. */
     apiKey: z.string().min(1).optional(),
     apiKeyEnv: envName.optional(),

@@ -4,7 +4,7 @@
  * environment, as project keys do; unknown keys are errors.
  */
 import { z } from 'zod';
-import { baseUrlField as url, envNameField as envName } from './config-fields.js';
+import { caselessEnum, baseUrlField as url, envNameField as envName } from './config-fields.js';
 
 function oneOf(ctx: z.RefinementCtx, inline: string | undefined, env: string | undefined, field: string): void {
   if (inline !== undefined && env !== undefined) ctx.addIssue({ code: 'custom', path: [`${field}Env`], message: `give "${field}" or "${field}Env", not both` });
@@ -20,7 +20,7 @@ export const mixpanelSourceSchema = z
     secret: z.string().min(1).optional(),
     secretEnv: envName.optional(),
     /** Data residency: `us` (data.mixpanel.com), `eu` (data-eu), `in` (data-in). Default us. */
-    region: z.enum(['us', 'eu', 'in']).optional(),
+    region: caselessEnum(['us', 'eu', 'in']).optional(),
     /** Base URL instead of the region's (a proxy, or a local stand-in in tests). */
     apiHost: url.optional(),
   })
@@ -34,7 +34,7 @@ export const amplitudeSourceSchema = z
     secretKey: z.string().min(1).optional(),
     secretKeyEnv: envName.optional(),
     /** Data residency: `us` (amplitude.com) or `eu` (analytics.eu.amplitude.com). Default us. */
-    region: z.enum(['us', 'eu']).optional(),
+    region: caselessEnum(['us', 'eu']).optional(),
     apiHost: url.optional(),
   })
   .strict()

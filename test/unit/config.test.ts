@@ -53,6 +53,20 @@ describe('config validation', () => {
     expect(errorOf(() => parse(value))).toContain(message);
   });
 
+  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['region in upper case', { role: 'test', region: 'EU' }, { region: 'eu' }],
+    ['region in mixed case', { role: 'test', region: 'Us' }, { region: 'us' }],
+    ['role in any case', { role: 'Production', region: 'us' }, { role: 'production' }],
+  ])('accepts a choice whatever its case, kept in lower case: %s', (_name, project, expected) => {
+    expect(parse({ projects: { a: project } }).projects.a).toMatchObject(expected);
+  });
+
+  it('resolves a region written in upper case to its hosts', () => {
+    const config = parse({ projects: { a: { role: 'test', region: 'EU', apiKey: 'phc_abc', projectId: 1, personalApiKey: 'phx_abc' } } });
+    expect(resolveIngestion(config, 'a', {}).host).toBe('https://eu.i.posthog.com');
+    expect(resolveManagement(config, 'a', {}).apiHost).toBe('https://eu.posthog.com');
+  });
+
   it('never echoes a key in its messages', () => {
     expect(errorOf(() => parse({ projects: { a: { role: 'test', region: 'us', apiKey: 'phx_secretvalue99' } } }))).not.toContain('secretvalue99');
   });
@@ -139,6 +153,11 @@ describe('sources', () => {
     ['unknown source', { heap: {} }, 'sources:'],
   ])('%s', (_name, value, message) => {
     expect(errorOf(() => parse({ sources: value }))).toContain(message);
+  });
+
+  it('accepts source regions whatever their case', () => {
+    const parsed = parse({ sources: { mixpanel: { projectId: 1, secret: 's', region: 'IN' }, amplitude: { apiKey: 'k', secretKey: 's', region: 'EU' } } }).sources;
+    expect([parsed?.mixpanel?.region, parsed?.amplitude?.region]).toEqual(['in', 'eu']);
   });
 
   it('resolves hosts by region, Basic credentials, and the settings to name', () => {
