@@ -25,6 +25,9 @@ async function exportSourceInput(args: string[]) {
   return toExportSourceInput(files as string[], options as unknown as ExportSourceOptions, NOW);
 }
 
+/** What this machine's time zone database calls CET (Europe/Brussels in recent ones). */
+const CET_CANONICAL = new Intl.DateTimeFormat('en-US', { timeZone: 'CET' }).resolvedOptions().timeZone;
+
 describe('export-source', () => {
   it('makes the staging input with the defaults', async () => {
     expect(await exportSourceInput(['--from', 'csv', 'a.csv', 'exports/'])).toEqual({
@@ -88,7 +91,16 @@ describe('export-source', () => {
       },
     ],
     ['Mixpanel without a zone is recorded as UTC', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.objectContaining({ timezone: 'UTC' }) }],
-    ['a zone is recorded by its canonical name', ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'], { rules: expect.objectContaining({ timezone: 'UTC' }) }],
+    [
+      'a zone is applied under the name typed (messages say it) and recorded by its canonical name',
+      ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'],
+      { rules: expect.objectContaining({ timezone: 'utc' }), recordedOptions: expect.objectContaining({ timezone: 'UTC' }) },
+    ],
+    [
+      'another name of a zone is recorded as the zone the database resolves it to',
+      ['--from', 'csv', 'e.csv', '--timezone', 'CET'],
+      { rules: expect.objectContaining({ timezone: 'CET' }), recordedOptions: expect.objectContaining({ timezone: CET_CANONICAL }) },
+    ],
     [
       'Segment group calls are of type company by default',
       ['--from', 'segment', 'logs/'],
@@ -337,5 +349,19 @@ describe('management commands', () => {
     [['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '15', '--project', 'test'], 'must be 1 (member) or 8 (administrator)'],
   ])('%j is refused by the parser', async (args, message) => {
     await expect(parseArgv(args)).rejects.toThrow(message);
+  });
+});
+
+describe('options of every command', () => {
+  it.each([
+    [['import', '--projet', 'test'], '--projet', '--project'],
+    [['group-types', 'list', '--projet', 'test'], '--projet', '--project'],
+    [['identify-groups', 'c.csv', '--from', 'csv', '--group-typ', 'company'], '--group-typ', '--group-type'],
+    [['exports', 'create', '--insight', '1', '--projet', 'test'], '--projet', '--project'],
+  ])('%j: a mistyped option is reported as unknown, with the suggestion, before any required option', async (args, typed, meant) => {
+    const error = (await parseArgv(args).catch((e: unknown) => e)) as CommanderError;
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(error.code).toBe('commander.unknownOption');
+    expect(error.message).toContain(`unknown option '${typed}'\n(Did you mean ${meant}?)`);
   });
 });

@@ -4,6 +4,7 @@ import { apiSourceNames, isApiSource } from '../../../sources/api/api-sources.js
 import { formatNames } from '../../../sources/formats.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { sayZoneNote } from '../../options/event-rule-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { apiSourceFlags } from './api-source-flags.js';
 import { toStageApiInput } from './api-source-input.js';
@@ -30,7 +31,14 @@ export function registerExportSource(program: Command): void {
   quietOption(command);
   jsonOption(command);
   command.action(async (files: string[], options: ExportSourceOptions) => {
-    if (isApiSource(options.from)) await runApiStaging(await toStageApiInput(files, options, Date.now()), options);
-    else await runStaging(await toExportSourceInput(files, options, Date.now()), options);
+    if (isApiSource(options.from)) {
+      const input = await toStageApiInput(files, options, Date.now());
+      sayZoneNote(options);
+      await runApiStaging(input, options);
+    } else {
+      const input = await toExportSourceInput(files, options, Date.now());
+      sayZoneNote(options);
+      await runStaging(input, options);
+    }
   });
 }

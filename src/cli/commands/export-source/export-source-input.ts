@@ -88,7 +88,8 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     throw new UsageError(`--timezone does not apply to --from ${options.from}: its export's times are always UTC`);
   }
   const groups = parseGroups(options.group);
-  const timezone = checkZone(options.timezone);
+  const zone = checkZone(options.timezone);
+  const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   const mapping = await loadMappingFile(options.map);
   const rules = {
@@ -109,7 +110,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     recordedOptions: {
       map: options.map ?? null,
       mapping: mappingFingerprint(mapping),
-      timezone: recordedZone(source, timezone),
+      timezone: recordedZone(source, zone?.canonical),
       inferTypes: options.inferTypes,
       columns,
       groups,

@@ -7,13 +7,14 @@
  */
 import { Option, type Command } from 'commander';
 import { integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { sayZoneNote } from '../../options/event-rule-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { runStaging } from '../export-source/run-staging.js';
 import { toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from './identify-input.js';
 
-function common(command: Command): Command {
+function common(command: Command, what: 'users' | 'groups'): Command {
   command
-    .argument('<files...>', 'users or groups files (.gz read transparently)')
+    .argument('<files...>', `${what} files (.gz read transparently)`)
     .addOption(new Option('--from <format>', 'file format').choices(['csv', 'jsonl']).makeOptionMandatory())
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
     .option('--no-infer-types', 'CSV: keep every cell as text')
@@ -30,7 +31,12 @@ export function registerIdentify(program: Command): void {
       .command('identify-users')
       .description('stage one $identify per user: distinct_id, optional anon_distinct_id and timestamp; other columns go to $set')
       .option('--set-once <columns>', 'comma-separated columns that go into $set_once (never overwrite)'),
-  ).action((files: string[], options: IdentifyOptions) => runStaging(toIdentifyUsersInput(files, options, Date.now()), options));
+    'users',
+  ).action((files: string[], options: IdentifyOptions) => {
+    const input = toIdentifyUsersInput(files, options, Date.now());
+    sayZoneNote(options);
+    return runStaging(input, options);
+  });
 
   common(
     program
@@ -38,5 +44,10 @@ export function registerIdentify(program: Command): void {
       .description('stage one $groupidentify per group: group_key required; other columns go to $group_set')
       .requiredOption('--group-type <type>', 'the group type, e.g. company')
       .option('--key-column <column>', 'the column holding the group key', 'group_key'),
-  ).action((files: string[], options: IdentifyOptions) => runStaging(toIdentifyGroupsInput(files, options, Date.now()), options));
+    'groups',
+  ).action((files: string[], options: IdentifyOptions) => {
+    const input = toIdentifyGroupsInput(files, options, Date.now());
+    sayZoneNote(options);
+    return runStaging(input, options);
+  });
 }

@@ -32,7 +32,8 @@ export function defaultUpdateTimestampMs(nowMs: number): number {
 
 function stagingInput(files: string[], options: IdentifyOptions, kind: EventKindValue, readerOptions: Omit<ReaderOptions, 'displayName'>, nowMs: number): StageSourcesInput {
   const prefix = kind === EventKind.person ? 'users' : 'groups';
-  const timezone = checkZone(options.timezone);
+  const zone = checkZone(options.timezone);
+  const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   return {
     files,
@@ -45,7 +46,7 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     replaceChanged: options.replaceChanged === true,
     rules: { timezone, nowMs, minTimeMs, kind },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
-    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...readerOptions, minTime: recordedMinTime(minTimeMs) },
+    recordedOptions: { timezone: zone?.canonical ?? null, inferTypes: options.inferTypes, ...readerOptions, minTime: recordedMinTime(minTimeMs) },
   };
 }
 
