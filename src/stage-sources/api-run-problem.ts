@@ -4,13 +4,16 @@
  * the wrong window), every row rejected. Such a run never exits 0. Pure.
  */
 import { InputError, RemoteError, type MigrateError } from '../errors.js';
+import { plural } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
 import type { StageApiResult } from './api-ranges-loop.js';
 
 export function apiRunProblem(result: StageApiResult): MigrateError | undefined {
   const { ledger, totals, window, vendor, unit } = result;
+  const place = { staging: result.staging };
   if (ledger.failed > 0) {
-    return new RemoteError(`${ledger.failed} range${ledger.failed === 1 ? '' : 's'} of ${window.start} to ${window.end} failed; nothing of them was staged`, [
-      'Run the same command again: only the ranges not done are fetched. `migrate status` lists them with their errors.',
+    return new RemoteError(`${plural(ledger.failed, 'range')} of ${window.start} to ${window.end} failed; nothing of them was staged`, [
+      `Run the same command again: only the ranges not done are fetched. \`${migrateCommand('status', place)}\` lists them with their errors.`,
     ]);
   }
   if (result.noData) {
@@ -20,7 +23,8 @@ export function apiRunProblem(result: StageApiResult): MigrateError | undefined 
   }
   const kept = totals.staged + totals.alreadyStaged + totals.duplicates + totals.skipped;
   if (totals.rowsRead > 0 && kept === 0) {
-    return new InputError(`every one of the ${totals.rowsRead} rows fetched was rejected; nothing was staged`, ['See why with `migrate rejects`.']);
+    const every = totals.rowsRead === 1 ? 'the one row fetched was' : `every one of the ${plural(totals.rowsRead, 'row')} fetched was`;
+    return new InputError(`${every} rejected; nothing was staged`, [`See why with \`${migrateCommand('rejects', place)}\`.`]);
   }
   return undefined;
 }

@@ -1,7 +1,9 @@
 /** What export-source prints after a source API run: the window, what was fetched and staged, the ranges that need a look, or the result as JSON. */
 import type { RangeResult } from '../../../stage-sources/api-range-run.js';
 import type { StageApiResult } from '../../../stage-sources/stage-api.js';
-import { count, plural, rate } from '../../../util/format.js';
+import { count, plural, took } from '../../../util/format.js';
+import { migrateCommand } from '../../../util/migrate-command.js';
+import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { byReason } from './staging-output.js';
 
@@ -34,9 +36,10 @@ function printSummary(result: StageApiResult): void {
   const t = result.totals;
   print(`Rows: ${count(t.rowsRead)} read, ${count(t.staged)} new, ${count(t.alreadyStaged + t.duplicates)} already staged, ${count(t.skipped)} skipped, ${count(t.rejected)} rejected`);
   const l = result.ledger;
-  print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`migrate status\`).`);
-  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(t.rowsRead, result.elapsedMs))} rows/s).`);
-  if (t.rejected > 0) print('Every rejected row, with its range, line and reason: `migrate rejects`.');
+  const place = { staging: result.staging };
+  print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`${migrateCommand('status', place)}\`).`);
+  print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, t.rowsRead, 'rows')}.`);
+  if (t.rejected > 0) print(`Every rejected row, with its range, line and reason: \`${migrateCommand('rejects', place)}\`.`);
   if (t.recent > 0) print(`warning: ${plural(t.recent, 'event')} within the last 48 hours; PostHog advises importing only older events`);
 }
 
