@@ -19,6 +19,7 @@ import { COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, ty
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
 import { planFiles, type FilePlan } from './file-plan.js';
@@ -89,7 +90,7 @@ export function nothingStagedError(result: StageSourcesResult): InputError | und
     .map(([reason, n]) => `${count(n)} ${reason}`)
     .join(', ');
   return new InputError(`nothing was staged: ${t.rejected === t.rowsRead ? 'every row read was rejected' : 'no row was staged and some were rejected'} (${top})`, [
-    'Every rejected row, with its file, line and reason: `migrate rejects`.',
+    `Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`,
   ]);
 }
 

@@ -12,7 +12,7 @@ export interface StagedFields {
   properties: string;
 }
 
-/** Which part of a staged event differs from the existing one, or undefined when none does. */
+/** Which part of a staged event differs from the existing one, said to follow "with a different"; undefined when none does. */
 export function difference(existing: StagedFields, event: StagedEvent): string | undefined {
   if (existing.event !== event.event) return `event name ("${existing.event}" then "${event.event}")`;
   if (existing.distinct_id !== event.distinctId) return 'distinct_id';
@@ -20,7 +20,7 @@ export function difference(existing: StagedFields, event: StagedEvent): string |
     return `timestamp (${new Date(existing.timestamp_ms).toISOString()} then ${new Date(event.timestampMs).toISOString()})`;
   }
   if (existing.kind !== event.kind) return 'kind';
-  if (existing.properties !== event.propertiesJson && !sameJson(existing.properties, event.propertiesJson)) return 'properties';
+  if (existing.properties !== event.propertiesJson && !sameJson(existing.properties, event.propertiesJson)) return 'set of properties';
   return undefined;
 }
 

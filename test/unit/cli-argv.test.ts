@@ -7,6 +7,7 @@ import { CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportRequest, exportsPaging } from '../../src/cli/commands/exports/export-args.js';
+import { toStageApiInput } from '../../src/cli/commands/export-source/api-source-input.js';
 import { toExportSourceInput, type ExportSourceOptions } from '../../src/cli/commands/export-source/export-source-input.js';
 import { defaultUpdateTimestampMs, toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from '../../src/cli/commands/identify/identify-input.js';
 import { toImportInput, type ImportOptions } from '../../src/cli/commands/import/import-input.js';
@@ -23,6 +24,9 @@ async function exportSourceInput(args: string[]) {
   const { args: [files], options } = await parseArgv(['export-source', ...args]);
   return toExportSourceInput(files as string[], options as unknown as ExportSourceOptions, NOW);
 }
+
+/** What this machine's time zone database calls CET (Europe/Brussels in recent ones). */
+const CET_CANONICAL = new Intl.DateTimeFormat('en-US', { timeZone: 'CET' }).resolvedOptions().timeZone;
 
 describe('export-source', () => {
   it('makes the staging input with the defaults', async () => {
@@ -88,7 +92,16 @@ describe('export-source', () => {
       },
     ],
     ['Mixpanel without a zone is recorded as UTC', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.objectContaining({ timezone: 'UTC' }) }],
-    ['a zone is recorded by its canonical name', ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'], { rules: expect.objectContaining({ timezone: 'UTC' }) }],
+    [
+      'a zone is applied under the name typed (messages say it) and recorded by its canonical name',
+      ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'],
+      { rules: expect.objectContaining({ timezone: 'utc' }), recordedOptions: expect.objectContaining({ timezone: 'UTC' }) },
+    ],
+    [
+      'another name of a zone is recorded as the zone the database resolves it to',
+      ['--from', 'csv', 'e.csv', '--timezone', 'CET'],
+      { rules: expect.objectContaining({ timezone: 'CET' }), recordedOptions: expect.objectContaining({ timezone: CET_CANONICAL }) },
+    ],
     [
       'Segment group calls are of type company by default',
       ['--from', 'segment', 'logs/'],
@@ -147,6 +160,9 @@ describe('export-source', () => {
     [['--from', 'ga4', 'e.json', '--timezone', 'UTC'], '--timezone does not apply to --from ga4'],
     [['--from', 'csv', 'a.csv', '--segment-group-type', 'company'], '--segment-group-type applies to --from segment only'],
     [['--from', 'segment', 'logs/', '--segment-group-type', '  '], '--segment-group-type: must be 1 to 400 characters'],
+    [['--from', 'csv'], 'no source files given: name files, directories or globs'],
+    [['--from', 'mixpanel', 'e.jsonl', '--start', '2025-01-01'], '--start applies to the source APIs only (--from mixpanel-api, amplitude-api), not --from mixpanel'],
+    [['--from', 'csv', 'a.csv', '--retry-budget-ms', '10'], '--retry-budget-ms applies to the source APIs only'],
     [['--from', 'csv', 'a.csv', '--min-time', 'yesterday'], '--min-time yesterday: expected a date (2000-01-01) or a time with a zone'],
     [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
     [['--from', 'csv', 'a.csv', '--min-time', '2030-01-01'], '--min-time 2030-01-01: is in the future'],
@@ -161,7 +177,63 @@ describe('export-source', () => {
     [['export-source', 'a.csv'], "required option '--from <format>' not specified"],
     [['export-source', '--from', 'xml', 'a.csv'], "argument 'xml' is invalid"],
     [['export-source', '--from', 'csv', 'a.csv', '--workers', '-1'], '--workers must be an integer >= 0'],
-    [['export-source', '--from', 'csv'], "missing required argument 'files'"],
+  ])('%j is refused by the parser', async (args, message) => {
+    const error = await parseArgv(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect((error as Error).message).toContain(message);
+  });
+});
+
+describe('export-source from a source API', () => {
+  async function apiInput(args: string[]) {
+    const { args: [files], options } = await parseArgv(['export-source', ...args]);
+    return toStageApiInput(files as string[], options as unknown as ExportSourceOptions, NOW);
+  }
+
+  it('makes the API staging input with the defaults, the rules those of the format the API answers in', async () => {
+    expect(await apiInput(['--from', 'mixpanel-api', '--start', '2025-01-01', '--end', '2025-01-31'])).toEqual({
+      api: 'mixpanel-api',
+      staging: './migration.db',
+      config: undefined,
+      start: '2025-01-01',
+      end: '2025-01-31',
+      nowMs: NOW,
+      readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
+      rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
+      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
+      workers: undefined,
+      maxRequestsPerHour: undefined,
+      concurrency: undefined,
+      hoursPerRequest: undefined,
+      idleTimeoutMs: 300_000,
+      retryPolicy: { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 7_200_000 },
+    });
+  });
+
+  it('takes the API flags', async () => {
+    const input = await apiInput([
+      '--from', 'amplitude-api', '--start', '2025-01-01T00', '--end', '2025-01-31T23', '--config', 'c.json', '--max-requests-per-hour', '0',
+      '--api-concurrency', '1', '--hours-per-request', '6', '--idle-timeout-ms', '5000', '--retry-initial-ms', '1', '--retry-max-delay-ms', '5', '--retry-budget-ms', '100',
+    ]);
+    expect(input).toMatchObject({
+      api: 'amplitude-api', config: 'c.json', maxRequestsPerHour: 0, concurrency: 1, hoursPerRequest: 6, idleTimeoutMs: 5000,
+      retryPolicy: { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 100 },
+      readerOptions: { timezone: undefined }, recordedOptions: { timezone: null },
+    });
+  });
+
+  it.each<[string[], string]>([
+    [['--from', 'mixpanel-api', 'export.jsonl', '--start', '2025-01-01', '--end', '2025-01-02'], "--from mixpanel-api fetches from Mixpanel's export API: give --start and --end, not files (export.jsonl)"],
+    [['--from', 'amplitude-api', '--start', '2025-01-01', '--end', '2025-01-02', '--timezone', 'Europe/Paris'], '--timezone does not apply to --from amplitude'],
+  ])('%j is a usage error', async (args, message) => {
+    const error = await apiInput(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it.each([
+    [['export-source', '--from', 'mixpanel-api', '--api-concurrency', '0'], '--api-concurrency must be an integer >= 1'],
+    [['export-source', '--from', 'amplitude-api', '--hours-per-request', 'x'], '--hours-per-request must be an integer >= 1'],
   ])('%j is refused by the parser', async (args, message) => {
     const error = await parseArgv(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommanderError);
@@ -334,5 +406,19 @@ describe('management commands', () => {
     [['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '15', '--project', 'test'], 'must be 1 (member) or 8 (administrator)'],
   ])('%j is refused by the parser', async (args, message) => {
     await expect(parseArgv(args)).rejects.toThrow(message);
+  });
+});
+
+describe('options of every command', () => {
+  it.each([
+    [['import', '--projet', 'test'], '--projet', '--project'],
+    [['group-types', 'list', '--projet', 'test'], '--projet', '--project'],
+    [['identify-groups', 'c.csv', '--from', 'csv', '--group-typ', 'company'], '--group-typ', '--group-type'],
+    [['exports', 'create', '--insight', '1', '--projet', 'test'], '--projet', '--project'],
+  ])('%j: a mistyped option is reported as unknown, with the suggestion, before any required option', async (args, typed, meant) => {
+    const error = (await parseArgv(args).catch((e: unknown) => e)) as CommanderError;
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(error.code).toBe('commander.unknownOption');
+    expect(error.message).toContain(`unknown option '${typed}'\n(Did you mean ${meant}?)`);
   });
 });

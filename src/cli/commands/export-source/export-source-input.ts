@@ -17,8 +17,10 @@ import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
 import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { apiSourceNames } from '../../../sources/api/api-sources.js';
+import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
-export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions {
   from: string;
   map?: string;
   timezone?: string;
@@ -70,14 +72,18 @@ export function mappingFingerprint(mapping: MappingFile | undefined): string | n
   return mapping === undefined ? null : `sha256:${createHash('sha256').update(canonicalJson(mapping)).digest('hex')}`;
 }
 
-export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
+/** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
+export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted'>;
+
+export async function stagingShape(options: ExportSourceOptions, nowMs: number): Promise<StagingShape> {
   const source = SOURCE_FORMATS[options.from];
   if (source === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
   if (options.timezone !== undefined && source.timezone === 'utc') {
     throw new UsageError(`--timezone does not apply to --from ${options.from}: its export's times are always UTC`);
   }
   const groups = parseGroups(options.group);
-  const timezone = checkZone(options.timezone);
+  const zone = checkZone(options.timezone);
+  const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   const mapping = await loadMappingFile(options.map);
   const rules = {
@@ -93,25 +99,40 @@ export async function toExportSourceInput(files: string[], options: ExportSource
   const reading = readingInput(options, source.layout === 'csv');
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
   return {
-    files,
-    staging: options.staging,
-    command: 'export-source',
     format: options.from,
-    workers: options.workers,
     readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, ...reading },
-    expandInputs: true,
-    replaceChanged: options.replaceChanged === true,
     defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
     recordedOptions: {
       map: options.map ?? null,
       mapping: mappingFingerprint(mapping),
-      timezone: recordedZone(source, timezone),
+      timezone: recordedZone(source, zone?.canonical),
       inferTypes: options.inferTypes,
       columns,
       groups,
       minTime: recordedMinTime(minTimeMs),
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
     },
+  };
+}
+
+export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
+  refuseApiFlags(options.from, options);
+  if (files.length === 0) {
+    throw new UsageError('no source files given: name files, directories or globs', [`To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`]);
+  }
+  const shape = await stagingShape(options, nowMs);
+  return {
+    files,
+    staging: options.staging,
+    command: 'export-source',
+    format: shape.format,
+    workers: options.workers,
+    readerOptions: shape.readerOptions,
+    expandInputs: true,
+    replaceChanged: options.replaceChanged === true,
+    defaulted: shape.defaulted,
+    rules: shape.rules,
+    recordedOptions: shape.recordedOptions,
   };
 }

@@ -7,10 +7,13 @@
 import type { StagedFile, StageSourcesResult } from '../../../stage-sources/stage-sources.js';
 import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { WithdrawnByRead } from '../../../staging/withdrawals.js';
-import { count, plural, rate } from '../../../util/format.js';
+import { count, plural, took } from '../../../util/format.js';
+import { migrateCommand } from '../../../util/migrate-command.js';
+import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 
-function byReason(rejected: Record<string, number>): string {
+/** Reject counts by reason, most first: `3 bad_json, 1 missing_event`. */
+export function byReason(rejected: Record<string, number>): string {
   return Object.entries(rejected)
     .sort((a, b) => b[1] - a[1])
     .map(([reason, n]) => `${count(n)} ${reason}`)
@@ -62,8 +65,8 @@ function printSummary(result: StageSourcesResult): void {
   if (result.files.length > 1) print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
   // Rows an interrupted run had read are in the counts, not in this run's rate.
   const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
-  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(readNow, result.elapsedMs))} rows/s).`);
-  if (t.rejected > 0) print('Every rejected row, with its file, line and reason: `migrate rejects`.');
+  print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, readNow, 'rows')}.`);
+  if (t.rejected > 0) print(`Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`);
 }
 
 export function presentStaging(result: StageSourcesResult, json: boolean): void {

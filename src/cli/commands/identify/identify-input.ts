@@ -37,7 +37,8 @@ const GROUP_ROLES = ['timestamp', 'uuid'];
 
 function stagingInput(files: string[], options: IdentifyOptions, kind: EventKindValue, readerOptions: Omit<ReaderOptions, 'displayName'>, nowMs: number): StageSourcesInput {
   const prefix = kind === EventKind.person ? 'users' : 'groups';
-  const timezone = checkZone(options.timezone);
+  const zone = checkZone(options.timezone);
+  const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   const column = options.column ?? [];
   const columns = parseColumns(column, kind === EventKind.person ? USER_ROLES : GROUP_ROLES, options.from === 'csv' ? 'header' : 'path');
@@ -55,7 +56,7 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     defaulted: [...defaultedReading(options), ...defaultedTime(options)],
     rules: { timezone, nowMs, minTimeMs, kind },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
-    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...recorded, minTime: recordedMinTime(minTimeMs) },
+    recordedOptions: { timezone: zone?.canonical ?? null, inferTypes: options.inferTypes, ...recorded, minTime: recordedMinTime(minTimeMs) },
   };
 }
 
