@@ -31,6 +31,11 @@ export interface CandidateEvent {
   properties: Record<string, unknown>;
   /** Canonical text of the source record; a derived uuid is a hash of it. */
   identity: string;
+  /**
+   * The time (UTC ms) a derived uuid's time bits are taken from, when not the event's own
+   * (Mixpanel's dedup key counts the time to the second).
+   */
+  uuidTimeMs?: number;
   /** Source field names, for messages. Defaults: event, distinct_id, timestamp, uuid. */
   fieldNames?: Partial<Record<'event' | 'distinctId' | 'timestamp' | 'uuid', string>>;
   /**
@@ -122,7 +127,7 @@ function isMissingUuid(given: unknown): boolean {
 /** The source's uuid when it has one, else the one derived from the record's identity. */
 function resolveUuid(candidate: CandidateEvent, timestampMs: number, field: string): Uint8Array | RowProblem {
   const given = candidate.uuid;
-  if (isMissingUuid(given)) return deriveUuidBytes(candidate.identity, timestampMs);
+  if (isMissingUuid(given)) return deriveUuidBytes(candidate.identity, candidate.uuidTimeMs ?? timestampMs);
   const normalised = typeof given === 'string' ? normaliseUuid(given) : undefined;
   return normalised === undefined ? problem('bad_uuid', field, `"${String(given).slice(0, 60)}" is not a usable UUID`) : uuidBytes(normalised);
 }

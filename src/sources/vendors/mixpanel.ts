@@ -6,7 +6,6 @@
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../events/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
-import { deriveUuid } from '../../events/stable-uuid.js';
 import { createZoneConverter, type ZoneConverter } from '../../events/time-zone.js';
 import { parseTimestamp } from '../../events/timestamp.js';
 import { jsonLinesReader } from '../json-lines.js';
@@ -22,6 +21,8 @@ export const MIXPANEL_RENAMED: Readonly<Record<string, string>> = {
   $region: '$geoip_subdivision_1_name',
   mp_country_code: '$geoip_country_code',
 };
+
+const RENAMED_PAIRS = Object.entries(MIXPANEL_RENAMED);
 
 /** Mixpanel-internal properties left out: ingestion bookkeeping, and fields used elsewhere. */
 export const MIXPANEL_DROPPED: ReadonlySet<string> = new Set([
@@ -40,13 +41,22 @@ const DISTINCT_ID_FIELDS = ['distinct_id', '$user_id', '$device_id'] as const;
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
+/** Names by code as given: Intl.DisplayNames costs more than the rest of a row's mapping. */
+const countryNameCache = new Map<string, string | undefined>();
+
 function countryName(code: unknown): string | undefined {
-  if (typeof code !== 'string' || !/^[A-Za-z]{2}$/.test(code)) return undefined;
+  if (typeof code !== 'string') return undefined;
+  const known = countryNameCache.get(code);
+  if (known !== undefined || countryNameCache.has(code)) return known;
+  let name: string | undefined;
   try {
-    return countryNames.of(code.toUpperCase());
+    name = /^[A-Za-z]{2}$/.test(code) ? countryNames.of(code.toUpperCase()) : undefined;
   } catch {
-    return undefined;
+    name = undefined;
   }
+  // Bounded: two-letter codes are few; anything else is not cached past the bound.
+  if (countryNameCache.size < 4096) countryNameCache.set(code, name);
+  return name;
 }
 
 /**
@@ -68,10 +78,10 @@ export function mixpanelTime(value: unknown, zone?: ZoneConverter): number | Row
 /** Mixpanel's properties as PostHog's: internal ones dropped, geo ones renamed, URL parts added. */
 export function mixpanelProperties(source: Properties): Properties {
   const out: Properties = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (!MIXPANEL_DROPPED.has(key) && !Object.hasOwn(MIXPANEL_RENAMED, key)) setOwnProperty(out, key, value);
+  for (const key of Object.keys(source)) {
+    if (!MIXPANEL_DROPPED.has(key) && !Object.hasOwn(MIXPANEL_RENAMED, key)) setOwnProperty(out, key, source[key]);
   }
-  for (const [from, to] of Object.entries(MIXPANEL_RENAMED)) {
+  for (const [from, to] of RENAMED_PAIRS) {
     if (!Object.hasOwn(source, from)) continue;
     if (Object.hasOwn(out, to)) out[from] = source[from];
     else out[to] = source[from];
@@ -100,8 +110,8 @@ export function mapMixpanel(record: Properties, zone?: ZoneConverter): Candidate
   if (typeof timeMs !== 'number') return timeMs;
   const distinctId = distinctIdOf(source);
   const properties = mixpanelProperties(source);
-  for (const [key, value] of Object.entries(record)) {
-    if (key !== 'event' && key !== 'properties' && key !== 'token' && key !== 'api_key') setIfAbsent(properties, key, value);
+  for (const key of Object.keys(record)) {
+    if (key !== 'event' && key !== 'properties' && key !== 'token' && key !== 'api_key') setIfAbsent(properties, key, record[key]);
   }
   const candidate: CandidateEvent = {
     event: record.event,
@@ -117,7 +127,7 @@ export function mapMixpanel(record: Properties, zone?: ZoneConverter): Candidate
   const insertId = source.$insert_id;
   if (typeof insertId === 'string' && insertId.trim() !== '') {
     candidate.identity = canonicalJson(['mixpanel $insert_id', record.event, String(distinctId.value ?? ''), insertId]);
-    candidate.uuid = deriveUuid(candidate.identity, Math.floor(timeMs / 1000) * 1000);
+    candidate.uuidTimeMs = Math.floor(timeMs / 1000) * 1000;
   } else {
     candidate.identity = canonicalJson(record);
   }
