@@ -31,6 +31,11 @@ export interface SourceInput {
   headText: string;
   /** Decoded text, in chunks of about 64 KiB, from the start. */
   text: AsyncIterable<string>;
+  /**
+   * UTF-8 sources only: the content's bytes (gunzipped, without the byte-order mark), for
+   * readers that decode where they read (worker threads). Read either this or `text`, never both.
+   */
+  utf8Bytes?: AsyncIterable<Buffer>;
   /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
   fingerprint(): string | undefined;
   /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
@@ -52,7 +57,7 @@ export interface OpenOptions {
 }
 
 /** What every source gives once its bytes are known to be text. */
-export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
+export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
 
 /** True when the bytes start like a zip archive (a local file header or an empty archive). */
 export function isZip(head: Uint8Array): boolean {
@@ -94,6 +99,16 @@ function interrupted(displayName: string): InterruptedError {
 /** The content decoded chunk by chunk; a wait for bytes ends when the signal aborts. */
 async function* decodeText(peeked: ByteHead, encoding: string, bom: number, displayName: string, signal: AbortSignal | undefined): AsyncIterable<string> {
   const decoder = createChunkDecoder(encoding);
+  for await (const chunk of contentBytes(peeked, bom, displayName, signal)) {
+    const text = decoder.decode(chunk);
+    if (text.length > 0) yield text;
+  }
+  const tail = decoder.end();
+  if (tail.length > 0) yield tail;
+}
+
+/** The content's bytes, the byte-order mark skipped; a wait for bytes ends when the signal aborts. */
+async function* contentBytes(peeked: ByteHead, bom: number, displayName: string, signal: AbortSignal | undefined): AsyncIterable<Buffer> {
   const iterator = peeked.bytes[Symbol.asyncIterator]();
   let skip = bom;
   try {
@@ -112,14 +127,11 @@ async function* decodeText(peeked: ByteHead, encoding: string, bom: number, disp
         chunk = chunk.subarray(cut);
         skip -= cut;
       }
-      const text = decoder.decode(chunk);
-      if (text.length > 0) yield text;
+      if (chunk.length > 0) yield chunk;
     }
   } finally {
     peeked.destroy();
   }
-  const tail = decoder.end();
-  if (tail.length > 0) yield tail;
 }
 
 /**
@@ -146,11 +158,16 @@ export async function openText(open: ByteSource, displayName: string, options: O
     reading ??= await readByteHead(open, displayName);
     yield* decodeText(reading, choice.encoding, choice.bom, displayName, signal);
   }
+  async function* bytes(): AsyncIterable<Buffer> {
+    reading ??= await readByteHead(open, displayName);
+    yield* contentBytes(reading, choice.bom, displayName, signal);
+  }
   return {
     compressed: peeked.compressed,
     encoding: choice.encoding,
     headText,
     text: text(),
+    utf8Bytes: choice.encoding === 'utf-8' ? bytes() : undefined,
     fingerprint: () => reading?.fingerprint(),
     close: async () => reading?.destroy(),
   };

@@ -22,6 +22,7 @@ import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetu
 import { PieceSplitter, type SplitterResume, type TextPiece } from './piece-splitter.js';
 import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
 import { ArrivingText, skipStagedText, TextProgress } from './text-progress.js';
+import { BytePieces, type ByteCut } from './byte-pieces.js';
 
 export interface StageFileOptions {
   store: StagingStore;
@@ -39,6 +40,8 @@ export interface StageFileOptions {
    * file records it and later reads reuse it, so derived uuids stay the same across runs.
    */
   defaultTimestampMs?: number;
+  /** Cut UTF-8 JSON lines from their bytes, for the threads that read them to decode (default true; false: as text, as other files). */
+  bytePieces?: boolean;
   /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more and streams, else 0. */
   workers?: number;
   /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */
@@ -118,17 +121,59 @@ function pieceProgress(piece: TextPiece, arriving: ArrivingText | undefined): Pi
   return { chars: piece.end.chars, line: piece.end.line, fingerprint: arriving.tracker.fingerprint() };
 }
 
+/**
+ * A piece cut, and the point the read reaches once it is written. With `addChars`, the point's
+ * text length is known only then: the point before, plus this, plus the length of the text the
+ * piece's bytes decoded to (byte pieces, see byte-pieces.ts).
+ */
+interface Cut {
+  piece: TextPiece;
+  progress: PieceProgress & { addChars?: number };
+}
+
+/** The pieces of the text, cut as it arrives: each batch is what one chunk of text completed. */
+async function* textCuts(splitter: PieceSplitter, start: ReadStart): AsyncIterable<Cut[]> {
+  const arriving = new ArrivingText(start.tracker);
+  const cut = (piece: TextPiece): Cut => ({ piece, progress: pieceProgress(piece, start.resumable ? arriving : undefined) });
+  for await (const text of start.text) {
+    if (start.resumable) arriving.add(text);
+    yield splitter.push(text).map(cut);
+    // Text the splitter is done with (a long record skipped) is hashed now, not held.
+    if (start.resumable) arriving.hashTo(splitter.consumed);
+  }
+  yield splitter.end().map(cut);
+}
+
+/** The pieces of a UTF-8 JSON-lines file cut from its bytes (see byte-pieces.ts). */
+async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean): AsyncIterable<Cut[]> {
+  const pieces = new BytePieces({ name, hashed: resumable });
+  const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: c.fingerprint, addChars: c.chars } });
+  for await (const chunk of bytes) yield pieces.push(chunk).map(cut);
+  yield pieces.end().map(cut);
+}
+
+/** Byte pieces for a fresh read of UTF-8 JSON lines (a resumed read goes on as text, from the point it recorded). */
+function byteSource(options: StageFileOptions, start: ReadStart): AsyncIterable<Buffer> | undefined {
+  const use = options.bytePieces ?? true;
+  return use && options.source.layout === 'lines' && start.resume === undefined ? options.input.utf8Bytes : undefined;
+}
+
 async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: WorkerSetup, summary: FileSummary, start: ReadStart): Promise<void> {
   const { input, store } = options;
   // This thread writes and reads pieces too, so one worker fewer than cores keeps them all busy.
   const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES || input.sizeBytes < 0 ? Math.max(1, availableParallelism() - 1) : 0);
   const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume });
-  const arriving = new ArrivingText(start.tracker);
+  const bytes = byteSource(options, start);
   let reached: PieceProgress | undefined;
+  let chars = 0;
   const target = {
     scope,
     writer: options.writer,
-    written(result: PieceResult, progress: PieceProgress) {
+    written(result: PieceResult, progress: PieceProgress & { addChars?: number }, textChars?: number) {
+      if (progress.addChars !== undefined) {
+        chars += progress.addChars + (textChars ?? 0);
+        progress = { chars: start.resumable ? chars : null, line: progress.line, fingerprint: progress.fingerprint };
+      }
       addPiece(summary, result);
       recordProgress(store, scope.readId, progress, summary, splitter.header);
       reached = progress;
@@ -141,15 +186,10 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
     return pool;
   };
   const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, () => options.onProgress?.(summary));
-  const dispatch = async (piece: TextPiece): Promise<void> => {
-    await dispatcher.add(piece, pieceProgress(piece, start.resumable ? arriving : undefined));
-  };
+  const cuts = bytes === undefined ? textCuts(splitter, start) : byteCuts(bytes, input.displayName, start.resumable);
   try {
-    for await (const text of start.text) {
-      if (start.resumable) arriving.add(text);
-      for (const piece of splitter.push(text)) await dispatch(piece);
-      // Text the splitter is done with (a long record skipped) is hashed now, not held.
-      if (start.resumable) arriving.hashTo(splitter.consumed);
+    for await (const batch of cuts) {
+      for (const cut of batch) await dispatcher.add(cut.piece, cut.progress);
       if (options.signal?.aborted) {
         await dispatcher.drain();
         const line = reached?.line ?? start.resume?.line ?? 1;
@@ -159,7 +199,6 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
         ]);
       }
     }
-    for (const piece of splitter.end()) await dispatch(piece);
     if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
     await dispatcher.drain();
   } finally {

@@ -13,6 +13,7 @@ import type { JsonItemMapper, ReaderOptions, SourceItem, SourceReader } from '..
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
 import type { PieceProgress, ReadCounts } from '../staging/source-reads.js';
+import { pieceTexts } from './byte-pieces.js';
 import { largeRecord, MAX_ROW_BYTES, pieceLength, REJECT_HEAD_CHARS, type TextPiece } from './text-piece.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
@@ -40,7 +41,7 @@ export interface PieceTarget {
    * Called in the transaction that wrote a piece, with its counts and the point the read has
    * reached after it: the rows and that point are committed together (pieces come in file order).
    */
-  written(result: PieceResult, progress: PieceProgress): void;
+  written(result: PieceResult, progress: PieceProgress, textChars?: number): void;
 }
 
 export interface PieceResult extends ReadCounts {
@@ -114,6 +115,8 @@ export interface PreparedPiece {
   result: PieceResult;
   events: EventBatch;
   rejects: RejectEntry[];
+  /** A byte piece's text length in UTF-16 units: how far the read moves on with it. */
+  textChars?: number;
 }
 
 /** The rows of a JSON array piece: one element per text, each on its own line. */
@@ -126,15 +129,15 @@ function* elementItems(context: PieceContext, piece: TextPiece): Iterable<Source
 }
 
 /** A piece's rows as the format's reader gives them, with their lines in the file. */
-async function* readRows(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
+async function* readRows(context: PieceContext, piece: TextPiece, texts: readonly string[]): AsyncIterable<SourceItem[]> {
   if (piece.rejects !== undefined) yield piece.rejects;
   if (piece.elementLines !== undefined) {
     yield [...elementItems(context, piece)];
     return;
   }
-  if (piece.texts.length === 0) return;
+  if (texts.length === 0) return;
   const lineOffset = piece.firstLine - 1 - countLineEnds(context.prefix);
-  for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
+  for await (const items of context.reader(slices(context.prefix, texts), context.readerOptions)) {
     for (const item of items) item.line += lineOffset;
     yield items;
   }
@@ -163,9 +166,9 @@ function tooLarge(item: SourceItem): SourceItem | undefined {
  * of it. The decoder marks those bytes (text-decoder.ts): only a piece holding a mark has its
  * rows looked at for them.
  */
-async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
-  const marked = !piece.texts.every(isWellFormedText);
-  for await (const items of readRows(context, piece)) {
+async function* readItems(context: PieceContext, piece: TextPiece, text: PieceText = pieceText(piece)): AsyncIterable<SourceItem[]> {
+  const { texts, marked } = text;
+  for await (const items of readRows(context, piece, texts)) {
     for (let i = 0; i < items.length; i++) {
       const large = tooLarge(items[i]!);
       if (large !== undefined) items[i] = large;
@@ -178,15 +181,31 @@ async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterabl
   }
 }
 
+/** A piece's text as its reader reads it, and whether any of it marks bytes that were not valid. */
+interface PieceText {
+  texts: readonly string[];
+  marked: boolean;
+  /** A byte piece's text length in UTF-16 units (see byte-pieces.ts). */
+  chars?: number;
+}
+
+/** The text of a piece: its texts, or its bytes decoded here. */
+function pieceText(piece: TextPiece): PieceText {
+  if (piece.bytes === undefined) return { texts: piece.texts, marked: !piece.texts.every(isWellFormedText) };
+  const { texts, valid, chars } = pieceTexts(piece.bytes);
+  return { texts, marked: !valid, chars };
+}
+
 /** Reads a piece's rows and applies the event rules; writes nothing. */
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
-  const events = new EventBatchBuilder(Math.ceil(pieceLength(piece) * 1.25) + 64 * 1024);
+  const events = new EventBatchBuilder(Math.ceil((piece.bytes?.length ?? pieceLength(piece)) * 1.25) + 64 * 1024);
   const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
-  for await (const items of readItems(context, piece)) {
+  const text = pieceText(piece);
+  for await (const items of readItems(context, piece, text)) {
     for (const item of items) addItem(item, context.rules, building);
   }
-  return { result: building.result, rejects: building.rejects, events: building.events.finish() };
+  return { result: building.result, rejects: building.rejects, events: building.events.finish(), textChars: text.chars };
 }
 
 /** The raw text of the rows of `piece` that start on `lines`, read again (a rare path). */
@@ -217,7 +236,7 @@ export async function writePiece(context: PieceContext, target: PieceTarget, pie
       target.writer.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
       for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
     }
-    target.written(result, progress);
+    target.written(result, progress, prepared.textChars);
     return result;
   });
 }

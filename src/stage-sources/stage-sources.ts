@@ -39,6 +39,8 @@ export interface StageSourcesInput {
   recordedOptions: Record<string, unknown>;
   /** Worker threads per file; see StageFileOptions.workers. */
   workers?: number;
+  /** UTF-8 JSON lines cut from their bytes; see StageFileOptions.bytePieces (tests compare both ways). */
+  bytePieces?: boolean;
   /** Timestamp for rows without one; see StageFileOptions.defaultTimestampMs. */
   defaultTimestampMs?: number;
   /** Read directories, globs and zip archives as export-source does; otherwise each name is one file. */
@@ -162,6 +164,7 @@ async function stageOne(
     recordedOptions: settings.recorded,
     defaultTimestampMs: input.defaultTimestampMs,
     workers: input.workers,
+    bytePieces: input.bytePieces,
     signal,
     onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
   }, plan);

@@ -20,6 +20,11 @@ export interface TextPiece {
    * For a JSON array file, one element per text.
    */
   texts: string[];
+  /**
+   * Instead of texts, a UTF-8 JSON-lines file's bytes of whole lines, decoded by the thread
+   * that reads the piece (see byte-pieces.ts). A standalone buffer: posting it copies no more.
+   */
+  bytes?: Uint8Array;
   /** 1-based line of the file on which the text starts. */
   firstLine: number;
   /** JSON array files: the line each element (each text) starts on. */

@@ -10,11 +10,13 @@ import type { ReadProgress } from '../staging/source-reads.js';
 const CR = 13;
 
 export class TextProgress {
-  private readonly hash: Hash = createHash('sha256');
-  /** Text seen so far, in UTF-16 units. */
+  /** Text seen so far, in UTF-16 units (from where `hash` was given, when given). */
   chars = 0;
   /** The text seen ends with `\r` (a `\n` next would belong to its line end). */
   endsInCr = false;
+
+  /** @param hash the hash of the text before this tracker's, to go on from (see byte-pieces.ts) */
+  constructor(private readonly hash: Hash = createHash('sha256')) {}
 
   update(text: string): void {
     if (text.length === 0) return;
