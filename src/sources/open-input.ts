@@ -151,16 +151,25 @@ export async function openText(open: ByteSource, displayName: string, options: O
     throw error;
   }
   const headDecoder = createChunkDecoder(choice.encoding);
-  const headText = firstLines(headDecoder.decode(peeked.head.subarray(choice.bom)) + (peeked.truncated ? '' : headDecoder.end()));
+  const headText = ownString(firstLines(headDecoder.decode(peeked.head.subarray(choice.bom)) + (peeked.truncated ? '' : headDecoder.end())));
   if (!oneShot) peeked.destroy();
   let reading: ByteHead | undefined = oneShot ? peeked : undefined;
+  let digest: string | undefined;
+  // Once read to its end, only the fingerprint is kept: a run holds every input it stages
+  // (thousands, in an Amplitude export) until it ends.
+  const finished = (): void => {
+    digest = reading?.fingerprint();
+    reading = undefined;
+  };
   async function* text(): AsyncIterable<string> {
     reading ??= await readByteHead(open, displayName);
     yield* decodeText(reading, choice.encoding, choice.bom, displayName, signal);
+    finished();
   }
   async function* bytes(): AsyncIterable<Buffer> {
     reading ??= await readByteHead(open, displayName);
     yield* contentBytes(reading, choice.bom, displayName, signal);
+    finished();
   }
   return {
     compressed: peeked.compressed,
@@ -168,9 +177,17 @@ export async function openText(open: ByteSource, displayName: string, options: O
     headText,
     text: text(),
     utf8Bytes: choice.encoding === 'utf-8' ? bytes() : undefined,
-    fingerprint: () => reading?.fingerprint(),
+    fingerprint: () => digest ?? reading?.fingerprint(),
     close: async () => reading?.destroy(),
   };
+}
+
+/**
+ * `text` as a string of its own: a slice of a longer string keeps all of it alive, and the head
+ * kept of each input is cut from 64 KiB decoded (128 KiB as UTF-16), thousands of inputs a run.
+ */
+function ownString(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** What a path names: a regular file, or a stream to be read once (a pipe, a FIFO, a device). */

@@ -7,6 +7,8 @@
  * A genuine U+FFFD in valid UTF-8 stays what it is. Pure: bytes in, strings out.
  */
 
+import { isUtf8 } from 'node:buffer';
+
 /** Encodings read by their own code here; every other WHATWG label goes through TextDecoder. */
 const UTF8 = 'utf-8';
 const UTF16LE = 'utf-16le';
@@ -67,8 +69,50 @@ function utf8Text(bytes: Uint8Array, from: number, to: number): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('utf8');
 }
 
-/** UTF-8 bytes as text, each byte of an invalid sequence marked U+DC80 + byte (the slow path). */
+/** Below this many bytes, a range is decoded byte by byte rather than split further. */
+const MARKING_RUN_BYTES = 2048;
+
+/**
+ * Where a range may be split to be decoded in two parts, as near its middle as may be: before a
+ * byte that does not continue a character (so no sequence, valid or not, spans the split and
+ * both parts decode as the whole does); -1 when there is none near.
+ */
+function splitPoint(bytes: Uint8Array, from: number, to: number): number {
+  for (let at = (from + to) >>> 1, k = 0; k < 4 && at < to; at++, k++) if ((bytes[at]! & 0xc0) !== 0x80) return at;
+  return -1;
+}
+
+/**
+ * The bytes `from`..`to` in order as ranges of valid UTF-8 (`valid`) and the text of the rest,
+ * bad bytes marked (`marked`). A long range is split in halves, and a half that is valid UTF-8
+ * (nearly all: bad bytes are few) is left to native code; only short ranges holding a bad byte
+ * are read byte by byte, in JavaScript.
+ */
+export function utf8Ranges(bytes: Uint8Array, from: number, to: number, valid: (from: number, to: number) => void, marked: (text: string) => void): void {
+  if (isUtf8(bytes.subarray(from, to))) {
+    if (to > from) valid(from, to);
+    return;
+  }
+  if (to - from > MARKING_RUN_BYTES) {
+    const at = splitPoint(bytes, from, to);
+    if (at !== -1) {
+      utf8Ranges(bytes, from, at, valid, marked);
+      utf8Ranges(bytes, at, to, valid, marked);
+      return;
+    }
+  }
+  marked(decodeMarkingBytes(bytes, from, to));
+}
+
+/** UTF-8 bytes as text, each byte of an invalid sequence marked U+DC80 + byte (see utf8Ranges). */
 export function decodeUtf8Marking(bytes: Uint8Array, from = 0, to = bytes.length): string {
+  let out = '';
+  utf8Ranges(bytes, from, to, (start, end) => (out += utf8Text(bytes, start, end)), (text) => (out += text));
+  return out;
+}
+
+/** The byte-by-byte decoder (see decodeUtf8Marking). */
+function decodeMarkingBytes(bytes: Uint8Array, from: number, to: number): string {
   let out = '';
   let run = from;
   for (let i = from; i < to; ) {

@@ -17,7 +17,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
-import { createChunkDecoder, decodeUtf8Marking, type ChunkDecoder } from '../sources/text-decoder.js';
+import { createChunkDecoder, decodeUtf8Marking, utf8Ranges, type ChunkDecoder } from '../sources/text-decoder.js';
 import { MAX_RECORD_CHARS, PieceSplitter, type TextPiece } from './piece-splitter.js';
 import { ArrivingText, TextProgress } from './text-progress.js';
 
@@ -208,8 +208,8 @@ export class BytePieces {
     this.nextLine += countLineEndBytes(bytes);
     let fingerprint: string | null = null;
     if (this.hash !== undefined) {
-      if (isUtf8(bytes)) this.hash.update(bytes);
-      else this.hash.update(decodedText(bytes, 0, length, false), 'utf8');
+      // The text as the text path hashes it: valid bytes as they are, a bad byte's mark as UTF-8 writes it.
+      utf8Ranges(bytes, 0, length, (from, to) => this.hash!.update(bytes.subarray(from, to)), (text) => this.hash!.update(text, 'utf8'));
       fingerprint = `sha256:${this.hash.copy().digest('hex')}`;
     }
     return { piece: { texts: [], bytes, firstLine }, line: this.nextLine, chars: 0, fingerprint };

@@ -1,18 +1,23 @@
 /**
- * Where pieces are staged. Small files: read and written in-process (no thread start-up).
+ * Where pieces are staged. Small runs: read and written in-process (no thread start-up).
  * Large ones: read and checked on worker threads in parallel, then written here, in the order
- * the pieces were handed out. One connection does every write: SQLite allows one writer at a
- * time, and a connection whose cache another connection's writes invalidated spends far
- * longer per row. Writing takes this thread less time than reading takes a worker, so when
- * every worker has a piece waiting, this thread reads the next piece itself.
+ * the pieces were handed out. One pool serves every file of a run: the workers start once, and
+ * a file's pieces are read while the pieces of the file before are still being written (an
+ * Amplitude export is thousands of small files). One connection does every write: SQLite
+ * allows one writer at a time, and a connection whose cache another connection's writes
+ * invalidated spends far longer per row. Writing takes this thread less time than reading
+ * takes a worker, so when every worker has a piece waiting, this thread reads the next piece
+ * itself.
  */
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { PieceProgress } from '../staging/source-reads.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
+import { InFlight } from '../util/in-flight.js';
 import { startWorker } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
-import { pieceContext, preparePiece, writePiece, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
+import { pieceContext, preparePiece, writePiece, type PieceContext, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
 
+/** How one file's pieces are read: plain data, sent to every worker once per file. */
 export interface WorkerSetup {
   format: string;
   readerOptions: ReaderOptions;
@@ -20,16 +25,23 @@ export interface WorkerSetup {
   prefix: string;
 }
 
-/** What a worker is started with: the setup, and where it counts the pieces it finished. */
-export interface StageWorkerData extends WorkerSetup {
+/** What a worker is started with: where it counts the pieces it finished. */
+export interface StageWorkerData {
   finished: Int32Array;
   index: number;
 }
 
-export interface PiecePool {
-  /** Stages a piece; `progress` is where the read stands once it is written. */
-  stage(piece: TextPiece, progress: PieceProgress): Promise<PieceResult>;
-  close(): Promise<void>;
+/** A worker's requests: a file's setup, under a key its pieces name; or a piece to read. */
+export type StageRequest = { define: number; setup: WorkerSetup } | { key: number; piece: TextPiece };
+
+/** A file of the run: its key, how its pieces are read here, and where they are written. */
+export interface PoolFile {
+  key: number;
+  setup: WorkerSetup;
+  context: PieceContext;
+  target: PieceTarget;
+  /** Its setup was sent to the workers (with its first piece one of them reads). */
+  defined: boolean;
 }
 
 /**
@@ -44,23 +56,17 @@ const WORKER_YOUNG_GENERATION_MB = 16;
  */
 const PIECES_PER_WORKER = 3;
 
-export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PiecePool {
-  const context = pieceContext(setup, reader);
-  return {
-    stage: async (piece, progress) => writePiece(context, target, piece, await preparePiece(context, piece), progress),
-    close: async () => {},
-  };
-}
-
 interface Preparers {
   /** True when a worker holds fewer than PIECES_PER_WORKER pieces. */
   hasRoom(): boolean;
+  /** Sends a file's setup to every worker, before its pieces. */
+  define(key: number, setup: WorkerSetup): void;
   /** Resolves with the piece read and checked by the least busy worker. */
-  prepare(piece: TextPiece): Promise<PreparedPiece>;
+  prepare(key: number, piece: TextPiece): Promise<PreparedPiece>;
   close(): Promise<void>;
 }
 
-function preparers(setup: WorkerSetup, count: number): Preparers {
+function preparers(count: number): Preparers {
   const url = new URL('./stage-worker.js', import.meta.url);
   // Pieces handed to each worker, and (in shared memory, counted by the worker itself) pieces it
   // finished: their difference is what it holds now, even while this thread is too busy to
@@ -70,8 +76,8 @@ function preparers(setup: WorkerSetup, count: number): Preparers {
   const finished = new Int32Array(new SharedArrayBuffer(count * Int32Array.BYTES_PER_ELEMENT));
   const load = (index: number): number => posted[index]! - Atomics.load(finished, index);
   const workers = Array.from({ length: count }, (_, index) => {
-    const workerData: StageWorkerData = { ...setup, finished, index };
-    return startWorker<TextPiece, PreparedPiece>(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const workerData: StageWorkerData = { finished, index };
+    return startWorker<StageRequest, PreparedPiece | null>(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   });
   const leastBusy = (): number => {
     let best = 0;
@@ -80,10 +86,14 @@ function preparers(setup: WorkerSetup, count: number): Preparers {
   };
   return {
     hasRoom: () => load(leastBusy()) < PIECES_PER_WORKER,
-    prepare(piece) {
+    define(key, setup) {
+      // Messages arrive in order: every piece of the file comes after its setup.
+      for (const worker of workers) void worker.call({ define: key, setup }).catch(() => {});
+    },
+    prepare(key, piece) {
       const index = leastBusy();
       posted[index]!++;
-      return workers[index]!.call(piece);
+      return workers[index]!.call({ key, piece }) as Promise<PreparedPiece>;
     },
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
@@ -93,31 +103,141 @@ function preparers(setup: WorkerSetup, count: number): Preparers {
 
 /** Pieces staged at once by a pool of `count` workers (and this thread). */
 export function piecesInFlight(count: number): number {
-  return count * PIECES_PER_WORKER + 2;
+  return count > 0 ? count * PIECES_PER_WORKER + 2 : 1;
 }
 
-export function workerPool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, count: number): PiecePool {
-  const workers = preparers(setup, count);
-  const context = pieceContext(setup, reader);
-  // Pieces are written in the order stage() was called: each write waits for the one before.
-  // After a failure nothing more is written: the file's read is about to be undone, and a
-  // piece written after that would be half a file staged.
-  let lastWrite: Promise<unknown> = Promise.resolve();
-  let failure: unknown;
-  return {
-    stage(piece, progress) {
-      const prepared = workers.hasRoom() ? workers.prepare(piece) : preparePiece(context, piece);
-      const written = lastWrite.then(async () => {
-        const ready = await prepared;
-        if (failure !== undefined) throw failure;
-        return writePiece(context, target, piece, ready, progress);
-      });
-      lastWrite = written.catch((error: unknown) => void (failure ??= error));
-      return written;
-    },
-    async close() {
-      await lastWrite;
-      await workers.close();
-    },
-  };
+/** One transaction several writes share (EventWriter's), each write atomic within it. */
+export interface SharedTransaction {
+  openShared(): void;
+  commitShared(): void;
+}
+
+/**
+ * The pieces of a run, read (by workers or here) and written in the order they were staged.
+ * After a failure nothing more is written: the read it belongs to is about to be undone, and a
+ * piece written after that would be half a file staged.
+ */
+/**
+ * Rows written in one commit, at least, when pieces come one after another: a commit writes
+ * every page its rows touched, and rows with random uuids (Amplitude's) touch a page of the
+ * uuid index each (measured on an Amplitude export: commits per piece took four times longer
+ * than the staging of their rows' other work on this thread; every 4,096 rows, a fifth).
+ */
+const ROWS_PER_COMMIT = 4096;
+
+export class PiecePool {
+  private workers: Preparers | undefined;
+  private nextKey = 0;
+  private lastWrite: Promise<unknown> = Promise.resolve();
+  private failure: unknown;
+  private readonly inFlight = new InFlight();
+  /** Writes queued and not yet done, rows written since the last commit, and what to tell once it is made. */
+  private queued = 0;
+  private uncommittedRows = 0;
+  private afterCommit: Array<() => void> = [];
+
+  /**
+   * @param workerCount worker threads, started with the first file; 0 reads every piece here.
+   * @param shared the transaction consecutive writes share (else each commits its own).
+   */
+  constructor(private readonly workerCount: number, private readonly shared?: SharedTransaction) {}
+
+  /** A file whose pieces come next. */
+  addFile(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PoolFile {
+    return { key: this.nextKey++, setup, context: pieceContext(setup, reader), target, defined: false };
+  }
+
+  /** Where a piece is read: by the least busy worker, or here when every worker holds enough. */
+  private prepare(file: PoolFile, piece: TextPiece): Promise<PreparedPiece> {
+    if (this.workerCount > 0) this.workers ??= preparers(this.workerCount);
+    if (this.workers === undefined || !this.workers.hasRoom()) return preparePiece(file.context, piece);
+    // Sent with the file's first piece a worker reads, so workers only ever hold the contexts
+    // of files with pieces in flight (see stage-worker.ts).
+    if (!file.defined) this.workers.define(file.key, file.setup);
+    file.defined = true;
+    return this.workers.prepare(file.key, piece);
+  }
+
+  /**
+   * Stages a piece: read by the least busy worker (or here, when every worker holds enough),
+   * then written after every piece staged before it, with `progress`, where the read stands
+   * once it is written. Resolves once the piece is handed out and fewer than the bound are in
+   * flight; `onWritten` is told its counts.
+   */
+  async stage(file: PoolFile, piece: TextPiece, progress: PieceProgress, onWritten: () => void): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    const prepared = this.prepare(file, piece);
+    // Awaited by the write; a write that never runs (after a failure) leaves its rejection handled.
+    prepared.catch(() => {});
+    const written = this.write(
+      async () => {
+        const result = await writePiece(file.context, file.target, piece, await prepared, progress);
+        this.uncommittedRows += result.rowsRead;
+        return result;
+      },
+      { piece: true, committed: onWritten },
+    );
+    this.inFlight.add(written.catch(() => {}));
+    await this.inFlight.below(piecesInFlight(this.workerCount));
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /**
+   * Runs `task` after every write queued before it (a file's first and last writes: its read
+   * begun and finished). A failure stops every write queued after it, which fails with it.
+   *
+   * With a shared transaction, consecutive writes share it: it is committed after a piece once
+   * ROWS_PER_COMMIT rows were written in it, when no write waits, and when a task fails. Each
+   * piece is committed with the point its read reached (a read resumes after its last
+   * committed piece); a file's first and last writes join the pieces around them (an Amplitude
+   * export's thousands of small files spent more on three commits each than on their rows). A
+   * task fails atomically (its own transactions are savepoints), and the writes before it stay
+   * committed, as if each had committed itself. `committed` is called once the write is.
+   */
+  write<T>(task: () => T | Promise<T>, options: { piece?: boolean; committed?: () => void } = {}): Promise<T> {
+    this.queued++;
+    const run = this.lastWrite.then(async () => {
+      try {
+        if (this.failure !== undefined) throw this.failure;
+        this.shared?.openShared();
+        const value = await task();
+        if (options.committed !== undefined) this.afterCommit.push(options.committed);
+        return value;
+      } catch (error) {
+        this.commit();
+        throw error;
+      } finally {
+        this.queued--;
+        if ((options.piece === true && this.uncommittedRows >= ROWS_PER_COMMIT) || this.queued === 0) this.commit();
+      }
+    });
+    this.lastWrite = run.catch((error: unknown) => void (this.failure ??= error));
+    return run;
+  }
+
+  private commit(): void {
+    this.shared?.commitShared();
+    this.uncommittedRows = 0;
+    const told = this.afterCommit;
+    this.afterCommit = [];
+    for (const tell of told) tell();
+  }
+
+  /** Resolves once everything staged so far is written; throws the failure, if any. */
+  async drain(): Promise<void> {
+    await this.inFlight.drain();
+    await this.lastWrite;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Resolves once nothing is being written, whether or not it all succeeded. */
+  async settled(): Promise<void> {
+    await this.inFlight.drain();
+    await this.lastWrite;
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
+    await this.workers?.close();
+  }
 }

@@ -1,9 +1,13 @@
 /**
- * Stages one source file: cuts its text into pieces on record boundaries, stages the pieces
- * (in-process, or on worker threads for large files) and adds up their counts. Each piece is
- * committed with the point the read reached, so an interrupted read is resumed from its last
- * piece by the next run; a read that fails on bad input is undone as a whole. At the end of a
- * file read before, the rows gone from it are withdrawn (see changed-file.ts).
+ * Stages one source file: cuts it into pieces on record boundaries (piece-cuts.ts), stages the
+ * pieces through the run's pool (in-process, or on worker threads) and adds up their counts.
+ * Each piece is committed with the point the read reached, so an interrupted read is resumed
+ * from its last piece by the next run; a read that fails on bad input is undone as a whole. At
+ * the end of a file read before, the rows gone from it are withdrawn (see changed-file.ts).
+ *
+ * A file's reading overlaps the writing of the file before it: its read is begun, its pieces
+ * written and its read finished in the pool's one order of writes (piece-pool.ts), so many
+ * small files keep every thread busy as one large file does.
  */
 import { availableParallelism } from 'node:os';
 import { InputError, InterruptedError } from '../errors.js';
@@ -11,18 +15,17 @@ import type { RulesSpec } from '../events/rules-spec.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import type { EventWriter, ReadScope } from '../staging/event-writer.js';
-import { countLineEnds } from '../sources/line-ends.js';
-import { abandonRead, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
+import { abandonRead, COUNT_KEYS, earlierReads, finishRead, recordProgress, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
-import { InFlight } from '../util/in-flight.js';
 import { settleGoneRows } from './changed-file.js';
 import type { FilePlan } from './file-plan.js';
-import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
-import { PieceSplitter, type SplitterResume, type TextPiece } from './piece-splitter.js';
-import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
-import { ArrivingText, skipStagedText, TextProgress } from './text-progress.js';
-import { BytePieces, type ByteCut } from './byte-pieces.js';
+import { beginNewRead, openRead, startSummary, type OpenedRead } from './open-read.js';
+import { pieceCuts, writtenProgress, type CutProgress, type ReadStart } from './piece-cuts.js';
+import { PiecePool, type PoolFile } from './piece-pool.js';
+import { PieceSplitter } from './piece-splitter.js';
+import { SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
+import { TextProgress } from './text-progress.js';
 
 export interface StageFileOptions {
   store: StagingStore;
@@ -69,141 +72,18 @@ export interface FileSummary extends PieceResult {
   withdrawn: WithdrawnByRead[];
 }
 
+/** Files (or a run's files, together) of this many bytes or more are read on worker threads by default. */
 const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
+
+/** Worker threads for `bytes` of input (negative: a stream, whose size is not known): one fewer than the cores (this thread writes and reads pieces too), or none for small inputs. */
+export function defaultWorkers(bytes: number): number {
+  return bytes >= WORKERS_FROM_BYTES || bytes < 0 ? Math.max(1, availableParallelism() - 1) : 0;
+}
 
 function addPiece(summary: FileSummary, piece: PieceResult): void {
   for (const key of COUNT_KEYS) summary[key] += piece[key];
   for (const [reason, n] of Object.entries(piece.rejectedByReason)) summary.rejectedByReason[reason] = (summary.rejectedByReason[reason] ?? 0) + n;
   summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
-}
-
-/** Feeds pieces to the pool with at most `limit` in flight; the first failure wins. */
-class Dispatcher {
-  private readonly inFlight = new InFlight();
-  private failure: Error | undefined;
-
-  constructor(private readonly pool: () => PiecePool, private readonly limit: number, private readonly onResult: () => void) {}
-
-  async add(piece: TextPiece, progress: PieceProgress): Promise<void> {
-    if (this.failure) throw this.failure;
-    this.inFlight.add(this.pool().stage(piece, progress).then(this.onResult, (error: Error) => void (this.failure ??= error)));
-    await this.inFlight.below(this.limit);
-    if (this.failure) throw this.failure;
-  }
-
-  async drain(): Promise<void> {
-    await this.inFlight.drain();
-    if (this.failure) throw this.failure;
-  }
-}
-
-/** Where a read starts in the file's text: from the top, or after the pieces an interrupted run wrote. */
-interface ReadStart {
-  text: AsyncIterable<string>;
-  tracker: TextProgress;
-  /** False when the read cannot be resumed (a stream, a JSON array): no point is hashed. */
-  resumable: boolean;
-  /** Resuming: where the text starts, and the CSV header (not in the text). */
-  resume?: SplitterResume;
-}
-
-/** The last line of a JSON array's piece, for messages (its pieces record no point to resume at). */
-function lineAfter(piece: TextPiece): number {
-  const lines = piece.elementLines;
-  if (lines === undefined || lines.length === 0) return piece.firstLine;
-  return lines.at(-1)! + countLineEnds(piece.texts.at(-1)!);
-}
-
-/** The point the read reaches once `piece` is written; hashed up to there when it can be resumed. */
-function pieceProgress(piece: TextPiece, arriving: ArrivingText | undefined): PieceProgress {
-  if (piece.end === undefined || arriving === undefined) return { chars: null, line: piece.end?.line ?? lineAfter(piece), fingerprint: null };
-  arriving.hashTo(piece.end.chars);
-  return { chars: piece.end.chars, line: piece.end.line, fingerprint: arriving.tracker.fingerprint() };
-}
-
-/**
- * A piece cut, and the point the read reaches once it is written. With `addChars`, the point's
- * text length is known only then: the point before, plus this, plus the length of the text the
- * piece's bytes decoded to (byte pieces, see byte-pieces.ts).
- */
-interface Cut {
-  piece: TextPiece;
-  progress: PieceProgress & { addChars?: number };
-}
-
-/** The pieces of the text, cut as it arrives: each batch is what one chunk of text completed. */
-async function* textCuts(splitter: PieceSplitter, start: ReadStart): AsyncIterable<Cut[]> {
-  const arriving = new ArrivingText(start.tracker);
-  const cut = (piece: TextPiece): Cut => ({ piece, progress: pieceProgress(piece, start.resumable ? arriving : undefined) });
-  for await (const text of start.text) {
-    if (start.resumable) arriving.add(text);
-    yield splitter.push(text).map(cut);
-    // Text the splitter is done with (a long record skipped) is hashed now, not held.
-    if (start.resumable) arriving.hashTo(splitter.consumed);
-  }
-  yield splitter.end().map(cut);
-}
-
-/** The pieces of a UTF-8 JSON-lines file cut from its bytes (see byte-pieces.ts). */
-async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean): AsyncIterable<Cut[]> {
-  const pieces = new BytePieces({ name, hashed: resumable });
-  const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: c.fingerprint, addChars: c.chars } });
-  for await (const chunk of bytes) yield pieces.push(chunk).map(cut);
-  yield pieces.end().map(cut);
-}
-
-/** Byte pieces for a fresh read of UTF-8 JSON lines (a resumed read goes on as text, from the point it recorded). */
-function byteSource(options: StageFileOptions, start: ReadStart): AsyncIterable<Buffer> | undefined {
-  const use = options.bytePieces ?? true;
-  return use && options.source.layout === 'lines' && start.resume === undefined ? options.input.utf8Bytes : undefined;
-}
-
-async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: WorkerSetup, summary: FileSummary, start: ReadStart): Promise<void> {
-  const { input, store } = options;
-  // This thread writes and reads pieces too, so one worker fewer than cores keeps them all busy.
-  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES || input.sizeBytes < 0 ? Math.max(1, availableParallelism() - 1) : 0);
-  const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume });
-  const bytes = byteSource(options, start);
-  let reached: PieceProgress | undefined;
-  let chars = 0;
-  const target = {
-    scope,
-    writer: options.writer,
-    written(result: PieceResult, progress: PieceProgress & { addChars?: number }, textChars?: number) {
-      if (progress.addChars !== undefined) {
-        chars += progress.addChars + (textChars ?? 0);
-        progress = { chars: start.resumable ? chars : null, line: progress.line, fingerprint: progress.fingerprint };
-      }
-      addPiece(summary, result);
-      recordProgress(store, scope.readId, progress, summary, splitter.header);
-      reached = progress;
-    },
-  };
-  let pool: PiecePool | undefined;
-  const getPool = (): PiecePool => {
-    setup.prefix = splitter.header ?? '';
-    pool ??= workers > 0 ? workerPool(setup, options.source.reader, target, workers) : inlinePool(setup, options.source.reader, target);
-    return pool;
-  };
-  const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, () => options.onProgress?.(summary));
-  const cuts = bytes === undefined ? textCuts(splitter, start) : byteCuts(bytes, input.displayName, start.resumable);
-  try {
-    for await (const batch of cuts) {
-      for (const cut of batch) await dispatcher.add(cut.piece, cut.progress);
-      if (options.signal?.aborted) {
-        await dispatcher.drain();
-        const line = reached?.line ?? start.resume?.line ?? 1;
-        if (!start.resumable) throw notResumed(input);
-        throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${line}`, [
-          'Run the same command again: it resumes from there, and files already staged are recognised.',
-        ]);
-      }
-    }
-    if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
-    await dispatcher.drain();
-  } finally {
-    await pool?.close();
-  }
 }
 
 /** The stop of a read that cannot be resumed: what it staged is undone. */
@@ -214,84 +94,103 @@ function notResumed(input: SourceInput): InterruptedError {
   ]);
 }
 
-/** The summary a read starts from: zero, or what its interrupted run already staged. */
-function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceInput): FileSummary {
-  const summary: FileSummary = { ...emptyResult(), path: input.path, displayName: input.displayName, fingerprint: undefined, withdrawn: [] };
-  const resumed = plan.resume;
-  if (resumed?.progress == null) return summary;
-  Object.assign(summary, resumed.counts);
-  const rejects = readRejects(options.store, resumed.id, SHOWN_REJECTS);
-  summary.rejectedByReason = rejects.byReason;
-  summary.firstRejects = rejects.first as FileSummary['firstRejects'];
-  summary.resumedAtLine = resumed.progress.line;
-  summary.rowsReadBeforeResume = resumed.counts.rowsRead;
-  return summary;
+/** A file being staged: its read (once begun), where its pieces are written, its counts. */
+interface FileRun {
+  options: StageFileOptions;
+  input: SourceInput;
+  start: ReadStart;
+  summary: FileSummary;
+  target: PieceTarget;
+  /** The read's id and its file's earlier reads, once its beginning was written. */
+  begun: Promise<{ readId: number; earlier: ReturnType<typeof earlierReads> }>;
+  /** The point the last written piece reached. */
+  reached: PieceProgress | undefined;
+  abandoned: boolean;
 }
 
-/** Resumes the interrupted read when the file is the same up to its last piece; else a new read. */
-async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ readId: number; input: SourceInput; start: ReadStart; plan: FilePlan; restarted?: string }> {
+/** Opens the read: at once when it resumes or undoes an interrupted one (after every write before it), else in the order of writes. */
+async function beginFile(options: StageFileOptions, plan: FilePlan, pool: PiecePool): Promise<FileRun> {
   const { store } = options;
-  let input = options.input;
-  const resumed = plan.resume;
-  let restarted: string | undefined;
-  if (plan.undo !== undefined) {
-    // Rows of it stay staged when an earlier read staged them too.
-    abandonRead(store, plan.undo.read.id, `undone: interrupted, and ${plan.undo.why}`);
-    restarted = `its interrupted read (started ${plan.undo.read.startedAt}) was undone: ${plan.undo.why}`;
-    options.onNotice?.(`note: ${input.displayName}: ${restarted}; staging it from the start`);
+  let opened: OpenedRead | undefined;
+  if (plan.undo !== undefined || plan.resume?.progress != null) {
+    await pool.drain();
+    opened = await openRead(options, plan);
   }
-  if (resumed?.progress != null) {
-    const tracker = new TextProgress();
-    const rest = await skipStagedText(input.text, resumed.progress, tracker);
-    if (rest !== undefined) {
-      const resume = { chars: resumed.progress.chars, line: resumed.progress.line, header: resumed.header, afterCr: tracker.endsInCr };
-      return { readId: resumed.id, input, start: { text: rest, tracker, resumable: true, resume }, plan };
-    }
-    options.onNotice?.(`note: ${input.displayName} changed since its interrupted read (started ${resumed.startedAt}); staging it again from the start`);
-    restarted = `it changed since its interrupted read (started ${resumed.startedAt})`;
-    if (options.reopen === undefined) {
-      const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
-      supersedeRead(store, resumed.id, readId);
-      abandonRead(store, readId, 'the file changed since its interrupted read');
-      throw new InputError(`${input.displayName}: changed since its interrupted read, and cannot be read again in this run`, ['Run the same command again: it stages the file from the start.']);
-    }
-    input = await options.reopen();
-  }
-  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions, resumable: plan.resumable });
-  if (plan.undo === undefined && plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(store, plan.previous.id, readId);
-  return { readId, input, start: { text: input.text, tracker: new TextProgress(), resumable: plan.resumable }, plan: { ...plan, resume: undefined }, restarted };
+  const input = opened?.input ?? options.input;
+  const start: ReadStart = opened?.start ?? { text: input.text, tracker: new TextProgress(), resumable: plan.resumable };
+  const summary = startSummary(options, opened?.plan ?? plan, input);
+  if (opened?.restarted !== undefined) summary.restarted = opened.restarted;
+  const target: PieceTarget = { scope: { readId: -1 }, writer: options.writer, written: () => {} };
+  const begun = pool.write(() => {
+    const readId = opened?.readId ?? beginNewRead(options, plan, input);
+    // A stream's earlier reads under its name are other data (see file-plan.ts).
+    const earlier = plan.stream ? { ids: [], liveRows: 0 } : earlierReads(store, input.path, readId);
+    target.scope = {
+      readId,
+      earlierReads: earlier.ids.length > 0 ? new Set(earlier.ids) : undefined,
+      replace: options.replaceChanged === true,
+      timezone: (options.recordedOptions.timezone as string | null | undefined) ?? null,
+    } satisfies ReadScope;
+    return { readId, earlier };
+  });
+  begun.catch(() => {});
+  return { options: { ...options, input }, input, start, summary, target, begun, reached: undefined, abandoned: false };
 }
 
-export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
-  const { store } = options;
-  const defaultTimestampMs = (plan.latest?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
-  if (defaultTimestampMs !== undefined) options = { ...options, recordedOptions: { ...options.recordedOptions, defaultTimestampMs } };
-  const read = await openRead(options, plan);
-  const { readId, input } = read;
-  // A stream's earlier reads under its name are other data (see file-plan.ts).
-  const earlier = plan.stream ? { ids: [], liveRows: 0 } : earlierReads(store, input.path, readId);
-  const scope: ReadScope = {
-    readId,
-    earlierReads: earlier.ids.length > 0 ? new Set(earlier.ids) : undefined,
-    replace: options.replaceChanged === true,
-    timezone: (options.recordedOptions.timezone as string | null | undefined) ?? null,
+/** Cuts the file and hands every piece to the pool; returns once the last is handed out. */
+async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs: number | undefined): Promise<void> {
+  const { options, input, start, summary } = file;
+  const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume });
+  const chars = { value: start.resume?.chars ?? 0 };
+  file.target.written = (result: PieceResult, progress: CutProgress, textChars?: number) => {
+    const point = writtenProgress(progress, chars, textChars, start.resumable);
+    addPiece(summary, result);
+    recordProgress(options.store, file.target.scope.readId, point, summary, splitter.header);
+    file.reached = point;
   };
-  const summary = startSummary(options, read.plan, input);
-  if (read.restarted !== undefined) summary.restarted = read.restarted;
-  const setup: WorkerSetup = {
-    format: options.format,
-    readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs },
-    rules: options.rules,
-    prefix: '',
-  };
-  try {
-    await stagePieces({ ...options, input }, scope, setup, summary, read.start);
-  } catch (error) {
-    // Interrupted: the read stays partial, to be resumed. Anything else, or a read that cannot be resumed: undone as a whole.
-    const resumable = error instanceof InterruptedError && read.start.resumable;
-    if (!resumable) abandonRead(store, readId, (error as Error).message);
-    throw error instanceof InterruptedError && !resumable ? notResumed(input) : error;
+  let poolFile: PoolFile | undefined;
+  const onWritten = (): void => options.onProgress?.(summary);
+  for await (const batch of pieceCuts(input, options.source, splitter, start, options.bytePieces)) {
+    for (const cut of batch) {
+      // Made with the first piece: a CSV's header is known by then.
+      poolFile ??= pool.addFile(
+        { format: options.format, readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs }, rules: options.rules, prefix: splitter.header ?? '' },
+        options.source.reader,
+        file.target,
+      );
+      await pool.stage(poolFile, cut.piece, cut.progress, onWritten);
+    }
+    if (options.signal?.aborted) {
+      await pool.drain();
+      if (!start.resumable) throw notResumed(input);
+      throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${file.reached?.line ?? start.resume?.line ?? 1}`, [
+        'Run the same command again: it resumes from there, and files already staged are recognised.',
+      ]);
+    }
   }
+  if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
+}
+
+/**
+ * After a failure, once nothing is being written: an interrupted read that can be resumed
+ * stays partial; any other is undone as a whole (once). Returns the error to throw.
+ */
+async function failed(file: FileRun, pool: PiecePool, error: unknown): Promise<unknown> {
+  await pool.settled();
+  const resumable = error instanceof InterruptedError && file.start.resumable;
+  const begun = await file.begun.catch(() => undefined);
+  if (!resumable && begun !== undefined && !file.abandoned) {
+    file.abandoned = true;
+    abandonRead(file.options.store, begun.readId, (error as Error).message);
+  }
+  return error instanceof InterruptedError && !resumable ? notResumed(file.input) : error;
+}
+
+/** Written after the file's last piece: rows gone from a changed file settled, the read finished. */
+async function finishFile(file: FileRun): Promise<FileSummary> {
+  const { options, input, summary } = file;
+  const { store } = options;
+  const { readId, earlier } = await file.begun;
   summary.fingerprint = input.fingerprint();
   const refused = store.transaction(() => {
     const refusal = settleGoneRows(store, readId, earlier, options.replaceChanged === true, input.displayName);
@@ -299,9 +198,45 @@ export async function stageFile(options: StageFileOptions, plan: FilePlan): Prom
     return refusal;
   });
   if (refused !== undefined) {
+    file.abandoned = true;
     abandonRead(store, readId, 'refused: rows gone from the changed file were already delivered');
     throw refused;
   }
   summary.withdrawn = withdrawnByRead(store, readId);
   return summary;
+}
+
+/** A file started: its summary, once its pieces are written and its read finished. */
+export interface StartedFile {
+  done: Promise<FileSummary>;
+}
+
+/**
+ * Starts staging a file in the run's pool: resolves once its pieces are all handed out (the
+ * file read); the next file may be started meanwhile.
+ */
+export async function startFile(options: StageFileOptions, plan: FilePlan, pool: PiecePool): Promise<StartedFile> {
+  const defaultTimestampMs = (plan.latest?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
+  if (defaultTimestampMs !== undefined) options = { ...options, recordedOptions: { ...options.recordedOptions, defaultTimestampMs } };
+  const file = await beginFile(options, plan, pool);
+  try {
+    await dispatchPieces(file, pool, defaultTimestampMs);
+  } catch (error) {
+    throw await failed(file, pool, error);
+  }
+  const done = pool.write(() => finishFile(file)).catch(async (error: unknown) => {
+    throw await failed(file, pool, error);
+  });
+  done.catch(() => {});
+  return { done };
+}
+
+/** Stages one file on its own pool (workers as StageFileOptions.workers says). */
+export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
+  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes));
+  try {
+    return await (await startFile(options, plan, pool)).done;
+  } finally {
+    await pool.close();
+  }
 }

@@ -23,7 +23,8 @@ import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
 import { planFiles, type FilePlan } from './file-plan.js';
-import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
+import { PiecePool } from './piece-pool.js';
+import { defaultWorkers, startFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
   /** Files as given on the command line. */
@@ -137,20 +138,23 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat, reporte
   return inputs;
 }
 
-/** Stages one opened file, reporting its progress. */
+/**
+ * Starts staging one opened file in the run's pool, reporting its progress: resolves once the
+ * file is read, with the promise of its summary (see startFile).
+ */
 async function stageOne(
   input: StageSourcesInput,
-  target: Pick<StageFileOptions, 'store' | 'writer'> & { settings: FileSettings },
+  target: Pick<StageFileOptions, 'store' | 'writer'> & { settings: FileSettings; pool: PiecePool },
   plan: FilePlan,
   reporter: Reporter,
   signal: AbortSignal,
   clock: Clock,
-): Promise<StagedFile> {
+): Promise<{ done: Promise<StagedFile> }> {
   const started = clock.now();
-  const { settings, ...staging } = target;
+  const { settings, pool, ...staging } = target;
   const { input: file, reading } = settings;
   const name = file.displayName;
-  const summary = await stageFile({
+  const { done } = await startFile({
     ...staging,
     input: file,
     source: reading.source,
@@ -167,8 +171,39 @@ async function stageOne(
     bytePieces: input.bytePieces,
     signal,
     onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
-  }, plan);
-  return { ...summary, notices: [...reading.notices, ...afterReading(file, summary)] };
+  }, plan, pool);
+  const staged = done.then((summary) => ({ ...summary, notices: [...reading.notices, ...afterReading(file, summary)] }));
+  staged.catch(() => {});
+  return { done: staged };
+}
+
+/**
+ * Stages every file in one pool: each file is read while the one before is still being
+ * written. Summaries come in file order; the first failure is the run's, once every file
+ * started has settled.
+ */
+async function stageAll(input: StageSourcesInput, target: Pick<StageFileOptions, 'store' | 'writer'>, settled: FileSettings[], plans: FilePlan[], reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<StagedFile[]> {
+  const bytes = settled.reduce((sum, s) => (sum < 0 || s.input.sizeBytes < 0 ? -1 : sum + s.input.sizeBytes), 0);
+  const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer);
+  const pending: Array<Promise<StagedFile>> = [];
+  try {
+    for (const index of settled.keys()) pending.push((await stageOne(input, { ...target, settings: settled[index]!, pool }, plans[index]!, reporter, signal, clock)).done);
+  } catch (error) {
+    await Promise.allSettled(pending);
+    throw await firstFailure(pending, error);
+  } finally {
+    await pool.close();
+  }
+  return Promise.all(pending);
+}
+
+/** The error of the earliest file that failed, or `error`. */
+async function firstFailure(pending: ReadonlyArray<Promise<unknown>>, error: unknown): Promise<unknown> {
+  for (const done of pending) {
+    const failure = await done.then(() => undefined, (e: unknown) => e);
+    if (failure !== undefined) return failure;
+  }
+  return error;
 }
 
 export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
@@ -205,8 +240,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     await checkStagingRoom(store, inputs, reporter);
     const writer = new EventWriter(store);
     const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
-    for (const index of settled.keys()) {
-      const summary = await stageOne(input, { store, writer, settings: settled[index]! }, plans[index]!, reporter, signal, clock);
+    for (const summary of await stageAll(input, { store, writer }, settled, plans, reporter, signal, clock)) {
       result.files.push(summary);
       addTotals(result.totals, summary);
     }

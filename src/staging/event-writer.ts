@@ -19,6 +19,7 @@ import { NameCounts } from './name-counts.js';
 import { DISTINCT_ID, EventBatchBuilder, eventAt, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
 import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected } from './withdrawals.js';
+import { WriteTransaction } from './write-transaction.js';
 import { ZonedRows } from './zoned-rows.js';
 
 /** The read a batch belongs to, and how it treats rows staged by earlier reads of its file. */
@@ -94,9 +95,7 @@ export class EventWriter {
   private readonly insertSeen: Statement;
   private readonly countName: Statement;
   private readonly zoned: ZonedRows;
-  private readonly begin: Statement;
-  private readonly commit: Statement;
-  private readonly rollbackAll: Statement;
+  private readonly transactions: WriteTransaction;
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollback: Statement;
@@ -114,32 +113,27 @@ export class EventWriter {
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');
     this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
     this.zoned = new ZonedRows(store, GROUP_ROWS);
+    this.transactions = new WriteTransaction(store.db);
     this.countName = db.prepare(
       'INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count',
     );
-    this.begin = db.prepare('BEGIN IMMEDIATE');
-    this.commit = db.prepare('COMMIT');
-    this.rollbackAll = db.prepare('ROLLBACK');
     this.savepoint = db.prepare('SAVEPOINT event_group');
     this.release = db.prepare('RELEASE event_group');
     this.rollback = db.prepare('ROLLBACK TO event_group');
   }
 
-  /**
-   * Runs `work` in one write transaction that may await (a piece whose conflicts need their raw
-   * text read again). Only one piece is written at a time (pieces are written in file order),
-   * so nothing else uses the connection meanwhile.
-   */
-  async inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    this.begin.run();
-    try {
-      const value = await work();
-      this.commit.run();
-      return value;
-    } catch (error) {
-      if (this.store.db.inTransaction) this.rollbackAll.run();
-      throw error;
-    }
+  /** Runs `work` in one write transaction, or in a savepoint of the shared one (see WriteTransaction). */
+  inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.transactions.run(work);
+  }
+
+  /** Opens a transaction the next writes share (see WriteTransaction). */
+  openShared(): void {
+    this.transactions.openShared();
+  }
+
+  commitShared(): void {
+    this.transactions.commitShared();
   }
 
   /** Stages events and rejects given as entries, in one transaction (tests, small callers). */

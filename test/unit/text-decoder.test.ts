@@ -45,6 +45,29 @@ describe('UTF-8 decoding', () => {
   });
 });
 
+describe('UTF-8 decoding of long ranges', () => {
+  it('marks the same bytes when long ranges are split and their valid halves decoded natively (random)', () => {
+    const random = seededRandom(23);
+    const pieces = ['a', 'é', '東', '🎉', '\n', '{"k":1}', '\ufffd'].map((t) => Buffer.from(t));
+    const bad = [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80, 0x80, 0x80, 0x80, 0x80], [0xf0, 0x9f, 0x98]].map((b) => Buffer.from(b));
+    for (let run = 0; run < 30; run++) {
+      const parts: Buffer[] = [];
+      const size = 1_000 + Math.floor(random() * 60_000);
+      const badness = random() < 0.3 ? 0 : random() * 0.01;
+      for (let bytes = 0; bytes < size; ) {
+        const part = random() < badness ? bad[Math.floor(random() * bad.length)]! : pieces[Math.floor(random() * pieces.length)]!;
+        parts.push(part);
+        bytes += part.length;
+      }
+      const bytes = Buffer.concat(parts);
+      // Chunks of 7 bytes are decoded byte by byte wherever they hold a bad byte: the reference.
+      expect(decodeUtf8Marking(bytes)).toBe(decode('utf-8', bytes, 7));
+      const from = Math.floor(random() * 100);
+      expect(decodeUtf8Marking(bytes, from, bytes.length - from)).toBe(decode('utf-8', bytes.subarray(from, bytes.length - from), 7));
+    }
+  });
+});
+
 describe('other encodings', () => {
   it('UTF-16 both ways, a pair cut anywhere; a lone surrogate stays lone', () => {
     const text = 'a,é\n東🎉';
