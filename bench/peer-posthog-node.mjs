@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The peer: what a user would write with posthog-node to move the same CSV. Reads the file with
-// csv-parse and sends every row with `capture` (historicalMigration: true), then shuts down.
-// Prints one JSON line: events captured, events flushed, bytes and requests sent, errors.
+// csv-parse and sends every row with `capture` (historicalMigration: true), then shuts down;
+// rows that cannot be events (no name, a bad time, properties that are not JSON) are left out.
+// Prints one JSON line: events captured, rows left out, events flushed, bytes and requests sent, errors.
 // Usage: node bench/peer-posthog-node.mjs <file.csv> <events> <host> <project api key> [batch]
 //
 // Batching is posthog-node's own (flushAt 20, maxBatchSize 100), as a user writing this script
@@ -56,11 +57,31 @@ const errors = [];
 client.on('flush', (messages) => (flushed += messages.length));
 client.on('error', (error) => errors.push(String(error?.message ?? error)));
 
+/**
+ * The row's properties, or undefined for a row a careful script leaves out (as migrate rejects
+ * it): no event or distinct_id, a time that is not one, properties that are not JSON.
+ * @param {Record<string, string>} row
+ */
+function propertiesOf(row) {
+  const { event, distinct_id: distinctId, timestamp, properties: json, ...columns } = row;
+  if (!event || !distinctId || Number.isNaN(Date.parse(timestamp ?? ''))) return undefined;
+  try {
+    return { ...columns, ...JSON.parse(json || '{}') };
+  } catch {
+    return undefined;
+  }
+}
+
 let captured = 0;
+let left = 0;
 const parser = createReadStream(file).pipe(parse({ columns: true, to: limit }));
 for await (const row of parser) {
-  const { event, distinct_id: distinctId, timestamp, properties: json, ...columns } = row;
-  client.capture({ event, distinctId, timestamp: new Date(timestamp), properties: { ...columns, ...JSON.parse(json || '{}') } });
+  const properties = propertiesOf(row);
+  if (properties === undefined) {
+    left++;
+    continue;
+  }
+  client.capture({ event: row.event, distinctId: row.distinct_id, timestamp: new Date(row.timestamp), properties });
   captured++;
   if (captured % FLUSH_EVERY === 0) {
     // capture() enqueues after a few promise turns; let them land, then wait for the queue.
@@ -69,5 +90,5 @@ for await (const row of parser) {
   }
 }
 await client.shutdown(600_000);
-console.log(JSON.stringify({ events: captured, flushed, bytesSent, requests, errors: errors.slice(0, 5), errorCount: errors.length }));
+console.log(JSON.stringify({ events: captured, left, flushed, bytesSent, requests, errors: errors.slice(0, 5), errorCount: errors.length }));
 process.exitCode = errors.length > 0 || flushed !== captured ? 1 : 0;

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// `npm run bench`: generates (or reuses) a synthetic source in .bench/, measures each step in its
-// own process, prints the table and adds the run's section to BENCHMARKS.md. Options: --help.
+// `npm run bench`: generates (or reuses) a source of each format in .bench/, measures each step
+// in its own process, prints the table and adds the run's section to BENCHMARKS.md. Options: --help.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBenchArgs, STEPS, USAGE } from './lib/bench-args.mjs';
-import { evaluate, footnotes, formatTable, headlines, headlineText, insertSection, megabytes, count, runSection, shellQuote } from './lib/bench-report.mjs';
-import { exportStep, floorStep, importStep, peerStep, removeStaging, statusStep } from './lib/bench-steps.mjs';
+import { parseBenchArgs, USAGE } from './lib/bench-args.mjs';
+import { count, evaluate, footnotes, formatTable, headlines, headlineText, insertSection, megabytes, runSection, shellQuote } from './lib/bench-report.mjs';
+import { exportStep, floorStep, formatFiles, importStep, peerStep, readMeta, removeStaging, statusStep } from './lib/bench-steps.mjs';
 import { rssMethod } from './lib/measure-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,29 +25,29 @@ if ('error' in parsed) {
 const options = parsed.options;
 const work = join(root, '.bench');
 /** @type {import('./lib/bench-steps.mjs').BenchPaths} */
-const paths = {
-  root,
-  cli: join(root, 'bin', 'migrate.js'),
-  work,
-  source: join(work, `source-${options.events}.csv`),
-  staged: join(work, `staged-${options.events}.db`),
-  imported: join(work, `imported-${options.events}.db`),
-  config: join(work, 'migrate.config.json'),
-};
+const paths = { root, cli: join(root, 'bin', 'migrate.js'), work, config: join(work, 'migrate.config.json') };
 const show = (/** @type {string} */ file) => relative(process.cwd(), file) || file;
+const on = (/** @type {string} */ s) => options.steps.includes(s);
+/** The two CSVs import and the peer run on: flat properties, and nested ones. */
+const IMPORTED = /** @type {const} */ ([['flat', 'csv'], ['nested', 'csv-nested']]);
 
-/** Generates the source unless one of this size is there; the rename makes a partial file impossible. */
-async function prepareSource() {
-  if (existsSync(paths.source)) {
-    console.log(`Reusing ${show(paths.source)} (${megabytes(statSync(paths.source).size)}), generated earlier with the same size and seed.`);
+/**
+ * Generates a format's source unless one of this size is there with its counts; the rename
+ * makes a partial file impossible.
+ * @param {import('./lib/bench-steps.mjs').FormatFiles} f
+ */
+async function prepareSource(f) {
+  if (existsSync(f.source) && existsSync(f.meta)) {
+    console.log(`Reusing ${show(f.source)} (${megabytes(statSync(f.source).size)}), generated earlier with the same size and seed.`);
     return 'reused';
   }
-  const partial = `${paths.source}.partial`;
-  console.log(`Generating ${show(paths.source)} (${count(options.events)} events)...`);
-  const child = spawn(process.execPath, [join(root, 'bench', 'generate-source.mjs'), partial, String(options.events)], { stdio: 'inherit' });
+  const partial = `${f.source}.partial`;
+  console.log(`Generating ${show(f.source)} (${count(options.events)} events, ${f.format})...`);
+  const child = spawn(process.execPath, [join(root, 'bench', 'generate-source.mjs'), '--format', f.format, partial, String(options.events)], { stdio: 'inherit' });
   const code = await new Promise((done, fail) => child.once('error', fail).once('close', done));
   if (code !== 0) throw new Error(`bench/generate-source.mjs exited with ${code}`);
-  renameSync(partial, paths.source);
+  renameSync(`${partial}.meta.json`, f.meta);
+  renameSync(partial, f.source);
   return 'generated';
 }
 
@@ -81,14 +81,12 @@ function peerVersion() {
 }
 
 /**
- * @param {string} name
  * @param {string} what
  * @param {() => Promise<T>} run
  * @template T
  */
-async function step(name, what, run) {
-  const index = STEPS.indexOf(name) + 1;
-  process.stdout.write(`${index}. ${what}... `);
+async function step(what, run) {
+  process.stdout.write(`${what}... `);
   const result = await run().catch((error) => {
     console.log('failed');
     throw error;
@@ -97,54 +95,101 @@ async function step(name, what, run) {
   return result;
 }
 
-async function runSteps() {
-  const on = (/** @type {string} */ s) => options.steps.includes(s);
-  /** @type {import('./lib/bench-report.mjs').StepResults & { import?: { cliEventsPerSec: number } }} */
-  const r = {};
-  if (on('floor')) r.floor = await step('floor', 'csv-parse floor (columns: true, counting rows)', () => floorStep(paths));
-  if (on('export')) r.export = await step('export', 'migrate export-source', () => exportStep(paths, options.events));
-  if (on('import')) r.import = await step('import', 'migrate import --max-rate 0 into the count-only sandbox', () => importStep(paths, options.events));
-  if (on('peer')) r.peer = await step('peer', `posthog-node ${peerVersion()} (historicalMigration) into the count-only sandbox, ${count(options.peerEvents)} events`, () => peerStep(paths, options.peerEvents));
-  if (on('status')) {
-    const staging = r.import ? paths.imported : paths.staged;
-    const result = await step('status', `migrate status on ${show(staging)}`, () => statusStep(staging, paths));
-    r.status = { ...result, stagedEvents: options.events, afterImport: r.import !== undefined };
-  }
-  return r;
+/** Staging files kept for the import and status steps: the two CSVs', when those steps run. */
+function keptForImport(/** @type {string} */ format) {
+  return (on('import') || on('status')) && IMPORTED.some(([, f]) => f === format);
 }
 
-/** @param {Awaited<ReturnType<typeof runSteps>>} r @param {string} source */
-function notes(r, source) {
-  const lines = [
-    `Source: ${show(paths.source)}, ${megabytes(statSync(paths.source).size)}, ${source} for this run.`,
-    `Peak RSS: ${{ time: 'GNU time %M (the kernel\'s maximum resident set of the process)', proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`,
-  ];
-  if (r.import) lines.push(`import: the CLI's own summary gives ${count(r.import.cliEventsPerSec)} events/s over its delivery alone (Node start-up and opening the staging file excluded); the table uses the process's wall time.`);
-  if (r.peer) lines.push(`posthog-node: ${peerVersion()}, its default batching (flushAt 20, maxBatchSize 100), gzip on, one batch in flight (its design); the step includes reading its CSV prefix with csv-parse.`);
+/** Each format's floor and export, one format after another. @param {Record<string, string>} sources */
+async function runFormats(sources) {
+  /** @type {import('./lib/bench-report.mjs').FormatResults[]} */
+  const formats = [];
+  for (const format of options.formats) {
+    const f = formatFiles(work, format, options.events);
+    sources[format] = await prepareSource(f);
+    /** @type {import('./lib/bench-report.mjs').FormatResults} */
+    const r = { format };
+    if (on('floor')) r.floor = await step(`${format}: floor (a bare pass over the file)`, () => floorStep(paths, f));
+    if (on('export')) r.export = await step(`${format}: migrate export-source`, () => exportStep(paths, f));
+    if (r.export && !options.keep && !keptForImport(format)) removeStaging(f.staged);
+    formats.push(r);
+  }
+  return formats;
+}
+
+/** Import and the peer on the flat and the nested CSV; status on the flat one. @param {import('./lib/bench-report.mjs').FormatResults[]} formats */
+async function runImports(formats) {
+  /** @type {Array<import('./lib/bench-report.mjs').ImportResults & { import?: { cliEventsPerSec: number } }>} */
+  const imports = [];
+  for (const [kind, format] of IMPORTED) {
+    if (!options.formats.includes(format) || !(on('import') || on('peer'))) continue;
+    const f = formatFiles(work, format, options.events);
+    const staged = formats.find((r) => r.format === format)?.export?.got.staged ?? readMeta(f).expect.staged;
+    /** @type {(typeof imports)[number]} */
+    const r = { kind };
+    if (on('import')) r.import = await step(`${format}: migrate import --max-rate 0 into the count-only sandbox`, () => importStep(paths, f, staged));
+    if (on('peer')) r.peer = await step(`${format}: posthog-node ${peerVersion()} (historicalMigration) into the count-only sandbox, ${count(options.peerEvents)} rows`, () => peerStep(paths, f, options.peerEvents));
+    imports.push(r);
+  }
+  /** @type {import('./lib/bench-report.mjs').StepResults['status']} */
+  let status;
+  if (on('status') && options.formats.includes('csv')) {
+    const f = formatFiles(work, 'csv', options.events);
+    const afterImport = imports.some((i) => i.kind === 'flat' && i.import);
+    const staging = afterImport ? f.imported : f.staged;
+    const result = await step(`csv: migrate status on ${show(staging)}`, () => statusStep(staging, paths));
+    status = { ...result, stagedEvents: readMeta(f).expect.staged, afterImport };
+  }
+  return { imports, status };
+}
+
+/**
+ * @param {import('./lib/bench-report.mjs').StepResults & { imports: Array<{ kind: string, import?: { cliEventsPerSec: number } }> }} r
+ * @param {Record<string, string>} sources
+ */
+function notes(r, sources) {
+  const lines = options.formats.map((format) => {
+    const f = formatFiles(work, format, options.events);
+    const meta = readMeta(f);
+    const files = meta.files > 1 ? ` (${count(meta.files)} gzipped files)` : '';
+    return `Source ${format}: ${show(f.source)}${files}, ${megabytes(statSync(f.source).size)}, ${sources[format]} for this run.`;
+  });
+  lines.push(`Peak RSS: ${{ time: 'GNU time %M (the kernel\'s maximum resident set of the process)', proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`);
+  for (const i of r.imports) {
+    if (i.import) lines.push(`import (${i.kind}): the CLI's own summary gives ${count(i.import.cliEventsPerSec)} events/s over its delivery alone (Node start-up and opening the staging file excluded); the table uses the process's wall time.`);
+  }
+  if (r.imports.some((i) => 'peer' in i && i.peer)) {
+    lines.push(`posthog-node: ${peerVersion()}, its default batching (flushAt 20, maxBatchSize 100), gzip on, one batch in flight (its design); the step includes reading its CSV prefix with csv-parse, and leaves out rows migrate rejects (no name or distinct_id, a bad time, properties that are not JSON).`);
+  }
   return lines;
 }
 
 async function main() {
   mkdirSync(work, { recursive: true });
-  console.log(`Benchmark: ${count(options.events)} events, steps ${options.steps.join(', ')}; work dir ${show(work)}.`);
-  const source = await prepareSource();
-  const created = [];
-  if (options.steps.includes('export')) created.push(paths.staged);
-  if (options.steps.includes('import')) created.push(paths.imported);
+  console.log(`Benchmark: ${count(options.events)} events, formats ${options.formats.join(', ')}, steps ${options.steps.join(', ')}; work dir ${show(work)}.`);
+  /** @type {Record<string, string>} */
+  const sources = {};
   let r;
   try {
-    r = await runSteps();
+    const formats = await runFormats(sources);
+    r = { formats, ...(await runImports(formats)) };
   } finally {
-    if (!options.keep) created.forEach(removeStaging);
+    if (!options.keep) {
+      for (const format of options.formats) {
+        const f = formatFiles(work, format, options.events);
+        if (on('export')) removeStaging(f.staged);
+        if (on('import')) removeStaging(f.imported);
+      }
+    }
     rmSync(paths.config, { force: true });
   }
   const rows = evaluate(r, options.events);
   const h = headlines(r);
-  const extra = [...footnotes(rows), ...notes(r, source)];
+  const extra = [...footnotes(rows), ...notes(r, sources)];
   console.log(`\n${formatTable(rows)}\n\nHeadline: ${headlineText(h)}\n${extra.join('\n')}`);
   if (options.keep) console.log(`Staging files kept in ${show(work)}.`);
-  if (rows.some((row) => row.what === 'counted by sandbox' && row.met !== 'yes')) {
-    console.error('bench: the sandbox did not count every event sent; the rates above are not valid.');
+  if (rows.some((row) => (row.what === 'counted by sandbox' || row.what === 'counts') && row.met === 'no')) {
+    console.error('bench: a step did not stage or deliver what the source holds (see the rows marked no); its rates are not valid.');
     process.exitCode = 1;
   }
   if (options.out === null) return;

@@ -1,5 +1,6 @@
 /** Types for bench-args.mjs, so tests written in TypeScript can call it. */
 export const STEPS: string[];
+export const FORMATS: string[];
 export const DEFAULT_EVENTS: number;
 export const DEFAULT_PEER_EVENTS: number;
 export const USAGE: string;
@@ -7,6 +8,7 @@ export interface BenchOptions {
   events: number;
   peerEvents: number;
   steps: string[];
+  formats: string[];
   keep: boolean;
   out: string | null;
 }

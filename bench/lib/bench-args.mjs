@@ -1,7 +1,14 @@
 // Pure: the bench's command line (no I/O), so it can be tested table-driven.
 
-/** The measured steps, in the order they run. */
+/** The measured steps, in the order they run: floor and export for each format, then import, peer and status. */
 export const STEPS = ['floor', 'export', 'import', 'peer', 'status'];
+
+/**
+ * The source formats, each generated with a fixed seed (bench/generate-source.mjs): the flat
+ * CSV of the earlier runs, a CSV with nested JSON properties and quoted line ends, plain JSON
+ * lines, and the vendors' exports. Import and the peer run on the two CSVs (flat and nested).
+ */
+export const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog'];
 
 export const DEFAULT_EVENTS = 1_000_000;
 /**
@@ -11,14 +18,19 @@ export const DEFAULT_EVENTS = 1_000_000;
  */
 export const DEFAULT_PEER_EVENTS = 500_000;
 
-export const USAGE = `usage: npm run bench -- [--events N] [--peer-events N] [--only STEPS] [--keep] [--out FILE | --no-write]
-  --events N        events in the generated source (default 1000000; 200k, 1m, 5m and 5_000_000 work too)
-  --peer-events N   events posthog-node sends, a prefix of the source (default min(events, ${DEFAULT_PEER_EVENTS}))
-  --only STEPS      comma-separated subset of ${STEPS.join(',')} (default all); import and status
-                    without export use the staging file a previous --keep run left in .bench/
-  --keep            keep the staging files in .bench/ (the generated CSV is always kept and reused)
+export const USAGE = `usage: npm run bench -- [--events N] [--formats LIST] [--peer-events N] [--only STEPS] [--keep] [--out FILE | --no-write]
+  --events N        events in each generated source (default 1000000; 200k, 1m, 5m and 5_000_000 work too):
+                    npm run bench -- --events 1m    the one-million run (the default)
+                    npm run bench -- --events 5m    the five-million run (about half an hour; 10 GB in .bench/)
+  --formats LIST    comma-separated subset of ${FORMATS.join(',')} (default all); each gets a
+                    floor (a bare pass over the same file) and an export-source run
+  --peer-events N   events posthog-node sends, a prefix of each CSV (default min(events, ${DEFAULT_PEER_EVENTS}))
+  --only STEPS      comma-separated subset of ${STEPS.join(',')} (default all); import, peer and status
+                    run on csv (flat) and csv-nested (nested properties) when those formats are chosen;
+                    import and status without export use the staging files a previous --keep run left in .bench/
+  --keep            keep the staging files in .bench/ (the generated sources are always kept and reused)
   --out FILE        where the run's section is written (default BENCHMARKS.md)
-  --no-write        print the table only
+  --no-write        print the tables only
   --help            this text`;
 
 const SUFFIXES = { k: 1_000, m: 1_000_000 };
@@ -36,15 +48,19 @@ export function parseCount(text) {
 }
 
 /**
+ * Names from a comma-separated list, in the order of `known`.
+ * @param {string} flag
  * @param {string} text
- * @returns {string[] | string} the steps, or a problem
+ * @param {readonly string[]} known
+ * @param {string} what
+ * @returns {string[] | string} the names, or a problem
  */
-function parseSteps(text) {
+function parseList(flag, text, known, what) {
   const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const unknown = names.filter((n) => !STEPS.includes(n));
-  if (unknown.length > 0) return `--only: unknown step ${unknown.join(', ')} (steps: ${STEPS.join(', ')})`;
-  if (names.length === 0) return '--only: name at least one step';
-  return STEPS.filter((s) => names.includes(s));
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) return `${flag}: unknown ${what} ${unknown.join(', ')} (${what}s: ${known.join(', ')})`;
+  if (names.length === 0) return `${flag}: name at least one ${what}`;
+  return known.filter((s) => names.includes(s));
 }
 
 /**
@@ -52,6 +68,7 @@ function parseSteps(text) {
  * @property {number} events events in the generated source
  * @property {number} peerEvents events posthog-node sends (a prefix)
  * @property {string[]} steps steps to run, in run order
+ * @property {string[]} formats source formats, in run order
  * @property {boolean} keep keep staging files
  * @property {string | null} out file for the run's section, or null for none
  */
@@ -63,7 +80,7 @@ function parseSteps(text) {
 export function parseBenchArgs(argv) {
   /** @type {Record<string, string | boolean>} */
   const seen = {};
-  const valued = new Set(['--events', '--peer-events', '--only', '--out']);
+  const valued = new Set(['--events', '--peer-events', '--only', '--formats', '--out']);
   const flags = new Set(['--keep', '--no-write', '--help', '-h']);
   for (let i = 0; i < argv.length; i++) {
     const arg = /** @type {string} */ (argv[i]);
@@ -90,9 +107,11 @@ function optionsOf(seen) {
   const peerEvents = seen['--peer-events'] === undefined ? Math.min(events, DEFAULT_PEER_EVENTS) : parseCount(String(seen['--peer-events']));
   if (peerEvents === undefined) return { error: `--peer-events ${seen['--peer-events']}: expected a positive whole number` };
   if (peerEvents > events) return { error: `--peer-events ${peerEvents} is more than --events ${events}: the peer sends a prefix of the source` };
-  const steps = seen['--only'] === undefined ? [...STEPS] : parseSteps(String(seen['--only']));
+  const steps = seen['--only'] === undefined ? [...STEPS] : parseList('--only', String(seen['--only']), STEPS, 'step');
   if (typeof steps === 'string') return { error: steps };
+  const formats = seen['--formats'] === undefined ? [...FORMATS] : parseList('--formats', String(seen['--formats']), FORMATS, 'format');
+  if (typeof formats === 'string') return { error: formats };
   if (seen['--out'] !== undefined && seen['--no-write']) return { error: '--out and --no-write exclude each other' };
   const out = seen['--no-write'] ? null : String(seen['--out'] ?? 'BENCHMARKS.md');
-  return { options: { events, peerEvents, steps, keep: seen['--keep'] === true, out } };
+  return { options: { events, peerEvents, steps, formats, keep: seen['--keep'] === true, out } };
 }

@@ -2,6 +2,7 @@
 export const TARGETS: {
   exportRowsPerSec: number;
   exportVsFloor: number;
+  nestedCsvVsFloor: number;
   importEventsPerSec: number;
   importVsPeer: number;
   peakRssBytes: number;
@@ -9,6 +10,7 @@ export const TARGETS: {
   statusMs: number;
   atEvents: number;
 };
+export const FLOORS: Record<string, { floor: string; min: number }>;
 export const FILE_HEADER: string;
 export function count(n: number): string;
 export function seconds(ms: number): string;
@@ -20,12 +22,26 @@ export interface Measured {
   wallMs: number;
   peakRssBytes: number | null;
 }
-export interface StepResults {
+export interface Counts {
+  staged: number;
+  rejected: number;
+  skipped: number;
+  duplicates: number;
+}
+export interface FormatResults {
+  format: string;
   floor?: Measured & { rows: number };
-  export?: Measured & { rows: number; stagingBytes: number; csvBytes: number };
+  export?: Measured & { rows: number; stagingBytes: number; sourceBytes: number; expected: Counts; got: Counts };
+}
+export interface ImportResults {
+  kind: 'flat' | 'nested';
   /** events: what the import delivered; staged: what export-source staged. */
   import?: Measured & { events: number; staged: number; counted: number; wireBytes: number; requests: number };
   peer?: Measured & { events: number; counted: number; bytesSent: number; requests: number };
+}
+export interface StepResults {
+  formats: FormatResults[];
+  imports: ImportResults[];
   status?: Measured & { stagedEvents: number; afterImport: boolean };
 }
 export interface Row {
@@ -36,9 +52,15 @@ export interface Row {
   target: string;
   met: string;
 }
+export interface ExportRatio {
+  format: string;
+  ratio: number;
+  min: number;
+}
 export interface Headlines {
-  exportVsFloor: number | null;
-  importVsPeer: number | null;
+  exports: ExportRatio[];
+  worstExport: ExportRatio | null;
+  imports: Array<{ kind: string; ratio: number }>;
 }
 export interface RunInfo {
   date: string;

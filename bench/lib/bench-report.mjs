@@ -1,11 +1,13 @@
 // Pure: turns measured figures into the table (targets, ratios, met?) and the BENCHMARKS.md
 // section. No I/O, so it can be tested without running anything.
 
-/** The issue's targets. Sizes in bytes (MB = 10^6 bytes), times in ms. */
+/** The issues' targets. Sizes in bytes (MB = 10^6 bytes), times in ms. */
 export const TARGETS = {
   exportRowsPerSec: 150_000,
-  /** export-source within 2x of the bare csv-parse pass. */
+  /** export-source within 2x of the bare pass over the same file (the flat CSV, and every JSON format). */
   exportVsFloor: 0.5,
+  /** A CSV whose properties column holds nested JSON (and quoted line ends): within 1.67x of csv-parse. */
+  nestedCsvVsFloor: 0.6,
   importEventsPerSec: 150_000,
   importVsPeer: 10,
   peakRssBytes: 300e6,
@@ -15,17 +17,30 @@ export const TARGETS = {
   atEvents: 5_000_000,
 };
 
+/** The floor each format is measured against, and the least ratio to it. */
+export const FLOORS = {
+  csv: { floor: 'csv-parse floor', min: TARGETS.exportVsFloor },
+  'csv-nested': { floor: 'csv-parse floor', min: TARGETS.nestedCsvVsFloor },
+  jsonl: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
+  mixpanel: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
+  amplitude: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
+  posthog: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
+};
+
 export const FILE_HEADER = `# Benchmarks
 
 Written by \`npm run bench\` (bench/run-bench.mjs; \`npm run bench -- --help\` for options): each run
 adds a section at the top, newest first, and earlier sections stay below it. A run generates a
-synthetic CSV source (bench/generate-source.mjs, fixed seed) and measures, each in its own
-process: a bare csv-parse pass over the file (the floor), \`migrate export-source\`,
-\`migrate import --max-rate 0\` into \`migrate sandbox --count-only\` (in another process),
-posthog-node with \`historicalMigration: true\` into the same kind of sandbox (the peer), and
-\`migrate status\`. Rates are events over the process's wall time (Node's start included); peak
-RSS is the process's own (the sandbox's is not counted). Absolute figures vary between runs on
-shared machines; the ratios (ours / floor, ours / peer) are the headline figures. MB = 10^6 bytes.
+source of each format (bench/generate-source.mjs, fixed seeds: a flat CSV, a CSV with nested JSON
+properties, plain JSON lines, Mixpanel's raw export, Amplitude's zip of gzipped files, PostHog's
+export) and measures, each in its own process: a bare pass over each file (the floor: csv-parse,
+or readline and JSON.parse, gunzipping what needs it), \`migrate export-source\` on it,
+\`migrate import --max-rate 0\` of the two CSVs' staging files into \`migrate sandbox --count-only\`
+(in another process), posthog-node with \`historicalMigration: true\` into the same kind of sandbox
+(the peer), and \`migrate status\`. Rates are rows (events) over the process's wall time (Node's
+start included); peak RSS is the process's own (the sandbox's is not counted). Absolute figures
+vary between runs on shared machines; the ratios (ours / floor, ours / peer) are the headline
+figures, and the headline export ratio is the worst over the formats. MB = 10^6 bytes.
 `;
 
 const AT = `at ${TARGETS.atEvents / 1e6}M events`;
@@ -49,15 +64,24 @@ export function perSecond(n, ms) {
 
 /**
  * @typedef {{ wallMs: number, peakRssBytes: number | null }} Measured
- * @typedef {object} StepResults
+ * @typedef {{ staged: number, rejected: number, skipped: number, duplicates: number }} Counts
+ * @typedef {object} FormatResults
+ * @property {string} format
  * @property {Measured & { rows: number }} [floor]
- * @property {Measured & { rows: number, stagingBytes: number, csvBytes: number }} [export]
+ * @property {Measured & { rows: number, stagingBytes: number, sourceBytes: number, expected: Counts, got: Counts }} [export]
+ * @typedef {object} ImportResults
+ * @property {'flat' | 'nested'} kind the flat CSV's events, or the nested CSV's
  * @property {Measured & { events: number, staged: number, counted: number, wireBytes: number, requests: number }} [import]
  *   events is what the import delivered, staged what export-source staged.
  * @property {Measured & { events: number, counted: number, bytesSent: number, requests: number }} [peer]
+ * @typedef {object} StepResults
+ * @property {FormatResults[]} formats
+ * @property {ImportResults[]} imports
  * @property {Measured & { stagedEvents: number, afterImport: boolean }} [status]
  * @typedef {{ step: string, what: string, figure: string, ratio: string, target: string, met: string }} Row
- * @typedef {{ exportVsFloor: number | null, importVsPeer: number | null }} Headlines
+ * @typedef {{ format: string, ratio: number, min: number }} ExportRatio
+ * @typedef {{ kind: string, ratio: number }} ImportRatio
+ * @typedef {{ exports: ExportRatio[], worstExport: ExportRatio | null, imports: ImportRatio[] }} Headlines
  */
 
 /**
@@ -80,98 +104,124 @@ function rssRow(step, rssBytes, belowTargetSize) {
   return { step, what: 'peak RSS', figure: rssBytes === null ? 'unknown' : megabytes(rssBytes), ratio: '', target, met: met(rssBytes === null ? null : rssBytes < TARGETS.peakRssBytes, belowTargetSize) };
 }
 
+/** @param {{ wallMs: number }} s @param {number} n */
+const rate = (s, n) => perSecond(n, s.wallMs);
+
 /** @param {StepResults} r @returns {Headlines} */
 export function headlines(r) {
-  const rate = (/** @type {{ wallMs: number }} */ s, /** @type {number} */ n) => perSecond(n, s.wallMs);
-  const exportVsFloor = r.export && r.floor ? rate(r.export, r.export.rows) / rate(r.floor, r.floor.rows) : null;
-  const importVsPeer = r.import && r.peer ? rate(r.import, r.import.events) / rate(r.peer, r.peer.events) : null;
-  return { exportVsFloor, importVsPeer };
+  /** @type {ExportRatio[]} */
+  const exports = [];
+  for (const f of r.formats) {
+    if (!f.export || !f.floor) continue;
+    const min = FLOORS[/** @type {keyof typeof FLOORS} */ (f.format)]?.min ?? TARGETS.exportVsFloor;
+    exports.push({ format: f.format, ratio: rate(f.export, f.export.rows) / rate(f.floor, f.floor.rows), min });
+  }
+  const worstExport = exports.reduce((/** @type {ExportRatio | null} */ worst, e) => (worst === null || e.ratio < worst.ratio ? e : worst), null);
+  /** @type {ImportRatio[]} */
+  const imports = [];
+  for (const i of r.imports) if (i.import && i.peer) imports.push({ kind: i.kind, ratio: rate(i.import, i.import.events) / rate(i.peer, i.peer.events) });
+  return { exports, worstExport, imports };
+}
+
+/** @param {Counts} c */
+const countsText = (c) => `${count(c.staged)} staged, ${count(c.rejected)} rejected, ${count(c.skipped)} skipped, ${count(c.duplicates)} identical`;
+
+/**
+ * @param {FormatResults} f
+ * @param {boolean} small
+ * @returns {Row[]}
+ */
+function formatRows(f, small) {
+  const { floor: floorName, min } = FLOORS[/** @type {keyof typeof FLOORS} */ (f.format)] ?? { floor: 'floor', min: TARGETS.exportVsFloor };
+  /** @type {Row[]} */
+  const rows = [];
+  if (f.floor) rows.push({ step: `${f.format}: ${floorName}`, what: 'rows/s', figure: `${count(rate(f.floor, f.floor.rows))} (${seconds(f.floor.wallMs)})`, ratio: '', target: '', met: '' });
+  const e = f.export;
+  if (!e) return rows;
+  const step = `${f.format}: export-source`;
+  const flat = f.format === 'csv';
+  const ratio = f.floor ? rate(e, e.rows) / rate(f.floor, f.floor.rows) : null;
+  const exportRate = rate(e, e.rows);
+  rows.push({ step, what: 'rows/s', figure: `${count(exportRate)} (${seconds(e.wallMs)})`, ratio: '', target: flat ? `>= ${count(TARGETS.exportRowsPerSec)}` : '', met: flat ? met(exportRate >= TARGETS.exportRowsPerSec) : '' });
+  rows.push({
+    step,
+    what: 'vs floor',
+    figure: '',
+    ratio: ratio === null ? 'n/a (floor not run)' : `${times(ratio)} floor`,
+    target: `>= ${min}× floor`,
+    met: ratio === null ? '?' : met(ratio >= min),
+  });
+  rows.push(rssRow(step, e.peakRssBytes, small));
+  const sizeRatio = e.sourceBytes > 0 ? e.stagingBytes / e.sourceBytes : 0;
+  rows.push({
+    step,
+    what: 'staging file',
+    figure: `${megabytes(e.stagingBytes)} (source ${megabytes(e.sourceBytes)})`,
+    ratio: `${times(sizeRatio)} source`,
+    target: flat ? `<= ${TARGETS.stagingVsCsv}× CSV` : '',
+    met: flat ? met(sizeRatio <= TARGETS.stagingVsCsv) : '',
+  });
+  const same = JSON.stringify(e.got) === JSON.stringify(e.expected);
+  rows.push({ step, what: 'counts', figure: countsText(e.got), ratio: '', target: 'as generated', met: met(same) });
+  return rows;
 }
 
 /**
- * @param {StepResults} r
+ * @param {ImportResults} i
+ * @param {Headlines} h
+ * @param {boolean} small
  * @param {number} events events in the source
  * @returns {Row[]}
  */
-export function evaluate(r, events) {
-  const small = events < TARGETS.atEvents;
-  const h = headlines(r);
+function importRows(i, h, small, events) {
   /** @type {Row[]} */
   const rows = [];
-  if (r.floor) {
-    rows.push({ step: '1 csv-parse floor', what: 'rows/s', figure: `${count(perSecond(r.floor.rows, r.floor.wallMs))} (${seconds(r.floor.wallMs)})`, ratio: '', target: '', met: '' });
+  const label = i.kind === 'flat' ? 'flat properties (csv)' : 'nested properties (csv-nested)';
+  const imp = i.import;
+  if (imp) {
+    const step = `import, ${label}`;
+    const importRate = rate(imp, imp.events);
+    const ratio = h.imports.find((x) => x.kind === i.kind)?.ratio ?? null;
+    rows.push({ step, what: 'events/s', figure: `${count(importRate)} (${seconds(imp.wallMs)})`, ratio: '', target: `>= ${count(TARGETS.importEventsPerSec)}`, met: met(importRate >= TARGETS.importEventsPerSec) });
+    rows.push({
+      step,
+      what: 'vs peer',
+      figure: '',
+      ratio: ratio === null ? 'n/a (peer not run)' : `${times(ratio)} peer`,
+      target: `>= ${TARGETS.importVsPeer}× peer`,
+      met: ratio === null ? '?' : met(ratio >= TARGETS.importVsPeer),
+    });
+    rows.push(rssRow(step, imp.peakRssBytes, small));
+    rows.push({ step, what: 'bytes sent', figure: `${megabytes(imp.wireBytes)} in ${count(imp.requests)} requests`, ratio: '', target: '', met: '' });
+    rows.push({ step, what: 'counted by sandbox', figure: `${count(imp.counted)} of ${count(imp.staged)}`, ratio: '', target: 'all', met: met(imp.counted === imp.staged && imp.events === imp.staged) });
   }
-  if (r.export) rows.push(...exportRows(r.export, h, small));
-  if (r.import) rows.push(...importRows(r.import, h, small));
-  if (r.peer) rows.push(...peerRows(r.peer, events));
-  if (r.status) {
-    const what = `latency (${count(r.status.stagedEvents)} staged${r.status.afterImport ? ', after import' : ''})`;
-    rows.push({ step: '5 status', what, figure: seconds(r.status.wallMs), ratio: '', target: `< ${TARGETS.statusMs / 1000} s ${AT}`, met: met(r.status.wallMs < TARGETS.statusMs, small) });
+  const p = i.peer;
+  if (p) {
+    const step = `posthog-node, ${label}`;
+    const prefix = p.events < events ? `, first ${count(p.events)} events` : '';
+    rows.push({ step, what: 'events/s', figure: `${count(rate(p, p.events))} (${seconds(p.wallMs)}${prefix})`, ratio: '', target: '', met: '' });
+    rows.push({ step, what: 'peak RSS', figure: p.peakRssBytes === null ? 'unknown' : megabytes(p.peakRssBytes), ratio: '', target: '', met: '' });
+    rows.push({ step, what: 'bytes sent', figure: `${megabytes(p.bytesSent)} in ${count(p.requests)} requests`, ratio: '', target: '', met: '' });
+    rows.push({ step, what: 'counted by sandbox', figure: `${count(p.counted)} of ${count(p.events)}`, ratio: '', target: 'all', met: met(p.counted === p.events) });
   }
   return rows;
 }
 
 /**
- * A speed row against its floor, and a ratio row against the other side (null: not run).
- * @param {{ step: string, unit: string, n: number, wallMs: number, minRate: number, ratio: number | null, minRatio: number, other: string }} s
+ * @param {StepResults} r
+ * @param {number} events events in each source
  * @returns {Row[]}
  */
-function speedRows(s) {
-  const rate = perSecond(s.n, s.wallMs);
-  const target = `>= ${s.minRatio}× ${s.other}`;
-  return [
-    { step: s.step, what: s.unit, figure: `${count(rate)} (${seconds(s.wallMs)})`, ratio: '', target: `>= ${count(s.minRate)}`, met: met(rate >= s.minRate) },
-    s.ratio === null
-      ? { step: s.step, what: `vs ${s.other}`, figure: '', ratio: `n/a (${s.other} not run)`, target, met: '?' }
-      : { step: s.step, what: `vs ${s.other}`, figure: '', ratio: `${times(s.ratio)} ${s.other}`, target, met: met(s.ratio >= s.minRatio) },
-  ];
-}
-
-/**
- * @param {NonNullable<StepResults['export']>} e
- * @param {Headlines} h
- * @param {boolean} small
- * @returns {Row[]}
- */
-function exportRows(e, h, small) {
-  const step = '2 export-source';
-  const sizeRatio = e.csvBytes > 0 ? e.stagingBytes / e.csvBytes : 0;
-  return [
-    ...speedRows({ step, unit: 'rows/s', n: e.rows, wallMs: e.wallMs, minRate: TARGETS.exportRowsPerSec, ratio: h.exportVsFloor, minRatio: TARGETS.exportVsFloor, other: 'floor' }),
-    rssRow(step, e.peakRssBytes, small),
-    { step, what: 'staging file', figure: `${megabytes(e.stagingBytes)} (CSV ${megabytes(e.csvBytes)})`, ratio: `${times(sizeRatio)} CSV`, target: `<= ${TARGETS.stagingVsCsv}× CSV`, met: met(sizeRatio <= TARGETS.stagingVsCsv) },
-  ];
-}
-
-/**
- * @param {NonNullable<StepResults['import']>} i
- * @param {Headlines} h
- * @param {boolean} small
- * @returns {Row[]}
- */
-function importRows(i, h, small) {
-  const step = '3 import';
-  return [
-    ...speedRows({ step, unit: 'events/s', n: i.events, wallMs: i.wallMs, minRate: TARGETS.importEventsPerSec, ratio: h.importVsPeer, minRatio: TARGETS.importVsPeer, other: 'peer' }),
-    rssRow(step, i.peakRssBytes, small),
-    { step, what: 'bytes sent', figure: `${megabytes(i.wireBytes)} in ${count(i.requests)} requests`, ratio: '', target: '', met: '' },
-    { step, what: 'counted by sandbox', figure: `${count(i.counted)} of ${count(i.staged)}`, ratio: '', target: 'all', met: met(i.counted === i.staged && i.events === i.staged) },
-  ];
-}
-
-/**
- * @param {NonNullable<StepResults['peer']>} p
- * @param {number} events events in the source
- * @returns {Row[]}
- */
-function peerRows(p, events) {
-  const prefix = p.events < events ? `, first ${count(p.events)} events` : '';
-  return [
-    { step: '4 posthog-node', what: 'events/s', figure: `${count(perSecond(p.events, p.wallMs))} (${seconds(p.wallMs)}${prefix})`, ratio: '', target: '', met: '' },
-    { step: '4 posthog-node', what: 'peak RSS', figure: p.peakRssBytes === null ? 'unknown' : megabytes(p.peakRssBytes), ratio: '', target: '', met: '' },
-    { step: '4 posthog-node', what: 'bytes sent', figure: `${megabytes(p.bytesSent)} in ${count(p.requests)} requests`, ratio: '', target: '', met: '' },
-    { step: '4 posthog-node', what: 'counted by sandbox', figure: `${count(p.counted)} of ${count(p.events)}`, ratio: '', target: 'all', met: met(p.counted === p.events) },
-  ];
+export function evaluate(r, events) {
+  const small = events < TARGETS.atEvents;
+  const h = headlines(r);
+  const rows = r.formats.flatMap((f) => formatRows(f, small));
+  for (const i of r.imports) rows.push(...importRows(i, h, small, events));
+  if (r.status) {
+    const what = `latency (${count(r.status.stagedEvents)} staged${r.status.afterImport ? ', after import' : ''})`;
+    rows.push({ step: 'status', what, figure: seconds(r.status.wallMs), ratio: '', target: `< ${TARGETS.statusMs / 1000} s ${AT}`, met: met(r.status.wallMs < TARGETS.statusMs, small) });
+  }
+  return rows;
 }
 
 const COLUMNS = /** @type {const} */ (['step', 'what', 'figure', 'ratio', 'target', 'met']);
@@ -192,11 +242,19 @@ export function markdownTable(rows) {
   return [line(TITLES), line(TITLES.map(() => '---')), ...rows.map((row) => line(COLUMNS.map((c) => row[c])))].join('\n');
 }
 
-/** @param {Headlines} h one line: the two headline ratios against their targets */
+/** @param {Headlines} h one line: the worst export ratio over the formats, and the import ratios, against their targets */
 export function headlineText(h) {
-  const part = (/** @type {string} */ label, /** @type {number | null} */ value, /** @type {number} */ target) =>
-    `${label} ${value === null ? 'n/a' : times(value)} (target >= ${target}×)`;
-  return `${part('export-source / csv-parse floor', h.exportVsFloor, TARGETS.exportVsFloor)}; ${part('import / posthog-node', h.importVsPeer, TARGETS.importVsPeer)}`;
+  const w = h.worstExport;
+  const met = h.exports.filter((e) => e.ratio >= e.min).length;
+  const exportPart =
+    w === null
+      ? 'export-source / floor n/a'
+      : `worst export-source / floor over ${h.exports.length} format${h.exports.length === 1 ? '' : 's'} ${times(w.ratio)} (${w.format}, target >= ${w.min}×; ${met} of ${h.exports.length} met)`;
+  const importPart =
+    h.imports.length === 0
+      ? `import / posthog-node n/a (target >= ${TARGETS.importVsPeer}×)`
+      : `import / posthog-node ${h.imports.map((i) => `${times(i.ratio)} ${i.kind}`).join(', ')} (target >= ${TARGETS.importVsPeer}×)`;
+  return `${exportPart}; ${importPart}`;
 }
 
 /**

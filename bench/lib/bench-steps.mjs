@@ -1,6 +1,6 @@
 // The measured steps. Each runs its subject as a child process (measureNode) and returns the
 // figures bench-report.mjs evaluates; the import and the peer talk to a sandbox of their own.
-import { copyFileSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureNode } from './measure-process.mjs';
 import { startSandbox } from './sandbox-process.mjs';
@@ -10,11 +10,43 @@ import { startSandbox } from './sandbox-process.mjs';
  * @property {string} root the checkout
  * @property {string} cli bin/migrate.js
  * @property {string} work .bench/
- * @property {string} source the generated CSV
- * @property {string} staged the staging file export-source writes (left as exported)
- * @property {string} imported a copy of it that the import marks delivered
  * @property {string} config the import's config, pointing at the sandbox
  */
+
+/**
+ * The files of one format's source: the generated source (and its counts beside it), the
+ * staging file export-source writes (left as exported) and a copy the import marks delivered.
+ * @typedef {object} FormatFiles
+ * @property {string} format
+ * @property {string} source
+ * @property {string} meta
+ * @property {string} staged
+ * @property {string} imported
+ */
+
+const EXTENSIONS = { csv: 'csv', 'csv-nested': 'csv', jsonl: 'jsonl', mixpanel: 'jsonl', amplitude: 'zip', posthog: 'jsonl' };
+
+/**
+ * @param {string} work
+ * @param {string} format
+ * @param {number} events
+ * @returns {FormatFiles}
+ */
+export function formatFiles(work, format, events) {
+  // The flat CSV keeps the name of the earlier runs' single source.
+  const base = format === 'csv' ? `source-${events}` : `${format}-${events}`;
+  const source = join(work, `${base}.${EXTENSIONS[/** @type {keyof typeof EXTENSIONS} */ (format)]}`);
+  return { format, source, meta: `${source}.meta.json`, staged: join(work, `staged-${base}.db`), imported: join(work, `imported-${base}.db`) };
+}
+
+/**
+ * What the generator says staging must make of the source's rows.
+ * @param {FormatFiles} f
+ * @returns {{ events: number, files: number, expect: import('./bench-report.mjs').Counts }}
+ */
+export function readMeta(f) {
+  return JSON.parse(readFileSync(f.meta, 'utf8'));
+}
 
 /** @param {string} file the staging file with the journal files SQLite may leave beside it */
 export function stagingFiles(file) {
@@ -40,38 +72,40 @@ function parseJson(stdout, label) {
   }
 }
 
-/** @param {BenchPaths} p */
-export async function floorStep(p) {
-  const m = await measureNode([join(p.root, 'bench', 'csv-parse-floor.mjs'), p.source], { label: 'csv-parse floor' });
-  return { rows: parseJson(m.stdout, 'csv-parse floor').rows, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes };
+/** @param {BenchPaths} p @param {FormatFiles} f the bare pass: csv-parse for the CSVs, readline and JSON.parse for the rest */
+export async function floorStep(p, f) {
+  const script = f.format === 'csv' || f.format === 'csv-nested' ? 'csv-parse-floor.mjs' : 'json-parse-floor.mjs';
+  const m = await measureNode([join(p.root, 'bench', script), f.source], { label: `${f.format} floor` });
+  return { rows: parseJson(m.stdout, `${f.format} floor`).rows, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes };
 }
 
-/** @param {BenchPaths} p @param {number} events */
-export async function exportStep(p, events) {
-  removeStaging(p.staged);
-  const m = await measureNode([p.cli, 'export-source', '--from', 'csv', p.source, '--staging', p.staged, '--quiet', '--json'], { label: 'migrate export-source' });
+/** @param {BenchPaths} p @param {FormatFiles} f */
+export async function exportStep(p, f) {
+  removeStaging(f.staged);
+  const from = f.format === 'csv-nested' ? 'csv' : f.format;
+  const m = await measureNode([p.cli, 'export-source', '--from', from, f.source, '--staging', f.staged, '--quiet', '--json'], { label: `migrate export-source --from ${from}` });
   const totals = parseJson(m.stdout, 'migrate export-source').totals;
-  if (totals.staged !== events) throw new Error(`export-source staged ${totals.staged} of ${events} rows (${totals.rejected} rejected)`);
-  return { rows: totals.rowsRead, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes, stagingBytes: stagingBytes(p.staged), csvBytes: statSync(p.source).size };
+  const got = { staged: totals.staged, rejected: totals.rejected, skipped: totals.skipped, duplicates: totals.duplicates };
+  return { rows: totals.rowsRead, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes, stagingBytes: stagingBytes(f.staged), sourceBytes: statSync(f.source).size, expected: readMeta(f).expect, got };
 }
 
-/** @param {BenchPaths} p @param {number} events */
-export async function importStep(p, events) {
-  if (!existsSync(p.staged)) throw new Error(`${p.staged} is missing: run the export step too (or an earlier run with --keep)`);
-  if (existsSync(`${p.staged}-wal`)) throw new Error(`${p.staged}-wal exists: is another process using the staging file?`);
-  removeStaging(p.imported);
-  copyFileSync(p.staged, p.imported);
+/** @param {BenchPaths} p @param {FormatFiles} f @param {number} staged events export-source staged */
+export async function importStep(p, f, staged) {
+  if (!existsSync(f.staged)) throw new Error(`${f.staged} is missing: run the export step too (or an earlier run with --keep)`);
+  if (existsSync(`${f.staged}-wal`)) throw new Error(`${f.staged}-wal exists: is another process using the staging file?`);
+  removeStaging(f.imported);
+  copyFileSync(f.staged, f.imported);
   const sandbox = await startSandbox(p.cli);
   try {
     const project = { role: 'test', host: sandbox.url, apiKey: sandbox.testProject.apiKey, projectId: String(sandbox.testProject.id) };
     writeFileSync(p.config, JSON.stringify({ projects: { test: project } }, null, 2));
-    const args = [p.cli, 'import', '--project', 'test', '--staging', p.imported, '--config', p.config, '--max-rate', '0', '--quiet', '--json'];
+    const args = [p.cli, 'import', '--project', 'test', '--staging', f.imported, '--config', p.config, '--max-rate', '0', '--quiet', '--json'];
     const m = await measureNode(args, { label: 'migrate import' });
     const summary = parseJson(m.stdout, 'migrate import');
     const stats = await sandbox.stats();
     return {
       events: summary.delivered,
-      staged: events,
+      staged,
       counted: stats.eventsByProject[String(sandbox.testProject.id)] ?? 0,
       wireBytes: summary.wireBytes,
       requests: summary.requests,
@@ -84,11 +118,11 @@ export async function importStep(p, events) {
   }
 }
 
-/** @param {BenchPaths} p @param {number} peerEvents */
-export async function peerStep(p, peerEvents) {
+/** @param {BenchPaths} p @param {FormatFiles} f a CSV @param {number} peerEvents */
+export async function peerStep(p, f, peerEvents) {
   const sandbox = await startSandbox(p.cli);
   try {
-    const args = [join(p.root, 'bench', 'peer-posthog-node.mjs'), p.source, String(peerEvents), sandbox.url, sandbox.testProject.apiKey];
+    const args = [join(p.root, 'bench', 'peer-posthog-node.mjs'), f.source, String(peerEvents), sandbox.url, sandbox.testProject.apiKey];
     const m = await measureNode(args, { label: 'posthog-node peer' });
     const result = parseJson(m.stdout, 'posthog-node peer');
     const stats = await sandbox.stats();

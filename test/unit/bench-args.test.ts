@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVENTS, DEFAULT_PEER_EVENTS, parseBenchArgs, parseCount, STEPS } from '../../bench/lib/bench-args.mjs';
+import { DEFAULT_EVENTS, DEFAULT_PEER_EVENTS, FORMATS, parseBenchArgs, parseCount, STEPS } from '../../bench/lib/bench-args.mjs';
 
 describe('bench event counts', () => {
   it.each<[string, number | undefined]>([
@@ -20,9 +20,9 @@ describe('bench event counts', () => {
 });
 
 describe('bench arguments', () => {
-  it('defaults to one million events, every step, a peer prefix and BENCHMARKS.md', () => {
+  it('defaults to one million events, every step and format, a peer prefix and BENCHMARKS.md', () => {
     expect(parseBenchArgs([])).toEqual({
-      options: { events: DEFAULT_EVENTS, peerEvents: DEFAULT_PEER_EVENTS, steps: STEPS, keep: false, out: 'BENCHMARKS.md' },
+      options: { events: DEFAULT_EVENTS, peerEvents: DEFAULT_PEER_EVENTS, steps: STEPS, formats: FORMATS, keep: false, out: 'BENCHMARKS.md' },
     });
   });
 
@@ -33,6 +33,8 @@ describe('bench arguments', () => {
     [['--events', '1m', '--peer-events', '300k'], { peerEvents: 300_000 }],
     [['--only', 'import,export'], { steps: ['export', 'import'] }],
     [['--only', ' status '], { steps: ['status'] }],
+    [['--formats', 'posthog,mixpanel'], { formats: ['mixpanel', 'posthog'] }],
+    [['--formats=csv-nested'], { formats: ['csv-nested'] }],
     [['--keep'], { keep: true }],
     [['--out', 'x.md'], { out: 'x.md' }],
     [['--no-write'], { out: null }],
@@ -48,6 +50,7 @@ describe('bench arguments', () => {
     [['--events', '1000', '--peer-events', '2000'], /more than --events/],
     [['--only', 'export,upload'], /unknown step upload/],
     [['--only', ','], /at least one step/],
+    [['--formats', 'parquet'], /--formats: unknown format parquet/],
     [['--out', 'a.md', '--no-write'], /exclude each other/],
     [['--fast'], /unknown argument --fast/],
     [['--keep=yes'], /unknown argument --keep=yes/],

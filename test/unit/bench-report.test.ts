@@ -1,44 +1,79 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, FILE_HEADER, formatTable, headlines, insertSection, markdownTable, runSection, shellQuote, type Row, type StepResults } from '../../bench/lib/bench-report.mjs';
+import { evaluate, FILE_HEADER, formatTable, headlines, headlineText, insertSection, markdownTable, runSection, shellQuote, type Row, type StepResults } from '../../bench/lib/bench-report.mjs';
 
 const MB = 1e6;
+const counts = { staged: 990_000, rejected: 9_000, skipped: 0, duplicates: 1_000 };
 const results: StepResults = {
-  floor: { rows: 1_000_000, wallMs: 2_000, peakRssBytes: 80 * MB },
-  export: { rows: 1_000_000, wallMs: 5_000, peakRssBytes: 150 * MB, stagingBytes: 250 * MB, csvBytes: 173 * MB },
-  import: { events: 1_000_000, staged: 1_000_000, counted: 1_000_000, wireBytes: 43 * MB, requests: 1_000, wallMs: 4_000, peakRssBytes: 320 * MB },
-  peer: { events: 200_000, counted: 200_000, bytesSent: 8 * MB, requests: 200, wallMs: 20_000, peakRssBytes: 400 * MB },
+  formats: [
+    {
+      format: 'csv',
+      floor: { rows: 1_000_000, wallMs: 2_000, peakRssBytes: 80 * MB },
+      export: { rows: 1_000_000, wallMs: 5_000, peakRssBytes: 150 * MB, stagingBytes: 250 * MB, sourceBytes: 173 * MB, expected: counts, got: counts },
+    },
+    {
+      format: 'mixpanel',
+      floor: { rows: 1_000_000, wallMs: 10_000, peakRssBytes: 100 * MB },
+      export: { rows: 1_000_000, wallMs: 16_000, peakRssBytes: 320 * MB, stagingBytes: 900 * MB, sourceBytes: 1_000 * MB, expected: counts, got: { ...counts, rejected: 8_999 } },
+    },
+    { format: 'csv-nested', floor: { rows: 1_000_000, wallMs: 15_000, peakRssBytes: 60 * MB } },
+  ],
+  imports: [
+    {
+      kind: 'flat',
+      import: { events: 1_000_000, staged: 1_000_000, counted: 1_000_000, wireBytes: 43 * MB, requests: 1_000, wallMs: 4_000, peakRssBytes: 320 * MB },
+      peer: { events: 200_000, counted: 200_000, bytesSent: 8 * MB, requests: 200, wallMs: 20_000, peakRssBytes: 400 * MB },
+    },
+    { kind: 'nested', import: { events: 1_000_000, staged: 1_000_000, counted: 999_000, wireBytes: 90 * MB, requests: 2_000, wallMs: 8_000, peakRssBytes: 200 * MB } },
+  ],
   status: { stagedEvents: 1_000_000, afterImport: true, wallMs: 300, peakRssBytes: 60 * MB },
 };
 
 const find = (rows: Row[], step: string, what: string): Row => {
-  const row = rows.find((r) => r.step.endsWith(step) && r.what.startsWith(what));
+  const row = rows.find((r) => r.step.startsWith(step) && r.what.startsWith(what));
   if (!row) throw new Error(`no row ${step} ${what}`);
   return row;
 };
 
 describe('bench evaluation', () => {
-  it('computes the headline ratios from rates, not totals', () => {
-    // export 200k rows/s over a floor of 500k; import 250k events/s over a peer of 10k on a prefix.
+  it('computes the ratios from rates, not totals; the headline export ratio is the worst over the formats', () => {
+    // csv: 200k rows/s over a floor of 500k; mixpanel: 62.5k over 100k; flat import 250k events/s over a peer of 10k.
     const h = headlines(results);
-    expect(h.exportVsFloor).toBeCloseTo(0.4);
-    expect(h.importVsPeer).toBeCloseTo(25);
+    expect(h.exports.map((e) => [e.format, +e.ratio.toFixed(3), e.min])).toEqual([
+      ['csv', 0.4, 0.5],
+      ['mixpanel', 0.625, 0.5],
+    ]);
+    expect(h.worstExport).toMatchObject({ format: 'csv' });
+    expect(h.imports).toEqual([{ kind: 'flat', ratio: 25 }]);
+    expect(headlineText(h)).toBe('worst export-source / floor over 2 formats 0.40× (csv, target >= 0.5×; 1 of 2 met); import / posthog-node 25.00× flat (target >= 10×)');
   });
 
   it('has no ratio when a side did not run', () => {
-    expect(headlines({ export: results.export })).toEqual({ exportVsFloor: null, importVsPeer: null });
-    expect(find(evaluate({ import: results.import }, 1_000_000), 'import', 'vs peer')).toMatchObject({ ratio: 'n/a (peer not run)', met: '?' });
+    expect(headlines({ formats: [{ format: 'jsonl', export: results.formats[0]!.export }], imports: [] })).toEqual({ exports: [], worstExport: null, imports: [] });
+    const rows = evaluate({ formats: [{ format: 'jsonl', export: results.formats[0]!.export }], imports: [results.imports[1]!] }, 1_000_000);
+    expect(find(rows, 'jsonl: export-source', 'vs floor')).toMatchObject({ ratio: 'n/a (floor not run)', met: '?' });
+    expect(find(rows, 'import, nested', 'vs peer')).toMatchObject({ ratio: 'n/a (peer not run)', met: '?' });
+    expect(headlineText(headlines({ formats: [], imports: [] }))).toBe('export-source / floor n/a; import / posthog-node n/a (target >= 10×)');
   });
 
   it.each<[string, string, string, string]>([
-    ['export-source', 'rows/s', '200,000 (5.00 s)', 'yes'],
-    ['export-source', 'vs floor', '', 'no'],
-    ['export-source', 'staging file', '250.0 MB (CSV 173.0 MB)', 'yes'],
-    ['export-source', 'peak RSS', '150.0 MB', 'yes*'],
-    ['import', 'events/s', '250,000 (4.00 s)', 'yes'],
-    ['import', 'vs peer', '', 'yes'],
-    ['import', 'peak RSS', '320.0 MB', 'no'],
-    ['import', 'counted by sandbox', '1,000,000 of 1,000,000', 'yes'],
-    ['posthog-node', 'events/s', '10,000 (20.00 s, first 200,000 events)', ''],
+    ['csv: csv-parse floor', 'rows/s', '500,000 (2.00 s)', ''],
+    ['csv: export-source', 'rows/s', '200,000 (5.00 s)', 'yes'],
+    ['csv: export-source', 'vs floor', '', 'no'],
+    ['csv: export-source', 'staging file', '250.0 MB (source 173.0 MB)', 'yes'],
+    ['csv: export-source', 'peak RSS', '150.0 MB', 'yes*'],
+    ['csv: export-source', 'counts', '990,000 staged, 9,000 rejected, 0 skipped, 1,000 identical', 'yes'],
+    ['mixpanel: JSON.parse floor', 'rows/s', '100,000 (10.00 s)', ''],
+    ['mixpanel: export-source', 'rows/s', '62,500 (16.00 s)', ''],
+    ['mixpanel: export-source', 'vs floor', '', 'yes'],
+    ['mixpanel: export-source', 'peak RSS', '320.0 MB', 'no'],
+    ['mixpanel: export-source', 'counts', '990,000 staged, 8,999 rejected, 0 skipped, 1,000 identical', 'no'],
+    ['csv-nested: csv-parse floor', 'rows/s', '66,667 (15.00 s)', ''],
+    ['import, flat', 'events/s', '250,000 (4.00 s)', 'yes'],
+    ['import, flat', 'vs peer', '', 'yes'],
+    ['import, flat', 'peak RSS', '320.0 MB', 'no'],
+    ['import, flat', 'counted by sandbox', '1,000,000 of 1,000,000', 'yes'],
+    ['import, nested', 'counted by sandbox', '999,000 of 1,000,000', 'no'],
+    ['posthog-node, flat', 'events/s', '10,000 (20.00 s, first 200,000 events)', ''],
     ['status', 'latency', '0.30 s', 'yes*'],
   ])('%s %s: %s, met %s', (step, what, figure, met) => {
     const row = find(evaluate(results, 1_000_000), step, what);
@@ -46,20 +81,20 @@ describe('bench evaluation', () => {
     expect(row.met).toBe(met);
   });
 
+  it('holds a CSV with nested properties to its own target', () => {
+    const nested = { format: 'csv-nested', floor: results.formats[2]!.floor, export: { ...results.formats[0]!.export!, wallMs: 26_000 } };
+    expect(find(evaluate({ formats: [nested], imports: [] }, 1_000_000), 'csv-nested: export-source', 'vs floor')).toMatchObject({ ratio: '0.58× floor', target: '>= 0.6× floor', met: 'no' });
+  });
+
   it('drops the asterisk at the size the targets are set at', () => {
     const rows = evaluate(results, 5_000_000);
-    expect(find(rows, 'export-source', 'peak RSS').met).toBe('yes');
+    expect(find(rows, 'csv: export-source', 'peak RSS').met).toBe('yes');
     expect(find(rows, 'status', 'latency').met).toBe('yes');
   });
 
-  it('flags a sandbox that counted fewer events than were staged', () => {
-    const short = { ...results, import: { ...results.import!, counted: 999_000 } };
-    expect(find(evaluate(short, 1_000_000), 'import', 'counted').met).toBe('no');
-  });
-
   it('says when peak RSS could not be read', () => {
-    const unknown = { export: { ...results.export!, peakRssBytes: null } };
-    expect(find(evaluate(unknown, 1_000_000), 'export-source', 'peak RSS')).toMatchObject({ figure: 'unknown', met: '?' });
+    const unknown: StepResults = { formats: [{ format: 'csv', export: { ...results.formats[0]!.export!, peakRssBytes: null } }], imports: [] };
+    expect(find(evaluate(unknown, 1_000_000), 'csv: export-source', 'peak RSS')).toMatchObject({ figure: 'unknown', met: '?' });
   });
 });
 
@@ -86,14 +121,14 @@ describe('bench tables', () => {
 
 describe('BENCHMARKS.md', () => {
   const section = (date: string) =>
-    runSection({ date, events: 200_000, command: 'npm run bench -- --events 200000', machine: '2 cores', commit: 'abc1234', rows: [], headlines: { exportVsFloor: 0.5, importVsPeer: null }, notes: ['a note'] });
+    runSection({ date, events: 200_000, command: 'npm run bench -- --events 200000', machine: '2 cores', commit: 'abc1234', rows: [], headlines: headlines(results), notes: ['a note'] });
 
   it('writes a run section with the command, machine and headline', () => {
     const text = section('2025-01-02T03:04:05.000Z');
     expect(text).toContain('## 2025-01-02 03:04 UTC, 200,000 events');
     expect(text).toContain('- Command: `npm run bench -- --events 200000`');
     expect(text).toContain('- Machine: 2 cores');
-    expect(text).toContain('export-source / csv-parse floor 0.50× (target >= 0.5×); import / posthog-node n/a');
+    expect(text).toContain('- Headline: worst export-source / floor over 2 formats 0.40× (csv');
     expect(text).toContain('\na note\n');
   });
 
