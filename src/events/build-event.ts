@@ -83,9 +83,9 @@ function readDistinctId(value: unknown, field: string): string | RowProblem {
   return value;
 }
 
-type RenameResult = { ok: true; properties: Record<string, unknown> } | { ok: false; problem: RowProblem };
+export type RenameResult = { ok: true; properties: Record<string, unknown> } | { ok: false; problem: RowProblem };
 
-function renameProperties(properties: Record<string, unknown>, renames: NameMap['properties']): RenameResult {
+export function renameProperties(properties: Record<string, unknown>, renames: NameMap['properties']): RenameResult {
   if (renames.size === 0) return { ok: true, properties };
   const out: Record<string, unknown> = {};
   const renamedFrom = new Map<string, string>();

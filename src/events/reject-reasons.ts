@@ -24,6 +24,8 @@ export const REJECT_REASONS = {
   bad_uuid: 'uuid is not a valid UUID',
   event_too_large: 'event larger than the per-event limit',
   bad_value: 'a field has an invalid value',
+  transform_error: 'the --transform module threw on this row',
+  transform_invalid: 'the --transform module returned something that is not a valid event',
   missing_group_key: 'no group key',
   group_key_too_long: 'group key longer than 400 characters',
   conflicts_with_staged: 'the same row was staged earlier with different content (another file, map or time zone)',

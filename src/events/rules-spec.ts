@@ -4,6 +4,8 @@
  */
 import type { EventRules } from './build-event.js';
 import { buildNameMap, type MappingFile } from './name-map.js';
+import type { RowFilters } from './row-filters.js';
+import type { TransformSpec } from './row-steps.js';
 import type { EventKindValue } from './staged-event.js';
 import { createZoneConverter } from './time-zone.js';
 
@@ -21,6 +23,10 @@ export interface RulesSpec {
   kind?: EventKindValue;
   /** export-source --group: put the value of `property` into `$groups[type]`. */
   groups?: GroupColumn[];
+  /** export-source --only-events, --skip-events, --since, --until (see row-filters.ts). */
+  filters?: RowFilters;
+  /** export-source --transform: the module, loaded on each thread that reads rows (see row-steps.ts). */
+  transform?: TransformSpec;
 }
 
 export interface GroupColumn {

@@ -6,7 +6,7 @@
  * to pending with nothing of it staged.
  */
 import { spanLength, type Span } from '../sources/api/api-ranges.js';
-import { type ReadCounts } from '../staging/source-reads.js';
+import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { InFlight } from '../util/in-flight.js';
 import { adaptiveHours, MAX_HOURS_PER_REQUEST, nextRange, planWindow, rangeKey, rangesIn } from './api-plan.js';
@@ -38,7 +38,7 @@ export interface StageApiResult {
   alreadyDone: { ranges: number; units: number };
   /** Ranges fetched (or tried) in this run, in the order they ended. */
   ranges: RangeResult[];
-  totals: ReadCounts & { rejectedByReason: Record<string, number> };
+  totals: ReadCounts & { rejectedByReason: Record<string, number>; skippedByReason: Record<string, number> };
   /** The window's ranges in the ledger after this run, by status. */
   ledger: { done: number; empty: number; failed: number; pending: number };
   /** Ranges an earlier run left half-fetched, undone before this one. */
@@ -121,10 +121,11 @@ export function fetchRanges(base: Context, o: LoopOptions): Promise<LoopResult> 
 }
 
 function totalsOf(ranges: readonly RangeResult[]): StageApiResult['totals'] {
-  const totals: StageApiResult['totals'] = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {} };
+  const totals: StageApiResult['totals'] = { ...emptyCounts(), rejectedByReason: {}, skippedByReason: {} };
   for (const range of ranges) {
-    for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) totals[key] += range[key];
-    for (const [reason, n] of Object.entries(range.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+    for (const key of COUNT_KEYS) totals[key] += range[key];
+    addByReason(totals.rejectedByReason, range.rejectedByReason);
+    addByReason(totals.skippedByReason, range.skippedByReason);
   }
   return totals;
 }

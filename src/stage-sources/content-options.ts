@@ -97,7 +97,23 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
     show: (v) => (v === false ? 'values not trimmed' : 'values trimmed'),
     inherits: { apply: (v, run) => readWith(run, 'trim', 'trim', v), ask: (v) => (v === false ? '--no-trim' : '--trim') },
   },
+  // The transform module's content (its SHA-256), not its path. Any change may change any row.
+  { key: 'transform', flag: '--transform', unrecorded: null, show: (v) => (v === null ? 'no transform' : `transform ${String(v).slice(0, 19)}...`) },
+  // A filter that lets in more (a longer --only-events, a shorter --skip-events, an earlier
+  // --since, a later --until, or none) only stages rows skipped before: it widens.
+  { key: 'onlyEvents', flag: '--only-events', unrecorded: null, widens: (before, after) => before !== null && (after === null || names(before).every((n) => names(after).includes(n))), show: showNames },
+  { key: 'skipEvents', flag: '--skip-events', unrecorded: null, widens: (before, after) => before !== null && (after === null || names(after).every((n) => names(before).includes(n))), show: showNames },
+  { key: 'since', flag: '--since', unrecorded: null, widens: (before, after) => before !== null && (after === null || String(after) < String(before)), show: (v) => (v === null ? 'none' : showDay(v)) },
+  { key: 'until', flag: '--until', unrecorded: null, widens: (before, after) => before !== null && (after === null || String(after) > String(before)), show: (v) => (v === null ? 'none' : showDay(v)) },
 ];
+
+function names(value: unknown): string[] {
+  return value as string[];
+}
+
+function showNames(value: unknown): string {
+  return value === null ? 'none' : names(value).join(',');
+}
 
 function showDelimiter(value: unknown): string {
   return value === '\t' ? 'tab' : `'${String(value)}'`;

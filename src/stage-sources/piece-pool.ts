@@ -6,6 +6,7 @@
  * longer per row. Writing takes this thread less time than reading takes a worker, so when
  * every worker has a piece waiting, this thread reads the next piece itself.
  */
+import type { RowTransform } from '../events/row-steps.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { PieceProgress } from '../staging/source-reads.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
@@ -44,8 +45,9 @@ const WORKER_YOUNG_GENERATION_MB = 16;
  */
 const PIECES_PER_WORKER = 3;
 
-export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PiecePool {
-  const context = pieceContext(setup, reader);
+/** `transform`: the module of `setup.rules.transform`, loaded on this thread. */
+export function inlinePool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, transform: RowTransform | undefined): PiecePool {
+  const context = pieceContext(setup, reader, transform);
   return {
     stage: async (piece, progress) => writePiece(context, target, piece, await preparePiece(context, piece), progress),
     close: async () => {},
@@ -96,9 +98,10 @@ export function piecesInFlight(count: number): number {
   return count * PIECES_PER_WORKER + 2;
 }
 
-export function workerPool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, count: number): PiecePool {
+export function workerPool(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, count: number, transform: RowTransform | undefined): PiecePool {
   const workers = preparers(setup, count);
-  const context = pieceContext(setup, reader);
+  // This thread reads pieces too when every worker is busy: with the same transform, loaded here.
+  const context = pieceContext(setup, reader, transform);
   // Pieces are written in the order stage() was called: each write waits for the one before.
   // After a failure nothing more is written: the file's read is about to be undone, and a
   // piece written after that would be half a file staged.

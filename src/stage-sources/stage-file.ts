@@ -12,11 +12,12 @@ import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import type { EventWriter, ReadScope } from '../staging/event-writer.js';
 import { countLineEnds } from '../sources/line-ends.js';
-import { abandonRead, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
+import { abandonRead, addByReason, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
 import { InFlight } from '../util/in-flight.js';
 import { settleGoneRows } from './changed-file.js';
+import { loadTransform } from './transform-module.js';
 import type { FilePlan } from './file-plan.js';
 import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
 import { PieceSplitter, type SplitterResume, type TextPiece } from './piece-splitter.js';
@@ -70,7 +71,8 @@ const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
 
 function addPiece(summary: FileSummary, piece: PieceResult): void {
   for (const key of COUNT_KEYS) summary[key] += piece[key];
-  for (const [reason, n] of Object.entries(piece.rejectedByReason)) summary.rejectedByReason[reason] = (summary.rejectedByReason[reason] ?? 0) + n;
+  addByReason(summary.rejectedByReason, piece.rejectedByReason);
+  addByReason(summary.skippedByReason, piece.skippedByReason);
   summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
 }
 
@@ -134,10 +136,11 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
       reached = progress;
     },
   };
+  const transform = await loadTransform(setup.rules.transform);
   let pool: PiecePool | undefined;
   const getPool = (): PiecePool => {
     setup.prefix = splitter.header ?? '';
-    pool ??= workers > 0 ? workerPool(setup, options.source.reader, target, workers) : inlinePool(setup, options.source.reader, target);
+    pool ??= workers > 0 ? workerPool(setup, options.source.reader, target, workers, transform) : inlinePool(setup, options.source.reader, target, transform);
     return pool;
   };
   const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, () => options.onProgress?.(summary));
@@ -181,6 +184,7 @@ function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceIn
   const resumed = plan.resume;
   if (resumed?.progress == null) return summary;
   Object.assign(summary, resumed.counts);
+  summary.skippedByReason = { ...resumed.skippedBy };
   const rejects = readRejects(options.store, resumed.id, SHOWN_REJECTS);
   summary.rejectedByReason = rejects.byReason;
   summary.firstRejects = rejects.first as FileSummary['firstRejects'];

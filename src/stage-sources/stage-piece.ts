@@ -5,6 +5,8 @@
  */
 import { buildEvent, type EventRules } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
+import { SKIPPED_BY_MAP } from '../events/row-filters.js';
+import { rowSteps, stageRow, type RowOutcome, type RowSteps, type RowTransform } from '../events/row-steps.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import { findFormat } from '../sources/formats.js';
 import { isWellFormedText, markedBytesProblem, wellFormed } from '../sources/invalid-text.js';
@@ -22,14 +24,20 @@ export interface PieceContext {
   jsonItem: JsonItemMapper | undefined;
   readerOptions: ReaderOptions;
   rules: EventRules;
+  /** The filters and the transform, when the run has any (see row-steps.ts). */
+  steps: RowSteps | undefined;
   /** Text put before every piece (a CSV's header), so each piece parses on its own. */
   prefix: string;
 }
 
-/** The context a pool or worker reads pieces with, from plain setup data. */
-export function pieceContext(setup: { format: string; readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader): PieceContext {
+/**
+ * The context a pool or worker reads pieces with, from plain setup data and the transform of
+ * `setup.rules.transform`, loaded on this thread (see transform-module.ts).
+ */
+export function pieceContext(setup: { format: string; readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader, transform?: RowTransform): PieceContext {
   const jsonItem = findFormat(setup.format)?.jsonItems?.(setup.readerOptions);
-  return { reader, jsonItem, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
+  const rules = rulesFromSpec(setup.rules);
+  return { reader, jsonItem, readerOptions: setup.readerOptions, rules, steps: rowSteps(rules, setup.rules.filters, transform), prefix: setup.prefix };
 }
 
 /** Where a read's pieces are written. */
@@ -45,6 +53,8 @@ export interface PieceTarget {
 
 export interface PieceResult extends ReadCounts {
   rejectedByReason: Record<string, number>;
+  /** Skipped rows by reason (see SkippedBy in source-reads.ts). */
+  skippedByReason: Record<string, number>;
   /** The first rejects of the piece, by line. */
   firstRejects: Array<{ line: number } & RowProblem>;
 }
@@ -78,7 +88,7 @@ async function* slices(prefix: string, texts: readonly string[]): AsyncIterable<
 }
 
 export function emptyResult(): PieceResult {
-  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {}, firstRejects: [] };
+  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0, rejectedByReason: {}, skippedByReason: {}, firstRejects: [] };
 }
 
 function noteReject(result: PieceResult, line: number, p: RowProblem): void {
@@ -86,8 +96,35 @@ function noteReject(result: PieceResult, line: number, p: RowProblem): void {
   if (result.firstRejects.length < SHOWN_REJECTS) result.firstRejects.push({ line, ...p });
 }
 
-/** Adds one read item to the prepared piece: an event, a reject, or nothing (skipped). */
-function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResult; rejects: RejectEntry[]; events: EventBatchBuilder }): void {
+function noteSkip(result: PieceResult, reason: string): void {
+  result.skipped++;
+  result.skippedByReason[reason] = (result.skippedByReason[reason] ?? 0) + 1;
+}
+
+interface PieceBuilding {
+  result: PieceResult;
+  rejects: RejectEntry[];
+  events: EventBatchBuilder;
+}
+
+/** Adds a row's outcome through the filters and the transform: its events, a skip or a reject. */
+function addOutcome(item: { line: number; raw: string }, outcome: RowOutcome, piece: PieceBuilding): void {
+  const { result } = piece;
+  if (outcome.type === 'skipped') return noteSkip(result, outcome.reason);
+  if (outcome.type === 'rejected') {
+    noteReject(result, item.line, outcome.problem);
+    piece.rejects.push({ line: item.line, raw: item.raw, problem: outcome.problem });
+    return;
+  }
+  result.added += outcome.events.length - 1;
+  for (const event of outcome.events) {
+    if (event.recent) result.recent++;
+    piece.events.add(item.line, event.event, event.zoneKey);
+  }
+}
+
+/** Adds one read item to the prepared piece: an event (or several), a reject, or nothing (skipped). */
+function addItem(item: SourceItem, context: PieceContext, piece: PieceBuilding): void {
   const { result, rejects, events } = piece;
   result.rowsRead++;
   if ('problem' in item) {
@@ -95,11 +132,12 @@ function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResu
     rejects.push(item);
     return;
   }
-  const outcome = buildEvent(item.candidate, rules);
-  if (outcome.type === 'skipped') {
-    result.skipped++;
+  if (context.steps !== undefined) {
+    addOutcome(item, stageRow(item.candidate, context.rules, context.steps, { file: context.readerOptions.displayName, line: item.line }), piece);
     return;
   }
+  const outcome = buildEvent(item.candidate, context.rules);
+  if (outcome.type === 'skipped') return noteSkip(result, SKIPPED_BY_MAP);
   if (outcome.type === 'rejected') {
     noteReject(result, item.line, outcome.problem);
     rejects.push({ line: item.line, raw: item.raw, problem: outcome.problem });
@@ -182,9 +220,9 @@ async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterabl
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
   const events = new EventBatchBuilder(Math.ceil(pieceLength(piece) * 1.25) + 64 * 1024);
-  const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
+  const building: PieceBuilding = { result: emptyResult(), rejects: [], events };
   for await (const items of readItems(context, piece)) {
-    for (const item of items) addItem(item, context.rules, building);
+    for (const item of items) addItem(item, context, building);
   }
   return { result: building.result, rejects: building.rejects, events: building.events.finish() };
 }

@@ -15,7 +15,7 @@ import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
-import { COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
+import { addByReason, COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
@@ -64,8 +64,8 @@ export interface StagedFile extends FileSummary {
 export interface StageSourcesResult {
   staging: string;
   files: StagedFile[];
-  /** rowsRead = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
-  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number> };
+  /** rowsRead + added = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
+  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; skippedByReason: Record<string, number> };
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -74,7 +74,8 @@ export interface StageSourcesResult {
 function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): void {
   for (const key of COUNT_KEYS) totals[key] += file[key];
   for (const w of file.withdrawn) totals.withdrawn += w.count;
-  for (const [reason, n] of Object.entries(file.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+  addByReason(totals.rejectedByReason, file.rejectedByReason);
+  addByReason(totals.skippedByReason, file.skippedByReason);
 }
 
 /**
@@ -201,7 +202,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     }
     await checkStagingRoom(store, inputs, reporter);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
+    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {} }, partial, elapsedMs: 0 };
     for (const index of settled.keys()) {
       const summary = await stageOne(input, { store, writer, settings: settled[index]! }, plans[index]!, reporter, signal, clock);
       result.files.push(summary);

@@ -10,9 +10,11 @@ import { serveRequests } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
 import type { StageWorkerData } from './piece-pool.js';
 import { pieceContext, preparePiece, type PreparedPiece } from './stage-piece.js';
+import { loadTransform } from './transform-module.js';
 
 const setup = workerData as StageWorkerData;
-const context = pieceContext(setup, findFormat(setup.format)!.reader);
+// The transform is imported once here, on the thread that calls it for each row.
+const context = pieceContext(setup, findFormat(setup.format)!.reader, await loadTransform(setup.rules.transform));
 
 serveRequests<TextPiece, PreparedPiece>(
   async (piece) => {

@@ -6,7 +6,7 @@ import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } 
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import { rangeReports, type RangeSourceReport } from './range-report.js';
-import { COUNT_KEYS, emptyCounts, type ReadCounts } from './source-reads.js';
+import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts, type SkippedBy } from './source-reads.js';
 import type { LockHolder } from './staging-lock.js';
 import { StagingStore } from './staging-store.js';
 
@@ -17,6 +17,8 @@ import { StagingStore } from './staging-store.js';
 export type ReadState = 'partial' | 'interrupted' | 'done' | 'failed';
 
 export interface SourceReport extends ReadCounts {
+  /** Skipped rows by reason (see SkippedBy); a read from before reasons were kept has none. */
+  skippedBy: SkippedBy;
   path: string;
   format: string;
   command: string;
@@ -45,8 +47,8 @@ export interface StagingReport {
   /** The process holding the writer lock (a running or killed import, export-source...), if any. */
   writer: LockHolder | null;
   sources: SourceReport[];
-  /** The sources' counts added up: rowsRead = staged + alreadyStaged + duplicates + skipped + rejected. */
-  sourceTotals: ReadCounts & { withdrawn: number };
+  /** The sources' counts added up: rowsRead + added = staged + alreadyStaged + duplicates + skipped + rejected. */
+  sourceTotals: ReadCounts & { withdrawn: number; skippedBy: SkippedBy };
   /** Withdrawn events (kept aside, never sent), and per project those it had received before. */
   withdrawn: { count: number; delivered: Array<{ project: string; count: number }> };
   events: KindReport;
@@ -98,9 +100,19 @@ export function kindReport(store: StagingStore, kind: number): KindReport {
   return { count: count.n, first: iso(range.first), last: iso(range.last) };
 }
 
+/**
+ * The columns of a read added by later versions, as the report selects them: a file opened
+ * read-only is not brought to this version's schema, so a file staged by an older migrate may
+ * lack them (it had nothing in them).
+ */
+function laterColumns(store: StagingStore): string {
+  const columns = new Set((store.db.prepare("SELECT name FROM pragma_table_info('source_reads')").all() as Array<{ name: string }>).map((c) => c.name));
+  return [columns.has('rows_added') ? 'r.rows_added AS added' : '0 AS added', columns.has('skipped_by') ? 'r.skipped_by AS skippedBy' : "'{}' AS skippedBy"].join(', ');
+}
+
 /** The latest read of each source, in the order sources were first read. */
 function sourceReports(store: StagingStore): SourceReport[] {
-  return store.db
+  const rows = store.db
     .prepare(
       `SELECT s.path, s.format, r.command,
               CASE WHEN r.status <> 'reading' THEN r.status WHEN r.superseded_by IS NULL THEN 'partial' ELSE 'interrupted' END AS status,
@@ -108,19 +120,21 @@ function sourceReports(store: StagingStore): SourceReport[] {
               (SELECT coalesce(sum(x.rows_withdrawn), 0) FROM source_reads x WHERE x.source_id = s.id) AS withdrawn,
               r.size_bytes AS sizeBytes, r.fingerprint, r.rows_read AS rowsRead,
               r.rows_staged AS staged, r.rows_already_staged AS alreadyStaged, r.rows_duplicate AS duplicates,
-              r.rows_skipped AS skipped, r.rows_rejected AS rejected, r.rows_recent AS recent,
+              r.rows_skipped AS skipped, r.rows_rejected AS rejected, r.rows_recent AS recent, ${laterColumns(store)},
               r.started_at AS startedAt, r.finished_at AS finishedAt, r.error
        FROM sources s JOIN source_reads r ON r.id = (SELECT max(id) FROM source_reads WHERE source_id = s.id)
        ORDER BY s.id`,
     )
-    .all() as SourceReport[];
+    .all() as Array<Omit<SourceReport, 'skippedBy'> & { skippedBy: string }>;
+  return rows.map((row) => ({ ...row, skippedBy: JSON.parse(row.skippedBy) as SkippedBy }));
 }
 
 function sourceTotals(sources: readonly SourceReport[]): StagingReport['sourceTotals'] {
-  const totals = { ...emptyCounts(), withdrawn: 0 };
+  const totals = { ...emptyCounts(), withdrawn: 0, skippedBy: {} };
   for (const source of sources) {
     for (const key of COUNT_KEYS) totals[key] += source[key];
     totals.withdrawn += source.withdrawn;
+    addByReason(totals.skippedBy, source.skippedBy);
   }
   return totals;
 }

@@ -249,6 +249,16 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (source, range_start, range_end)
   );
   `,
+  /*
+   * v9: why rows were skipped, and the events a --transform made beyond one per row. skipped_by
+   * is a JSON object of counts by reason ('map', '--only-events', '--skip-events', '--since',
+   * '--until', 'transform <file name>'); it adds up to rows_skipped (a read from before this
+   * version has '{}': its skipped rows were mapped to null). With rows_added, every read has
+   * rows_read + rows_added = staged + already staged + duplicates + skipped + rejected.
+   */ `
+  ALTER TABLE source_reads ADD COLUMN skipped_by TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE source_reads ADD COLUMN rows_added INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

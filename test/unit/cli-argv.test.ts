@@ -4,7 +4,9 @@
  * case's input from the options, exactly as its action does.
  */
 import { CommanderError } from 'commander';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportRequest, exportsPaging } from '../../src/cli/commands/exports/export-args.js';
 import { toStageApiInput } from '../../src/cli/commands/export-source/api-source-input.js';
@@ -420,5 +422,68 @@ describe('options of every command', () => {
     expect(error).toBeInstanceOf(CommanderError);
     expect(error.code).toBe('commander.unknownOption');
     expect(error.message).toContain(`unknown option '${typed}'\n(Did you mean ${meant}?)`);
+  });
+});
+
+describe('export-source filters and --transform', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'argv-transform-'));
+  const module = (name: string, text: string): string => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  const identity = module('identity.mjs', 'export default function (e) { return e; }\n');
+
+  it.each<[string, string[], Record<string, unknown>, Record<string, unknown>]>([
+    ['--only-events, comma-separated and repeated, each once and sorted', ['--only-events', 'b, a', '--only-events', 'a,,c'], { onlyEvents: ['a', 'b', 'c'] }, { onlyEvents: ['a', 'b', 'c'] }],
+    ['--skip-events', ['--skip-events', 'test_event'], { skipEvents: ['test_event'] }, { skipEvents: ['test_event'] }],
+    ['--since a day, --until a time with a zone', ['--since', '2024-01-01', '--until', '2024-06-30T12:00:00+02:00'], { sinceMs: Date.UTC(2024, 0, 1), untilMs: Date.UTC(2024, 5, 30, 10) }, { since: '2024-01-01T00:00:00.000Z', until: '2024-06-30T10:00:00.000Z' }],
+  ])('%s', async (_name, args, filters, recorded) => {
+    const input = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]);
+    expect(input.rules.filters).toEqual(filters);
+    expect(input.rules.transform).toBeUndefined();
+    expect(input.recordedOptions).toMatchObject(recorded);
+  });
+
+  it('records nothing new without them', async () => {
+    const input = await exportSourceInput(['--from', 'csv', 'a.csv']);
+    expect(input.rules).not.toHaveProperty('filters');
+    expect(Object.keys(input.recordedOptions)).not.toContain('transform');
+  });
+
+  it('--transform: the module by its file URL carrying its content, recorded by content whatever its path', async () => {
+    const copy = module('copy.mjs', 'export default function (e) { return e; }\n');
+    const a = await exportSourceInput(['--from', 'csv', 'a.csv', '--transform', identity]);
+    const b = await exportSourceInput(['--from', 'jsonl', 'a.jsonl', '--transform', copy]);
+    expect(a.rules.transform).toEqual({ url: expect.stringMatching(/^file:\/\/.*identity\.mjs\?sha256=[0-9a-f]{64}$/), name: 'identity.mjs' });
+    expect(a.recordedOptions).toMatchObject({ transform: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), transformFile: identity });
+    expect(a.recordedOptions.transform).toBe(b.recordedOptions.transform);
+  });
+
+  it('applies to the source APIs too', async () => {
+    const { args: [files], options } = await parseArgv(['export-source', '--from', 'mixpanel-api', '--start', '2025-01-01', '--end', '2025-01-02', '--transform', identity, '--skip-events', 'x']);
+    const input = await toStageApiInput(files as string[], options as unknown as ExportSourceOptions, NOW);
+    expect(input.rules).toMatchObject({ transform: { name: 'identity.mjs' }, filters: { skipEvents: ['x'] } });
+  });
+
+  it.each<[string, string[], string]>([
+    ['both lists', ['--only-events', 'a', '--skip-events', 'b'], '--only-events and --skip-events: give one of them'],
+    ['an empty list', ['--only-events', ' , '], '--only-events: give one or more event names'],
+    ['a time without a zone', ['--since', '2024-01-01 10:00'], '--since 2024-01-01 10:00: expected a date (2000-01-01) or a time with a zone'],
+    ['until not after since', ['--since', '2024-02-01', '--until', '2024-02-01'], '--until 2024-02-01 is not after --since 2024-02-01'],
+    ['no such module', ['--transform', '/nonexistent/t.mjs'], '--transform /nonexistent/t.mjs: no such file'],
+    ['a directory', ['--transform', tmpdir()], 'is a directory, not a module'],
+    ['an async default export', ['--transform', module('async.mjs', 'export default async (e) => e;\n')], '--transform async.mjs: its default export is an async function'],
+    ['no default export', ['--transform', module('named.mjs', 'export const f = (e) => e;\n')], '--transform named.mjs: its default export is missing, not a function'],
+    ['a syntax error', ['--transform', module('broken.mjs', 'export default function (e) {\n')], '--transform broken.mjs: cannot be loaded: '],
+  ])('%s is a usage error', async (_name, args, message) => {
+    const error = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it.each([[['identify-users']], [['identify-groups', '--group-type', 'company']]])('%j does not take them: they apply to events', async (command) => {
+    const error = (await parseArgv([...command, '--from', 'csv', 'u.csv', '--since', '2024-01-01']).catch((e: unknown) => e)) as CommanderError;
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(error.message).toContain("unknown option '--since'");
   });
 });

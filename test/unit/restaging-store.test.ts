@@ -187,6 +187,25 @@ describe('content-shaping options', () => {
     expect(describeKept(bound!)).toBe('kept as first staged: no bound (--min-time); pass --min-time 2000-01-01 to change it, a change refused unless --replace-changed');
   });
 
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, Array<[string, boolean]>]>([
+    ['a transform added', {}, { transform: 'sha256:a', transformFile: 't.mjs' }, [['--transform', false]]],
+    ['the same transform at another path', { transform: 'sha256:a', transformFile: 't.mjs' }, { transform: 'sha256:a', transformFile: 'x/u.mjs' }, []],
+    ['a transform changed', { transform: 'sha256:a' }, { transform: 'sha256:b' }, [['--transform', false]]],
+    ['a transform removed', { transform: 'sha256:a' }, {}, [['--transform', false]]],
+    ['--only-events added', {}, { onlyEvents: ['a'] }, [['--only-events', false]]],
+    ['--only-events longer widens', { onlyEvents: ['a'] }, { onlyEvents: ['a', 'b'] }, [['--only-events', true]]],
+    ['--only-events removed widens', { onlyEvents: ['a'] }, {}, [['--only-events', true]]],
+    ['--only-events other', { onlyEvents: ['a'] }, { onlyEvents: ['b'] }, [['--only-events', false]]],
+    ['--skip-events shorter widens', { skipEvents: ['a', 'b'] }, { skipEvents: ['b'] }, [['--skip-events', true]]],
+    ['--skip-events longer', { skipEvents: ['a'] }, { skipEvents: ['a', 'b'] }, [['--skip-events', false]]],
+    ['an earlier --since widens', { since: '2024-02-01T00:00:00.000Z' }, { since: '2024-01-01T00:00:00.000Z' }, [['--since', true]]],
+    ['a later --since', { since: '2024-01-01T00:00:00.000Z' }, { since: '2024-02-01T00:00:00.000Z' }, [['--since', false]]],
+    ['a later --until widens', { until: '2024-01-01T00:00:00.000Z' }, {}, [['--until', true]]],
+    ['an --until added', {}, { until: '2024-01-01T00:00:00.000Z' }, [['--until', false]]],
+  ])('filters and transform: %s', (_name, before, after, expected) => {
+    expect(contentChanges(before, after).map((c) => [c.option.flag, c.widens])).toEqual(expected);
+  });
+
   it('says what each was and is', () => {
     const [group, zone] = contentChanges({ timezone: 'UTC' }, { groups: [{ type: 'company', property: 'company_id' }], timezone: 'Europe/Paris' }).sort((a, b) => a.option.flag.localeCompare(b.option.flag));
     expect(describeChange(group!)).toBe('--group: was none, now company=company_id');

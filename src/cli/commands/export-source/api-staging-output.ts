@@ -5,7 +5,7 @@ import { count, plural, took } from '../../../util/format.js';
 import { migrateCommand } from '../../../util/migrate-command.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
-import { byReason } from './staging-output.js';
+import { byReason, skippedReasons } from './staging-output.js';
 
 function label(range: RangeResult): string {
   return range.start === range.end ? range.start : `${range.start}-${range.end}`;
@@ -34,7 +34,9 @@ function printSummary(result: StageApiResult): void {
   else print(`  fetched ${plural(fetched.length, 'range')} (${count(empty)} without data) in ${plural(result.requests, 'request')}`);
   for (const range of result.ranges) printRange(range);
   const t = result.totals;
-  print(`Rows: ${count(t.rowsRead)} read, ${count(t.staged)} new, ${count(t.alreadyStaged + t.duplicates)} already staged, ${count(t.skipped)} skipped, ${count(t.rejected)} rejected`);
+  const added = t.added > 0 ? ` (+${plural(t.added, 'event')} from the transform)` : '';
+  print(`Rows: ${count(t.rowsRead)} read${added}, ${count(t.staged)} new, ${count(t.alreadyStaged + t.duplicates)} already staged, ${count(t.skipped)} skipped, ${count(t.rejected)} rejected`);
+  if (t.skipped > 0) print(`  ${count(t.skipped)} skipped: ${skippedReasons(t.skipped, t.skippedByReason)}`);
   const l = result.ledger;
   const place = { staging: result.staging };
   print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`${migrateCommand('status', place)}\`).`);

@@ -6,6 +6,7 @@ import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js'
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
 import { sayZoneNote } from '../../options/event-rule-options.js';
 import { readingOptions } from '../../options/reading-options.js';
+import { rowSelectionOptions } from '../../options/row-selection-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { apiSourceFlags } from './api-source-flags.js';
 import { toStageApiInput } from './api-source-input.js';
@@ -26,6 +27,7 @@ export function registerExportSource(program: Command): void {
     .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
     .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
   timeOptions(command);
+  rowSelectionOptions(command);
   readingOptions(command, 'read event, distinct_id, timestamp, uuid or properties from another field: a CSV header, or a dotted path in JSON such as properties.user.id (repeatable)');
   apiSourceFlags(command);
   stagingOption(command);

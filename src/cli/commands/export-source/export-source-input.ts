@@ -16,11 +16,12 @@ import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js'
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
+import { rowSelection, type RowSelectionFlags } from '../../options/row-selection-options.js';
 import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 import { apiSourceNames } from '../../../sources/api/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
-export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags {
   from: string;
   map?: string;
   timezone?: string;
@@ -86,6 +87,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
   const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   const mapping = await loadMappingFile(options.map);
+  const selection = await rowSelection(options);
   const rules = {
     mapping,
     formatRenames: source.eventRenames,
@@ -94,6 +96,8 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     nowMs,
     minTimeMs,
     groups,
+    ...(selection.filters === undefined ? {} : { filters: selection.filters }),
+    ...(selection.transform === undefined ? {} : { transform: selection.transform }),
   };
   const columns = parseColumns(options.column, columnRoles(options.from), options.from === 'csv' ? 'header' : 'path');
   const reading = readingInput(options, source.layout === 'csv');
@@ -112,6 +116,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
       groups,
       minTime: recordedMinTime(minTimeMs),
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
+      ...selection.recorded,
     },
   };
 }

@@ -7,6 +7,7 @@ import { migrateCommand, type CommandPlace } from '../../../util/migrate-command
 import { shellWord } from '../../../util/shell-word.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
+import { skippedReasons } from '../export-source/staging-output.js';
 import { fitColumn, table } from '../../terminal/table.js';
 
 /** Text tables of status stay within this many columns: long paths are cut in the middle (--json keeps them whole). */
@@ -33,6 +34,9 @@ function printSources(report: StagingReport): void {
   const rows = files.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), s.sizeBytes < 0 ? 'stream' : bytes(s.sizeBytes), ...counts(s)]);
   if (report.sources.length > 1) rows.push([`  all ${apiReads > 0 ? 'reads' : 'files'}`, '', '', '', ...counts(report.sourceTotals)]);
   print(table(fitColumn([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows], 0, MAX_TABLE_WIDTH)));
+  const t = report.sourceTotals;
+  if (t.skipped > 0) print(`  skipped: ${skippedReasons(t.skipped, t.skippedBy)}`);
+  if (t.added > 0) print(`  ${plural(t.added, 'event')} more than rows read: made by a transform (one row, several events)`);
   const partial = files.filter((s) => s.status === 'partial');
   if (partial.length > 0) print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
 }
