@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { checkStagingRoom } from '../doctor/staging-room.js';
+import { SKIPPED_BY_MAP } from '../events/row-filters.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
@@ -79,12 +80,28 @@ function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): voi
 }
 
 /**
+ * Every row read left out by the run's own filters or transform: more likely a misspelt name or
+ * a wrong year than what was meant. (Rows mapped to null are the mapping's business.)
+ */
+function everyRowLeftOut(result: StageSourcesResult): InputError | undefined {
+  const t = result.totals;
+  const chosen = Object.entries(t.skippedByReason).filter(([reason]) => reason !== SKIPPED_BY_MAP);
+  if (t.rowsRead === 0 || t.skipped !== t.rowsRead + t.added || chosen.length === 0) return undefined;
+  const reasons = chosen.sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${count(n)} ${reason}`).join(', ');
+  return new InputError(`nothing was staged: every row read was skipped (${reasons})`, [
+    "--only-events and --skip-events match an event's name as the source wrote it or as the mapping renamed it; --since and --until its time in UTC.",
+  ]);
+}
+
+/**
  * The failure of a run that achieved nothing: rows were rejected and none is staged (new, already
- * staged or identical). Rejected rows next to staged ones are not a failure.
+ * staged or identical), or every row was left out by a filter or the transform. Rejected or
+ * skipped rows next to staged ones are not a failure.
  */
 export function nothingStagedError(result: StageSourcesResult): InputError | undefined {
   const t = result.totals;
-  if (t.rejected === 0 || t.staged + t.alreadyStaged + t.duplicates > 0) return undefined;
+  if (t.staged + t.alreadyStaged + t.duplicates > 0) return undefined;
+  if (t.rejected === 0) return everyRowLeftOut(result);
   const top = Object.entries(t.rejectedByReason)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)

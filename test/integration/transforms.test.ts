@@ -151,6 +151,14 @@ describe('export-source --transform and filters', () => {
     expect(result.stderr).toContain('nothing was staged: every row read was rejected (8 transform_error)');
   });
 
+  it('a filter that leaves out every row achieves nothing: exit 3, naming it', async () => {
+    const t = setup();
+    const result = await stage(t, ['--from', 'csv', t.csv, '--only-events', 'signup']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('8 skipped: 8 not in --only-events');
+    expect(result.stderr).toContain('nothing was staged: every row read was skipped (8 --only-events)');
+  });
+
   it('worker threads and in-process staging give the same events, counts and rejects', async () => {
     const dirs: Staging[] = [];
     const results: string[] = [];
