@@ -12,6 +12,7 @@ import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { bodyOverheadBytes } from '../delivery/event-encoding.js';
+import { sendOrder } from '../delivery/send-order.js';
 import { describeAnswer } from '../delivery/ingestion-answer.js';
 import { deadLetterAllowance } from '../delivery/refusal-guard.js';
 import { AuthError, DeliveryStoppedError, InterruptedError, type MigrateError } from '../errors.js';
@@ -60,7 +61,7 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
       settings: o.settings,
       overheadBytes,
       interrupt: signal,
-      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents }),
+      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents, order: sendOrder(o.settings.peopleLast) }),
       sender: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock,
       deadLetterAllowance: deadLetterAllowance(runTarget, o.settings.maxDeadLetters),

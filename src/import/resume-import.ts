@@ -9,6 +9,7 @@ import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { bindForRun, executeRun } from './import-run.js';
 import { checkBinding, checkSharedProject, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
+import { checkStagedRules, prepareSendOrder } from './ingestion-checks.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ResumeInput {
@@ -77,6 +78,8 @@ export async function resumeImport(input: ResumeInput, reporter: Reporter, signa
     checkSharedProject(config, target);
     checkBinding(store, target);
     const settings = resolveSettings(target.host, mergeSettings(unfinished.settings, input.given));
+    checkStagedRules(store, target.name, settings, clock);
+    prepareSendOrder(store, settings, reporter);
     const bound = bindForRun(
       store,
       target,

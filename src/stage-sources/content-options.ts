@@ -47,6 +47,9 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'setOnce', flag: '--set-once', unrecorded: [], show: (v) => (v as string[]).join(',') || 'none' },
   { key: 'groupType', flag: '--group-type', unrecorded: null },
   { key: 'keyColumn', flag: '--key-column', unrecorded: null },
+  // --no-geoip: every row carries $geoip_disable. Reads by an older migrate did not record it
+  // (their rows carry neither); they are not compared, and doctor warns about them.
+  { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : 'GeoIP from the rows\' own $ip only') },
   // An earlier bound lets in rows rejected as implausible before; a later one would drop staged rows.
   { key: 'minTime', flag: '--min-time', widens: (before, after) => typeof before === 'string' && typeof after === 'string' && after < before },
 ];

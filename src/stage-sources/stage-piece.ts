@@ -106,7 +106,7 @@ function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResu
     return;
   }
   if (outcome.recent) result.recent++;
-  events.add(item.line, outcome.event, outcome.zoneKey);
+  events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
 }
 
 /** A piece read and checked, not yet written. Plain data: it may cross from a worker. */

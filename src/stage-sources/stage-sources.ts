@@ -15,6 +15,7 @@ import { openSourceInput, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
+import { ensureImportRunId } from '../staging/import-run-id.js';
 import { COUNT_KEYS, emptyCounts, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -32,6 +33,11 @@ export interface StageSourcesInput {
   format: string;
   readerOptions: Omit<ReaderOptions, 'displayName'>;
   rules: RulesSpec;
+  /**
+   * PostHog's ingestion rules for these rows (the run's `$import_run` is the staging file's,
+   * added here); absent, the rows are staged as mapped (tests of the staging machinery).
+   */
+  ingestion?: { geoipFromIp: boolean; importSource: string };
   /** Recorded with each read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
   /** Worker threads per file; see StageFileOptions.workers. */
@@ -170,6 +176,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; staging that file again resumes it`);
     }
     await checkStagingRoom(store, files.map((f) => f.input), reporter);
+    if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
     const writer = new EventWriter(store);
     const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
     for (const [i, file] of files.entries()) {

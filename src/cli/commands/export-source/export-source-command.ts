@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { formatNames } from '../../../sources/formats.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { geoipOption } from '../../options/geoip-option.js';
 import { timeOptions } from '../../options/time-options.js';
 import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
 import { runStaging } from './run-staging.js';
@@ -21,6 +22,7 @@ export function registerExportSource(program: Command): void {
     .option('--no-infer-types', 'CSV: keep every cell as text (default: 42 and true become a number and a boolean)')
     .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
   timeOptions(command);
+  geoipOption(command);
   stagingOption(command);
   quietOption(command);
   jsonOption(command);

@@ -27,6 +27,8 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions {
   workers?: number;
   group: string[];
   segmentGroupType?: string;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
 /** --column distinct_id=user_id: read a standard field from another CSV header. */
@@ -107,6 +109,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     expandInputs: true,
     replaceChanged: options.replaceChanged === true,
     rules,
+    ingestion: { geoipFromIp: options.geoip, importSource: options.from },
     recordedOptions: {
       map: options.map ?? null,
       mapping: mappingFingerprint(mapping),
@@ -115,6 +118,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
       columns,
       groups,
       minTime: recordedMinTime(minTimeMs),
+      geoip: options.geoip,
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
     },
   };

@@ -7,6 +7,7 @@
  */
 import { Option, type Command } from 'commander';
 import { integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { geoipOption } from '../../options/geoip-option.js';
 import { timeOptions } from '../../options/time-options.js';
 import { runStaging } from '../export-source/run-staging.js';
 import { toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from './identify-input.js';
@@ -19,6 +20,7 @@ function common(command: Command): Command {
     .option('--no-infer-types', 'CSV: keep every cell as text')
     .option('--workers <n>', 'worker threads per file, 0 = in-process', integerOption('--workers'));
   timeOptions(command);
+  geoipOption(command);
   stagingOption(command);
   quietOption(command);
   return jsonOption(command);

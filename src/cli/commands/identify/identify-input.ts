@@ -20,6 +20,8 @@ export interface IdentifyOptions extends StagingOptions, TimeOptions {
   setOnce?: string;
   groupType?: string;
   keyColumn?: string;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
 /**
@@ -44,8 +46,9 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     expandInputs: false,
     replaceChanged: options.replaceChanged === true,
     rules: { timezone, nowMs, minTimeMs, kind },
+    ingestion: { geoipFromIp: options.geoip, importSource: kind === EventKind.person ? 'identify-users' : 'identify-groups' },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
-    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...readerOptions, minTime: recordedMinTime(minTimeMs) },
+    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...readerOptions, minTime: recordedMinTime(minTimeMs), geoip: options.geoip },
   };
 }
 

@@ -6,6 +6,7 @@ import { bytes, count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { table } from '../../terminal/table.js';
+import { printRules } from './rules-output.js';
 
 function range(kind: KindReport): string {
   return kind.count === 0 ? '' : ` (${kind.first} .. ${kind.last})`;
@@ -61,8 +62,9 @@ function printProjects(report: StagingReport): void {
   print(table([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows]));
   for (const p of report.projects) {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
-      const events = p.delivered - p.deliveredPersons - p.deliveredGroups;
-      print(`  ${p.name}: delivered ${count(events)} of ${count(report.events.count)} events, ${count(p.deliveredPersons)} of ${count(report.persons.count)} person updates, ${count(p.deliveredGroups)} of ${count(report.groups.count)} group updates`);
+      const events = p.delivered - p.deliveredPersons - p.deliveredGroups - p.deliveredReassertions;
+      const reassertions = report.rules.reassertions.staged > 0 ? `, ${count(p.deliveredReassertions)} of ${count(report.rules.reassertions.staged)} re-assertions` : '';
+      print(`  ${p.name}: delivered ${count(events)} of ${count(report.events.count)} events, ${count(p.deliveredPersons)} of ${count(report.persons.count)} person updates, ${count(p.deliveredGroups)} of ${count(report.groups.count)} group updates${reassertions}`);
     }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
@@ -95,6 +97,7 @@ function printStagingReport(report: StagingReport): void {
     print('Rejected rows (see `migrate rejects`):');
     print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
   }
+  if (report.sources.length > 0) printRules(report.rules);
   printProjects(report);
   if (report.preflights.length > 0) {
     print('Preflight (migrate doctor, run by import before a project\'s first chunk):');
