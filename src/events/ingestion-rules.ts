@@ -39,7 +39,11 @@ export interface IngestionRules {
 export const MAX_PERSON_PROPERTIES_BYTES = 512 * 1024;
 
 /** The id fields of the events that link two ids: both must be ids PostHog merges on. */
-const LINK_FIELDS: Readonly<Record<string, string>> = { $identify: '$anon_distinct_id', $create_alias: 'alias', $merge_dangerously: 'alias' };
+const LINK_FIELDS: ReadonlyMap<string, string> = new Map([
+  ['$identify', '$anon_distinct_id'],
+  ['$create_alias', 'alias'],
+  ['$merge_dangerously', 'alias'],
+]);
 
 interface RowHead {
   event: string;
@@ -54,7 +58,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function illegalLink(row: RowHead, properties: Record<string, unknown>): RowProblem | undefined {
-  const field = LINK_FIELDS[row.event];
+  const field = LINK_FIELDS.get(row.event);
   if (field === undefined) return undefined;
   const why = (id: string): string => `PostHog refuses to merge on the distinct_id ${JSON.stringify(id)}: this ${row.event} would link nothing`;
   if (isIllegalDistinctId(row.distinctId)) return problem('illegal_distinct_id', row.distinctIdField, why(row.distinctId));
@@ -104,6 +108,6 @@ export function applyIngestionRules(row: RowHead, properties: Record<string, unk
   properties.$import_run = rules.importRun;
   let flags = 0;
   if (row.kind === EventKind.event && isObject(properties.$set) && Object.keys(properties.$set).length > 0) flags |= FACT_EVENT_SET;
-  if (LINK_FIELDS[row.event] === undefined && isIllegalDistinctId(row.distinctId)) flags |= FACT_ILLEGAL_ID;
+  if (!LINK_FIELDS.has(row.event) && isIllegalDistinctId(row.distinctId)) flags |= FACT_ILLEGAL_ID;
   return { profile: rowProfile(row.kind, properties, setOnceNulls), flags };
 }

@@ -73,7 +73,10 @@ function hasType(value: unknown, type: ForcedType): boolean {
  * value that is not text, a number or a boolean (an object) is left as it is, since no one asked.
  */
 export function coercePropertyTypes(properties: Record<string, unknown>, types: Readonly<Record<string, ForcedType>>): RowProblem | undefined {
-  for (const name of Object.keys(properties)) {
+  const given = Object.keys(types).length > 0;
+  for (const name in properties) {
+    // Most names are neither forced nor utm_*: one character tells.
+    if (!given && name.charCodeAt(0) !== 117 /* u */) continue;
     const type = forcedType(name, types);
     const value = properties[name];
     if (type === undefined || value === null || value === undefined || hasType(value, type)) continue;
