@@ -131,21 +131,11 @@ export class EventBatchBuilder {
   }
 
   private indexOfName(name: string): number {
-    let index = this.nameIndex.get(name);
-    if (index === undefined) {
-      index = this.names.push(name) - 1;
-      this.nameIndex.set(name, index);
-    }
-    return index;
+    return indexIn(this.names, this.nameIndex, name);
   }
 
   private indexOfProfile(profile: string): number {
-    let index = this.profileIndex.get(profile);
-    if (index === undefined) {
-      index = this.profiles.push(profile) - 1;
-      this.profileIndex.set(profile, index);
-    }
-    return index;
+    return indexIn(this.profiles, this.profileIndex, profile);
   }
 
   finish(): EventBatch {
@@ -186,6 +176,16 @@ export class EventBatchBuilder {
     next.array.set(this.text.array.subarray(0, this.textLength));
     this.text = next;
   }
+}
+
+/** The index of `text` in `list` (added when new), found through `index`. */
+function indexIn(list: string[], index: Map<string, number>, text: string): number {
+  let at = index.get(text);
+  if (at === undefined) {
+    at = list.push(text) - 1;
+    index.set(text, at);
+  }
+  return at;
 }
 
 function copyInto<T extends Uint8Array | Uint32Array | Float64Array>(target: T, source: T): T {
