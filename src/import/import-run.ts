@@ -16,10 +16,12 @@ import { sendOrder } from '../delivery/send-order.js';
 import { describeAnswer } from '../delivery/ingestion-answer.js';
 import { deadLetterAllowance } from '../delivery/refusal-guard.js';
 import { AuthError, DeliveryStoppedError, InterruptedError, type MigrateError } from '../errors.js';
+import { EventKind } from '../events/staged-event.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { Reporter } from '../reporter.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord, releaseDeadLetters, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import { endRun, getRun, type ImportRun } from '../staging/import-runs.js';
+import { kindReport } from '../staging/staging-report.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
 import { count, plural, rate } from '../util/format.js';
@@ -93,6 +95,8 @@ function summarize(o: ExecuteRunOptions, result: DeliveryResult, totalStagedNow:
     pending: totalStagedNow - project.delivered - project.deadLetters,
     totalStaged: totalStagedNow,
     sample: o.run.sample,
+    reassertions: kindReport(o.store, EventKind.reassert).count,
+    peopleLast: o.settings.peopleLast,
   };
 }
 

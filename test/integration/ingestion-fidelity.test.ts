@@ -82,6 +82,7 @@ describe('what lands is what the source meant', () => {
     const staging = await stageMigration(dir);
     const imported = await cli(dir, ['import', '--project', 'test', '--config', config, ...staging, ...FAST]);
     expect(imported.stdout).toContain('15 of 15 staged events delivered');
+    expect(imported.stdout).toContain("2 users-file updates sent again after the events (re-assertions), as events carried older $set values: each person ends with the users file's values.");
     const events = eventsOf(sandbox, 1);
     const run = readStaging(join(dir, 'm.db'), (db) => (db.prepare("SELECT value FROM meta WHERE key = 'import_run'").get() as { value: string }).value);
 
@@ -164,7 +165,8 @@ describe('what lands is what the source meant', () => {
     expect(text).toMatch(/Send order: group updates, person updates, events, re-assertions/);
 
     // --people-last, into prod: the events land before their persons and groups, with empty snapshots.
-    await cli(dir, ['import', '--project', 'prod', '--people-last', '--config', config, ...staging, ...FAST]);
+    const last = await cli(dir, ['import', '--project', 'prod', '--people-last', '--config', config, ...staging, ...FAST]);
+    expect(last.stdout).toContain('Sent with --people-last: events before their person and group updates');
     const prod = eventsOf(sandbox, 2);
     const late = prod.find((e) => e.event === 'viewed' && e.distinctId === 'u2')!;
     expect([withoutGeo(late.personProperties), late.groupProperties[0]]).toEqual([{}, {}]);
