@@ -99,7 +99,9 @@ function withdrawStale(store: StagingStore): number {
 export function stageReassertions(store: StagingStore): ReassertionCount {
   return store.transaction(() => {
     const removed = withdrawStale(store);
-    touchedIds(store);
+    // No event carries a $set of its own (CSV exports, most files): no person update to read.
+    const needed = store.db.prepare('SELECT EXISTS (SELECT 1 FROM set_ids)').pluck().get() === 1;
+    if (needed) touchedIds(store);
     const run = readImportRunId(store);
     // read_id 0: made by import, of no read (a read of the users file must never see it as a
     // row of its own); line: the seq of the person update it repeats.
@@ -108,7 +110,7 @@ export function stageReassertions(store: StagingStore): ReassertionCount {
        VALUES (?, ${EventKind.reassert}, '${REASSERT_EVENT}', ?, ?, jsonb(?), 0, ?) ON CONFLICT (uuid) DO NOTHING`,
     );
     let added = 0;
-    for (const c of candidates(store)) {
+    for (const c of needed ? candidates(store) : []) {
       const uuid = deriveUuidBytes(`reassert\n${uuidText(c.uuid)}`, c.timestampMs);
       added += insert.run(uuid, c.distinctId, c.timestampMs, reassertProperties(c, run), c.seq).changes;
     }
