@@ -189,13 +189,8 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   const grouped = rules.groups?.length ? attachGroups(renamed.properties, rules.groups) : undefined;
   if (grouped) return reject(grouped);
   const kind = candidate.kind ?? rules.kind ?? EventKind.event;
-  let facts: RowFacts | undefined;
-  if (rules.ingestion !== undefined) {
-    const head = { event: mappedName, distinctId, kind, distinctIdField: names.distinctId ?? 'distinct_id' };
-    const applied = applyIngestionRules(head, renamed.properties, rules.ingestion);
-    if ('reason' in applied) return reject(applied);
-    facts = applied;
-  }
+  const facts = rules.ingestion && applyIngestionRules({ event: mappedName, distinctId, kind, distinctIdField: names.distinctId ?? 'distinct_id' }, renamed.properties, rules.ingestion);
+  if (facts !== undefined && 'reason' in facts) return reject(facts);
   const propertiesJson = JSON.stringify(renamed.properties);
   if (tooDeep(propertiesJson)) return reject(problem('bad_properties', '', `properties nest deeper than ${MAX_JSON_DEPTH} levels; the staging file keeps at most ${MAX_JSON_DEPTH}`));
   const size = eventBytes([propertiesJson, mappedName, distinctId]) + 120;
