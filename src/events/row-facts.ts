@@ -3,8 +3,9 @@
  * need over the whole file (property types, group types, ids PostHog will not merge on, events
  * carrying their own `$set`, `$set_once` nulls dropped). Worked out where the row is built (on
  * the worker threads) and carried to the writer compactly: a row's property and group types as
- * one *profile* text, which rows of one source nearly always share, so a batch holds each
- * profile once and the writer adds counts per profile, for the rows it actually staged. Pure.
+ * one *profile*, which rows of one source mostly share, so a batch holds each profile once and
+ * the writer adds counts per profile, for the rows it actually staged. No I/O; the table of
+ * profile entries is kept per thread.
  */
 import { EventKind, type EventKindValue } from './staged-event.js';
 
@@ -58,57 +59,102 @@ function groupTypesOf(kind: EventKindValue, properties: Record<string, unknown>)
 }
 
 /**
- * The last profile made, with what it was made from: rows of one source nearly always have the
- * same properties in the same order and of the same types, and give back the same string
- * object, which the batch then finds in its table without hashing a new string. Building and
- * hashing a new string per row cost a third of a second per million rows.
+ * Each entry of a profile ('T' + type code + name, 'G' + group type, 'N' + count) is given one
+ * character, per thread, so a row's profile is first made as a key of one character per entry
+ * (found through a map by the property name, whose hash the engine keeps): hashing a profile
+ * text of every property's name for each row cost more than half a microsecond a row. The batch
+ * turns each distinct key into its text once (`profileText`). Characters are taken outside the
+ * surrogate range; past the last one, rows get their text directly.
  */
-const last = { kind: -1, names: [] as string[], codes: [] as string[], groups: '', setOnceNulls: 0, profile: '' };
+const byName = new Map<string, Array<string | undefined>>();
+const byEntry = new Map<string, string>();
+const entryTexts: string[] = [];
+const FIRST_CODE = 0x21;
+const LAST_CODE = 0xfffe;
+/** Starts a profile given as its text, once the characters are used up. */
+const AS_TEXT = '\uffff';
+const TYPE_INDEX: Record<string, number> = { s: 0, n: 1, b: 2, o: 3, a: 4 };
 
-function groupsPart(kind: EventKindValue, properties: Record<string, unknown>): string {
-  let part = '';
-  for (const type of groupTypesOf(kind, properties)) if (!type.includes(END)) part += 'G' + type + END;
-  return part;
+function nextCode(): number | undefined {
+  let code = FIRST_CODE + entryTexts.length;
+  if (code >= 0xd800) code += 0x800; // no lone surrogates
+  return code <= LAST_CODE ? code : undefined;
 }
 
-/** True when the event's properties have the names and types the last profile was made from. */
-function sameAsLast(properties: Record<string, unknown>): boolean {
-  let i = 0;
-  for (const name in properties) {
-    if (OWN_KEYS.has(name)) continue;
-    const type = jsonType(properties[name]);
-    const code = type === undefined ? '' : TYPE_CODES[type];
-    if (last.names[i] !== name || last.codes[i] !== code) return false;
-    i++;
+function entryChar(text: string): string | undefined {
+  let ch = byEntry.get(text);
+  if (ch !== undefined) return ch;
+  const code = nextCode();
+  if (code === undefined) return undefined;
+  ch = String.fromCharCode(code);
+  entryTexts.push(text);
+  byEntry.set(text, ch);
+  return ch;
+}
+
+function typeChar(name: string, code: string): string | undefined {
+  let chars = byName.get(name);
+  if (chars === undefined) byName.set(name, (chars = []));
+  const index = TYPE_INDEX[code]!;
+  return (chars[index] ??= entryChar('T' + code + name));
+}
+
+function groupsPart(kind: EventKindValue, properties: Record<string, unknown>): string[] {
+  return groupTypesOf(kind, properties)
+    .filter((type) => !type.includes(END))
+    .map((type) => 'G' + type);
+}
+
+/** The profile as text (what `profileText` gives for a key), made directly. */
+function profileAsText(kind: EventKindValue, properties: Record<string, unknown>, setOnceNulls: number): string {
+  let text = '';
+  if (kind === EventKind.event) {
+    for (const name in properties) {
+      const type = OWN_KEYS.has(name) || name.includes(END) ? undefined : jsonType(properties[name]);
+      if (type !== undefined) text += 'T' + TYPE_CODES[type] + name + END;
+    }
   }
-  return i === last.names.length;
+  for (const entry of groupsPart(kind, properties)) text += entry + END;
+  if (setOnceNulls > 0) text += 'N' + setOnceNulls + END;
+  return text;
 }
 
 /**
- * The profile of a staged row: the JSON type of each top-level property of an event (kind 0),
- * the group types it uses, and how many `$set_once` nulls were dropped from it. Names holding
- * the separator (a NUL character) are left out.
+ * The profile of a staged row, as a key (see `profileText`): the JSON type of each top-level
+ * property of an event (kind 0), the group types it uses, and how many `$set_once` nulls were
+ * dropped from it. Names holding the separator (a NUL character) are left out.
  */
 export function rowProfile(kind: EventKindValue, properties: Record<string, unknown>, setOnceNulls: number): string {
-  const groups = groupsPart(kind, properties);
-  if (kind === last.kind && setOnceNulls === last.setOnceNulls && groups === last.groups && (kind !== EventKind.event || sameAsLast(properties))) return last.profile;
-  let profile = '';
-  const names: string[] = [];
-  const codes: string[] = [];
+  let key = '';
   if (kind === EventKind.event) {
     for (const name in properties) {
-      if (OWN_KEYS.has(name)) continue;
-      const type = jsonType(properties[name]);
-      const code = type === undefined ? '' : TYPE_CODES[type];
-      names.push(name);
-      codes.push(code);
-      if (code !== '' && !name.includes(END)) profile += 'T' + code + name + END;
+      const type = OWN_KEYS.has(name) || name.includes(END) ? undefined : jsonType(properties[name]);
+      if (type === undefined) continue;
+      const ch = typeChar(name, TYPE_CODES[type]);
+      if (ch === undefined) return AS_TEXT + profileAsText(kind, properties, setOnceNulls);
+      key += ch;
     }
   }
-  profile += groups;
-  if (setOnceNulls > 0) profile += 'N' + setOnceNulls + END;
-  Object.assign(last, { kind, names, codes, groups, setOnceNulls, profile });
-  return profile;
+  const rest = groupsPart(kind, properties);
+  if (setOnceNulls > 0) rest.push('N' + setOnceNulls);
+  for (const entry of rest) {
+    const ch = entryChar(entry);
+    if (ch === undefined) return AS_TEXT + profileAsText(kind, properties, setOnceNulls);
+    key += ch;
+  }
+  return key;
+}
+
+/** The text of a profile key made by rowProfile on this thread: its entries, each ended by NUL. */
+export function profileText(key: string): string {
+  if (key.startsWith(AS_TEXT)) return key.slice(AS_TEXT.length);
+  let text = '';
+  for (let i = 0; i < key.length; i++) {
+    let index = key.charCodeAt(i) - FIRST_CODE;
+    if (index >= 0xd800 - FIRST_CODE) index -= 0x800;
+    text += entryTexts[index]! + END;
+  }
+  return text;
 }
 
 /** The entries of a profile, in order. */

@@ -6,7 +6,7 @@
  * Strings kept in arrays until a piece was written cost more garbage-collector time than
  * building them did.
  */
-import type { RowFacts } from '../events/row-facts.js';
+import { profileText, type RowFacts } from '../events/row-facts.js';
 import type { StagedEvent } from '../events/staged-event.js';
 
 export interface EventBatch {
@@ -31,7 +31,7 @@ export interface EventBatch {
   zoneKeys: Uint8Array;
   /** FACT_* bits of each event (see row-facts.ts). */
   flags: Uint8Array;
-  /** The row profiles of the batch, each once ('' first). */
+  /** The row profiles of the batch as text (see row-facts.ts), each once ('' first). */
   profiles: string[];
   /** Each event's profile, as an index into `profiles`. */
   profileIndexes: Uint32Array;
@@ -152,7 +152,8 @@ export class EventBatchBuilder {
       zoned: this.zoned,
       zoneKeys: this.zoneKeys,
       flags: this.flags,
-      profiles: this.profiles,
+      // Keys made on this thread become their text once, before the batch leaves it.
+      profiles: this.profiles.map((key) => (key === '' ? '' : profileText(key))),
       profileIndexes: this.profileIndexes,
     };
   }

@@ -4,7 +4,7 @@ import { buildEvent, type CandidateEvent, type EventRules } from '../../src/even
 import { isIllegalDistinctId } from '../../src/events/illegal-distinct-id.js';
 import { applyIngestionRules, type IngestionRules } from '../../src/events/ingestion-rules.js';
 import { buildNameMap } from '../../src/events/name-map.js';
-import { FACT_EVENT_SET, FACT_ILLEGAL_ID, readProfile, rowProfile } from '../../src/events/row-facts.js';
+import { FACT_EVENT_SET, FACT_ILLEGAL_ID, profileText, readProfile, rowProfile } from '../../src/events/row-facts.js';
 import { EventKind, type EventKindValue } from '../../src/events/staged-event.js';
 
 const NOW = Date.parse('2026-01-10T00:00:00Z');
@@ -36,7 +36,7 @@ describe('$set_once nulls and person updates', () => {
   it('drops null $set_once values, counted in the profile, and an emptied $set_once', () => {
     const { outcome, properties } = apply({ $set_once: { a: null, b: 1, c: null } });
     expect(properties.$set_once).toEqual({ b: 1 });
-    expect(readProfile((outcome as { profile: string }).profile)).toContainEqual({ tag: 'set-once-nulls', count: 2 });
+    expect(readProfile(profileText((outcome as { profile: string }).profile))).toContainEqual({ tag: 'set-once-nulls', count: 2 });
     expect(apply({ $set_once: { a: null } }).properties).not.toHaveProperty('$set_once');
   });
 
@@ -115,7 +115,8 @@ describe('property types', () => {
 
   it('profiles an event by the JSON type of each top-level property and its group types; updates by their group type', () => {
     const profile = rowProfile(EventKind.event, { a: 'x', b: 1, c: 2n, d: true, e: { x: 1 }, f: [1], g: null, $groups: { company: 'acme', team: 't' }, $import_run: 'r' }, 0);
-    expect(readProfile(profile)).toEqual([
+    expect(profile.length).toBe(9); // one character per entry
+    expect(readProfile(profileText(profile))).toEqual([
       { tag: 'type', name: 'a', type: 'string' },
       { tag: 'type', name: 'b', type: 'number' },
       { tag: 'type', name: 'c', type: 'number' },
@@ -126,7 +127,8 @@ describe('property types', () => {
       { tag: 'group', type: 'company' },
       { tag: 'group', type: 'team' },
     ]);
-    expect(readProfile(rowProfile(EventKind.group, { $group_type: 'company', $group_key: 'acme', $group_set: {} }, 0))).toEqual([{ tag: 'group', type: 'company' }]);
+    expect(readProfile(profileText(rowProfile(EventKind.group, { $group_type: 'company', $group_key: 'acme', $group_set: {} }, 0)))).toEqual([{ tag: 'group', type: 'company' }]);
+    expect(readProfile(profileText(rowProfile(EventKind.event, { a: 1 }, 2)))).toEqual([{ tag: 'type', name: 'a', type: 'number' }, { tag: 'set-once-nulls', count: 2 }]);
     expect(rowProfile(EventKind.person, { $set: { a: 1 } }, 0)).toBe('');
   });
 });
@@ -150,11 +152,25 @@ describe('buildEvent with the rules', () => {
     if (withRules.type !== 'event' || without.type !== 'event') return;
     expect(JSON.parse(withRules.event.propertiesJson)).toEqual({ price: 3, ...OWN });
     expect(withRules.event.uuid).toEqual(without.event.uuid);
-    expect(withRules.facts?.profile).toContain('Tnprice');
+    expect(profileText(withRules.facts!.profile)).toContain('Tnprice');
   });
 
   it('rejects through buildEvent, with the source field name', () => {
     const outcome = buildEvent(candidate({ event: '$identify', distinctId: 'null', fieldNames: { distinctId: 'user_id' } }), rules);
     expect(outcome).toMatchObject({ type: 'rejected', problem: { reason: 'illegal_distinct_id', field: 'user_id' } });
+  });
+});
+
+describe('profiles past the last entry character', () => {
+  it('come as their text, read the same way (this thread keeps every entry it made)', () => {
+    let last = '';
+    for (let i = 0; i < 66_000 && !last.startsWith('\uffff'); i++) last = rowProfile(EventKind.event, { [`p${i}`]: i }, 0);
+    expect(last.startsWith('\uffff')).toBe(true);
+    const wide = rowProfile(EventKind.event, { known: 'x', brand_new: true }, 1);
+    expect(readProfile(profileText(wide))).toEqual([
+      { tag: 'type', name: 'known', type: 'string' },
+      { tag: 'type', name: 'brand_new', type: 'boolean' },
+      { tag: 'set-once-nulls', count: 1 },
+    ]);
   });
 });
