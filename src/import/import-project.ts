@@ -51,7 +51,7 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
   const store = openForImport(input.staging, 'import', reporter);
   try {
     checkBinding(store, target);
-    checkTestFirst(store, config, target, input.skipTestFirst);
+    checkTestFirst(store, config, target, input.skipTestFirst, file);
     const settings = resolveSettings(target.host, input.given);
     return await work({ file, config, target, keySource, store, settings });
   } catch (error) {
@@ -68,13 +68,13 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
 export function importProject(input: ImportInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<RunResult> {
   return withPreparedImport(input, reporter, async ({ file, config, target, keySource, store, settings }) => {
     checkStagedRules(store, target.name, settings, clock);
-    await preflightImport({ store, config, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
+    await preflightImport({ store, config, configFile: file, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
     prepareSendOrder(store, settings, reporter);
     const run = bindForRun(store, target, reporter, (projectId) =>
       startRun(store, { projectId, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file }),
       input.retryDeadLetters === true,
     );
-    return executeRun({ store, target, keySource, ...run, settings, next: () => nextStepAfter(store, config, target), reporter, signal, clock });
+    return executeRun({ store, target, keySource, ...run, settings, next: (place) => nextStepAfter(store, config, target, place), reporter, signal, clock });
   });
 }
 

@@ -1,6 +1,7 @@
 /** How an event about to be staged differs from the one staged earlier under its uuid. */
 import { canonicalJson } from '../events/canonical-json.js';
 import type { StagedEvent } from '../events/staged-event.js';
+import { parseStagedJson } from '../sources/json/read-json.js';
 
 /** The staged row's fields compared. */
 export interface StagedFields {
@@ -11,7 +12,7 @@ export interface StagedFields {
   properties: string;
 }
 
-/** Which part of a staged event differs from the existing one, or undefined when none does. */
+/** Which part of a staged event differs from the existing one, said to follow "with a different"; undefined when none does. */
 export function difference(existing: StagedFields, event: StagedEvent): string | undefined {
   if (existing.event !== event.event) return `event name ("${existing.event}" then "${event.event}")`;
   if (existing.distinct_id !== event.distinctId) return 'distinct_id';
@@ -46,5 +47,5 @@ function olderRules(existing: string, staged: string): string | undefined {
 
 /** Equal JSON values whatever their key order: a re-export may list properties in another order. */
 function sameJson(a: string, b: string): boolean {
-  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  return canonicalJson(parseStagedJson(a)) === canonicalJson(parseStagedJson(b));
 }

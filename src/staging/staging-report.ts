@@ -6,6 +6,7 @@ import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } 
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import { groupTypeUses, illegalIds, propertyConflicts, ruleReport, type GroupTypeUse, type IllegalId, type PropertyTypeConflict, type RuleReport } from './rule-report.js';
+import { rangeReports, type RangeSourceReport } from './range-report.js';
 import { COUNT_KEYS, emptyCounts, type ReadCounts } from './source-reads.js';
 import type { LockHolder } from './staging-lock.js';
 import { StagingStore } from './staging-store.js';
@@ -61,6 +62,8 @@ export interface StagingReport {
   preflights: Array<Omit<PreflightRecord, 'checks'>>;
   /** PostHog's ingestion rules: GeoIP, group types, ids it will not merge on, property types, re-assertions. */
   rules: RuleReport;
+  /** The range ledger of each source API export-source fetched from. */
+  ranges: RangeSourceReport[];
 }
 
 export interface ProjectReport {
@@ -195,6 +198,7 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
     preflights: latestPreflights(store).map(({ checks: _checks, ...preflight }) => preflight),
     rules: ruleReport(store),
+    ranges: rangeReports(store),
   };
 }
 

@@ -222,7 +222,35 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   /*
-   * v8: what PostHog's ingestion rules need to know about the staged rows, counted as rows are
+   * v8: the range ledger of export-source --from mixpanel-api / amplitude-api. One row per day
+   * (Mixpanel) or hour range (Amplitude) of a source API: pending, being fetched, done, empty
+   * (the API had no data there) or failed, with its attempts, counts and last error (redacted).
+   * A range's rows are the reads whose path is the range's name (or starts with it and '!').
+   * origin: 'plan' for a range cut from the window (cut again as answers come), 'split' for a
+   * half of a range refused as too large (kept as it is until fetched).
+   */ `
+  CREATE TABLE source_ranges (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    range_start TEXT NOT NULL,
+    range_end TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'fetching', 'done', 'empty', 'failed')),
+    origin TEXT NOT NULL DEFAULT 'plan' CHECK (origin IN ('plan', 'split')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0,
+    rows_read INTEGER NOT NULL DEFAULT 0,
+    rows_staged INTEGER NOT NULL DEFAULT 0,
+    rows_rejected INTEGER NOT NULL DEFAULT 0,
+    options TEXT NOT NULL DEFAULT '{}',
+    error TEXT,
+    created_at TEXT NOT NULL,
+    requested_at TEXT,
+    finished_at TEXT,
+    UNIQUE (source, range_start, range_end)
+  );
+  `,
+  /*
+   * v9: what PostHog's ingestion rules need to know about the staged rows, counted as rows are
    * staged so that status, doctor and import never scan the events: property types, group
    * types, distinct_ids PostHog will not merge on, distinct_ids whose events carry their own
    * $set, and counters (such as $set_once nulls dropped).

@@ -5,9 +5,10 @@
  */
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../events/canonical-json.js';
+import { jsonLinesReader } from '../json-lines.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { amplitudeProperties } from './amplitude-properties.js';
-import { isMissing, isObject, jsonLinesReader, markUtc, type Properties } from './vendor-values.js';
+import { isMissing, isObject, vendorItems, markUtc, type Properties } from './vendor-values.js';
 
 /**
  * Event renames this source adds to the built-in ones (page and screen views are there
@@ -60,4 +61,5 @@ export function mapAmplitude(record: Properties): CandidateEvent | RowProblem {
   };
 }
 
-export const readAmplitude = jsonLinesReader(() => mapAmplitude);
+export const amplitudeItems = vendorItems(() => mapAmplitude);
+export const readAmplitude = jsonLinesReader(amplitudeItems);

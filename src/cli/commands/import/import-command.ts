@@ -20,8 +20,9 @@ async function run(options: ImportOptions, command: Command): Promise<void> {
     presentDryRun(await withTerminal({ quiet, interrupts: false }, (reporter) => dryRunImport(input, reporter)), json);
     return;
   }
-  const result = await withTerminal({ quiet, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'import' } }, (reporter, signal) => importProject(input, reporter, signal)).catch(presentUnfinished(json));
-  presentRun(result.summary, json, result.next);
+  const place = { staging: options.staging, config: options.config };
+  const result = await withTerminal({ quiet, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'import' } }, (reporter, signal) => importProject(input, reporter, signal)).catch(presentUnfinished(json, place));
+  presentRun(result.summary, json, result.next, place);
 }
 
 export function registerImport(program: Command): void {
