@@ -33,16 +33,16 @@ const RULE_KEYS = ['$geoip_disable', '$import_source', '$import_run'];
  * warns that such rows would be located at the importing machine). Any other difference is named.
  */
 function olderRules(existing: string, staged: string): string | undefined {
-  const before = JSON.parse(existing) as Record<string, unknown>;
-  if (Object.hasOwn(before, '$import_run')) return 'properties';
-  const after = JSON.parse(staged) as Record<string, unknown>;
-  if (!Object.hasOwn(after, '$import_run')) return 'properties';
+  const before = parseStagedJson(existing) as Record<string, unknown>;
+  if (Object.hasOwn(before, '$import_run')) return 'set of properties';
+  const after = parseStagedJson(staged) as Record<string, unknown>;
+  if (!Object.hasOwn(after, '$import_run')) return 'set of properties';
   for (const key of RULE_KEYS) {
     delete before[key];
     delete after[key];
   }
   if (canonicalJson(before) === canonicalJson(after)) return undefined;
-  return "properties (it was staged by an earlier migrate, before PostHog's ingestion rules were applied at staging; stage into a new staging file to apply them)";
+  return "set of properties (it was staged by an earlier migrate, before PostHog's ingestion rules were applied at staging; stage into a new staging file to apply them)";
 }
 
 /** Equal JSON values whatever their key order: a re-export may list properties in another order. */

@@ -36,7 +36,7 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
     nowMs,
     readerOptions: shape.readerOptions,
     rules: shape.rules,
-    ingestion: shape.ingestion === undefined ? undefined : { ...shape.ingestion, importSource: api },
+    ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
     workers: options.workers,
     maxRequestsPerHour: options.maxRequestsPerHour,
