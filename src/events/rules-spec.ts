@@ -3,6 +3,7 @@
  * the zone's name, "now". `rulesFromSpec` rebuilds the working rules on either side.
  */
 import type { EventRules } from './build-event.js';
+import type { IngestionRules } from './ingestion-rules.js';
 import { buildNameMap, type MappingFile } from './name-map.js';
 import type { RowFilters } from './row-filters.js';
 import type { TransformSpec } from './row-steps.js';
@@ -23,6 +24,8 @@ export interface RulesSpec {
   kind?: EventKindValue;
   /** export-source --group: put the value of `property` into `$groups[type]`. */
   groups?: GroupColumn[];
+  /** PostHog's ingestion rules; the types come from the mapping file. */
+  ingestion?: Omit<IngestionRules, 'types'>;
   /** export-source --only-events, --skip-events, --since, --until (see row-filters.ts). */
   filters?: RowFilters;
   /** export-source --transform: the module, loaded on each thread that reads rows (see row-steps.ts). */
@@ -42,5 +45,6 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     minTimeMs: spec.minTimeMs,
     kind: spec.kind,
     groups: spec.groups,
+    ingestion: spec.ingestion === undefined ? undefined : { ...spec.ingestion, types: spec.mapping?.types },
   };
 }

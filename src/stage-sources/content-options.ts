@@ -69,6 +69,9 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'setOnce', flag: '--set-once', unrecorded: [], show: (v) => (v as string[]).join(',') || 'none' },
   { key: 'groupType', flag: '--group-type', unrecorded: null },
   { key: 'keyColumn', flag: '--key-column', unrecorded: null },
+  // --no-geoip: every row carries $geoip_disable. Reads by an older migrate did not record it
+  // (their rows carry neither); they are not compared, and doctor warns about them.
+  { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : 'GeoIP from the rows\' own $ip only') },
   // An earlier bound lets in rows rejected as implausible before; a later one would drop staged
   // rows. A migrate that did not record a bound had none (null).
   {

@@ -119,7 +119,7 @@ function addOutcome(item: { line: number; raw: string }, outcome: RowOutcome, pi
   result.added += outcome.events.length - 1;
   for (const event of outcome.events) {
     if (event.recent) result.recent++;
-    piece.events.add(item.line, event.event, event.zoneKey);
+    piece.events.add(item.line, event.event, event.zoneKey, event.facts);
   }
 }
 
@@ -144,7 +144,7 @@ function addItem(item: SourceItem, context: PieceContext, piece: PieceBuilding):
     return;
   }
   if (outcome.recent) result.recent++;
-  events.add(item.line, outcome.event, outcome.zoneKey);
+  events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
 }
 
 /** A piece read and checked, not yet written. Plain data: it may cross from a worker. */

@@ -16,6 +16,7 @@ import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
+import { ensureImportRunId } from '../staging/import-run-id.js';
 import { addByReason, COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -36,6 +37,11 @@ export interface StageSourcesInput {
   format: string;
   readerOptions: Omit<ReaderOptions, 'displayName'>;
   rules: RulesSpec;
+  /**
+   * PostHog's ingestion rules for these rows (the run's `$import_run` is the staging file's,
+   * added here); absent, the rows are staged as mapped (tests of the staging machinery).
+   */
+  ingestion?: { geoipFromIp: boolean; importSource: string };
   /** Recorded with each read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
   /** Worker threads per file; see StageFileOptions.workers. */
@@ -194,6 +200,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
+    if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
     // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
     const run = { readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, defaulted: input.defaulted ?? [] };
     const settled: FileSettings[] = [];

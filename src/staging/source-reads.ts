@@ -7,6 +7,7 @@
  */
 import { RefusedError } from '../errors.js';
 import type { StagingStore } from './staging-store.js';
+import { forgetSelectedFacts } from './row-facts-store.js';
 import { selectReadRows, withdrawSelected } from './withdrawals.js';
 
 /**
@@ -229,6 +230,8 @@ export function supersedeRead(store: StagingStore, readId: number, byReadId: num
 export function abandonRead(store: StagingStore, readId: number, error: string): void {
   store.transaction(() => {
     if (selectReadRows(store, readId, { settledOnly: true }) > 0) withdrawSelected(store, readId, 'undone');
+    // The rest of its rows go without a trace: their rule facts go with them.
+    if (selectReadRows(store, readId) > 0) forgetSelectedFacts(store);
     const removed = store.db.prepare('DELETE FROM events WHERE read_id = ?').run(readId).changes;
     store.db.prepare('DELETE FROM rejects WHERE read_id = ?').run(readId);
     store.db.prepare('DELETE FROM read_seen WHERE read_id = ?').run(readId);

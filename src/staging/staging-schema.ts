@@ -250,7 +250,47 @@ export const MIGRATIONS: readonly string[] = [
   );
   `,
   /*
-   * v9: why rows were skipped, and the events a --transform made beyond one per row. skipped_by
+   * v9: what PostHog's ingestion rules need to know about the staged rows, counted as rows are
+   * staged so that status, doctor and import never scan the events: property types, group
+   * types, distinct_ids PostHog will not merge on, distinct_ids whose events carry their own
+   * $set, and counters (such as $set_once nulls dropped).
+   */ `
+  -- Per top-level event property, how many staged events hold a value of each JSON type, and
+  -- the first (read, line) of each. PostHog fixes a property's type from the first value it sees.
+  CREATE TABLE property_types (
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL,
+    PRIMARY KEY (name, type)
+  ) WITHOUT ROWID;
+
+  -- Group types used ($groups keys of events, $group_type of group updates): at most 5 per project.
+  CREATE TABLE group_types (
+    type TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Events whose distinct_id PostHog refuses to merge on: all of them become one person.
+  CREATE TABLE illegal_ids (
+    distinct_id TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- distinct_ids of events (kind 0) that carry their own $set: their persons' users-file values
+  -- are sent again after the events (kind 3 rows, made by import).
+  CREATE TABLE set_ids (distinct_id TEXT PRIMARY KEY) WITHOUT ROWID;
+
+  -- Counters of rules applied while staging (e.g. set_once_nulls: null $set_once values dropped).
+  CREATE TABLE rule_counts (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+  `,
+  /*
+   * v10: why rows were skipped, and the events a --transform made beyond one per row. skipped_by
    * is a JSON object of counts by reason ('map', '--only-events', '--skip-events', '--since',
    * '--until', 'transform <file name>'); it adds up to rows_skipped (a read from before this
    * version has '{}': its skipped rows were mapped to null). With rows_added, every read has

@@ -43,8 +43,15 @@ describe('export-source', () => {
       replaceChanged: false,
       defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'],
       rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
-      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
+      ingestion: { geoipFromIp: true, importSource: 'csv' },
+      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
     });
+  });
+
+  it('--no-geoip: every row without GeoIP, recorded with the read', async () => {
+    const input = await exportSourceInput(['--from', 'amplitude', 'a.jsonl', '--no-geoip']);
+    expect(input.ingestion).toEqual({ geoipFromIp: false, importSource: 'amplitude' });
+    expect(input.recordedOptions.geoip).toBe(false);
   });
 
   it.each<[string, string[], number]>([
@@ -202,7 +209,8 @@ describe('export-source from a source API', () => {
       nowMs: NOW,
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
       rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
-      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
+      ingestion: { geoipFromIp: true, importSource: 'mixpanel' },
+      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
       workers: undefined,
       maxRequestsPerHour: undefined,
       concurrency: undefined,
@@ -257,13 +265,15 @@ describe('identify-users and identify-groups', () => {
       replaceChanged: false,
       defaulted: ['encoding', 'delimiter', 'trim', 'minTime'],
       rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
+      ingestion: { geoipFromIp: true, importSource: 'identify-users' },
       defaultTimestampMs: defaultUpdateTimestampMs(NOW),
-      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z' },
+      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
     });
   });
 
   it.each<[string[], Record<string, unknown>]>([
-    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' } }],
+    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' }, ingestion: { geoipFromIp: true, importSource: 'identify-groups' } }],
+    [['--group-type', 'company', '--no-geoip'], { ingestion: { geoipFromIp: false, importSource: 'identify-groups' }, recordedOptions: { geoip: false } }],
     [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
     [['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'], { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } }],
   ])('stages $groupidentify: %j', async (extra, expected) => {
@@ -308,6 +318,11 @@ describe('import and resume', () => {
     ],
     [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, true],
     [['--project', 'test', '--retry-dead-letters'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} }, false],
+    [
+      ['--project', 'test', '--people-last', '--include-recent'],
+      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: { peopleLast: true, includeRecent: true } },
+      false,
+    ],
   ])('import %j', async (args, expected, dryRun) => {
     const { options, command } = await parseArgv(['import', ...args]);
     expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);
@@ -325,6 +340,7 @@ describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>]>([
     [[], { staging: './migration.db', config: undefined, project: undefined, given: {} }],
     [['--project', 'prod', '--concurrency', '2', '--retry-budget-ms', '0'], { staging: './migration.db', config: undefined, project: 'prod', given: { concurrency: 2, retryBudgetMs: 0 } }],
+    [['--people-last'], { staging: './migration.db', config: undefined, project: undefined, given: { peopleLast: true } }],
   ])('resume %j', async (args, expected) => {
     const { options, command } = await parseArgv(['resume', ...args]);
     expect(toResumeInput(options as unknown as ResumeOptions, givenSettings(command))).toEqual(expected);

@@ -167,6 +167,8 @@ describe('content-shaping options', () => {
     ['the same mapping at another path', { map: 'a.json', mapping: 'sha256:a' }, { map: 'b.json', mapping: 'sha256:a' }, []],
     ['columns in another order', { columns: { event: 'e', distinct_id: 'u' } }, { columns: { distinct_id: 'u', event: 'e' } }, []],
     ['--key-column and --group-type', { groupType: 'company', keyColumn: 'id' }, { groupType: 'team', keyColumn: 'key' }, [['--group-type', false], ['--key-column', false]]],
+    ['--no-geoip added', { geoip: true }, { geoip: false }, [['--no-geoip', false]]],
+    ['GeoIP not recorded by an older migrate is not compared', {}, { geoip: false }, []],
   ])('%s', (_name, before, after, expected) => {
     expect(contentChanges(before, after).map((c) => [c.option.flag, c.widens])).toEqual(expected);
   });

@@ -36,6 +36,7 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
     nowMs,
     readerOptions: shape.readerOptions,
     rules: shape.rules,
+    ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
     workers: options.workers,
     maxRequestsPerHour: options.maxRequestsPerHour,

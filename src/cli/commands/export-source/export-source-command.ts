@@ -4,6 +4,7 @@ import { apiSourceNames, isApiSource } from '../../../sources/api/api-sources.js
 import { formatNames } from '../../../sources/formats.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { geoipOption } from '../../options/geoip-option.js';
 import { sayZoneNote } from '../../options/event-rule-options.js';
 import { readingOptions } from '../../options/reading-options.js';
 import { rowSelectionOptions } from '../../options/row-selection-options.js';
@@ -28,6 +29,7 @@ export function registerExportSource(program: Command): void {
     .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
   timeOptions(command);
   rowSelectionOptions(command);
+  geoipOption(command);
   readingOptions(command, 'read event, distinct_id, timestamp, uuid or properties from another field: a CSV header, or a dotted path in JSON such as properties.user.id (repeatable)');
   apiSourceFlags(command);
   stagingOption(command);

@@ -31,6 +31,8 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions, Readin
   workers?: number;
   group: string[];
   segmentGroupType?: string;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
 /** The roles --column may name for a format: CSV headers, or paths in JSON (properties only for plain JSON lines). */
@@ -74,7 +76,7 @@ export function mappingFingerprint(mapping: MappingFile | undefined): string | n
 }
 
 /** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
-export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted'>;
+export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted' | 'ingestion'>;
 
 export async function stagingShape(options: ExportSourceOptions, nowMs: number): Promise<StagingShape> {
   const source = SOURCE_FORMATS[options.from];
@@ -107,6 +109,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, ...reading },
     defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
+    ingestion: { geoipFromIp: options.geoip, importSource: options.from },
     recordedOptions: {
       map: options.map ?? null,
       mapping: mappingFingerprint(mapping),
@@ -115,6 +118,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
       columns,
       groups,
       minTime: recordedMinTime(minTimeMs),
+      geoip: options.geoip,
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
       ...selection.recorded,
     },
@@ -138,6 +142,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     replaceChanged: options.replaceChanged === true,
     defaulted: shape.defaulted,
     rules: shape.rules,
+    ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
   };
 }

@@ -9,6 +9,7 @@ import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { skippedReasons } from '../export-source/staging-output.js';
 import { fitColumn, table } from '../../terminal/table.js';
+import { printRules } from './rules-output.js';
 
 /** Text tables of status stay within this many columns: long paths are cut in the middle (--json keeps them whole). */
 const MAX_TABLE_WIDTH = 120;
@@ -87,8 +88,9 @@ function printProjects(report: StagingReport, place: CommandPlace): void {
   }
   for (const p of report.projects) {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
-      const events = p.delivered - p.deliveredPersons - p.deliveredGroups;
-      print(`  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}`);
+      const events = p.delivered - p.deliveredPersons - p.deliveredGroups - p.deliveredReassertions;
+      const reassertions = report.rules.reassertions.staged > 0 ? `, ${count(p.deliveredReassertions)} of ${plural(report.rules.reassertions.staged, 're-assertion')}` : '';
+      print(`  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}${reassertions}`);
     }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
@@ -141,6 +143,7 @@ function printStagingReport(report: StagingReport): void {
     print(`Rejected rows (see \`${migrateCommand('rejects', place)}\`):`);
     print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
   }
+  if (report.sources.length > 0) printRules(report.rules);
   printProjects(report, place);
   if (report.preflights.length > 0) {
     print('Preflight (migrate doctor, run by import before a project\'s first chunk):');
