@@ -2,7 +2,9 @@
  * Turns a candidate read from any source into a staged event or a reasoned problem. Every rule
  * of what may be sent lives here, so all sources (CSV, JSONL, vendors, people, groups) share it.
  */
+import type { GroupProperties } from './group-observations.js';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
+import type { SourceNote } from './source-notes.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
 import { DEFAULT_MIN_TIME_MS, parseTimestamp, timeBoundsProblem, zonelessBoundsProblem } from './timestamp.js';
@@ -40,6 +42,10 @@ export interface CandidateEvent {
    * option (Mixpanel's project zone), so `timestamp` is already converted.
    */
   sourceTime?: unknown;
+  /** What the reader did to the row that the summary counts (a time taken from another field...). */
+  notes?: SourceNote[];
+  /** Group properties the row carries apart from its event (Amplitude's `group_properties`). */
+  groupProperties?: GroupProperties[];
 }
 
 export interface EventRules {
@@ -53,6 +59,8 @@ export interface EventRules {
   kind?: EventKindValue;
   /** Properties whose values attach the event to groups (`$groups`). */
   groups?: ReadonlyArray<{ type: string; property: string }>;
+  /** --sessionize: a source `$session_id` that is not a UUIDv7 moves to `$source_session_id` (stage-piece.ts). */
+  sessionize?: boolean;
 }
 
 export type BuildOutcome =

@@ -21,6 +21,8 @@ export interface RulesSpec {
   kind?: EventKindValue;
   /** export-source --group: put the value of `property` into `$groups[type]`. */
   groups?: GroupColumn[];
+  /** export-source --sessionize (minutes): sessions are computed after staging; see EventRules.sessionize. */
+  sessionizeMinutes?: number;
 }
 
 export interface GroupColumn {
@@ -36,5 +38,6 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     minTimeMs: spec.minTimeMs,
     kind: spec.kind,
     groups: spec.groups,
+    sessionize: spec.sessionizeMinutes !== undefined,
   };
 }

@@ -10,6 +10,7 @@ import { findProject, resolveIngestion, type IngestionTarget } from '../config/r
 import { RefusedError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
 import { acceptedTestProjects, findProjectRecord, totalStaged } from '../staging/delivery-store.js';
+import { refusePendingPasses } from '../staging/pass-state.js';
 import { refusePartialReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { bindingProblem, sharedProjectProblem, shellWord, testFirstProblem, type ConfiguredProject } from './import-rules.js';
@@ -37,6 +38,7 @@ export function openForImport(staging: string, command: string, reporter: Report
   const store = StagingStore.open(staging, { mustExist: true, lockFor: command, cacheMb: IMPORT_CACHE_MB });
   try {
     refusePartialReads(store);
+    refusePendingPasses(store);
   } catch (error) {
     store.close();
     throw error;

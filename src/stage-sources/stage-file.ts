@@ -14,12 +14,15 @@ import type { EventWriter, ReadScope } from '../staging/event-writer.js';
 import { abandonRead, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type ReadCounts, type ReadProgress } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
+import { addNotes } from '../events/source-notes.js';
+import { recordGroupObservations } from '../staging/group-observations-store.js';
+import { readNotes, recordReadNotes } from '../staging/read-notes.js';
 import { InFlight } from '../util/in-flight.js';
 import { settleGoneRows } from './changed-file.js';
 import type { FilePlan } from './file-plan.js';
 import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
 import { PieceSplitter, type TextPiece } from './piece-splitter.js';
-import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
+import { emptyResult, SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
 import { skipStagedText, TextProgress } from './text-progress.js';
 
 export interface StageFileOptions {
@@ -69,6 +72,7 @@ function addPiece(summary: FileSummary, piece: PieceResult): void {
   for (const key of COUNT_KEYS) summary[key] += piece[key];
   for (const [reason, n] of Object.entries(piece.rejectedByReason)) summary.rejectedByReason[reason] = (summary.rejectedByReason[reason] ?? 0) + n;
   summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
+  addNotes(summary.notes, piece.notes);
 }
 
 function countNewlines(texts: readonly string[]): number {
@@ -117,10 +121,12 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
   }
   let hashedHeader = start.resumed !== undefined;
   let reached: ReadProgress | undefined;
-  const target = {
+  const target: PieceTarget = {
     scope,
     writer: options.writer,
+    observed: (groups) => recordGroupObservations(store, groups),
     written(result: PieceResult, progress: ReadProgress) {
+      recordReadNotes(store, scope.readId, result.notes);
       addPiece(summary, result);
       recordProgress(store, scope.readId, progress, summary, splitter.header);
       reached = progress;
@@ -169,6 +175,7 @@ function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceIn
   const rejects = readRejects(options.store, resumed.id, SHOWN_REJECTS);
   summary.rejectedByReason = rejects.byReason;
   summary.firstRejects = rejects.first as FileSummary['firstRejects'];
+  summary.notes = readNotes(options.store, resumed.id);
   summary.resumedAtLine = resumed.progress.line;
   summary.rowsReadBeforeResume = resumed.counts.rowsRead;
   return summary;

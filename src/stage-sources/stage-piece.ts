@@ -5,12 +5,15 @@
  */
 import { buildEvent, type EventRules } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
+import { firstAndLast, observe, type GroupObservation } from '../events/group-observations.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
+import { addNote, type NoteCounts, type SourceNote } from '../events/source-notes.js';
 import type { ReaderOptions, SourceItem, SourceReader } from '../sources/source-item.js';
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
 import type { ReadCounts, ReadProgress } from '../staging/source-reads.js';
 import { pieceLength, type TextPiece } from './piece-splitter.js';
+import { reviewSessionId } from './session-ids.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
 export interface PieceContext {
@@ -35,12 +38,16 @@ export interface PieceTarget {
    * reached after it: the rows and that point are committed together (pieces come in file order).
    */
   written(result: PieceResult, progress: ReadProgress): void;
+  /** Called in the same transaction with the group properties the piece's rows carried, if any. */
+  observed?(groups: readonly GroupObservation[]): void;
 }
 
 export interface PieceResult extends ReadCounts {
   rejectedByReason: Record<string, number>;
   /** The first rejects of the piece, by line. */
   firstRejects: Array<{ line: number } & RowProblem>;
+  /** Notes on rows that staged (see source-notes.ts). */
+  notes: NoteCounts;
 }
 
 /** How many rejects each piece reports for the summary. */
@@ -78,7 +85,7 @@ async function* slices(prefix: string, texts: readonly string[]): AsyncIterable<
 }
 
 export function emptyResult(): PieceResult {
-  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {}, firstRejects: [] };
+  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {}, firstRejects: [], notes: {} };
 }
 
 function noteReject(result: PieceResult, line: number, p: RowProblem): void {
@@ -86,8 +93,20 @@ function noteReject(result: PieceResult, line: number, p: RowProblem): void {
   if (result.firstRejects.length < SHOWN_REJECTS) result.firstRejects.push({ line, ...p });
 }
 
+function countNotes(result: PieceResult, notes: readonly SourceNote[] | undefined): void {
+  if (notes === undefined) return;
+  for (const note of notes) addNote(result.notes, note.code, 1, note.example === undefined ? [] : [note.example]);
+}
+
+interface Building {
+  result: PieceResult;
+  rejects: RejectEntry[];
+  events: EventBatchBuilder;
+  groups: GroupObservation[];
+}
+
 /** Adds one read item to the prepared piece: an event, a reject, or nothing (skipped). */
-function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResult; rejects: RejectEntry[]; events: EventBatchBuilder }): void {
+function addItem(item: SourceItem, rules: EventRules, piece: Building): void {
   const { result, rejects, events } = piece;
   result.rowsRead++;
   if ('problem' in item) {
@@ -95,6 +114,7 @@ function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResu
     rejects.push(item);
     return;
   }
+  const sessionNotes = reviewSessionId(item.candidate.properties, rules.sessionize === true);
   const outcome = buildEvent(item.candidate, rules);
   if (outcome.type === 'skipped') {
     result.skipped++;
@@ -106,6 +126,9 @@ function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResu
     return;
   }
   if (outcome.recent) result.recent++;
+  countNotes(result, item.candidate.notes);
+  countNotes(result, sessionNotes);
+  for (const group of item.candidate.groupProperties ?? []) piece.groups.push(observe(group, outcome.event.timestampMs, outcome.event.uuid));
   events.add(item.line, outcome.event, outcome.zoneKey);
 }
 
@@ -114,6 +137,8 @@ export interface PreparedPiece {
   result: PieceResult;
   events: EventBatch;
   rejects: RejectEntry[];
+  /** Group properties seen, first and last of each version (see group-observations.ts). */
+  groups: GroupObservation[];
 }
 
 /** A piece's rows as the format's reader gives them, with their lines in the file. */
@@ -129,11 +154,11 @@ async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterabl
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
   const events = new EventBatchBuilder(Math.ceil(pieceLength(piece) * 1.25) + 64 * 1024);
-  const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
+  const building: Building = { result: emptyResult(), rejects: [], events, groups: [] };
   for await (const items of readItems(context, piece)) {
     for (const item of items) addItem(item, context.rules, building);
   }
-  return { result: building.result, rejects: building.rejects, events: building.events.finish() };
+  return { result: building.result, rejects: building.rejects, events: building.events.finish(), groups: firstAndLast(building.groups) };
 }
 
 /** The raw text of the rows of `piece` that start on `lines`, read again (a rare path). */
@@ -164,6 +189,7 @@ export async function writePiece(context: PieceContext, target: PieceTarget, pie
       target.writer.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
       for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
     }
+    if (prepared.groups.length > 0) target.observed?.(prepared.groups);
     target.written(result, progress);
     return result;
   });

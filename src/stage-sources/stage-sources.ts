@@ -19,7 +19,10 @@ import { COUNT_KEYS, emptyCounts, partialReads, type PartialRead, type ReadCount
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
+import { addNotes, type NoteCounts } from '../events/source-notes.js';
+import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
+import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from './passes/run-passes.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
@@ -46,13 +49,17 @@ export interface StageSourcesInput {
    * are gone are withdrawn (the projects keep what they received).
    */
   replaceChanged?: boolean;
+  /** Options of the passes after staging (identity links, sessions); see run-passes.ts. */
+  passes?: PassOptions;
 }
 
 export interface StageSourcesResult {
   staging: string;
   files: FileSummary[];
   /** rowsRead = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
-  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number> };
+  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; notes: NoteCounts };
+  /** What the passes after staging did and found (identity links, group updates, sessions). */
+  passes?: PassesResult;
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -62,6 +69,7 @@ function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): voi
   for (const key of COUNT_KEYS) totals[key] += file[key];
   for (const w of file.withdrawn) totals.withdrawn += w.count;
   for (const [reason, n] of Object.entries(file.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+  addNotes(totals.notes, file.notes);
 }
 
 /**
@@ -170,13 +178,18 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; staging that file again resumes it`);
     }
     await checkStagingRoom(store, files.map((f) => f.input), reporter);
+    checkPassOptions(store, input.passes ?? {});
+    const lastRead = lastReadId(store);
+    markPassesPending(store);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
+    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, notes: {} }, partial, elapsedMs: 0 };
     for (const [i, file] of files.entries()) {
       const summary = await stageOne(input, { store, writer, source, input: file.input, reopen: file.reopen }, plans[i]!, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
+    reporter.progress('identity links, group updates and sessions: working them out over the staging file');
+    result.passes = runPasses(store, input.passes ?? {}, lastRead, clock);
     result.elapsedMs = clock.now() - started;
     return result;
   } catch (error) {

@@ -27,6 +27,11 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions {
   workers?: number;
   group: string[];
   segmentGroupType?: string;
+  /** --no-identity-links sets it false. */
+  identityLinks: boolean;
+  maxUsersPerDevice?: number;
+  sessionize?: number;
+  strictTime?: boolean;
 }
 
 /** --column distinct_id=user_id: read a standard field from another CSV header. */
@@ -76,6 +81,21 @@ export function mappingFingerprint(mapping: MappingFile | undefined): string | n
   return mapping === undefined ? null : `sha256:${createHash('sha256').update(canonicalJson(mapping)).digest('hex')}`;
 }
 
+/** Formats whose events identity links are drawn from. */
+const LINKED_FORMATS = ['amplitude', 'mixpanel'];
+
+/** The identity-link and --strict-time options, refused for the formats they do not apply to. */
+export function vendorOptions(from: string, options: Pick<ExportSourceOptions, 'identityLinks' | 'maxUsersPerDevice' | 'strictTime'>): { identityLinks?: boolean; strictTime?: boolean } {
+  const linked = LINKED_FORMATS.includes(from);
+  if (!linked && options.identityLinks === false) throw new UsageError('--no-identity-links applies to --from amplitude and --from mixpanel only');
+  if (!linked && options.maxUsersPerDevice !== undefined) throw new UsageError('--max-users-per-device applies to --from amplitude and --from mixpanel only');
+  if (from !== 'amplitude' && options.strictTime === true) throw new UsageError('--strict-time applies to --from amplitude only');
+  return {
+    ...(linked ? { identityLinks: options.identityLinks !== false } : {}),
+    ...(from === 'amplitude' ? { strictTime: options.strictTime === true } : {}),
+  };
+}
+
 export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
   const source = SOURCE_FORMATS[options.from];
   if (source === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
@@ -94,16 +114,18 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     nowMs,
     minTimeMs,
     groups,
+    sessionizeMinutes: options.sessionize,
   };
   const columns = parseColumns(options.column);
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
+  const vendor = vendorOptions(options.from, options);
   return {
     files,
     staging: options.staging,
     command: 'export-source',
     format: options.from,
     workers: options.workers,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType },
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, strictTime: vendor.strictTime },
     expandInputs: true,
     replaceChanged: options.replaceChanged === true,
     rules,
@@ -116,6 +138,9 @@ export async function toExportSourceInput(files: string[], options: ExportSource
       groups,
       minTime: recordedMinTime(minTimeMs),
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
+      ...vendor,
+      sessionize: options.sessionize ?? null,
     },
+    passes: { maxUsersPerDevice: options.maxUsersPerDevice, sessionizeMinutes: options.sessionize },
   };
 }

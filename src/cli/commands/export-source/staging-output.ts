@@ -10,6 +10,7 @@ import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { WithdrawnByRead } from '../../../staging/withdrawals.js';
 import { count, plural, rate } from '../../../util/format.js';
 import { print, printJson } from '../../terminal/output.js';
+import { noteLines, passesLines } from './passes-output.js';
 
 function byReason(rejected: Record<string, number>): string {
   return Object.entries(rejected)
@@ -61,6 +62,7 @@ function printSummary(result: StageSourcesResult): void {
   if (result.files.length > 1) print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
   // Rows an interrupted run had read are in the counts, not in this run's rate.
   const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
+  for (const line of [...noteLines(t.notes), ...passesLines(result.passes)]) print(line);
   print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(readNow, result.elapsedMs))} rows/s).`);
   if (t.rejected > 0) print('Every rejected row, with its file, line and reason: `migrate rejects`.');
 }
