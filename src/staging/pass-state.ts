@@ -99,8 +99,6 @@ export function markPassesPending(store: StagingStore): void {
 
 /** When a staging run began that did not finish its passes, if one did. */
 export function passesPendingSince(store: StagingStore): string | undefined {
-  const hasMeta = store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pass_state'").get() !== undefined;
-  if (!hasMeta) return undefined;
   const row = store.db.prepare('SELECT value FROM meta WHERE key = ?').get(PENDING_KEY) as { value: string } | undefined;
   return row?.value;
 }
@@ -125,4 +123,20 @@ export function lastReadId(store: StagingStore): number {
 /** The reads completed since `lastReadBefore`, the reads a run began. */
 export function readsAfter(store: StagingStore, lastReadBefore: number): number[] {
   return (store.db.prepare("SELECT id FROM source_reads WHERE id > ? AND status = 'done' ORDER BY id").all(lastReadBefore) as Array<{ id: number }>).map((r) => r.id);
+}
+
+/** What status shows of the passes: what they found when they last ran, and whether they are pending. */
+export interface PassesReport {
+  /** The totals of each pass when it last ran (identity links, group updates, sessions), if it ever did. */
+  summary: Record<string, unknown> | null;
+  maxUsersPerDevice: number | null;
+  pendingSince: string | null;
+}
+
+export function passesReport(store: StagingStore): PassesReport {
+  if (store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pass_state'").get() === undefined) {
+    return { summary: null, maxUsersPerDevice: null, pendingSince: null };
+  }
+  const state = loadPassState(store);
+  return { summary: state?.summary ?? null, maxUsersPerDevice: state?.settings.maxUsersPerDevice ?? null, pendingSince: passesPendingSince(store) ?? null };
 }

@@ -4,6 +4,7 @@
  */
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
+import { passesReport, type PassesReport } from './pass-state.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import { COUNT_KEYS, emptyCounts, type ReadCounts } from './source-reads.js';
 import type { LockHolder } from './staging-lock.js';
@@ -58,6 +59,8 @@ export interface StagingReport {
   deadLetters: DeadLetterRow[];
   /** The latest preflight of each project an import checked (or skipped it for). */
   preflights: Array<Omit<PreflightRecord, 'checks'>>;
+  /** Identity links, group updates and sessions worked out after staging (see pass-state.ts). */
+  passes: PassesReport;
 }
 
 export interface ProjectReport {
@@ -188,6 +191,7 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     projects: projectReports(store),
     deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
     preflights: latestPreflights(store).map(({ checks: _checks, ...preflight }) => preflight),
+    passes: passesReport(store),
   };
 }
 

@@ -6,6 +6,7 @@ import { bytes, count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { table } from '../../terminal/table.js';
+import { passesStatusLines } from './passes-status.js';
 
 function range(kind: KindReport): string {
   return kind.count === 0 ? '' : ` (${kind.first} .. ${kind.last})`;
@@ -87,6 +88,7 @@ function printStagingReport(report: StagingReport): void {
   printWithdrawn(report);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
   if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
+  for (const line of passesStatusLines(report.passes)) print(line);
   if (report.topEvents.length > 0) {
     print('Top events:');
     print(table(report.topEvents.map((e) => [`  ${e.name}`, count(e.count)])));
