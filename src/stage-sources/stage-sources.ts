@@ -188,8 +188,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
-    reporter.progress('identity links, group updates and sessions: working them out over the staging file');
-    result.passes = runPasses(store, input.passes ?? {}, lastRead, clock);
+    result.passes = runPasses(store, input.passes ?? {}, lastRead);
     result.elapsedMs = clock.now() - started;
     return result;
   } catch (error) {

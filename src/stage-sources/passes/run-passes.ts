@@ -11,7 +11,6 @@ import { DerivedRows } from '../../staging/derived-rows.js';
 import { loadPassState, readsAfter, savePassState, scanScope, type PassSettings } from '../../staging/pass-state.js';
 import { sessionizeReads } from '../../staging/session-store.js';
 import type { StagingStore } from '../../staging/staging-store.js';
-import { systemClock, type Clock } from '../../util/clock.js';
 import { count } from '../../util/format.js';
 import { DEFAULT_MAX_USERS_PER_DEVICE } from './device-guards.js';
 import { runGroupPass, type GroupPassResult } from './group-updates.js';
@@ -31,7 +30,6 @@ export interface PassesResult {
   /** When some read asked for sessions. */
   sessions?: SessionPassResult & { minutes: number };
   maxUsersPerDevice: number;
-  elapsedMs: number;
 }
 
 /**
@@ -49,8 +47,7 @@ export function checkPassOptions(store: StagingStore, options: PassOptions): voi
 
 type Refused = { refused: NonNullable<SessionPassResult['refused']>; minutes: number };
 
-function runAll(store: StagingStore, options: PassOptions, clock: Clock): PassesResult | Refused {
-  const started = clock.now();
+function runAll(store: StagingStore, options: PassOptions): PassesResult | Refused {
   const state = loadPassState(store);
   const scope = scanScope(store, state);
   const previous: PassSettings = state?.settings ?? {};
@@ -60,12 +57,12 @@ function runAll(store: StagingStore, options: PassOptions, clock: Clock): Passes
   const minutes = reads[0]?.minutes;
   const sessions = minutes === undefined ? undefined : { ...runSessionPass(store, derived, scope, reads, minutes), minutes };
   if (sessions?.refused !== undefined) return { refused: sessions.refused, minutes: sessions.minutes };
-  const identity = runIdentityPass(store, derived, { scope, maxUsersPerDevice, previous });
-  const groups = runGroupPass(store, derived, scope, previous.groupTypes);
-  const settings: PassSettings = { maxUsersPerDevice, sessionizeMinutes: minutes ?? null, linkSources: identity.linkSources, groupTypes: groups.groupTypes };
+  const { linkSources, ...identity } = runIdentityPass(store, derived, { scope, maxUsersPerDevice, previous });
+  const { groupTypes, ...groups } = runGroupPass(store, derived, scope, previous.groupTypes);
+  const settings: PassSettings = { maxUsersPerDevice, sessionizeMinutes: minutes ?? null, linkSources, groupTypes };
   const summary = { identity: identity.totals, groups: { ...groups.totals, typesLeftOut: groups.typesLeftOut }, sessions: sessions === undefined ? null : { ...sessions.totals, minutes } };
   store.transaction(() => savePassState(store, settings, summary));
-  return { identity, groups, sessions, maxUsersPerDevice, elapsedMs: clock.now() - started };
+  return { identity, groups, sessions, maxUsersPerDevice };
 }
 
 function sessionRefusal(refused: NonNullable<SessionPassResult['refused']>, minutes: number): RefusedError {
@@ -84,10 +81,10 @@ function sessionRefusal(refused: NonNullable<SessionPassResult['refused']>, minu
  * Runs the passes; when sessions would change events already delivered, undoes the reads this
  * run began (ids above `lastReadBefore`), brings the passes in line again, and refuses.
  */
-export function runPasses(store: StagingStore, options: PassOptions, lastReadBefore: number, clock: Clock = systemClock): PassesResult {
-  const result = runAll(store, options, clock);
+export function runPasses(store: StagingStore, options: PassOptions, lastReadBefore: number): PassesResult {
+  const result = runAll(store, options);
   if (!('refused' in result)) return result;
   for (const readId of readsAfter(store, lastReadBefore)) abandonRead(store, readId, 'refused: --sessionize would change the sessions of delivered events');
-  runAll(store, options, clock);
+  runAll(store, options);
   throw sessionRefusal(result.refused, result.minutes);
 }
