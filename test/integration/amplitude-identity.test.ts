@@ -8,6 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventsWithCurrentPerson, personOfDistinctId, sessionsOf } from '../../src/sandbox/capture/ingested-data.js';
+import { runPasses } from '../../src/stage-sources/passes/run-passes.js';
+import { markPassesPending } from '../../src/staging/pass-state.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import { exportSource, stagingIn, statusOf, type Staging } from '../helpers/export-source.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -185,5 +188,35 @@ describe('Amplitude: identity links, sessions and groups', () => {
     const other = stagingIn(join(tempDir()));
     const six = await exportSource(other, ['--from', 'amplitude', '--max-users-per-device', '6', write(other.dir, 'later.json', later())]);
     expect(six.passes.identity).toMatchObject({ staged: 2, totals: { links: 2, kiosks: 0 } });
+  });
+
+  it('leaves the passes pending when a run dies before they finish: import refuses, the next staging run finishes them', async () => {
+    const target = stagingIn(tempDir());
+    const file = write(target.dir, 'earlier.json', earlier());
+    await exportSource(target, ['--from', 'amplitude', file]);
+    const before = links(target.staging);
+    const store = StagingStore.open(target.staging);
+    try {
+      // Worked out again from nothing, the passes change nothing: they are idempotent.
+      store.db.exec('DELETE FROM pass_state');
+      const redone = runPasses(store, {}, 0);
+      expect(redone.identity).toMatchObject({ staged: 0, withdrawn: 0, moved: 0 });
+      expect(redone.groups).toMatchObject({ staged: 0, withdrawn: 0 });
+      markPassesPending(store);
+    } finally {
+      store.close();
+    }
+    expect((await statusOf(target)).passes.pendingSince).toEqual(expect.any(String));
+    const sandbox = await sandboxAt();
+    const config = writeSandboxConfig(target.dir, sandbox);
+    const refused = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('did not finish: the identity links, group updates and session ids');
+
+    const again = await exportSource(target, ['--from', 'amplitude', file]);
+    expect(again.totals.staged).toBe(0);
+    expect((await statusOf(target)).passes.pendingSince).toBeNull();
+    expect(links(target.staging)).toEqual(before);
+    await importTest(target, sandbox);
   });
 });
