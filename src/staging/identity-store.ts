@@ -83,7 +83,6 @@ export function redecideAllDevices(store: StagingStore): void {
 export class IdentityTables {
   private readonly nextDirty: Statement;
   private readonly users: Statement;
-  private readonly firstUser: Statement;
   private readonly record: Statement;
   private readonly save: Statement;
   private readonly clean: Statement;
@@ -91,8 +90,9 @@ export class IdentityTables {
   constructor(store: StagingStore) {
     const db = store.db;
     this.nextDirty = db.prepare('SELECT device FROM identity_dirty WHERE device > ? ORDER BY device LIMIT ?');
-    this.users = db.prepare('SELECT count(*) AS n FROM identity_pairs WHERE device = ?');
-    this.firstUser = db.prepare('SELECT user, first_ms AS ms FROM identity_pairs WHERE device = ? ORDER BY first_ms, user LIMIT 1');
+    this.users = db.prepare(
+      'SELECT user, first_ms AS ms, (SELECT count(*) FROM identity_pairs WHERE device = @device) AS n FROM identity_pairs WHERE device = @device ORDER BY first_ms, user LIMIT 1',
+    );
     this.record = db.prepare(
       `SELECT device, users, first_user AS firstUser, decision, link_user AS linkUser, link_uuid AS linkUuid, link_ms AS linkMs, kept_delivered AS keptDelivered
        FROM identity_devices WHERE device = ?`,
@@ -101,7 +101,7 @@ export class IdentityTables {
       `INSERT OR REPLACE INTO identity_devices (device, users, first_user, decision, link_user, link_uuid, link_ms, kept_delivered)
        VALUES (@device, @users, @firstUser, @decision, @linkUser, @linkUuid, @linkMs, @keptDelivered)`,
     );
-    this.clean = db.prepare('DELETE FROM identity_dirty WHERE device = ?');
+    this.clean = db.prepare('DELETE FROM identity_dirty WHERE device BETWEEN ? AND ?');
   }
 
   /** The next devices to decide, in order, after `after`. */
@@ -110,9 +110,8 @@ export class IdentityTables {
   }
 
   usersOf(device: string): DeviceUsers {
-    const users = (this.users.get(device) as { n: number }).n;
-    const first = users === 0 ? undefined : (this.firstUser.get(device) as { user: string; ms: number });
-    return { users, first };
+    const row = this.users.get({ device }) as { user: string; ms: number; n: number } | undefined;
+    return row === undefined ? { users: 0 } : { users: row.n, first: { user: row.user, ms: row.ms } };
   }
 
   recordOf(device: string): DeviceRecord | undefined {
@@ -121,7 +120,11 @@ export class IdentityTables {
 
   saveRecord(record: DeviceRecord): void {
     this.save.run(record);
-    this.clean.run(record.device);
+  }
+
+  /** The devices from `first` to `last` (a page of dirty ones) are decided. */
+  decided(first: string, last: string): void {
+    this.clean.run(first, last);
   }
 }
 

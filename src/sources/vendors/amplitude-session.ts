@@ -12,9 +12,21 @@ import { isMissing, type Properties } from './vendor-values.js';
 /** The largest time a UUIDv7 holds (48 bits of milliseconds). */
 const MAX_V7_MS = 2 ** 48 - 1;
 
-export function amplitudeSessionId(record: Properties): string | undefined {
+/** Session ids made lately, by identity: a session's events come close together in an export. */
+export type SessionIdCache = Map<string, string>;
+const CACHED_SESSIONS = 4096;
+
+export function amplitudeSessionId(record: Properties, cache: SessionIdCache = new Map()): string | undefined {
   const session = record.session_id;
   if (typeof session !== 'number' || !Number.isInteger(session) || session <= 0 || session > MAX_V7_MS) return undefined;
   const who = !isMissing(record.device_id) ? `device\n${String(record.device_id)}` : !isMissing(record.user_id) ? `user\n${String(record.user_id)}` : undefined;
-  return who === undefined ? undefined : sessionUuid(session, `amplitude\n${who}\n${session}`);
+  if (who === undefined) return undefined;
+  const identity = `amplitude\n${who}\n${session}`;
+  let id = cache.get(identity);
+  if (id === undefined) {
+    if (cache.size >= CACHED_SESSIONS) cache.clear();
+    id = sessionUuid(session, identity);
+    cache.set(identity, id);
+  }
+  return id;
 }

@@ -9,7 +9,7 @@ import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import type { SourceNote } from '../../events/source-notes.js';
 import { amplitudeGroupProperties, amplitudeGroups } from './amplitude-groups.js';
 import { amplitudeProperties } from './amplitude-properties.js';
-import { amplitudeSessionId } from './amplitude-session.js';
+import { amplitudeSessionId, type SessionIdCache } from './amplitude-session.js';
 import { isMissing, isObject, jsonLinesReader, markUtc, type Properties } from './vendor-values.js';
 
 /**
@@ -56,7 +56,7 @@ function timeOf(record: Properties, strictTime: boolean): { value: unknown; fiel
  * as UTC (never as local time); `uuid` is kept, so re-exports and the zip and its unzipped files
  * give the same uuids. An event without a uuid gets one derived from the whole record.
  */
-export function mapAmplitude(record: Properties, strictTime = false): CandidateEvent | RowProblem {
+export function mapAmplitude(record: Properties, strictTime = false, sessions?: SessionIdCache): CandidateEvent | RowProblem {
   const eventProperties = objectField(record, 'event_properties');
   if ('problem' in eventProperties) return eventProperties.problem;
   const userProperties = objectField(record, 'user_properties');
@@ -71,7 +71,7 @@ export function mapAmplitude(record: Properties, strictTime = false): CandidateE
     distinctId: distinctId.value,
     timestamp: markUtc(time.value),
     uuid: record.uuid,
-    properties: amplitudeProperties(record, eventProperties.value, userProperties.value, { groups: groups.groups, sessionId: amplitudeSessionId(record) }),
+    properties: amplitudeProperties(record, eventProperties.value, userProperties.value, { groups: groups.groups, sessionId: amplitudeSessionId(record, sessions) }),
     // Only read when there is no uuid to keep; skipping it otherwise saves a serialisation.
     identity: isMissing(record.uuid) ? canonicalJson(record) : '',
     fieldNames: { event: 'event_type', distinctId: distinctId.field, timestamp: time.field },
@@ -81,4 +81,7 @@ export function mapAmplitude(record: Properties, strictTime = false): CandidateE
   return candidate;
 }
 
-export const readAmplitude = jsonLinesReader((options) => (record) => mapAmplitude(record, options.strictTime === true));
+export const readAmplitude = jsonLinesReader((options) => {
+  const sessions: SessionIdCache = new Map();
+  return (record) => mapAmplitude(record, options.strictTime === true, sessions);
+});

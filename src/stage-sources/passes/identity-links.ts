@@ -116,6 +116,7 @@ export function runIdentityPass(store: StagingStore, derived: DerivedRows, input
     if (devices.length === 0) break;
     store.transaction(() => {
       for (const device of devices) tables.saveRecord(settleDevice(tables, derived, device, input.maxUsersPerDevice, counts));
+      tables.decided(devices[0]!, devices[devices.length - 1]!);
     });
     after = devices[devices.length - 1]!;
   }
