@@ -51,9 +51,9 @@ describe('device guards', () => {
 });
 
 describe('uuids of derived rows', () => {
-  it('an identity link has a name-based uuid (version 5) from its two ids only', () => {
+  it('an identity link has a name-based uuid (version 8, 48 zero bits first) from its two ids only', () => {
     const a = linkEvent('ana', 'd1', 1000);
-    expect(uuidText(a.uuid)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(uuidText(a.uuid)).toMatch(/^00000000-0000-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(linkEvent('ana', 'd1', 5000).uuid).toEqual(a.uuid);
     expect(linkEvent('bo', 'd1', 1000).uuid).not.toEqual(a.uuid);
     expect(a).toMatchObject({ kind: 1, event: '$identify', distinctId: 'ana', timestampMs: 1000, propertiesJson: '{"$anon_distinct_id":"d1"}' });
