@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
+import { checkRequiredAfterUnknown } from './options/required-options.js';
 
 export { VERSION };
 
@@ -37,5 +38,6 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
     .exitOverride();
   const named = COMMANDS.filter((command) => command.names.includes(argv[2] ?? ''));
   for (const command of named.length > 0 ? named : COMMANDS) (await command.load())(program);
+  checkRequiredAfterUnknown(program);
   return program;
 }

@@ -1,26 +1,19 @@
 /**
- * `migrate.config.json`: the projects a migration can send to. Unknown keys are errors, so a
- * typo such as `apikey` is caught instead of silently ignored.
+ * `migrate.config.json`: the projects a migration can send to, and the source APIs it can
+ * fetch from. Unknown keys are errors, so a typo such as `apikey` is caught instead of
+ * silently ignored.
  */
 import { z } from 'zod';
-import { normaliseBaseUrl } from './hosts.js';
-
-const url = z.string().transform((text, ctx) => {
-  const result = normaliseBaseUrl(text);
-  if (typeof result === 'string') return result;
-  ctx.addIssue({ code: 'custom', message: result.error });
-  return z.NEVER;
-});
-
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+import { caselessEnum, baseUrlField as url, envNameField as envName } from './config-fields.js';
+import { sourcesSchema } from './source-config-schema.js';
 
 export const projectConfigSchema = z
   .object({
     /** `test` projects take rehearsals; `production` ones only after a test import. */
-    role: z.enum(['test', 'production']),
+    role: caselessEnum(['test', 'production']),
     /** Ingestion URL. Give this or `region`. */
     host: url.optional(),
-    region: z.enum(['us', 'eu']).optional(),
+    region: caselessEnum(['us', 'eu']).optional(),
     /** Project API key (phc_...), inline or via `apiKeyEnv`. */
     apiKey: z.string().min(1).optional(),
     apiKeyEnv: envName.optional(),
@@ -55,7 +48,9 @@ export const projectConfigSchema = z
 
 export const configSchema = z
   .object({
-    projects: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'project names use letters, digits, _ . -'), projectConfigSchema),
+    projects: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'project names use letters, digits, _ . -'), projectConfigSchema).default({}),
+    /** Source APIs export-source fetches from (--from mixpanel-api, amplitude-api). */
+    sources: sourcesSchema.optional(),
   })
   .strict();
 

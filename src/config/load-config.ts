@@ -2,10 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { DEFAULT_CONFIG_FILE } from '../util/migrate-command.js';
 import { formatZodIssues } from '../util/zod-issues.js';
 import { configSchema, type MigrateConfig } from './config-schema.js';
 
-export const DEFAULT_CONFIG_FILE = 'migrate.config.json';
+export { DEFAULT_CONFIG_FILE };
 
 export function configPath(explicit: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string {
   return resolve(explicit ?? env.MIGRATE_CONFIG ?? DEFAULT_CONFIG_FILE);

@@ -23,6 +23,8 @@ export interface ManagementTarget {
   personalApiKey: string;
   /** The ingestion host, so the personal key is never sent there. */
   ingestionHost: string;
+  /** The config file as given (--config), named in the commands messages suggest. */
+  configFile?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;

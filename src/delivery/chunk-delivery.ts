@@ -10,7 +10,7 @@
 import type { RetryPolicy } from '../http/retry-policy.js';
 import { sendWithRetry, type Attempts } from '../http/send-with-retry.js';
 import type { Clock } from '../util/clock.js';
-import { plural } from '../util/format.js';
+import { count, plural } from '../util/format.js';
 import type { SendChunk, SendResult } from './batch-sender.js';
 import { leadingPiece, splitChunk, type Chunk } from './chunker.js';
 import { describeAnswer, foreignAnswer, isAcknowledgement, refusalMeaning, type ForeignAnswer } from './ingestion-answer.js';
@@ -102,7 +102,7 @@ export async function deliverChunk(chunk: Chunk, ctx: ChunkContext): Promise<Chu
   const first = tally.refused[0]!;
   if (tally.delivered === 0 && chunk.seqs.length > 1 && tally.refused.every((r) => r.status === first.status && r.message === first.message)) {
     ctx.refusals.release(tally.refused.length);
-    return stop('refused', `every one of the ${chunk.seqs.length} events of a chunk was refused with the same answer (HTTP ${first.status}: ${first.message})`, first.status);
+    return stop('refused', `every one of the ${count(chunk.seqs.length)} events of a chunk was refused with the same answer (HTTP ${first.status}: ${first.message})`, first.status);
   }
   ctx.onDeadLetters(tally.refused);
   return SETTLED;

@@ -7,6 +7,7 @@
  */
 import { eventJsonAt, type Chunk } from './chunker.js';
 import type { Clock } from '../util/clock.js';
+import { count } from '../util/format.js';
 import { deliverChunk, type ChunkContext } from './chunk-delivery.js';
 import { RefusalGuard } from './refusal-guard.js';
 import { SizeGovernor } from './size-governor.js';
@@ -109,7 +110,7 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
       if (sent) stats.abandoned += chunk.seqs.length;
     },
     onSplit(chunk, reason) {
-      o.callbacks.notice?.(`split a chunk of ${chunk.seqs.length} events after ${reason}`);
+      o.callbacks.notice?.(`split a chunk of ${count(chunk.seqs.length)} events after ${reason}`);
     },
   };
 }

@@ -14,6 +14,7 @@ import { recordPreflight, settledPreflight } from '../staging/preflights.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
 import { plural } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
 import type { DoctorReport } from './check-result.js';
 import { gatherFacts } from './gather/gather-facts.js';
 import { runChecks } from './run-checks.js';
@@ -21,6 +22,8 @@ import { runChecks } from './run-checks.js';
 export interface PreflightInput {
   store: StagingStore;
   config: MigrateConfig;
+  /** The config's path, named in the doctor command suggested when it is not the default. */
+  configFile?: string;
   target: IngestionTarget;
   /** The import's settings: its retry policy and request timeout serve the preflight's requests too. */
   settings: DeliverySettings;
@@ -59,7 +62,7 @@ export async function preflightImport(input: PreflightInput, reporter: Reporter,
   record(store, report);
   if (report.problems === 0) return;
   throw new PreflightError(`the preflight of project "${target.name}" found ${plural(report.problems, 'problem')}; nothing was sent`, [
-    `Full report: migrate doctor --project ${shellWord(target.name)}`,
+    `Full report: ${migrateCommand(`doctor --project ${shellWord(target.name)}`, { staging: store.path, config: input.configFile })}`,
     'To send anyway, at your own risk: --skip-preflight (recorded in the staging file).',
   ]);
 }

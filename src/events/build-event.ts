@@ -3,10 +3,15 @@
  * of what may be sent lives here, so all sources (CSV, JSONL, vendors, people, groups) share it.
  */
 import type { GroupProperties } from './group-observations.js';
-import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import type { SourceNote } from './source-notes.js';
+import { applyIngestionRules, type IngestionRules } from './ingestion-rules.js';
+import { distinctIdText } from '../sources/json/json-numbers.js';
+import { stringifyJson } from '../sources/json/json-writer.js';
+import { setOwnProperty } from '../sources/json/own-property.js';
+import { jsonDepth, MAX_PROPERTIES_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
+import type { RowFacts } from './row-facts.js';
 import { DEFAULT_MIN_TIME_MS, parseTimestamp, timeBoundsProblem, zonelessBoundsProblem } from './timestamp.js';
 import type { ZoneConverter } from './time-zone.js';
 import { deriveUuidBytes, normaliseUuid, uuidBytes, zonedRowKey } from './stable-uuid.js';
@@ -61,6 +66,8 @@ export interface EventRules {
   groups?: ReadonlyArray<{ type: string; property: string }>;
   /** --sessionize: a source `$session_id` that is not a UUIDv7 moves to `$source_session_id` (stage-piece.ts). */
   sessionize?: boolean;
+  /** PostHog's ingestion rules (see ingestion-rules.ts); absent where only the mapping is tested. */
+  ingestion?: IngestionRules;
 }
 
 export type BuildOutcome =
@@ -68,14 +75,15 @@ export type BuildOutcome =
    * `zoneKey`: set when the event's time was read in a zone given as an option, so that the same
    * row read with another zone (whose uuid differs) can be recognised (see zonedRowKey).
    */
-  | { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array }
+  | { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array; facts?: RowFacts }
   | { type: 'skipped' }
   | { type: 'rejected'; problem: RowProblem };
 
 const reject = (p: RowProblem): BuildOutcome => ({ type: 'rejected', problem: p });
 
 function readDistinctId(value: unknown, field: string): string | RowProblem {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // A number keeps its exact digits as text: 9007199254740993 and ...992 stay two users.
+  if (typeof value === 'number' || typeof value === 'bigint') value = distinctIdText(value) ?? value;
   if (typeof value !== 'string' || value.trim() === '') {
     if (value === undefined || value === null || value === '') return problem('missing_distinct_id', field, 'distinct_id is missing or empty');
     if (typeof value === 'string') return problem('missing_distinct_id', field, 'distinct_id is only whitespace');
@@ -100,7 +108,7 @@ function renameProperties(properties: Record<string, unknown>, renames: NameMap[
       const other = renamedFrom.get(mapped) ?? mapped;
       return { ok: false, problem: problem('duplicate_property', key, `property "${mapped}" would be given twice (from "${other}" and "${key}")`) };
     }
-    out[mapped] = value;
+    setOwnProperty(out, mapped, value);
     renamedFrom.set(mapped, key);
   }
   return { ok: true, properties: out };
@@ -139,12 +147,13 @@ function attachGroups(properties: Record<string, unknown>, groups: NonNullable<E
   }
   const out: Record<string, unknown> = { ...(given as Record<string, unknown> | undefined) };
   for (const { type, property } of groups) {
-    const value = properties[property];
+    const value = Object.hasOwn(properties, property) ? properties[property] : undefined;
     if (value === undefined || value === null || value === '') continue;
     const key = String(value);
     if (key.length > MAX_GROUP_KEY_CHARS) return problem('group_key_too_long', property, `group key has ${key.length} characters; PostHog keeps at most ${MAX_GROUP_KEY_CHARS}`);
-    if (out[type] !== undefined && out[type] !== key) return problem('duplicate_property', property, `$groups.${type} is already "${String(out[type])}"`);
-    out[type] = key;
+    const current = Object.hasOwn(out, type) ? out[type] : undefined;
+    if (current !== undefined && current !== key) return problem('duplicate_property', property, `$groups.${type} is already "${String(current)}"`);
+    setOwnProperty(out, type, key);
   }
   if (Object.keys(out).length > 0) properties.$groups = out;
   return undefined;
@@ -192,16 +201,23 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   if (!renamed.ok) return reject(renamed.problem);
   const grouped = rules.groups?.length ? attachGroups(renamed.properties, rules.groups) : undefined;
   if (grouped) return reject(grouped);
-  const propertiesJson = JSON.stringify(renamed.properties);
-  if (tooDeep(propertiesJson)) return reject(problem('bad_properties', '', `properties nest deeper than ${MAX_JSON_DEPTH} levels; the staging file keeps at most ${MAX_JSON_DEPTH}`));
+  const kind = candidate.kind ?? rules.kind ?? EventKind.event;
+  const facts = rules.ingestion && applyIngestionRules({ event: mappedName, distinctId, kind, distinctIdField: names.distinctId ?? 'distinct_id' }, renamed.properties, rules.ingestion);
+  if (facts !== undefined && 'reason' in facts) return reject(facts);
+  const propertiesJson = stringifyJson(renamed.properties)!;
+  if (nestsDeeperThan(propertiesJson, MAX_PROPERTIES_DEPTH)) {
+    const message = `properties nest ${jsonDepth(propertiesJson)} levels deep; PostHog accepts at most ${MAX_PROPERTIES_DEPTH} (it refuses a request nested 128 levels deep)`;
+    return reject(problem('too_deep', 'properties', message));
+  }
   const size = eventBytes([propertiesJson, mappedName, distinctId]) + 120;
   if (size > MAX_EVENT_BYTES) {
     return reject(problem('event_too_large', '', `event is ${Math.round(size / 1024)} KiB; PostHog accepts at most ${MAX_EVENT_BYTES / 1024} KiB`));
   }
   return {
     type: 'event',
-    event: { uuid, kind: candidate.kind ?? rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
+    event: { uuid, kind, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
     zoneKey: wallMs === undefined ? undefined : zonedRowKey(uuid, wallMs),
+    facts,
   };
 }

@@ -1,8 +1,11 @@
 /**
  * JSON with object keys sorted at every depth, so two records with the same content give the
  * same text whatever order their fields came in. The input of stable uuid derivation.
+ * Recursive: values come from the JSON reader, whose depth is bounded.
  */
 export function canonicalJson(value: unknown): string {
+  // A BigInt (an integer beyond 2^53 read exactly) is written as its digits, as in the source.
+  if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') {
     const text = JSON.stringify(value);
     return text === undefined ? 'null' : text;

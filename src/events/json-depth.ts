@@ -1,8 +1,17 @@
 /**
- * How deeply a JSON text nests objects and arrays. The staging file stores properties as SQLite
- * JSONB, which takes at most MAX_JSON_DEPTH levels; deeper properties are a reject, not a
- * failed write.
+ * How deeply a JSON text nests objects and arrays. PostHog refuses deep JSON (see
+ * MAX_PROPERTIES_DEPTH), and the staging file stores properties as SQLite JSONB, which takes
+ * at most MAX_JSON_DEPTH levels: deeper properties are a reject, not a failed request or write.
  */
+
+/**
+ * The deepest an event's properties may nest, counting the properties object itself. PostHog's
+ * capture (serde_json) refuses a request nested 128 levels deep, counted from the /batch/ body:
+ * body, batch list and event take three, which leaves 124. Readers bound the rows they parse
+ * (without recursion, so no depth can crash them) and buildEvent checks the properties as
+ * staged: deeper ones are a too_deep reject.
+ */
+export const MAX_PROPERTIES_DEPTH = 124;
 
 /** SQLite's JSON nesting limit (the outer properties object is level 1). */
 export const MAX_JSON_DEPTH = 1000;
@@ -22,7 +31,15 @@ export function jsonDepth(json: string): number {
   return deepest;
 }
 
-/** True when `json` may nest deeper than the limit: only long texts can, so most skip the scan. */
-export function tooDeep(json: string): boolean {
-  return json.length > 2 * MAX_JSON_DEPTH && jsonDepth(json) > MAX_JSON_DEPTH;
+/**
+ * True when `json` (valid JSON text) nests deeper than `limit`. Only a text with more brackets
+ * than the limit can, so nearly every text is settled by counting them with indexOf; the
+ * others are scanned.
+ */
+export function nestsDeeperThan(json: string, limit: number): boolean {
+  let brackets = 0;
+  for (const open of ['{', '[']) {
+    for (let i = json.indexOf(open); i !== -1 && brackets <= limit; i = json.indexOf(open, i + 1)) brackets++;
+  }
+  return brackets > limit && jsonDepth(json) > limit;
 }

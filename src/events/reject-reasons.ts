@@ -5,6 +5,11 @@
 export const REJECT_REASONS = {
   bad_csv: 'the row is not valid CSV',
   bad_json: 'the line is not a JSON object',
+  invalid_utf8: 'the row holds bytes that are not valid in the file\'s encoding (UTF-8 unless --encoding)',
+  invalid_unicode: 'a string holds a lone UTF-16 surrogate, which PostHog refuses',
+  too_large: 'the row is larger than an event can be (1 MiB)',
+  too_deep: 'properties nest deeper than PostHog accepts',
+  number_out_of_range: 'a number beyond what PostHog can keep (1e400)',
   missing_event: 'no event name',
   missing_distinct_id: 'no distinct_id',
   distinct_id_too_long: 'distinct_id longer than 200 characters',
@@ -21,6 +26,9 @@ export const REJECT_REASONS = {
   bad_value: 'a field has an invalid value',
   missing_group_key: 'no group key',
   group_key_too_long: 'group key longer than 400 characters',
+  illegal_distinct_id: 'an $identify or alias names a distinct_id PostHog refuses to merge on (such as "null" or "anonymous")',
+  person_properties_too_large: 'a person update whose properties are over 512 KB (PostHog caps a person at 512 KB)',
+  bad_property_type: 'a property the map file gives a type cannot be given that type',
   conflicts_with_staged: 'the same row was staged earlier with different content (another file, map or time zone)',
 } as const;
 

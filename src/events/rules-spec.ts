@@ -3,6 +3,7 @@
  * the zone's name, "now". `rulesFromSpec` rebuilds the working rules on either side.
  */
 import type { EventRules } from './build-event.js';
+import type { IngestionRules } from './ingestion-rules.js';
 import { buildNameMap, type MappingFile } from './name-map.js';
 import type { EventKindValue } from './staged-event.js';
 import { createZoneConverter } from './time-zone.js';
@@ -23,6 +24,8 @@ export interface RulesSpec {
   groups?: GroupColumn[];
   /** export-source --sessionize (minutes): sessions are computed after staging; see EventRules.sessionize. */
   sessionizeMinutes?: number;
+  /** PostHog's ingestion rules; the types come from the mapping file. */
+  ingestion?: Omit<IngestionRules, 'types'>;
 }
 
 export interface GroupColumn {
@@ -39,5 +42,6 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     kind: spec.kind,
     groups: spec.groups,
     sessionize: spec.sessionizeMinutes !== undefined,
+    ingestion: spec.ingestion === undefined ? undefined : { ...spec.ingestion, types: spec.mapping?.types },
   };
 }

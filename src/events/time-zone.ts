@@ -5,7 +5,10 @@
  */
 
 export interface ZoneConverter {
+  /** The name as given (`CET`), for messages: what the user typed. */
   readonly name: string;
+  /** The name the time zone database resolves it to (`Europe/Brussels`). */
+  readonly canonical: string;
   /** UTC ms for a wall-clock time given as if it were UTC ms; undefined in a DST gap. */
   toUtc(wallMs: number): number | undefined;
 }
@@ -48,7 +51,8 @@ export function createZoneConverter(name: string): ZoneConverter {
   }
 
   return {
-    name: canonical,
+    name,
+    canonical,
     toUtc(wallMs: number): number | undefined {
       // A transition happens at most once within a day either side, so the offsets a day
       // before and after are the only candidates.

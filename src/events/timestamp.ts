@@ -193,7 +193,7 @@ export function parseIsoZulu(text: string): number | undefined {
  * Numbers and digit strings are epoch seconds, or milliseconds above 1e10.
  */
 export function parseTimestamp(value: unknown, field: string, zone?: ZoneConverter): TimestampResult {
-  if (typeof value === 'number') return fromEpoch(value, field, String(value));
+  if (typeof value === 'number' || typeof value === 'bigint') return fromEpoch(Number(value), field, String(value));
   if (typeof value !== 'string') return fail(field, 'bad_timestamp', `expected a string or a number, got ${typeof value}`);
   const fast = parseIsoZulu(value);
   if (fast !== undefined) return { ok: true, ms: fast };

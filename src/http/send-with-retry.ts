@@ -9,13 +9,15 @@ import { classifyOutcome, type RetryCause, type RetryVerdict, type Verdict } fro
 import type { HttpOutcome } from './http-outcome.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
 
-export interface RetryOptions {
+export interface RetryOptions<T = unknown> {
   policy: RetryPolicy;
   clock: Clock;
   /** Aborted: no new attempt starts and a wait ends at once. */
   signal?: AbortSignal;
   /** The transient failures to retry; any other comes back as answered. Default: all. */
   retryOn?: readonly RetryCause[];
+  /** A transient failure the caller acts on itself instead of retrying (a gateway timeout on a long export range, which it splits). */
+  answerAsIs?(answer: T, verdict: RetryVerdict): boolean;
   /** Runs before each attempt (a rate limit's wait); the signal is checked after it. */
   beforeAttempt?(): Promise<void>;
   /** Called before each wait, with the failure and the delay chosen. */
@@ -28,7 +30,7 @@ export type Attempts<T> =
   | { type: 'gave-up'; verdict: RetryVerdict; answer: T; reason: string }
   | { type: 'abandoned'; sent: boolean };
 
-export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: () => Promise<T>, o: RetryOptions): Promise<Attempts<T>> {
+export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: () => Promise<T>, o: RetryOptions<T>): Promise<Attempts<T>> {
   let attempt = 0;
   // The budget is wall time from the first attempt: a server that never answers uses it up
   // through the request timeouts, not only through the waits between attempts.
@@ -42,6 +44,7 @@ export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: ()
     const verdict = classifyOutcome(answer.outcome, o.clock.now());
     if (verdict.type === 'fatal' && verdict.kind === 'aborted') return { type: 'abandoned', sent: true };
     if (verdict.type !== 'retry' || (o.retryOn !== undefined && !o.retryOn.includes(verdict.cause))) return { type: 'answered', verdict, answer };
+    if (o.answerAsIs?.(answer, verdict)) return { type: 'answered', verdict, answer };
     const decision = decideRetry(o.policy, { attempt, elapsedMs: o.clock.now() - firstAttemptMs }, verdict.afterMs, o.clock.random);
     if (decision.type === 'give-up') return { type: 'gave-up', verdict, answer, reason: decision.reason };
     o.onRetry?.(verdict, decision.delayMs);

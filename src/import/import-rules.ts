@@ -3,6 +3,7 @@
  * problem sentence (or undefined), plus the exact resume command printed when a run stops.
  */
 import { hostKey } from '../config/hosts.js';
+import { migrateCommand, type CommandPlace } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
 
 export interface BoundProject {
@@ -79,6 +80,7 @@ export function testFirstProblem(role: string, acceptedTests: ReadonlyArray<{ na
 
 export { shellWord };
 
-export function resumeCommand(staging: string, project: string): string {
-  return `migrate resume --staging ${shellWord(staging)} --project ${shellWord(project)}`;
+/** The command that continues `project`'s import from the staging file and config of `place`. */
+export function resumeCommand(place: CommandPlace, project: string): string {
+  return migrateCommand(`resume --project ${shellWord(project)}`, place);
 }

@@ -12,18 +12,23 @@ import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { bodyOverheadBytes } from '../delivery/event-encoding.js';
+import { sendOrder } from '../delivery/send-order.js';
 import { describeAnswer } from '../delivery/ingestion-answer.js';
 import { deadLetterAllowance } from '../delivery/refusal-guard.js';
 import { AuthError, DeliveryStoppedError, InterruptedError, type MigrateError } from '../errors.js';
+import { EventKind } from '../events/staged-event.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { Reporter } from '../reporter.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord, releaseDeadLetters, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import { endRun, getRun, type ImportRun } from '../staging/import-runs.js';
+import { kindReport } from '../staging/staging-report.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
-import { count, plural, rate } from '../util/format.js';
+import { plural, rate } from '../util/format.js';
 import { interruptedBy } from '../util/interrupted-by.js';
+import { migrateCommand, type CommandPlace } from '../util/migrate-command.js';
 import { redact } from '../util/redact.js';
+import { shellWord } from '../util/shell-word.js';
 import { VERSION } from '../version.js';
 import { readChunksOnWorker } from './chunk-reader.js';
 import { resumeCommand } from './import-rules.js';
@@ -39,8 +44,8 @@ export interface ExecuteRunOptions {
   project: ProjectRecord;
   run: ImportRun;
   settings: DeliverySettings;
-  /** The step to suggest after a complete run, from the staging file's state then. */
-  next?: () => string | undefined;
+  /** The step to suggest after a complete run, from the staging file's state then; commands in it name `place`. */
+  next?: (place: CommandPlace) => string | undefined;
   reporter: Reporter;
   /** Aborted by an interrupt: no new chunk starts, chunks in flight get the grace period. */
   signal: AbortSignal;
@@ -60,7 +65,7 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
       settings: o.settings,
       overheadBytes,
       interrupt: signal,
-      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents }),
+      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents, order: sendOrder(o.settings.peopleLast) }),
       sender: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock,
       deadLetterAllowance: deadLetterAllowance(runTarget, o.settings.maxDeadLetters),
@@ -92,6 +97,8 @@ function summarize(o: ExecuteRunOptions, result: DeliveryResult, totalStagedNow:
     pending: totalStagedNow - project.delivered - project.deadLetters,
     totalStaged: totalStagedNow,
     sample: o.run.sample,
+    reassertions: kindReport(o.store, EventKind.reassert).count,
+    peopleLast: o.settings.peopleLast,
   };
 }
 
@@ -110,9 +117,14 @@ export async function executeRun(o: ExecuteRunOptions): Promise<RunResult> {
 }
 
 /** Records how the run ended and returns its summary, or throws the error that says what happened. */
+/** The staging file and config of the run, for the commands its messages suggest. */
+function placeOf(o: ExecuteRunOptions): CommandPlace {
+  return { staging: o.store.path, config: o.run.configPath };
+}
+
 function endOfRun(o: ExecuteRunOptions, result: DeliveryResult, total: number, runTarget: number): RunResult {
   const summary = summarize(o, result, total);
-  const resume = resumeCommand(o.store.path, o.project.name);
+  const resume = resumeCommand(placeOf(o), o.project.name);
   const end = result.end;
   if (end.type === 'done' && summary.delivered === 0 && runTarget > 0) {
     endRun(o.store, o.run.id, 'stopped', 'every event sent was refused');
@@ -120,14 +132,14 @@ function endOfRun(o: ExecuteRunOptions, result: DeliveryResult, total: number, r
   }
   if (end.type === 'done') {
     endRun(o.store, o.run.id, 'done');
-    return { summary, next: o.next?.() };
+    return { summary, next: o.next?.(placeOf(o)) };
   }
   if (end.type === 'interrupted') {
     const by = interruptedBy(o.signal);
     endRun(o.store, o.run.id, 'interrupted', `interrupted by ${by}`);
     throw new UnfinishedRunError(
       summary,
-      new InterruptedError(`interrupted by ${by}: every chunk the server accepted is recorded; ${count(summary.pending)} events still pending`, [`Resume with: ${resume}`]),
+      new InterruptedError(`interrupted by ${by}: every chunk the server accepted is recorded; ${plural(summary.pending, 'event')} still pending`, [`Resume with: ${resume}`]),
     );
   }
   endRun(o.store, o.run.id, 'stopped', redact(end.reason.message));
@@ -150,8 +162,8 @@ function runFailure(o: ExecuteRunOptions, error: unknown): unknown {
 /** Every event a run sent was refused one by one (within the allowance): it achieved nothing. */
 function nothingDelivered(o: ExecuteRunOptions, summary: RunSummary, resume: string): MigrateError {
   return new DeliveryStoppedError(`${o.target.host} accepted none of the ${plural(summary.deadLettered, 'event')} this run sent: every one was refused (dead letters)`, [
-    'See why with `migrate status`. Once the cause is fixed, send them again: ' + `migrate import --project ${o.project.name} --retry-dead-letters`,
-    `${count(summary.pending)} events still pending; to continue: ${resume}`,
+    `See why with \`${migrateCommand('status', placeOf(o))}\`. Once the cause is fixed, send them again: ${migrateCommand(`import --project ${shellWord(o.project.name)} --retry-dead-letters`, placeOf(o))}`,
+    `${plural(summary.pending, 'event')} still pending; to continue: ${resume}`,
   ]);
 }
 
@@ -165,21 +177,21 @@ function stopError(o: ExecuteRunOptions, reason: StopReason, pending: number, re
   }
   if (reason.kind === 'foreign') {
     return new DeliveryStoppedError(`${o.target.host} is not a PostHog ingestion endpoint: ${o.target.host}/batch/ answered ${describeAnswer(reason.answer!)}`, [
-      `PostHog acknowledges a batch with {"status": "Ok"}; nothing of that answer was recorded as delivered or dead-lettered, and ${count(pending)} events are still pending.`,
+      `PostHog acknowledges a batch with {"status": "Ok"}; nothing of that answer was recorded as delivered or dead-lettered, and ${plural(pending, 'event is', 'events are')} still pending.`,
       `Check the host of project "${o.project.name}" in the config: it must be PostHog's ingestion address (https://us.i.posthog.com, https://eu.i.posthog.com, or your own instance's), not the web app's page, a proxy's login page or another service.`,
       `After fixing the host: ${resume}`,
     ]);
   }
   if (reason.kind === 'refused') {
     return new DeliveryStoppedError(`delivery to ${o.target.host} stopped: ${reason.message}`, [
-      `Those events were not dead-lettered: ${count(pending)} events still pending.`,
+      `Those events were not dead-lettered: ${plural(pending, 'event')} still pending.`,
       'A server that refuses every event is usually the wrong one, or refuses this project: check the host and the key. If these events really are bad, raise --max-dead-letters to keep them as dead letters and send the rest.',
       `Then: ${resume}`,
     ]);
   }
   const what = reason.kind === 'exhausted' ? 'the server kept failing' : 'the server cannot take events here';
   return new DeliveryStoppedError(`delivery to ${o.target.host} stopped, ${what}: ${reason.message}`, [
-    `Every chunk the server accepted is recorded; ${count(pending)} events still pending.`,
+    `Every chunk the server accepted is recorded; ${plural(pending, 'event')} still pending.`,
     `${reason.kind === 'endpoint' ? 'After fixing the host in the config, resume' : 'Resume when the server is healthy'}: ${resume}`,
   ]);
 }

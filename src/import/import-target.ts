@@ -11,10 +11,12 @@ import { RefusedError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
 import { acceptedTestProjects, findProjectRecord, totalStaged } from '../staging/delivery-store.js';
 import { refusePendingPasses } from '../staging/pass-state.js';
+import { rangeName, recoverInterruptedRanges } from '../staging/source-ranges.js';
 import { refusePartialReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { bindingProblem, sharedProjectProblem, shellWord, testFirstProblem, type ConfiguredProject } from './import-rules.js';
-import { count } from '../util/format.js';
+import { plural } from '../util/format.js';
+import { migrateCommand, type CommandPlace } from '../util/migrate-command.js';
 import { nextStep, type ProjectProgress } from './next-step.js';
 
 /** SQLite page cache of the import's writing connection, in MiB. */
@@ -37,6 +39,8 @@ export function openForImport(staging: string, command: string, reporter: Report
   // all over the table when the source was not in time order.
   const store = StagingStore.open(staging, { mustExist: true, lockFor: command, cacheMb: IMPORT_CACHE_MB });
   try {
+    // A source API range half fetched is undone first: half a range must never be sent.
+    for (const range of recoverInterruptedRanges(store)) reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
     refusePartialReads(store);
     refusePendingPasses(store);
   } catch (error) {
@@ -74,15 +78,17 @@ export function checkSharedProject(config: MigrateConfig, target: IngestionTarge
   }
 }
 
-export function checkTestFirst(store: StagingStore, config: MigrateConfig, target: IngestionTarget, override: boolean): void {
+/** `configFile` is the config's path, named in the commands suggested when it is not the default. */
+export function checkTestFirst(store: StagingStore, config: MigrateConfig, target: IngestionTarget, override: boolean, configFile?: string): void {
   const problem = testFirstProblem(target.role, acceptedTestProjects(store), override);
   if (problem === undefined) return;
   const test = Object.entries(config.projects).find(([, p]) => p.role === 'test')?.[0];
   const tested = test !== undefined ? findProjectRecord(store, test) : undefined;
+  const place: CommandPlace = { staging: store.path, config: configFile };
   const rehearse =
     tested !== undefined && tested.deadLetters > 0
-      ? `Project "${test}" accepted nothing yet: its ${tested.deadLetters} events were refused (see \`migrate status\`). Fix the cause, then: migrate import --project ${shellWord(test!)} --retry-dead-letters`
-      : `Rehearse first: migrate import --project ${shellWord(test ?? 'test')} --sample 1000`;
+      ? `Project "${test}" accepted nothing yet: its ${plural(tested.deadLetters, 'event was', 'events were')} refused (see \`${migrateCommand('status', place)}\`). Fix the cause, then: ${migrateCommand(`import --project ${shellWord(test!)} --retry-dead-letters`, place)}`
+      : `Rehearse first: ${migrateCommand(`import --project ${shellWord(test ?? 'test')} --sample 1000`, place)}`;
   throw new RefusedError(`${problem} (project "${target.name}" has role production)`, [
     test !== undefined ? rehearse : 'Add a project with "role": "test" to the config (a separate PostHog project), and import into it first.',
     'Or override with --skip-test-first; the override is recorded in the staging file.',
@@ -94,7 +100,7 @@ export function checkTestFirst(store: StagingStore, config: MigrateConfig, targe
  * staging file explained (for a full disk, with what is recorded as delivered), anything else as it is.
  */
 export function importFailure(store: StagingStore, project: string, error: unknown): unknown {
-  return store.failure(error, () => `${count(findProjectRecord(store, project)?.delivered ?? 0)} events delivered to ${project} so far, recorded`);
+  return store.failure(error, () => `${plural(findProjectRecord(store, project)?.delivered ?? 0, 'event')} delivered to ${project} so far, recorded`);
 }
 
 /** Each project of the config with its state in the staging file. */
@@ -109,8 +115,8 @@ function progressOf(store: StagingStore, config: MigrateConfig): ProjectProgress
 }
 
 /** The next step after a finished run into `target`, from the staging file's state. */
-export function nextStepAfter(store: StagingStore, config: MigrateConfig, target: IngestionTarget): string | undefined {
+export function nextStepAfter(store: StagingStore, config: MigrateConfig, target: IngestionTarget, place: CommandPlace): string | undefined {
   const projects = progressOf(store, config);
   const current = projects.find((p) => p.name === target.name);
-  return current === undefined ? undefined : nextStep(current, projects);
+  return current === undefined ? undefined : nextStep(current, projects, place);
 }

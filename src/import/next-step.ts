@@ -3,8 +3,9 @@
  * command just run: the rest of a sample, dead letters to look at, production after a complete
  * test, `verify` after a complete production import. Pure.
  */
-import { count } from '../util/format.js';
-import { shellWord } from './import-rules.js';
+import { plural } from '../util/format.js';
+import { migrateCommand, type CommandPlace } from '../util/migrate-command.js';
+import { shellWord } from '../util/shell-word.js';
 
 export interface ProjectProgress {
   name: string;
@@ -21,19 +22,21 @@ function complete(p: ProjectProgress): boolean {
 
 /**
  * What to do after a finished run into `current`; `projects` are the config's projects with
- * their state in the staging file (those never imported have everything pending).
+ * their state in the staging file (those never imported have everything pending); the commands
+ * suggested name the staging file and config of `place` when they are not the defaults.
  */
-export function nextStep(current: ProjectProgress, projects: readonly ProjectProgress[]): string | undefined {
+export function nextStep(current: ProjectProgress, projects: readonly ProjectProgress[], place: CommandPlace = {}): string | undefined {
   const name = shellWord(current.name);
-  if (current.pending > 0) return `migrate import --project ${name} (${count(current.pending)} events still pending)`;
+  const command = (args: string): string => migrateCommand(args, place);
+  if (current.pending > 0) return `${command(`import --project ${name}`)} (${plural(current.pending, 'event')} still pending)`;
   if (current.deadLetters > 0) {
-    return `look at the dead letters (\`migrate status\`); once their cause is fixed, send them again: migrate import --project ${name} --retry-dead-letters`;
+    return `look at the dead letters (\`${command('status')}\`); once their cause is fixed, send them again: ${command(`import --project ${name} --retry-dead-letters`)}`;
   }
   if (current.role === 'test') {
     const production = projects.find((p) => p.role === 'production' && !complete(p));
-    if (production !== undefined) return `migrate import --project ${shellWord(production.name)}`;
+    if (production !== undefined) return command(`import --project ${shellWord(production.name)}`);
     const done = projects.find((p) => p.role === 'production');
-    return done === undefined ? undefined : `migrate verify --project ${shellWord(done.name)}`;
+    return done === undefined ? undefined : command(`verify --project ${shellWord(done.name)}`);
   }
-  return `migrate verify --project ${name}`;
+  return command(`verify --project ${name}`);
 }

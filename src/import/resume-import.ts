@@ -7,8 +7,12 @@ import { findProjectRecord, listProjectRecords } from '../staging/delivery-store
 import { latestRuns, latestUnfinishedRun, reopenRun } from '../staging/import-runs.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { plural } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
+import { shellWord } from '../util/shell-word.js';
 import { bindForRun, executeRun } from './import-run.js';
 import { checkBinding, checkSharedProject, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
+import { checkStagedRules, prepareSendOrder } from './ingestion-checks.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ResumeInput {
@@ -58,7 +62,7 @@ function nothingToResume(store: StagingStore, input: ResumeInput): NothingToResu
       type: 'nothing-to-resume',
       project: input.project,
       reason: 'never-imported',
-      message: `Nothing to resume for project ${input.project}: it was never imported from this staging file (start with \`migrate import --project ${input.project}\`).`,
+      message: `Nothing to resume for project ${input.project}: it was never imported from this staging file (start with \`${migrateCommand(`import --project ${shellWord(input.project)}`, { staging: store.path, config: input.config })}\`).`,
     };
   }
   return { type: 'nothing-to-resume', project: input.project, reason: 'finished', message: `Nothing to resume for project ${input.project}: its last import finished.` };
@@ -77,6 +81,8 @@ export async function resumeImport(input: ResumeInput, reporter: Reporter, signa
     checkSharedProject(config, target);
     checkBinding(store, target);
     const settings = resolveSettings(target.host, mergeSettings(unfinished.settings, input.given));
+    checkStagedRules(store, target.name, settings, clock);
+    prepareSendOrder(store, settings, reporter);
     const bound = bindForRun(
       store,
       target,
@@ -88,8 +94,8 @@ export async function resumeImport(input: ResumeInput, reporter: Reporter, signa
       false,
     );
     const run = bound.run;
-    reporter.notice(`Resuming the import into ${run.project} started ${run.startedAt} (${run.delivered} events delivered by it so far).`);
-    const result = await executeRun({ store, target, keySource, project: bound.project, run, settings, next: () => nextStepAfter(store, config, target), reporter, signal, clock });
+    reporter.notice(`Resuming the import into ${run.project} started ${run.startedAt} (${plural(run.delivered, 'event')} delivered by it so far).`);
+    const result = await executeRun({ store, target, keySource, project: bound.project, run, settings, next: (place) => nextStepAfter(store, config, target, place), reporter, signal, clock });
     return { type: 'resumed', ...result };
   } catch (error) {
     throw project === undefined ? store.failure(error) : importFailure(store, project, error);

@@ -10,6 +10,7 @@ import { findCreatedExport } from './find-created-export.js';
 import type { ExportRequest, ManagementApi } from './management-api.js';
 import { noAnswerError } from './management-client.js';
 import type { Export } from './management-schemas.js';
+import { projectCommand, type CommandTarget } from './project-command.js';
 
 /** Default bound of the create request, in ms: ten minutes. */
 export const DEFAULT_CREATE_WAIT_MS = 600_000;
@@ -24,6 +25,8 @@ export interface CreateExportOptions {
   /** Bound of the create request, in ms. */
   waitMs: number;
   clock: Clock;
+  /** The project and config, named in the command a message suggests. */
+  target?: CommandTarget;
 }
 
 export interface CreatedExport {
@@ -49,6 +52,6 @@ export async function createExport(api: Pick<ManagementApi, 'createExport' | 'li
   const found = findCreatedExport(newest.results, request, sentAtMs);
   if (found !== undefined) return { export: found, recoveredAfterMs: answer.afterMs };
   throw new RemoteError(`PostHog did not answer the export request within ${answer.afterMs / 1000} s, and no export matching it is listed yet`, [
-    'It may still be rendering: look with `migrate exports list` in a minute before creating it again, or give the request more time with --wait-ms.',
+    `It may still be rendering: look with \`${projectCommand('exports list', options.target)}\` in a minute before creating it again, or give the request more time with --wait-ms.`,
   ]);
 }

@@ -7,6 +7,7 @@ import { RemoteError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
 import type { ExportContent, ManagementApi } from './management-api.js';
 import type { Export } from './management-schemas.js';
+import { projectCommand, type CommandTarget } from './project-command.js';
 
 export interface WaitOptions {
   /** Pause between polls when the server does not say how long, in ms. */
@@ -14,6 +15,8 @@ export interface WaitOptions {
   /** Give up after this long, in ms. */
   timeoutMs: number;
   clock: Clock;
+  /** The project and config, named in the command a message suggests. */
+  target?: CommandTarget;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
@@ -21,7 +24,7 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 
 function notReadyError(id: number, options: WaitOptions): RemoteError {
   return new RemoteError(`export ${id} is still not ready after ${Math.round(options.timeoutMs / 1000)} s`, [
-    `Try again later: migrate exports download ${id}`,
+    `Try again later: ${projectCommand(`exports download ${id}`, options.target)}`,
   ]);
 }
 

@@ -26,6 +26,7 @@ import {
 } from './management-schemas.js';
 import { ProjectMembers } from './members/project-members.js';
 import { collectAll } from './pagination.js';
+import { projectCommand } from './project-command.js';
 import { ProjectScope, type ProjectCall } from './project-scope.js';
 
 export interface ExportRequest {
@@ -118,7 +119,7 @@ export class ManagementApi {
       throw new RemoteError(`${hostOf(redirect.url)} redirected the download of export ${id} (${redirect.status}) without a Location`);
     }
     const reply = await this.client.fetchUnauthenticated(location, redirect.url);
-    if (reply.status !== 200) throw new RemoteError(describeStorageError(reply.status, hostOf(reply.url), `export ${id}`), [`Run the download again: migrate exports download ${id}`]);
+    if (reply.status !== 200) throw new RemoteError(describeStorageError(reply.status, hostOf(reply.url), `export ${id}`), [`Run the download again: ${projectCommand(`exports download ${id}`, this.client.target)}`]);
     return this.content(reply);
   }
 

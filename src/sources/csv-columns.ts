@@ -4,7 +4,11 @@
  */
 import type { CandidateEvent } from '../events/build-event.js';
 import { problem, type RowProblem } from '../events/reject-reasons.js';
+import { MAX_PROPERTIES_DEPTH } from '../events/json-depth.js';
 import type { CsvRecord } from './csv-tokenizer.js';
+import { exactIntegerOfText } from './json/json-numbers.js';
+import { setOwnProperty } from './json/own-property.js';
+import { parseJson } from './json/read-json.js';
 import type { CsvRole } from './source-item.js';
 
 export interface CsvColumns {
@@ -35,39 +39,82 @@ export function headerIndex(fields: string[]): Map<string, number> | string {
   return seen;
 }
 
+/**
+ * The column a role is read from: the header named exactly (its own name, or the one --column
+ * gives), else the one header that matches ignoring case (`Event`, `DISTINCT_ID`); -1 when
+ * none; an error sentence when several match only ignoring case.
+ */
+export function findColumn(seen: Map<string, number>, name: string, role: string): number | string {
+  const exact = seen.get(name);
+  if (exact !== undefined) return exact;
+  const lower = name.toLowerCase();
+  const matches = [...seen.keys()].filter((header) => header.toLowerCase() === lower);
+  if (matches.length > 1) return `the header has ${matches.map((m) => `"${m}"`).join(' and ')}: name the ${role} column with --column ${role}=<header>`;
+  return matches.length === 1 ? seen.get(matches[0]!)! : -1;
+}
+
+/** Delimiters a header of one unsplit column may hold, with the --delimiter value that reads it. */
+const OTHER_DELIMITERS: ReadonlyArray<readonly [string, string]> = [
+  [';', ';'],
+  ['\t', 'tab'],
+  ['|', '|'],
+];
+
+/** When the header is one column holding another delimiter: the flag to pass, as a clause. */
+export function delimiterHint(names: readonly string[], delimiter = ','): string {
+  if (names.length !== 1) return '';
+  const found = OTHER_DELIMITERS.find(([char]) => char !== delimiter && names[0]!.includes(char));
+  if (found === undefined) return '';
+  return `; the header is one column holding ${found[1] === 'tab' ? 'tabs' : `"${found[0]}"`}: pass --delimiter '${found[1]}'`;
+}
+
+/** Column names for a message: the first twelve. */
+export function listNames(names: readonly string[]): string {
+  return `${names.slice(0, 12).join(', ')}${names.length > 12 ? ', ...' : ''}`;
+}
+
 /** Reads the header row; returns an error sentence when the file cannot be used. */
-export function readCsvHeader(fields: string[], renames: Partial<Record<CsvRole, string>> = {}): CsvColumns | string {
+export function readCsvHeader(fields: string[], renames: Partial<Record<CsvRole, string>> = {}, delimiter = ','): CsvColumns | string {
   const seen = headerIndex(fields);
   if (typeof seen === 'string') return seen;
   const names = [...seen.keys()];
-  const find = (role: CsvRole): number => seen.get(renames[role] ?? role) ?? -1;
-  const missing = REQUIRED.filter((role) => find(role) === -1).map((role) => renames[role] ?? role);
-  if (missing.length > 0) {
-    return `the header has no ${missing.map((m) => `"${m}"`).join(', ')} column (found: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', ...' : ''}); use --column role=header to name it`;
+  const found = {} as Record<CsvRole, number>;
+  for (const role of ['event', 'distinct_id', 'timestamp', 'uuid', 'properties'] as const) {
+    const index = findColumn(seen, renames[role] ?? role, role);
+    if (typeof index === 'string') return index;
+    found[role] = index;
   }
-  const roles = new Set(['event', 'distinct_id', 'timestamp', 'uuid', 'properties'].map((r) => find(r as CsvRole)));
+  const missing = REQUIRED.filter((role) => found[role] === -1).map((role) => renames[role] ?? role);
+  if (missing.length > 0) {
+    return `the header has no ${missing.map((m) => `"${m}"`).join(', ')} column (found: ${listNames(names)})${delimiterHint(names, delimiter)}; use --column role=header to name it`;
+  }
+  const roles = new Set(Object.values(found));
   return {
     names,
-    event: find('event'),
-    distinctId: find('distinct_id'),
-    timestamp: find('timestamp'),
-    uuid: find('uuid'),
-    properties: find('properties'),
+    event: found.event,
+    distinctId: found.distinct_id,
+    timestamp: found.timestamp,
+    uuid: found.uuid,
+    properties: found.properties,
     extras: names.flatMap((name, index) => (roles.has(index) ? [] : [{ index, name }])),
     identity: names
       .map((name, index) => ({ index, key: JSON.stringify(name) + ':' , name }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map(({ index, key }) => ({ index, key })),
     fieldNames: {
-      event: names[find('event')],
-      distinctId: names[find('distinct_id')],
-      timestamp: names[find('timestamp')],
-      uuid: find('uuid') === -1 ? 'uuid' : names[find('uuid')],
+      event: names[found.event],
+      distinctId: names[found.distinct_id],
+      timestamp: names[found.timestamp],
+      uuid: found.uuid === -1 ? 'uuid' : names[found.uuid],
     },
   };
 }
 
-/** `42` -> 42 and `true` -> true, only when the text round-trips exactly (`007` stays text). */
+/**
+ * `42` -> 42 and `true` -> true, only when the text round-trips exactly (`007`, `1e5` and
+ * `1e400` stay text). A digit cell beyond 2^53 that fits 64 bits keeps its exact digits as a
+ * BigInt (written back as the same numeral); a wider one stays text.
+ */
 export function inferCell(text: string): unknown {
   if (text === 'true') return true;
   if (text === 'false') return false;
@@ -75,6 +122,7 @@ export function inferCell(text: string): unknown {
   if ((first >= 48 && first <= 57) || first === 45) {
     const value = Number(text);
     if (Number.isFinite(value) && String(value) === text) return value;
+    return exactIntegerOfText(text) ?? text;
   }
   return text;
 }
@@ -98,21 +146,21 @@ function identityOf(columns: CsvColumns, fields: string[]): string {
 }
 
 function mergeJsonProperties(properties: Record<string, unknown>, text: string, column: string): RowProblem | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return problem('bad_properties', column, `not valid JSON: ${(error as Error).message}`);
+  const parsed = parseJson(text, { maxDepth: MAX_PROPERTIES_DEPTH, wellFormedText: true });
+  if (!parsed.ok) {
+    const p = parsed.problem;
+    const field = p.field === '' ? column : `${column}.${p.field}`;
+    return p.reason === 'bad_json' ? problem('bad_properties', field, p.message) : problem(p.reason, field, p.message);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return problem('bad_properties', column, `must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`);
+  const object = parsed.value;
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) {
+    return problem('bad_properties', column, `must be a JSON object, got ${Array.isArray(object) ? 'an array' : object === null ? 'null' : typeof object}`);
   }
-  const object = parsed as Record<string, unknown>;
-  for (const key in object) {
+  for (const key of Object.keys(object)) {
     if (Object.hasOwn(properties, key)) {
       return problem('duplicate_property', column, `property "${key}" is both a column and a key of the ${column} JSON`);
     }
-    properties[key] = object[key];
+    setOwnProperty(properties, key, object[key]);
   }
   return undefined;
 }
@@ -126,7 +174,7 @@ export function csvRecordToCandidate(columns: CsvColumns, record: CsvRecord, inf
   const properties: Record<string, unknown> = {};
   for (const { index, name } of columns.extras) {
     const value = fields[index]!;
-    if (value !== '') properties[name] = inferTypes ? inferCell(value) : value;
+    if (value !== '') setOwnProperty(properties, name, inferTypes ? inferCell(value) : value);
   }
   if (columns.properties !== -1 && fields[columns.properties] !== '') {
     const bad = mergeJsonProperties(properties, fields[columns.properties]!, columns.names[columns.properties]!);

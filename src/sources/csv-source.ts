@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import { problem } from '../events/reject-reasons.js';
 import { csvRecordToCandidate, readCsvHeader, type CsvColumns } from './csv-columns.js';
 import { CsvTokenizer, type CsvItem } from './csv-tokenizer.js';
-import type { ReaderOptions, SourceItem } from './source-item.js';
+import { csvSyntax, type ReaderOptions, type SourceItem } from './source-item.js';
 
 function toItems(parsed: CsvItem[], state: { columns?: CsvColumns }, options: ReaderOptions): SourceItem[] {
   const items: SourceItem[] = [];
@@ -13,12 +13,12 @@ function toItems(parsed: CsvItem[], state: { columns?: CsvColumns }, options: Re
       continue;
     }
     if (state.columns === undefined) {
-      const header = readCsvHeader(entry.fields, options.columns);
+      const header = readCsvHeader(entry.fields, options.columns, options.delimiter);
       if (typeof header === 'string') throw new InputError(`${options.displayName}:${entry.line}: ${header}`);
       state.columns = header;
       continue;
     }
-    const result = csvRecordToCandidate(state.columns, entry, options.inferTypes ?? true);
+    const result = csvRecordToCandidate(state.columns, entry, options.inferTypes !== false);
     if ('reason' in result) items.push({ line: entry.line, raw: entry.raw, problem: result });
     else items.push({ line: entry.line, raw: entry.raw, candidate: result });
   }
@@ -26,7 +26,7 @@ function toItems(parsed: CsvItem[], state: { columns?: CsvColumns }, options: Re
 }
 
 export async function* readCsv(text: AsyncIterable<string>, options: ReaderOptions): AsyncIterable<SourceItem[]> {
-  const tokenizer = new CsvTokenizer();
+  const tokenizer = new CsvTokenizer(csvSyntax(options));
   const state: { columns?: CsvColumns } = {};
   for await (const chunk of text) {
     const parsed: CsvItem[] = [];

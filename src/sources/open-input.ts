@@ -1,65 +1,167 @@
 /**
- * Opens a source file as a stream of decoded text: gzip is detected by its magic bytes (not the
- * name), a BOM is left to the readers, and the file's SHA-256 is computed on the way through.
- * Files that cannot be a source (missing, a directory, binary, not UTF-8) fail before any row
- * is read, so nothing from them is half-staged.
+ * A source opened as text: a file, a zip entry, a pipe or FIFO (`<(zcat big.csv.gz)`), or
+ * standard input (`-`). Gzip is recognised by its magic bytes, the encoding by a byte-order mark
+ * or --encoding (UTF-8 otherwise), and binary content refused before any row is read. Bytes that
+ * are not valid in the encoding do not refuse the file: they mark their rows (see
+ * text-decoder.ts), which are rejected one by one with their lines.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream, open as openCallback } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { resolve } from 'node:path';
-import { pipeline, Transform } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import { InputError } from '../errors.js';
+import { InputError, InterruptedError, MigrateError } from '../errors.js';
+import { CHUNK_BYTES, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
+import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
+
+export { isGzip, type ByteSource } from './byte-head.js';
+
+const openFd = promisify(openCallback);
 
 export interface SourceInput {
-  /** Absolute path. */
+  /** Absolute path; `<stdin>` for standard input. */
   path: string;
   displayName: string;
+  /** Size in bytes; -1 for a stream (pipe, FIFO, standard input), whose size is not known before it is read. */
   sizeBytes: number;
   compressed: boolean;
-  /** Decoded text, in chunks of about `chunkBytes`. */
+  /** The WHATWG name of the encoding the text is decoded from. */
+  encoding: string;
+  /** The start of the decoded text, to its first line that is not blank (at most 16 Ki characters): a CSV header, a JSON array's `[`. */
+  headText: string;
+  /** Decoded text, in chunks of about 64 KiB, from the start. */
   text: AsyncIterable<string>;
-  /** `sha256:<hex>` of the file's bytes; available once `text` has been read to the end. */
+  /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
   fingerprint(): string | undefined;
-  /** Releases what the input holds open (a zip archive); called once staging is over. */
+  /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
   close?(): Promise<void>;
+  /**
+   * Opens the source again from its start, with other options if given (an encoding); absent
+   * for a stream, which is read once.
+   */
+  reopen?(options?: Pick<OpenOptions, 'encoding'>): Promise<SourceInput>;
+}
+
+export interface OpenOptions {
+  /** The encoding --encoding names (a WHATWG name); a byte-order mark wins over it. Default utf-8. */
+  encoding?: string;
+  /** Ends a wait for a FIFO's writer, or for the next bytes of a pipe. */
+  signal?: AbortSignal;
+  /** Told when a pipe or FIFO is opened (which waits for its writer). */
+  notice?: (text: string) => void;
+}
+
+/** What every source gives once its bytes are known to be text. */
+export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
+
+/** True when the bytes start like a zip archive (a local file header or an empty archive). */
+export function isZip(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
+}
+
+/** Characters of a source's first text kept until it is read: every input of a run keeps its own. */
+const HEAD_TEXT_CHARS = 16 * 1024;
+
+/**
+ * The start of a text up to the end of its first line that is not blank (a CSV header, the
+ * first JSON line or an array's `[`), at most HEAD_TEXT_CHARS: what is looked at before reading.
+ */
+function firstLines(text: string): string {
+  const first = text.search(/[^\s\ufeff]/);
+  if (first === -1) return text.slice(0, HEAD_TEXT_CHARS);
+  const end = text.slice(first).search(/[\r\n]/);
+  return text.slice(0, Math.min(end === -1 ? text.length : first + end + 1, HEAD_TEXT_CHARS));
+}
+
+/** The encoding to decode with, and the byte-order mark's length; refuses content that is not text. */
+function textEncoding(peeked: ByteHead, displayName: string, options: OpenOptions): { encoding: string; bom: number } {
+  const { head } = peeked;
+  if (isZip(head)) throw new InputError(`${displayName}: is a zip archive; unzip it first`);
+  const bom = byteOrderMark(head);
+  const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
+  if (isAsciiCompatible(encoding) && head.includes(0)) {
+    throw new InputError(`${displayName}: looks like a binary file (it contains NUL bytes), not text`, [
+      'If it is UTF-16 text without a byte-order mark, pass --encoding utf-16le (or utf-16be).',
+    ]);
+  }
+  return { encoding, bom: bom?.bytes ?? 0 };
+}
+
+function interrupted(displayName: string): InterruptedError {
+  return new InterruptedError(`interrupted while reading ${displayName}; nothing from it was staged`, ['Run the same command again: files already staged are recognised.']);
+}
+
+/** The content decoded chunk by chunk; a wait for bytes ends when the signal aborts. */
+async function* decodeText(peeked: ByteHead, encoding: string, bom: number, displayName: string, signal: AbortSignal | undefined): AsyncIterable<string> {
+  const decoder = createChunkDecoder(encoding);
+  const iterator = peeked.bytes[Symbol.asyncIterator]();
+  let skip = bom;
+  try {
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await unlessAborted(iterator.next(), signal);
+      } catch (error) {
+        if (signal?.aborted) throw interrupted(displayName);
+        throw new InputError(`${displayName}: reading failed part-way (${(error as Error).message})`);
+      }
+      if (next.done === true) break;
+      let chunk = next.value;
+      if (skip > 0) {
+        const cut = Math.min(skip, chunk.length);
+        chunk = chunk.subarray(cut);
+        skip -= cut;
+      }
+      const text = decoder.decode(chunk);
+      if (text.length > 0) yield text;
+    }
+  } finally {
+    peeked.destroy();
+  }
+  const tail = decoder.end();
+  if (tail.length > 0) yield tail;
 }
 
 /**
- * Read size per chunk, in bytes: large enough that per-chunk overhead vanishes, small enough
- * that its text stays out of V8's large-object space (strings over 128 KiB), which only a full
- * collection empties.
+ * Checks bytes and returns them as text. A source that can be opened again (a file, a zip
+ * entry) is closed after its head is read and opened again to be read; a stream is read once.
  */
-const CHUNK_BYTES = 64 * 1024;
-const SNIFF_BYTES = 64 * 1024;
-
-/** Opens the raw bytes of a source from the start: a file, or one entry of a zip archive. */
-export type ByteSource = () => Promise<NodeJS.ReadableStream>;
-
-/** The first `bytes` bytes of a stream (fewer when it is shorter); the stream is then closed. */
-async function readHead(open: ByteSource, bytes: number): Promise<{ head: Buffer; truncated: boolean }> {
-  const stream = await open();
-  const parts: Buffer[] = [];
-  let length = 0;
+export async function openText(open: ByteSource, displayName: string, options: OpenOptions = {}, oneShot = false): Promise<TextInput> {
+  // Only a stream may wait without end for its bytes: a file's reads end by themselves, and
+  // staging stops between its pieces when interrupted.
+  const signal = oneShot ? options.signal : undefined;
+  const peeked = await readByteHead(open, displayName, signal);
+  let choice: { encoding: string; bom: number };
   try {
-    for await (const chunk of stream) {
-      parts.push(chunk as Buffer);
-      length += (chunk as Buffer).length;
-      if (length > bytes) break;
-    }
-  } finally {
-    (stream as unknown as { destroy?: () => void }).destroy?.();
+    choice = textEncoding(peeked, displayName, options);
+  } catch (error) {
+    peeked.destroy();
+    throw error;
   }
-  return { head: Buffer.concat(parts).subarray(0, bytes), truncated: length > bytes };
+  const headDecoder = createChunkDecoder(choice.encoding);
+  const headText = firstLines(headDecoder.decode(peeked.head.subarray(choice.bom)) + (peeked.truncated ? '' : headDecoder.end()));
+  if (!oneShot) peeked.destroy();
+  let reading: ByteHead | undefined = oneShot ? peeked : undefined;
+  async function* text(): AsyncIterable<string> {
+    reading ??= await readByteHead(open, displayName);
+    yield* decodeText(reading, choice.encoding, choice.bom, displayName, signal);
+  }
+  return {
+    compressed: peeked.compressed,
+    encoding: choice.encoding,
+    headText,
+    text: text(),
+    fingerprint: () => reading?.fingerprint(),
+    close: async () => reading?.destroy(),
+  };
 }
 
-async function statFile(path: string, displayName: string): Promise<number> {
+/** What a path names: a regular file, or a stream to be read once (a pipe, a FIFO, a device). */
+async function statSource(path: string, displayName: string): Promise<{ stream: boolean; sizeBytes: number }> {
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw new InputError(`${displayName}: is a directory, not a file`);
-    if (!info.isFile()) throw new InputError(`${displayName}: is not a regular file`);
-    return info.size;
+    return info.isFile() ? { stream: false, sizeBytes: info.size } : { stream: true, sizeBytes: -1 };
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -69,92 +171,66 @@ async function statFile(path: string, displayName: string): Promise<number> {
   }
 }
 
-export function isGzip(head: Buffer): boolean {
-  return head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08;
-}
-
-/** True when the bytes start like a zip archive (a local file header or an empty archive). */
-export function isZip(head: Buffer): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
-}
-
-/** Rejects content that is not text: NUL bytes or invalid UTF-8 in the first 64 KiB. */
-function checkText(sample: Buffer, displayName: string, truncated: boolean): void {
-  if (isZip(sample)) throw new InputError(`${displayName}: is a zip archive; unzip it first`);
-  if (sample.includes(0)) throw new InputError(`${displayName}: looks like a binary file (it contains NUL bytes), not text`);
-  // A multi-byte character may be cut at the end of the sample: only test whole text.
-  const whole = truncated ? sample.subarray(0, Math.max(0, sample.length - 4)) : sample;
+/**
+ * Opens a pipe or FIFO without ever blocking a thread: opened non-blocking (which does not wait
+ * for a FIFO's writer) and read as a socket is, by the event loop. A blocking open or read of
+ * a FIFO with no writer held a thread that even the process's exit waits for, so SIGTERM was
+ * ignored; this way Ctrl-C and SIGTERM end the command at once, waiting or reading.
+ */
+async function openStream(path: string, displayName: string): Promise<NodeJS.ReadableStream> {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(whole);
-  } catch {
-    throw new InputError(`${displayName}: is not UTF-8 text (convert it, e.g. iconv -f latin1 -t utf-8)`);
-  }
-}
-
-async function* decode(open: ByteSource, gzip: boolean, hash: ReturnType<typeof createHash>, displayName: string): AsyncIterable<string> {
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash.update(chunk);
-      callback(null, chunk);
-    },
-  });
-  const decoder = new TextDecoder('utf-8');
-  try {
-    const streams: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [await open(), tap];
-    if (gzip) streams.push(createGunzip({ chunkSize: CHUNK_BYTES }));
-    // pipeline destroys the last stream with any earlier stream's error, so the loop sees it.
-    const bytes = pipeline(streams, () => {}) as unknown as AsyncIterable<Buffer>;
-    for await (const chunk of bytes) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text.length > 0) yield text;
-    }
+    const fd = await openFd(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return new Socket({ fd, readable: true, writable: false });
   } catch (error) {
-    throw new InputError(`${displayName}: reading failed part-way (${(error as Error).message})`);
+    throw new InputError(`${displayName}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const tail = decoder.decode();
-  if (tail.length > 0) yield tail;
 }
 
-/** First decompressed bytes of gzip content, for the text check. */
-async function gzipHead(open: ByteSource, displayName: string): Promise<{ head: Buffer; truncated: boolean }> {
-  const gunzipped: ByteSource = async () => pipeline(await open(), createGunzip(), () => {});
+/** Standard input, named `-` on the command line. */
+export const STDIN_NAME = '-';
+const STDIN_PATH = '<stdin>';
+
+async function openStdin(options: OpenOptions): Promise<SourceInput> {
+  // Standard input is a source like a file; the shell's other streams stay in src/cli.
+  const stdin = process.stdin;
+  if (stdin.isTTY === true) {
+    throw new InputError(`${STDIN_NAME}: standard input is a terminal; pipe the data into it (e.g. zcat events.csv.gz | migrate export-source --from csv -)`);
+  }
+  const text = await textOrInputError(STDIN_PATH, openText(async () => stdin, STDIN_PATH, options, true));
+  return { path: STDIN_PATH, displayName: STDIN_PATH, sizeBytes: -1, ...text };
+}
+
+/** The text, or an InputError naming the source when its bytes could not be read. */
+async function textOrInputError(name: string, opening: Promise<TextInput>): Promise<TextInput> {
   try {
-    return await readHead(gunzipped, SNIFF_BYTES);
+    return await opening;
   } catch (error) {
-    throw new InputError(`${displayName}: is not a valid gzip file (${(error as Error).message})`);
+    if (error instanceof MigrateError) throw error;
+    throw new InputError(`${name}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
 }
-
-/** What every source gives once its bytes are known to be text. */
-export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'fingerprint'>;
 
 /**
- * Checks bytes and returns them as text: gzip recognised by its magic bytes, binary and
- * non-UTF-8 content refused before any row is read. Shared by files and zip entries.
+ * Checks a source and returns it as text; throws InputError when it cannot be one. `-` is
+ * standard input; a pipe or FIFO is read as a stream, once.
  */
-export async function openText(open: ByteSource, displayName: string): Promise<TextInput> {
-  const { head, truncated } = await readHead(open, SNIFF_BYTES);
-  const compressed = isGzip(head);
-  const sniff = compressed ? await gzipHead(open, displayName) : { head, truncated };
-  checkText(sniff.head, displayName, sniff.truncated);
-  const hash = createHash('sha256');
-  let done = false;
-  async function* text(): AsyncIterable<string> {
-    yield* decode(open, compressed, hash, displayName);
-    done = true;
-  }
-  let digest: string | undefined;
-  return {
-    compressed,
-    text: text(),
-    fingerprint: () => (done ? (digest ??= `sha256:${hash.digest('hex')}`) : undefined),
-  };
+export async function openSourceInput(file: string, options: OpenOptions = {}): Promise<SourceInput> {
+  if (file === STDIN_NAME) return openStdin(options);
+  const path = resolve(file);
+  const { stream, sizeBytes } = await statSource(path, file);
+  if (stream) options.notice?.(`${file}: a pipe or FIFO, read once as it comes; waiting for its data`);
+  const open: ByteSource = stream ? () => openStream(path, file) : async () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const input: SourceInput = { path, displayName: file, sizeBytes, ...(await textOrInputError(file, openText(open, file, options, stream))) };
+  if (!stream) input.reopen = async (again) => openSourceInput(file, { ...options, ...again });
+  return input;
 }
 
-/** Checks a file and returns it as text; throws InputError when it cannot be a source. */
-export async function openSourceInput(file: string): Promise<SourceInput> {
-  const path = resolve(file);
-  const sizeBytes = await statFile(path, file);
-  const open: ByteSource = async () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  return { path, displayName: file, sizeBytes, ...(await openText(open, file)) };
+/** True when `file` is a regular file (not standard input, a pipe or a FIFO, which are read only once). */
+export async function isRegularFile(file: string): Promise<boolean> {
+  if (file === STDIN_NAME) return false;
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -11,8 +11,17 @@ export interface ReaderOptions {
   displayName: string;
   /** Turn CSV cells such as `42` and `true` into JSON numbers and booleans. Default true. */
   inferTypes?: boolean;
-  /** CSV only: header names to use for the standard columns, e.g. { distinct_id: 'user_id' }. */
-  columns?: Partial<Record<CsvRole, string>>;
+  /**
+   * Where the standard fields are read from, e.g. { distinct_id: 'user_id' }: a header for CSV
+   * (matched ignoring case), a dotted path for JSON (`properties.user.id`).
+   */
+  columns?: Partial<Record<string, string>>;
+  /** CSV only: the field delimiter, one character. Default `,`. */
+  delimiter?: string;
+  /** CSV only: drop spaces and tabs around unquoted values. Default true. */
+  trim?: boolean;
+  /** The WHATWG name of the file's encoding (for messages about bad bytes). Default utf-8. */
+  encoding?: string;
   /** Timestamp (UTC ms) for rows that have none; only person and group updates may lack one. */
   defaultTimestampMs?: number;
   /** identify-users: columns whose values go into $set_once rather than $set. */
@@ -29,6 +38,14 @@ export interface ReaderOptions {
 export const CSV_ROLES = ['event', 'distinct_id', 'timestamp', 'uuid', 'properties'] as const;
 export type CsvRole = (typeof CSV_ROLES)[number];
 
+/** The CSV syntax a reader's options ask for (comma and trimming by default). */
+export function csvSyntax(options: Pick<ReaderOptions, 'delimiter' | 'trim'>): { delimiter: string; trim: boolean } {
+  return { delimiter: options.delimiter ?? ',', trim: options.trim !== false };
+}
+
+/** Turns one JSON text (a line, or an element of an array) into an item; undefined for a blank line. */
+export type JsonItemMapper = (entry: { line: number; text: string } | { line: number; overlong: true; head: string; chars: number }) => SourceItem | undefined;
+
 /**
  * A source format: turns the decoded text of one file into batches of items. Throws InputError
  * when the file as a whole is unusable (a CSV without its required columns).
@@ -40,9 +57,12 @@ export interface SourceFormat {
   reader: SourceReader;
   /**
    * How its text may be cut into independent pieces: `csv` at line ends outside quotes, after
-   * a header; `lines` at any line end.
+   * a header; `lines` at any line end; `array` between the elements of a file holding one JSON
+   * array (decided per file, for formats with `jsonItems`).
    */
-  layout: 'csv' | 'lines';
+  layout: 'csv' | 'lines' | 'array';
+  /** JSON formats: one line or array element as an item, with the reader's options. */
+  jsonItems?: (options: ReaderOptions) => JsonItemMapper;
   /** Names read from a directory or a zip archive (before an optional `.gz`); lowercase. */
   extensions: readonly string[];
   /**

@@ -14,7 +14,7 @@ import { crc32 } from 'node:zlib';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import { InputError } from '../errors.js';
 import { classifyName, isHiddenPath, naturalCompare } from './input-names.js';
-import { isZip, openSourceInput, openText, type ByteSource, type SourceInput } from './open-input.js';
+import { isRegularFile, isZip, openSourceInput, openText, type ByteSource, type OpenOptions, type SourceInput } from './open-input.js';
 
 /** Fails the stream at its end when the bytes do not match the entry's CRC-32. */
 function crcCheck(expected: number): Transform {
@@ -59,7 +59,7 @@ async function readableEntries(zip: ZipFile, displayName: string, extensions: re
   return entries.sort((a, b) => naturalCompare(a.fileName, b.fileName));
 }
 
-async function openEntry(zip: ZipFile, entry: Entry, archivePath: string, displayName: string): Promise<SourceInput> {
+async function openEntry(zip: ZipFile, entry: Entry, archivePath: string, displayName: string, options: OpenOptions): Promise<SourceInput> {
   const name = `${displayName}!${entry.fileName}`;
   const open: ByteSource = async () => {
     try {
@@ -69,7 +69,7 @@ async function openEntry(zip: ZipFile, entry: Entry, archivePath: string, displa
     }
   };
   try {
-    const text = await openText(open, name);
+    const text = await openText(open, name, options);
     return { path: `${archivePath}!${entry.fileName}`, displayName: name, sizeBytes: entry.uncompressedSize, ...text };
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -77,12 +77,20 @@ async function openEntry(zip: ZipFile, entry: Entry, archivePath: string, displa
   }
 }
 
+export interface OpenInputsOptions extends OpenOptions {
+  /**
+   * Set for an archive found in a directory or by a glob rather than named: one without entries
+   * the format reads is skipped, with this notice, as other files there are.
+   */
+  skipEmptyArchive?: (notice: string) => void;
+}
+
 /**
  * Opens every entry of a zip archive that the format reads (names ending in `extensions`,
  * optionally `.gz`), checking each is text before any row is staged. The inputs share the open
  * archive; closing any of them closes it, which is done once staging is over.
  */
-export async function openZipInputs(file: string, extensions: readonly string[]): Promise<SourceInput[]> {
+export async function openZipInputs(file: string, extensions: readonly string[], options: OpenInputsOptions = {}): Promise<SourceInput[]> {
   const path = resolve(file);
   await stat(path);
   const zip = await openArchive(path, file);
@@ -91,11 +99,20 @@ export async function openZipInputs(file: string, extensions: readonly string[])
   };
   try {
     const entries = await readableEntries(zip, file, extensions);
-    if (entries.length === 0) {
-      throw new InputError(`${file}: no source files in this zip archive (looked for names ending ${extensions.join(', ')}, optionally .gz)`);
+    const looked = `names ending ${extensions.join(', ')}, optionally .gz`;
+    if (entries.length === 0 && options.skipEmptyArchive !== undefined) {
+      options.skipEmptyArchive(`note: ${file}: skipped, a zip archive with no source files in it (looked for ${looked})`);
+      await close();
+      return [];
     }
+    if (entries.length === 0) throw new InputError(`${file}: no source files in this zip archive (looked for ${looked})`);
     const inputs: SourceInput[] = [];
-    for (const entry of entries) inputs.push({ ...(await openEntry(zip, entry, path, file)), close });
+    const openOne = async (entry: Entry, entryOptions: OpenOptions): Promise<SourceInput> => ({
+      ...(await openEntry(zip, entry, path, file, entryOptions)),
+      close,
+      reopen: async (again) => openOne(entry, { ...entryOptions, ...again }),
+    });
+    for (const entry of entries) inputs.push(await openOne(entry, options));
     return inputs;
   } catch (error) {
     await close();
@@ -121,9 +138,10 @@ async function looksLikeZip(file: string): Promise<boolean> {
 
 /**
  * Opens a source file as one input, or a zip archive as one input per entry it holds (zip is
- * recognised by its content, not its name). Errors name the file; see openSourceInput.
+ * recognised by its content, not its name). Standard input and pipes are read as streams, and
+ * never looked at twice. Errors name the file; see openSourceInput.
  */
-export async function openInputs(file: string, extensions: readonly string[]): Promise<SourceInput[]> {
-  if (await looksLikeZip(file)) return openZipInputs(file, extensions);
-  return [await openSourceInput(file)];
+export async function openInputs(file: string, extensions: readonly string[], options: OpenInputsOptions = {}): Promise<SourceInput[]> {
+  if ((await isRegularFile(file)) && (await looksLikeZip(file))) return openZipInputs(file, extensions, options);
+  return [await openSourceInput(file, options)];
 }

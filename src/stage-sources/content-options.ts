@@ -5,8 +5,28 @@
  * staged, unless it only lets in rows that were rejected before (it widens) or the user passes
  * --replace-changed. To add one: a row here, and its value in the command's recorded options
  * under `key` (never rename a key: staging files record options by key).
+ *
+ * An option this version added (or whose default it changed) inherits: left at its default, it
+ * takes the value the file's earlier read had (`unrecorded` for a read by a migrate that did not
+ * record it), so staging a file again after an upgrade reads it as it was read then and stages
+ * nothing new. Only a value given explicitly is a change.
  */
 import { canonicalJson } from '../events/canonical-json.js';
+
+/** What a run reads a file with, which an inherited value is put into. */
+export interface RunSettings {
+  readerOptions: { encoding?: string; delimiter?: string; trim?: boolean; groupType?: string };
+  rules: { minTimeMs?: number };
+  /** The options recorded with the read. */
+  recorded: Record<string, unknown>;
+}
+
+export interface Inheritance {
+  /** Puts the earlier read's value into the run's settings (its recorded options included). */
+  apply: (value: unknown, run: RunSettings) => void;
+  /** The flag that asks for `value` explicitly, for the notice. */
+  ask: (value: unknown) => string;
+}
 
 export interface ContentOption {
   /** The key its value is recorded under, with each read. */
@@ -22,6 +42,8 @@ export interface ContentOption {
   widens?: (before: unknown, after: unknown) => boolean;
   /** The value as shown in messages; default JSON, "none" for null, empty lists and objects. */
   show?: (value: unknown) => string;
+  /** Set when the option, left at its default, takes the earlier read's value (see the module comment). */
+  inherits?: Inheritance;
 }
 
 function defaultShow(value: unknown): string {
@@ -53,9 +75,53 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'sessionize', flag: '--sessionize', unrecorded: null, show: (v) => (v === null ? 'no computed sessions' : `sessions after ${String(v)} minutes without an event`) },
   // Taking a missing event_time from client_event_time only lets in rows rejected before.
   { key: 'strictTime', flag: '--strict-time', unrecorded: true, widens: (before, after) => before === true && after === false, show: (v) => (v === false ? 'client or server time when event_time is missing' : 'event_time required') },
-  // An earlier bound lets in rows rejected as implausible before; a later one would drop staged rows.
-  { key: 'minTime', flag: '--min-time', widens: (before, after) => typeof before === 'string' && typeof after === 'string' && after < before },
+  // --no-geoip: every row carries $geoip_disable. Reads by an older migrate did not record it
+  // (their rows carry neither); they are not compared, and doctor warns about them.
+  { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : 'GeoIP from the rows\' own $ip only') },
+  // An earlier bound lets in rows rejected as implausible before; a later one would drop staged
+  // rows. A migrate that did not record a bound had none (null).
+  {
+    key: 'minTime',
+    flag: '--min-time',
+    unrecorded: null,
+    widens: (before, after) => typeof before === 'string' && typeof after === 'string' && after < before,
+    show: (v) => (v === null ? 'no bound' : showDay(v)),
+    inherits: {
+      apply: (v, run) => {
+        run.rules.minTimeMs = v === null ? Number.NEGATIVE_INFINITY : Date.parse(String(v));
+        run.recorded.minTime = v;
+      },
+      ask: (v) => `--min-time ${showDay(v)}`,
+    },
+  },
+  { key: 'segmentGroupType', flag: '--segment-group-type', inherits: { apply: (v, run) => readWith(run, 'groupType', 'segmentGroupType', v), ask: (v) => `--segment-group-type ${String(v)}` } },
+  // How the text is read: other values read its rows as other text, with other uuids. A read by
+  // a migrate that did not record them read UTF-8, split on commas and kept spaces around values.
+  { key: 'encoding', flag: '--encoding', unrecorded: 'utf-8', inherits: { apply: (v, run) => readWith(run, 'encoding', 'encoding', v), ask: (v) => `--encoding ${String(v)}` } },
+  { key: 'delimiter', flag: '--delimiter', unrecorded: ',', show: showDelimiter, inherits: { apply: (v, run) => readWith(run, 'delimiter', 'delimiter', v), ask: (v) => `--delimiter ${showDelimiter(v)}` } },
+  {
+    key: 'trim',
+    flag: '--trim/--no-trim',
+    unrecorded: false,
+    show: (v) => (v === false ? 'values not trimmed' : 'values trimmed'),
+    inherits: { apply: (v, run) => readWith(run, 'trim', 'trim', v), ask: (v) => (v === false ? '--no-trim' : '--trim') },
+  },
 ];
+
+function showDelimiter(value: unknown): string {
+  return value === '\t' ? 'tab' : `'${String(value)}'`;
+}
+
+/** A recorded bound; a day when it is midnight UTC. */
+function showDay(value: unknown): string {
+  return String(value).replace('T00:00:00.000Z', '');
+}
+
+/** An inherited reader option: read with it, and record it. */
+function readWith(run: RunSettings, option: keyof RunSettings['readerOptions'], key: string, value: unknown): void {
+  (run.readerOptions as Record<string, unknown>)[option] = value;
+  run.recorded[key] = value;
+}
 
 export interface OptionChange {
   option: ContentOption;
@@ -79,6 +145,35 @@ export function contentChanges(before: Record<string, unknown>, after: Record<st
     changes.push({ option, before: was, after: now, widens: option.widens?.(was, now) === true });
   }
   return changes;
+}
+
+/** An option left at its default that takes the earlier read's `value` instead of `instead`. */
+export interface KeptOption {
+  option: ContentOption;
+  value: unknown;
+  instead: unknown;
+}
+
+/**
+ * The inheriting options this run left at their defaults (`defaulted`, by key) whose values
+ * differ from the earlier read's: the run takes the earlier ones (see the module comment).
+ */
+export function keptOptions(before: Record<string, unknown>, after: Record<string, unknown>, defaulted: readonly string[]): KeptOption[] {
+  const kept: KeptOption[] = [];
+  for (const option of CONTENT_OPTIONS) {
+    if (option.inherits === undefined || !defaulted.includes(option.key)) continue;
+    if (!Object.hasOwn(before, option.key) && !('unrecorded' in option)) continue;
+    const was = valueOf(before, option) ?? null;
+    const now = valueOf(after, option) ?? null;
+    if (canonicalJson(was) !== canonicalJson(now)) kept.push({ option, value: was, instead: now });
+  }
+  return kept;
+}
+
+/** `kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it, ...`. */
+export function describeKept(kept: KeptOption): string {
+  const show = kept.option.show ?? defaultShow;
+  return `kept as first staged: ${show(kept.value)} (${kept.option.flag}); pass ${kept.option.inherits!.ask(kept.instead)} to change it, a change refused unless --replace-changed`;
 }
 
 /** One line per change: `--group: was none, now company=company_id`. */

@@ -3,6 +3,12 @@
  * for the first time, resume its interrupted read, or read it again. Reading it again with
  * other content-shaping options is refused here, up front, unless the change only widens or
  * the user passes --replace-changed (see content-options.ts).
+ *
+ * A read that cannot be resumed (a stream, which cannot be read twice; a file holding one JSON
+ * array, whose pieces record no point in the text) and was interrupted is undone, and the file
+ * read from its start. A stream's name (`<stdin>`, `/dev/fd/63`) says nothing of its content: its
+ * earlier reads under that name are other data, so they are neither compared with it nor
+ * withdrawn when their rows are not in it.
  */
 import { RefusedError } from '../errors.js';
 import { latestRead, type ReadRecord } from '../staging/source-reads.js';
@@ -10,12 +16,20 @@ import type { StagingStore } from '../staging/staging-store.js';
 import { contentChanges, describeChange, type OptionChange } from './content-options.js';
 
 export interface FilePlan {
-  /** The latest earlier read of the file (not undone), if any. */
+  /** The latest earlier read of the file (not undone), if any; never for a stream. */
   previous: ReadRecord | undefined;
+  /** The latest earlier read under this name, a stream's too: its default timestamp is reused. */
+  latest: ReadRecord | undefined;
+  /** An interrupted read that cannot be resumed, undone before the file is read from its start; and why. */
+  undo: { read: ReadRecord; why: string } | undefined;
+  /** A stream: read once, unrelated to earlier reads under its name. */
+  stream: boolean;
   /** Its interrupted read, to resume from its last written piece (same options, progress recorded). */
   resume: ReadRecord | undefined;
   /** Content-shaping options that changed since `previous` (allowed: widening, or --replace-changed). */
   changes: OptionChange[];
+  /** The read records points it can be resumed at (not a stream, not a JSON array). */
+  resumable: boolean;
 }
 
 export interface PlanInput {
@@ -26,17 +40,25 @@ export interface PlanInput {
   replaceChanged: boolean;
   /** The format's text can be cut and resumed at a piece boundary. */
   resumable: boolean;
+  /** A stream (standard input, a pipe, a FIFO). */
+  stream: boolean;
+}
+
+function notResumable(input: PlanInput): string {
+  return input.stream ? 'a stream is read once and cannot be read again' : "a JSON array's read records no point in the text to resume at";
 }
 
 /** The plan for one file, or the changed options that refuse it (as lines), without throwing. */
 export function planFile(store: StagingStore, input: PlanInput): FilePlan | { refused: string[] } {
-  const previous = latestRead(store, input.path);
+  const latest = latestRead(store, input.path);
+  const interrupted = latest?.status === 'reading' && latest.supersededBy === null ? latest : undefined;
+  const undo = interrupted !== undefined && !input.resumable ? { read: interrupted, why: notResumable(input) } : undefined;
+  const previous = input.stream ? undefined : latest;
   const changes = previous === undefined ? [] : contentChanges(previous.options, input.recordedOptions);
   const refused = changes.filter((c) => !c.widens);
   if (refused.length > 0 && !input.replaceChanged) return { refused: refused.map(describeChange) };
-  const partial = previous?.status === 'reading' && previous.supersededBy === null && previous.progress !== null;
-  const resume = partial && changes.length === 0 && input.resumable ? previous : undefined;
-  return { previous, resume, changes };
+  const resume = interrupted?.progress != null && changes.length === 0 && input.resumable ? interrupted : undefined;
+  return { previous, latest, undo, stream: input.stream, resume, changes, resumable: input.resumable };
 }
 
 /** Plans every file, refusing the run (naming every file and option) when any is refused. */

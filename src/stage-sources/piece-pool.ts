@@ -7,7 +7,7 @@
  * every worker has a piece waiting, this thread reads the next piece itself.
  */
 import type { RulesSpec } from '../events/rules-spec.js';
-import type { ReadProgress } from '../staging/source-reads.js';
+import type { PieceProgress } from '../staging/source-reads.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
 import { startWorker } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
@@ -28,7 +28,7 @@ export interface StageWorkerData extends WorkerSetup {
 
 export interface PiecePool {
   /** Stages a piece; `progress` is where the read stands once it is written. */
-  stage(piece: TextPiece, progress: ReadProgress): Promise<PieceResult>;
+  stage(piece: TextPiece, progress: PieceProgress): Promise<PieceResult>;
   close(): Promise<void>;
 }
 

@@ -11,7 +11,8 @@ import type { RulesSpec } from '../events/rules-spec.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import type { EventWriter, ReadScope } from '../staging/event-writer.js';
-import { abandonRead, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type ReadCounts, type ReadProgress } from '../staging/source-reads.js';
+import { countLineEnds } from '../sources/line-ends.js';
+import { abandonRead, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
 import { addNotes } from '../events/source-notes.js';
@@ -21,9 +22,9 @@ import { InFlight } from '../util/in-flight.js';
 import { settleGoneRows } from './changed-file.js';
 import type { FilePlan } from './file-plan.js';
 import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
-import { PieceSplitter, type TextPiece } from './piece-splitter.js';
+import { PieceSplitter, type SplitterResume, type TextPiece } from './piece-splitter.js';
 import { emptyResult, SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
-import { skipStagedText, TextProgress } from './text-progress.js';
+import { ArrivingText, skipStagedText, TextProgress } from './text-progress.js';
 
 export interface StageFileOptions {
   store: StagingStore;
@@ -41,7 +42,7 @@ export interface StageFileOptions {
    * file records it and later reads reuse it, so derived uuids stay the same across runs.
    */
   defaultTimestampMs?: number;
-  /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more, else 0. */
+  /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more and streams, else 0. */
   workers?: number;
   /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */
   replaceChanged?: boolean;
@@ -62,6 +63,8 @@ export interface FileSummary extends PieceResult {
   resumedAtLine?: number;
   /** Rows the interrupted run had read, when resumed (counted in rowsRead too). */
   rowsReadBeforeResume?: number;
+  /** Why the file's interrupted read was not resumed, when it was staged from its start instead. */
+  restarted?: string;
   /** Rows of earlier reads of the file this read withdrew, by reason. */
   withdrawn: WithdrawnByRead[];
 }
@@ -75,12 +78,6 @@ function addPiece(summary: FileSummary, piece: PieceResult): void {
   addNotes(summary.notes, piece.notes);
 }
 
-function countNewlines(texts: readonly string[]): number {
-  let n = 0;
-  for (const text of texts) for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 /** Feeds pieces to the pool with at most `limit` in flight; the first failure wins. */
 class Dispatcher {
   private readonly inFlight = new InFlight();
@@ -88,7 +85,7 @@ class Dispatcher {
 
   constructor(private readonly pool: () => PiecePool, private readonly limit: number, private readonly onResult: () => void) {}
 
-  async add(piece: TextPiece, progress: ReadProgress): Promise<void> {
+  async add(piece: TextPiece, progress: PieceProgress): Promise<void> {
     if (this.failure) throw this.failure;
     this.inFlight.add(this.pool().stage(piece, progress).then(this.onResult, (error: Error) => void (this.failure ??= error)));
     await this.inFlight.below(this.limit);
@@ -105,27 +102,38 @@ class Dispatcher {
 interface ReadStart {
   text: AsyncIterable<string>;
   tracker: TextProgress;
-  /** Resuming: the line the text starts on, and the CSV header (not in the text). */
-  resumed?: { line: number; header: string | null };
+  /** False when the read cannot be resumed (a stream, a JSON array): no point is hashed. */
+  resumable: boolean;
+  /** Resuming: where the text starts, and the CSV header (not in the text). */
+  resume?: SplitterResume;
+}
+
+/** The last line of a JSON array's piece, for messages (its pieces record no point to resume at). */
+function lineAfter(piece: TextPiece): number {
+  const lines = piece.elementLines;
+  if (lines === undefined || lines.length === 0) return piece.firstLine;
+  return lines.at(-1)! + countLineEnds(piece.texts.at(-1)!);
+}
+
+/** The point the read reaches once `piece` is written; hashed up to there when it can be resumed. */
+function pieceProgress(piece: TextPiece, arriving: ArrivingText | undefined): PieceProgress {
+  if (piece.end === undefined || arriving === undefined) return { chars: null, line: piece.end?.line ?? lineAfter(piece), fingerprint: null };
+  arriving.hashTo(piece.end.chars);
+  return { chars: piece.end.chars, line: piece.end.line, fingerprint: arriving.tracker.fingerprint() };
 }
 
 async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: WorkerSetup, summary: FileSummary, start: ReadStart): Promise<void> {
   const { input, store } = options;
   // This thread writes and reads pieces too, so one worker fewer than cores keeps them all busy.
-  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES ? Math.max(1, availableParallelism() - 1) : 0);
-  const splitter = new PieceSplitter(options.source.layout);
-  let shift = start.resumed ? start.resumed.line - 1 : 0;
-  if (start.resumed?.header != null) {
-    splitter.push(start.resumed.header);
-    shift -= countNewlines([start.resumed.header]);
-  }
-  let hashedHeader = start.resumed !== undefined;
-  let reached: ReadProgress | undefined;
+  const workers = options.workers ?? (input.sizeBytes >= WORKERS_FROM_BYTES || input.sizeBytes < 0 ? Math.max(1, availableParallelism() - 1) : 0);
+  const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume });
+  const arriving = new ArrivingText(start.tracker);
+  let reached: PieceProgress | undefined;
   const target: PieceTarget = {
     scope,
     writer: options.writer,
     observed: (groups) => recordGroupObservations(store, groups),
-    written(result: PieceResult, progress: ReadProgress) {
+    written(result: PieceResult, progress: PieceProgress) {
       recordReadNotes(store, scope.readId, result.notes);
       addPiece(summary, result);
       recordProgress(store, scope.readId, progress, summary, splitter.header);
@@ -140,19 +148,18 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
   };
   const dispatcher = new Dispatcher(getPool, workers > 0 ? piecesInFlight(workers) : 1, () => options.onProgress?.(summary));
   const dispatch = async (piece: TextPiece): Promise<void> => {
-    if (!hashedHeader && splitter.header !== undefined) start.tracker.update(splitter.header);
-    hashedHeader = true;
-    piece.firstLine += shift;
-    for (const text of piece.texts) start.tracker.update(text);
-    const progress = { chars: start.tracker.chars, line: piece.firstLine + countNewlines(piece.texts), fingerprint: start.tracker.fingerprint() };
-    await dispatcher.add(piece, progress);
+    await dispatcher.add(piece, pieceProgress(piece, start.resumable ? arriving : undefined));
   };
   try {
     for await (const text of start.text) {
+      if (start.resumable) arriving.add(text);
       for (const piece of splitter.push(text)) await dispatch(piece);
+      // Text the splitter is done with (a long record skipped) is hashed now, not held.
+      if (start.resumable) arriving.hashTo(splitter.consumed);
       if (options.signal?.aborted) {
         await dispatcher.drain();
-        const line = reached?.line ?? start.resumed?.line ?? 1;
+        const line = reached?.line ?? start.resume?.line ?? 1;
+        if (!start.resumable) throw notResumed(input);
         throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${line}`, [
           'Run the same command again: it resumes from there, and files already staged are recognised.',
         ]);
@@ -164,6 +171,14 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
   } finally {
     await pool?.close();
   }
+}
+
+/** The stop of a read that cannot be resumed: what it staged is undone. */
+function notResumed(input: SourceInput): InterruptedError {
+  const why = input.sizeBytes < 0 ? 'a stream cannot be read again' : "a JSON array's read cannot be resumed";
+  return new InterruptedError(`interrupted while staging ${input.displayName}; nothing from it was staged (${why})`, [
+    `Run the same command again${input.sizeBytes < 0 ? ' with the same data' : ''}: it is staged from the start, and files already staged are recognised.`,
+  ]);
 }
 
 /** The summary a read starts from: zero, or what its interrupted run already staged. */
@@ -182,15 +197,26 @@ function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceIn
 }
 
 /** Resumes the interrupted read when the file is the same up to its last piece; else a new read. */
-async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ readId: number; input: SourceInput; start: ReadStart; plan: FilePlan }> {
+async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ readId: number; input: SourceInput; start: ReadStart; plan: FilePlan; restarted?: string }> {
   const { store } = options;
   let input = options.input;
   const resumed = plan.resume;
+  let restarted: string | undefined;
+  if (plan.undo !== undefined) {
+    // Rows of it stay staged when an earlier read staged them too.
+    abandonRead(store, plan.undo.read.id, `undone: interrupted, and ${plan.undo.why}`);
+    restarted = `its interrupted read (started ${plan.undo.read.startedAt}) was undone: ${plan.undo.why}`;
+    options.onNotice?.(`note: ${input.displayName}: ${restarted}; staging it from the start`);
+  }
   if (resumed?.progress != null) {
     const tracker = new TextProgress();
     const rest = await skipStagedText(input.text, resumed.progress, tracker);
-    if (rest !== undefined) return { readId: resumed.id, input, start: { text: rest, tracker, resumed: { line: resumed.progress.line, header: resumed.header } }, plan };
+    if (rest !== undefined) {
+      const resume = { chars: resumed.progress.chars, line: resumed.progress.line, header: resumed.header, afterCr: tracker.endsInCr };
+      return { readId: resumed.id, input, start: { text: rest, tracker, resumable: true, resume }, plan };
+    }
     options.onNotice?.(`note: ${input.displayName} changed since its interrupted read (started ${resumed.startedAt}); staging it again from the start`);
+    restarted = `it changed since its interrupted read (started ${resumed.startedAt})`;
     if (options.reopen === undefined) {
       const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
       supersedeRead(store, resumed.id, readId);
@@ -199,18 +225,19 @@ async function openRead(options: StageFileOptions, plan: FilePlan): Promise<{ re
     }
     input = await options.reopen();
   }
-  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions });
-  if (plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(store, plan.previous.id, readId);
-  return { readId, input, start: { text: input.text, tracker: new TextProgress() }, plan: { ...plan, resume: undefined } };
+  const readId = beginRead(store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions, resumable: plan.resumable });
+  if (plan.undo === undefined && plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(store, plan.previous.id, readId);
+  return { readId, input, start: { text: input.text, tracker: new TextProgress(), resumable: plan.resumable }, plan: { ...plan, resume: undefined }, restarted };
 }
 
 export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
   const { store } = options;
-  const defaultTimestampMs = (plan.previous?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
+  const defaultTimestampMs = (plan.latest?.options.defaultTimestampMs as number | undefined) ?? options.defaultTimestampMs;
   if (defaultTimestampMs !== undefined) options = { ...options, recordedOptions: { ...options.recordedOptions, defaultTimestampMs } };
   const read = await openRead(options, plan);
   const { readId, input } = read;
-  const earlier = earlierReads(store, input.path, readId);
+  // A stream's earlier reads under its name are other data (see file-plan.ts).
+  const earlier = plan.stream ? { ids: [], liveRows: 0 } : earlierReads(store, input.path, readId);
   const scope: ReadScope = {
     readId,
     earlierReads: earlier.ids.length > 0 ? new Set(earlier.ids) : undefined,
@@ -218,6 +245,7 @@ export async function stageFile(options: StageFileOptions, plan: FilePlan): Prom
     timezone: (options.recordedOptions.timezone as string | null | undefined) ?? null,
   };
   const summary = startSummary(options, read.plan, input);
+  if (read.restarted !== undefined) summary.restarted = read.restarted;
   const setup: WorkerSetup = {
     format: options.format,
     readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs },
@@ -227,9 +255,10 @@ export async function stageFile(options: StageFileOptions, plan: FilePlan): Prom
   try {
     await stagePieces({ ...options, input }, scope, setup, summary, read.start);
   } catch (error) {
-    // Interrupted: the read stays partial, to be resumed. Anything else: undone as a whole.
-    if (!(error instanceof InterruptedError)) abandonRead(store, readId, (error as Error).message);
-    throw error;
+    // Interrupted: the read stays partial, to be resumed. Anything else, or a read that cannot be resumed: undone as a whole.
+    const resumable = error instanceof InterruptedError && read.start.resumable;
+    if (!resumable) abandonRead(store, readId, (error as Error).message);
+    throw error instanceof InterruptedError && !resumable ? notResumed(input) : error;
   }
   summary.fingerprint = input.fingerprint();
   const refused = store.transaction(() => {

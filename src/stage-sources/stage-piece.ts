@@ -8,16 +8,21 @@ import type { RowProblem } from '../events/reject-reasons.js';
 import { firstAndLast, observe, type GroupObservation } from '../events/group-observations.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import { addNote, type NoteCounts, type SourceNote } from '../events/source-notes.js';
-import type { ReaderOptions, SourceItem, SourceReader } from '../sources/source-item.js';
+import { findFormat } from '../sources/formats.js';
+import { isWellFormedText, markedBytesProblem, wellFormed } from '../sources/invalid-text.js';
+import { countLineEnds, headOf } from '../sources/line-ends.js';
+import type { JsonItemMapper, ReaderOptions, SourceItem, SourceReader } from '../sources/source-item.js';
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
-import type { ReadCounts, ReadProgress } from '../staging/source-reads.js';
-import { pieceLength, type TextPiece } from './piece-splitter.js';
+import type { PieceProgress, ReadCounts } from '../staging/source-reads.js';
 import { reviewSessionId } from './session-ids.js';
+import { largeRecord, MAX_ROW_BYTES, pieceLength, REJECT_HEAD_CHARS, type TextPiece } from './text-piece.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
 export interface PieceContext {
   reader: SourceReader;
+  /** JSON formats: one array element as an item (files holding one JSON array). */
+  jsonItem: JsonItemMapper | undefined;
   readerOptions: ReaderOptions;
   rules: EventRules;
   /** Text put before every piece (a CSV's header), so each piece parses on its own. */
@@ -25,8 +30,9 @@ export interface PieceContext {
 }
 
 /** The context a pool or worker reads pieces with, from plain setup data. */
-export function pieceContext(setup: { readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader): PieceContext {
-  return { reader, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
+export function pieceContext(setup: { format: string; readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader): PieceContext {
+  const jsonItem = findFormat(setup.format)?.jsonItems?.(setup.readerOptions);
+  return { reader, jsonItem, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
 }
 
 /** Where a read's pieces are written. */
@@ -37,7 +43,7 @@ export interface PieceTarget {
    * Called in the transaction that wrote a piece, with its counts and the point the read has
    * reached after it: the rows and that point are committed together (pieces come in file order).
    */
-  written(result: PieceResult, progress: ReadProgress): void;
+  written(result: PieceResult, progress: PieceProgress): void;
   /** Called in the same transaction with the group properties the piece's rows carried, if any. */
   observed?(groups: readonly GroupObservation[]): void;
 }
@@ -52,12 +58,6 @@ export interface PieceResult extends ReadCounts {
 
 /** How many rejects each piece reports for the summary. */
 export const SHOWN_REJECTS = 5;
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  return count;
-}
 
 /** Text handed to the reader at a time: small enough that a slice's rows die young. */
 const SLICE_CHARS = 64 * 1024;
@@ -129,7 +129,7 @@ function addItem(item: SourceItem, rules: EventRules, piece: Building): void {
   countNotes(result, item.candidate.notes);
   countNotes(result, sessionNotes);
   for (const group of item.candidate.groupProperties ?? []) piece.groups.push(observe(group, outcome.event.timestampMs, outcome.event.uuid));
-  events.add(item.line, outcome.event, outcome.zoneKey);
+  events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
 }
 
 /** A piece read and checked, not yet written. Plain data: it may cross from a worker. */
@@ -141,11 +141,64 @@ export interface PreparedPiece {
   groups: GroupObservation[];
 }
 
+/** The rows of a JSON array piece: one element per text, each on its own line. */
+function* elementItems(context: PieceContext, piece: TextPiece): Iterable<SourceItem> {
+  const lines = piece.elementLines!;
+  for (let i = 0; i < piece.texts.length; i++) {
+    const item = context.jsonItem!({ line: lines[i]!, text: piece.texts[i]! });
+    if (item !== undefined) yield item;
+  }
+}
+
 /** A piece's rows as the format's reader gives them, with their lines in the file. */
-async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
-  const lineOffset = piece.firstLine - 1 - countNewlines(context.prefix);
+async function* readRows(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
+  if (piece.rejects !== undefined) yield piece.rejects;
+  if (piece.elementLines !== undefined) {
+    yield [...elementItems(context, piece)];
+    return;
+  }
+  if (piece.texts.length === 0) return;
+  const lineOffset = piece.firstLine - 1 - countLineEnds(context.prefix);
   for await (const items of context.reader(slices(context.prefix, piece.texts), context.readerOptions)) {
     for (const item of items) item.line += lineOffset;
+    yield items;
+  }
+}
+
+/**
+ * A UTF-16 unit is at most 3 bytes in UTF-8: a row of fewer units than this cannot be over
+ * MAX_ROW_BYTES, and only longer ones (rare) have their bytes counted.
+ */
+const COUNT_BYTES_FROM_CHARS = Math.floor(MAX_ROW_BYTES / 3);
+
+/**
+ * A row over MAX_ROW_BYTES that the splitter read because it holds fewer characters than that
+ * (multi-byte text): rejected as too_large too, so the bound is the same in bytes whatever the
+ * text, and rows of 900 KiB to 1 MiB only are left to event_too_large (the event as sent).
+ */
+function tooLarge(item: SourceItem): SourceItem | undefined {
+  if (item.raw.length <= COUNT_BYTES_FROM_CHARS) return undefined;
+  const bytes = Buffer.byteLength(item.raw);
+  return bytes > MAX_ROW_BYTES ? largeRecord(item.line, headOf(item.raw, REJECT_HEAD_CHARS), bytes, 'row', false) : undefined;
+}
+
+/**
+ * A piece's rows, where a row over 1 MiB is rejected as too_large, and a row holding bytes
+ * that were not valid in the file's encoding as such (invalid_utf8), whatever its reader made
+ * of it. The decoder marks those bytes (text-decoder.ts): only a piece holding a mark has its
+ * rows looked at for them.
+ */
+async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterable<SourceItem[]> {
+  const marked = !piece.texts.every(isWellFormedText);
+  for await (const items of readRows(context, piece)) {
+    for (let i = 0; i < items.length; i++) {
+      const large = tooLarge(items[i]!);
+      if (large !== undefined) items[i] = large;
+      else if (marked) {
+        const bad = markedBytesProblem(items[i]!.raw, context.readerOptions.encoding);
+        if (bad !== undefined) items[i] = { line: items[i]!.line, raw: wellFormed(items[i]!.raw), problem: bad };
+      }
+    }
     yield items;
   }
 }
@@ -175,7 +228,7 @@ async function rawsOf(context: PieceContext, piece: TextPiece, lines: ReadonlySe
  * transaction. Rows that conflict with an earlier version of their uuid are rejects too; their
  * raw text is read again from the piece, since it is not carried with every event.
  */
-export async function writePiece(context: PieceContext, target: PieceTarget, piece: TextPiece, prepared: PreparedPiece, progress: ReadProgress): Promise<PieceResult> {
+export async function writePiece(context: PieceContext, target: PieceTarget, piece: TextPiece, prepared: PreparedPiece, progress: PieceProgress): Promise<PieceResult> {
   const { result } = prepared;
   const readId = target.scope.readId;
   return target.writer.inTransaction(async () => {

@@ -11,14 +11,18 @@ import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
 import { findFormat } from '../sources/formats.js';
-import { openSourceInput, type SourceInput } from '../sources/open-input.js';
+import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
-import { COUNT_KEYS, emptyCounts, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
+import { ensureImportRunId } from '../staging/import-run-id.js';
+import { COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
+import { afterReading } from './file-reading.js';
+import { fileSettings, type FileSettings } from './file-settings.js';
 import { addNotes, type NoteCounts } from '../events/source-notes.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
@@ -35,6 +39,11 @@ export interface StageSourcesInput {
   format: string;
   readerOptions: Omit<ReaderOptions, 'displayName'>;
   rules: RulesSpec;
+  /**
+   * PostHog's ingestion rules for these rows (the run's `$import_run` is the staging file's,
+   * added here); absent, the rows are staged as mapped (tests of the staging machinery).
+   */
+  ingestion?: { geoipFromIp: boolean; importSource: string };
   /** Recorded with each read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
   /** Worker threads per file; see StageFileOptions.workers. */
@@ -51,11 +60,21 @@ export interface StageSourcesInput {
   replaceChanged?: boolean;
   /** Options of the passes after staging (identity links, sessions); see run-passes.ts. */
   passes?: PassOptions;
+  /**
+   * Keys of the content options the user left at their defaults: for a file read before, those
+   * with `inherits` take the earlier read's value (see content-options.ts). Absent: none.
+   */
+  defaulted?: readonly string[];
+}
+
+/** A file's summary, with what was noticed reading it (a delimiter found, a likely wrong encoding). */
+export interface StagedFile extends FileSummary {
+  notices: string[];
 }
 
 export interface StageSourcesResult {
   staging: string;
-  files: FileSummary[];
+  files: StagedFile[];
   /** rowsRead = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
   totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; notes: NoteCounts };
   /** What the passes after staging did and found (identity links, group updates, sessions). */
@@ -85,7 +104,7 @@ export function nothingStagedError(result: StageSourcesResult): InputError | und
     .map(([reason, n]) => `${count(n)} ${reason}`)
     .join(', ');
   return new InputError(`nothing was staged: ${t.rejected === t.rowsRead ? 'every row read was rejected' : 'no row was staged and some were rejected'} (${top})`, [
-    'Every rejected row, with its file, line and reason: `migrate rejects`.',
+    `Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`,
   ]);
 }
 
@@ -110,81 +129,99 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
   }
 }
 
-/** An opened file, and how to open it again from its start when it is a plain file. */
-interface OpenedFile {
-  input: SourceInput;
-  reopen?: () => Promise<SourceInput>;
-}
-
-/** The files named, expanded and opened as the input asks. */
-async function openFiles(input: StageSourcesInput, source: SourceFormat): Promise<OpenedFile[]> {
-  const names = input.expandInputs ? (await Promise.all(input.files.map((file) => expandInput(file, source.extensions)))).flat() : input.files;
-  const inputs = await openAll(names, input.expandInputs ? (name) => openInputs(name, source.extensions) : async (name) => [await openSourceInput(name)]);
-  // A plain file's input has the file's own path; an archive entry's is `archive!entry`.
-  return inputs.map((opened) => {
-    const name = names.find((n) => resolve(n) === opened.path);
-    return { input: opened, reopen: name === undefined ? undefined : async () => openSourceInput(name) };
-  });
+/**
+ * The files named, expanded and opened as the input asks. A zip archive found in a directory
+ * or by a glob that holds nothing the format reads is skipped with a notice, as other files
+ * there are; one named on the command line is an error.
+ */
+async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal): Promise<SourceInput[]> {
+  const options: OpenOptions = { encoding: input.readerOptions.encoding, signal, notice: (text) => reporter.notice(text) };
+  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name, options)]);
+  const named = new Set<string>();
+  const names: string[] = [];
+  for (const file of input.files) {
+    const found = await expandInput(file, source.extensions);
+    if (found.length === 1 && found[0] === file) named.add(file);
+    names.push(...found);
+  }
+  const inputs = await openAll(names, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named.has(name) ? undefined : (notice) => reporter.notice(notice) }));
+  if (inputs.length === 0) throw new InputError(`no source files to read in ${input.files.join(', ')} (the zip archives found hold none)`);
+  return inputs;
 }
 
 /** Stages one opened file, reporting its progress. */
-function stageOne(
+async function stageOne(
   input: StageSourcesInput,
-  target: Pick<StageFileOptions, 'store' | 'writer' | 'source' | 'input' | 'reopen'>,
+  target: Pick<StageFileOptions, 'store' | 'writer'> & { settings: FileSettings },
   plan: FilePlan,
   reporter: Reporter,
   signal: AbortSignal,
   clock: Clock,
-): Promise<FileSummary> {
+): Promise<StagedFile> {
   const started = clock.now();
-  const name = target.input.displayName;
-  return stageFile({
-    ...target,
+  const { settings, ...staging } = target;
+  const { input: file, reading } = settings;
+  const name = file.displayName;
+  const summary = await stageFile({
+    ...staging,
+    input: file,
+    source: reading.source,
+    reopen: file.reopen,
     replaceChanged: input.replaceChanged,
     onNotice: (text) => reporter.notice(text),
     format: input.format,
-    readerOptions: input.readerOptions,
+    readerOptions: reading.readerOptions,
     command: input.command,
-    rules: input.rules,
-    recordedOptions: input.recordedOptions,
+    rules: settings.rules,
+    recordedOptions: settings.recorded,
     defaultTimestampMs: input.defaultTimestampMs,
     workers: input.workers,
     signal,
     onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
   }, plan);
+  return { ...summary, notices: [...reading.notices, ...afterReading(file, summary)] };
 }
 
 export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  const files = await openFiles(input, source);
+  let inputs = await openFiles(input, source, reporter, signal);
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
+    if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
+    // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
+    const run = { readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, defaulted: input.defaulted ?? [] };
+    const settled: FileSettings[] = [];
+    for (const file of inputs) settled.push(await fileSettings(file, source, run, latestRead(store, file.path)));
+    inputs = settled.map((s) => s.input);
     const plans = planFiles(
       store,
-      files.map(({ input: file }) => ({
+      settled.map(({ input: file, reading, recorded }) => ({
         path: file.path,
         displayName: file.displayName,
-        recordedOptions: input.recordedOptions,
+        recordedOptions: recorded,
         replaceChanged: input.replaceChanged === true,
-        resumable: source.layout === 'csv' || source.layout === 'lines',
+        // A stream cannot be read again, and a JSON array's elements record no point in the text.
+        resumable: file.sizeBytes >= 0 && reading.source.layout !== 'array',
+        stream: file.sizeBytes < 0,
       })),
     );
-    const paths = new Set(files.map((f) => f.input.path));
+    const paths = new Set(inputs.map((f) => f.path));
     const partial = partialReads(store).filter((read) => !paths.has(read.path));
     for (const read of partial) {
-      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; staging that file again resumes it`);
+      const next = read.resumable ? 'staging that file again resumes it' : 'staging it again undoes what it staged and stages it from the start';
+      reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
-    await checkStagingRoom(store, files.map((f) => f.input), reporter);
+    await checkStagingRoom(store, inputs, reporter);
     checkPassOptions(store, input.passes ?? {});
     const lastRead = lastReadId(store);
     markPassesPending(store);
     const writer = new EventWriter(store);
     const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, notes: {} }, partial, elapsedMs: 0 };
-    for (const [i, file] of files.entries()) {
-      const summary = await stageOne(input, { store, writer, source, input: file.input, reopen: file.reopen }, plans[i]!, reporter, signal, clock);
+    for (const index of settled.keys()) {
+      const summary = await stageOne(input, { store, writer, settings: settled[index]! }, plans[index]!, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
@@ -196,6 +233,6 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     throw store === undefined ? error : store.failure(error);
   } finally {
     store?.close();
-    await closeAll(files.map((f) => f.input));
+    await closeAll(inputs);
   }
 }

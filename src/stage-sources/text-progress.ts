@@ -1,24 +1,60 @@
 /**
  * How far a read has got through a file's decoded text, and the fingerprint of that text, so an
  * interrupted read can be resumed after its last written piece: the file is decoded again up to
- * there (decompressed too, for gzip) and hashed, not parsed, and resumed only when the text is
- * the same as the text already staged.
+ * there (decompressed too, for gzip, and decoded from its encoding) and hashed, not parsed, and
+ * resumed only when the text is the same as the text already staged.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { ReadProgress } from '../staging/source-reads.js';
+
+const CR = 13;
 
 export class TextProgress {
   private readonly hash: Hash = createHash('sha256');
   /** Text seen so far, in UTF-16 units. */
   chars = 0;
+  /** The text seen ends with `\r` (a `\n` next would belong to its line end). */
+  endsInCr = false;
 
   update(text: string): void {
+    if (text.length === 0) return;
     this.hash.update(text, 'utf8');
     this.chars += text.length;
+    this.endsInCr = text.charCodeAt(text.length - 1) === CR;
   }
 
   fingerprint(): string {
     return `sha256:${this.hash.copy().digest('hex')}`;
+  }
+}
+
+/**
+ * The text as it arrives, hashed into a TextProgress up to the point asked: the end of each
+ * piece, whose fingerprint is recorded with it. Only text not yet hashed is held (about what
+ * the piece splitter holds), never the file.
+ */
+export class ArrivingText {
+  private pending: string[] = [];
+
+  constructor(readonly tracker: TextProgress) {}
+
+  add(text: string): void {
+    if (text.length > 0) this.pending.push(text);
+  }
+
+  /** Hashes the text up to `chars` (UTF-16 units from the start of the file). */
+  hashTo(chars: number): void {
+    while (this.tracker.chars < chars && this.pending.length > 0) {
+      const first = this.pending[0]!;
+      const wanted = chars - this.tracker.chars;
+      if (first.length <= wanted) {
+        this.tracker.update(first);
+        this.pending.shift();
+      } else {
+        this.tracker.update(first.slice(0, wanted));
+        this.pending[0] = first.slice(wanted);
+      }
+    }
   }
 }
 

@@ -11,7 +11,7 @@ export function recordGroupObservations(store: StagingStore, observations: reado
   const version = db.prepare('INSERT OR IGNORE INTO group_versions (version, properties) VALUES (?, ?)');
   const observation = db.prepare('INSERT OR IGNORE INTO group_observations (type, key, timestamp_ms, uuid, version) VALUES (?, ?, ?, ?, ?)');
   const dirty = db.prepare('INSERT OR IGNORE INTO group_dirty (type, key) VALUES (?, ?)');
-  const type = db.prepare('INSERT INTO group_types (type, first_ms) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET first_ms = excluded.first_ms WHERE excluded.first_ms < first_ms');
+  const type = db.prepare('INSERT INTO observed_group_types (type, first_ms) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET first_ms = excluded.first_ms WHERE excluded.first_ms < first_ms');
   for (const o of observations) {
     version.run(o.version, o.propertiesJson);
     if (observation.run(o.type, o.key, o.timestampMs, o.uuid, o.version).changes === 0) continue;

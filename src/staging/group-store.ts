@@ -37,7 +37,7 @@ export function dropOrphanObservations(store: StagingStore): void {
 
 /** Group types by when first seen (then by name). */
 export function groupTypesByAge(store: StagingStore): string[] {
-  return (store.db.prepare('SELECT type FROM group_types ORDER BY first_ms, type').all() as Array<{ type: string }>).map((r) => r.type);
+  return (store.db.prepare('SELECT type FROM observed_group_types ORDER BY first_ms, type').all() as Array<{ type: string }>).map((r) => r.type);
 }
 
 /** Marks every group of these types to be looked at again (a type came in or out of the five kept). */

@@ -7,6 +7,7 @@
  */
 import { RefusedError } from '../errors.js';
 import type { StagingStore } from './staging-store.js';
+import { forgetSelectedFacts } from './row-facts-store.js';
 import { selectReadRows, withdrawSelected } from './withdrawals.js';
 
 /**
@@ -40,6 +41,17 @@ export interface ReadProgress {
   fingerprint: string;
 }
 
+/**
+ * The point recorded with each written piece. `chars` and `fingerprint` are null for a read
+ * that cannot be resumed (a stream, which cannot be read again; a file holding one JSON array):
+ * its line is kept for messages only.
+ */
+export interface PieceProgress {
+  chars: number | null;
+  line: number;
+  fingerprint: string | null;
+}
+
 export interface BeginReadOptions {
   path: string;
   format: string;
@@ -47,6 +59,8 @@ export interface BeginReadOptions {
   sizeBytes: number;
   /** Options that shape the staged content (see content-options.ts), compared on the next read. */
   options: Record<string, unknown>;
+  /** False for a read that records no point to resume at (see PieceProgress). Default true. */
+  resumable?: boolean;
 }
 
 export interface ReadRecord {
@@ -90,9 +104,9 @@ export function beginRead(store: StagingStore, read: BeginReadOptions): number {
     const result = store.db
       .prepare(
         `INSERT INTO source_reads (source_id, command, status, size_bytes, options, started_at, progress_chars, progress_line, progress_fingerprint)
-         VALUES (?, ?, 'reading', ?, ?, ?, 0, 1, ?)`,
+         VALUES (?, ?, 'reading', ?, ?, ?, ?, 1, ?)`,
       )
-      .run(source.id, read.command, read.sizeBytes, JSON.stringify(read.options), new Date().toISOString(), EMPTY_TEXT_FINGERPRINT);
+      .run(source.id, read.command, read.sizeBytes, JSON.stringify(read.options), new Date().toISOString(), read.resumable === false ? null : 0, read.resumable === false ? null : EMPTY_TEXT_FINGERPRINT);
     return Number(result.lastInsertRowid);
   });
 }
@@ -135,7 +149,7 @@ export function seenCount(store: StagingStore, readId: number): number {
  * Records the point a read got to and its counts so far. Call in the transaction that wrote
  * the piece: the rows and the point they reach are committed together.
  */
-export function recordProgress(store: StagingStore, readId: number, progress: ReadProgress, counts: ReadCounts, header: string | undefined): void {
+export function recordProgress(store: StagingStore, readId: number, progress: PieceProgress, counts: ReadCounts, header: string | undefined): void {
   store.db
     .prepare(
       `UPDATE source_reads SET progress_chars = ?, progress_line = ?, progress_fingerprint = ?, header = coalesce(header, ?),
@@ -189,6 +203,8 @@ export function supersedeRead(store: StagingStore, readId: number, byReadId: num
 export function abandonRead(store: StagingStore, readId: number, error: string): void {
   store.transaction(() => {
     if (selectReadRows(store, readId, { settledOnly: true }) > 0) withdrawSelected(store, readId, 'undone');
+    // The rest of its rows go without a trace: their rule facts go with them.
+    if (selectReadRows(store, readId) > 0) forgetSelectedFacts(store);
     const removed = store.db.prepare('DELETE FROM events WHERE read_id = ?').run(readId).changes;
     store.db.prepare('DELETE FROM rejects WHERE read_id = ?').run(readId);
     store.db.prepare('DELETE FROM read_seen WHERE read_id = ?').run(readId);
@@ -207,16 +223,20 @@ export interface PartialRead {
   startedAt: string;
   /** The line it is staged up to (the next line to read), when known. */
   line: number | null;
+  /** False for a read that recorded no point to resume at (a stream, a JSON array): staged again, it starts over. */
+  resumable: boolean;
 }
 
 /** Reads left partial (interrupted, not given up): resumed by the next run over their file. */
 export function partialReads(store: StagingStore): PartialRead[] {
   return store.db
     .prepare(
-      `SELECT s.path, r.command, r.started_at AS startedAt, r.progress_line AS line FROM source_reads r JOIN sources s ON s.id = r.source_id
+      `SELECT s.path, r.command, r.started_at AS startedAt, r.progress_line AS line, r.progress_chars IS NOT NULL AS resumable
+       FROM source_reads r JOIN sources s ON s.id = r.source_id
        WHERE r.status = 'reading' AND r.superseded_by IS NULL ORDER BY r.id`,
     )
-    .all() as PartialRead[];
+    .all()
+    .map((row) => ({ ...(row as PartialRead), resumable: (row as { resumable: number }).resumable === 1 }));
 }
 
 /**
@@ -227,7 +247,7 @@ export function partialReads(store: StagingStore): PartialRead[] {
 export function refusePartialReads(store: StagingStore): void {
   const partial = partialReads(store);
   if (partial.length === 0) return;
-  const lines = partial.map((r) => `  ${r.path}: ${r.command} interrupted at line ${r.line ?? 1} (started ${r.startedAt})`);
+  const lines = partial.map((r) => `  ${r.path}: ${r.command} interrupted at line ${r.line ?? 1} (started ${r.startedAt})${r.resumable ? '' : ', not resumable: staged again, it starts over'}`);
   throw new RefusedError(`${partial.length === 1 ? 'a source file is' : 'source files are'} only partly staged:\n${lines.join('\n')}`, [
     'Finish staging first: run the same staging command again on each file; it resumes where it stopped.',
   ]);

@@ -9,7 +9,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { MigrateError, StagingError } from '../errors.js';
 import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
-import { shellWord } from '../util/shell-word.js';
+import { migrateCommand } from '../util/migrate-command.js';
 
 export type StagingFailureKind = 'disk-full' | 'read-only-disk' | 'permission' | 'missing-directory' | 'damaged' | 'busy' | 'io' | 'cannot-open';
 
@@ -63,7 +63,8 @@ function kindOf(error: unknown, file: string, reading: boolean): StagingFailureK
 function describe(kind: StagingFailureKind, file: string, error: Error, context: FailureContext): [string, string[]] {
   const dir = dirname(file);
   const reading = context.reading === true;
-  const canStillRead = reading ? '' : ' (`migrate status` and `migrate rejects` can still read it)';
+  const place = { staging: file };
+  const canStillRead = reading ? '' : ` (\`${migrateCommand('status', place)}\` and \`${migrateCommand('rejects', place)}\` can still read it)`;
   switch (kind) {
     case 'disk-full':
       return [`the disk holding ${file} is full: ${context.progress?.() ?? 'everything committed is kept'}, nothing lost; free space and run the same command again`, []];
@@ -82,12 +83,12 @@ function describe(kind: StagingFailureKind, file: string, error: Error, context:
       return [
         `the staging file ${file} is damaged (SQLite: ${error.message})`,
         [
-          `See what is damaged: migrate status --check --staging ${shellWord(file)}`,
+          `See what is damaged: ${migrateCommand('status --check', place)}`,
           'To recover, keep this file aside and stage the source files again into a new staging file (export-source, identify-users, identify-groups with --staging <new file>): events get the same uuids, so anything sent again is collapsed by PostHog.',
         ],
       ];
     case 'busy':
-      return [`${file} is busy: another process kept SQLite's lock on it too long`, ['Run the same command again when the other process is done (`migrate status` shows a running import).']];
+      return [`${file} is busy: another process kept SQLite's lock on it too long`, [`Run the same command again when the other process is done (\`${migrateCommand('status', place)}\` shows a running import).`]];
     case 'io':
     case 'cannot-open':
       return [

@@ -6,6 +6,8 @@ import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } 
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import { passesReport, type PassesReport } from './pass-state.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
+import { groupTypeUses, illegalIds, propertyConflicts, ruleReport, type GroupTypeUse, type IllegalId, type PropertyTypeConflict, type RuleReport } from './rule-report.js';
+import { rangeReports, type RangeSourceReport } from './range-report.js';
 import { COUNT_KEYS, emptyCounts, type ReadCounts } from './source-reads.js';
 import type { LockHolder } from './staging-lock.js';
 import { StagingStore } from './staging-store.js';
@@ -61,6 +63,10 @@ export interface StagingReport {
   preflights: Array<Omit<PreflightRecord, 'checks'>>;
   /** Identity links, group updates and sessions worked out after staging (see pass-state.ts). */
   passes: PassesReport;
+  /** PostHog's ingestion rules: GeoIP, group types, ids it will not merge on, property types, re-assertions. */
+  rules: RuleReport;
+  /** The range ledger of each source API export-source fetched from. */
+  ranges: RangeSourceReport[];
 }
 
 export interface ProjectReport {
@@ -68,9 +74,10 @@ export interface ProjectReport {
   role: string;
   host: string;
   delivered: number;
-  /** Delivered person updates ($identify) and group updates ($groupidentify), within `delivered`. */
+  /** Delivered person updates ($identify), group updates ($groupidentify) and re-assertions, within `delivered`. */
   deliveredPersons: number;
   deliveredGroups: number;
+  deliveredReassertions: number;
   pending: number;
   deadLetters: number;
   lastImport: { status: RunStatus; startedAt: string; finishedAt: string | null; stopReason: string | null; sample: number | null } | null;
@@ -134,14 +141,15 @@ function withdrawnReport(store: StagingStore): StagingReport['withdrawn'] {
 }
 
 /** Delivered person and group updates: few rows, found through the send-order index. */
-function deliveredUpdates(store: StagingStore, projectId: number): { persons: number; groups: number } {
+function deliveredUpdates(store: StagingStore, projectId: number): { persons: number; groups: number; reassertions: number } {
   const rows = store.db
     .prepare(
       `SELECT e.kind, count(*) AS n FROM events e WHERE e.kind > 0
        AND EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = ? AND d.seq = e.seq) GROUP BY e.kind`,
     )
     .all(projectId) as Array<{ kind: number; n: number }>;
-  return { persons: rows.find((r) => r.kind === 1)?.n ?? 0, groups: rows.find((r) => r.kind === 2)?.n ?? 0 };
+  const of = (kind: number): number => rows.find((r) => r.kind === kind)?.n ?? 0;
+  return { persons: of(1), groups: of(2), reassertions: of(3) };
 }
 
 function projectReports(store: StagingStore): ProjectReport[] {
@@ -157,6 +165,7 @@ function projectReports(store: StagingStore): ProjectReport[] {
       delivered: p.delivered,
       deliveredPersons: updates.persons,
       deliveredGroups: updates.groups,
+      deliveredReassertions: updates.reassertions,
       pending: total - p.delivered - p.deadLetters,
       deadLetters: p.deadLetters,
       lastImport: run ? { status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, stopReason: run.stopReason, sample: run.sample } : null,
@@ -192,7 +201,20 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
     preflights: latestPreflights(store).map(({ checks: _checks, ...preflight }) => preflight),
     passes: passesReport(store),
+    rules: ruleReport(store),
+    ranges: rangeReports(store),
   };
+}
+
+/** What `rejects --warnings` lists: every row kind PostHog would alter, with where it was first staged. */
+export interface StagingWarnings {
+  illegalIds: IllegalId[];
+  propertyConflicts: PropertyTypeConflict[];
+  groupTypes: GroupTypeUse[];
+}
+
+export function stagingWarnings(store: StagingStore): StagingWarnings {
+  return { illegalIds: illegalIds(store).ids, propertyConflicts: propertyConflicts(store), groupTypes: groupTypeUses(store) };
 }
 
 /** Rejected rows of each file's latest complete read, by file then line. */
@@ -222,6 +244,11 @@ function readFrom<T>(path: string, read: (store: StagingStore) => T): T {
 /** The `status` use case: the report of the staging file at `path`. */
 export function readStagingReport(path: string): StagingReport {
   return readFrom(path, (store) => stagingReport(store));
+}
+
+/** The `rejects --warnings` use case. */
+export function readWarnings(path: string): StagingWarnings {
+  return readFrom(path, (store) => stagingWarnings(store));
 }
 
 /** The `rejects` use case: the rejected rows of the staging file at `path`. */

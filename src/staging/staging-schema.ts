@@ -222,7 +222,75 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   /*
-   * v8: notes per read; what the passes after staging work from and decided: identity links
+   * v8: the range ledger of export-source --from mixpanel-api / amplitude-api. One row per day
+   * (Mixpanel) or hour range (Amplitude) of a source API: pending, being fetched, done, empty
+   * (the API had no data there) or failed, with its attempts, counts and last error (redacted).
+   * A range's rows are the reads whose path is the range's name (or starts with it and '!').
+   * origin: 'plan' for a range cut from the window (cut again as answers come), 'split' for a
+   * half of a range refused as too large (kept as it is until fetched).
+   */ `
+  CREATE TABLE source_ranges (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    range_start TEXT NOT NULL,
+    range_end TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'fetching', 'done', 'empty', 'failed')),
+    origin TEXT NOT NULL DEFAULT 'plan' CHECK (origin IN ('plan', 'split')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0,
+    rows_read INTEGER NOT NULL DEFAULT 0,
+    rows_staged INTEGER NOT NULL DEFAULT 0,
+    rows_rejected INTEGER NOT NULL DEFAULT 0,
+    options TEXT NOT NULL DEFAULT '{}',
+    error TEXT,
+    created_at TEXT NOT NULL,
+    requested_at TEXT,
+    finished_at TEXT,
+    UNIQUE (source, range_start, range_end)
+  );
+  `,
+  /*
+   * v9: what PostHog's ingestion rules need to know about the staged rows, counted as rows are
+   * staged so that status, doctor and import never scan the events: property types, group
+   * types, distinct_ids PostHog will not merge on, distinct_ids whose events carry their own
+   * $set, and counters (such as $set_once nulls dropped).
+   */ `
+  -- Per top-level event property, how many staged events hold a value of each JSON type, and
+  -- the first (read, line) of each. PostHog fixes a property's type from the first value it sees.
+  CREATE TABLE property_types (
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL,
+    PRIMARY KEY (name, type)
+  ) WITHOUT ROWID;
+
+  -- Group types used ($groups keys of events, $group_type of group updates): at most 5 per project.
+  CREATE TABLE group_types (
+    type TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Events whose distinct_id PostHog refuses to merge on: all of them become one person.
+  CREATE TABLE illegal_ids (
+    distinct_id TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- distinct_ids of events (kind 0) that carry their own $set: their persons' users-file values
+  -- are sent again after the events (kind 3 rows, made by import).
+  CREATE TABLE set_ids (distinct_id TEXT PRIMARY KEY) WITHOUT ROWID;
+
+  -- Counters of rules applied while staging (e.g. set_once_nulls: null $set_once values dropped).
+  CREATE TABLE rule_counts (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+  `,
+  /*
+   * v10: notes per read; what the passes after staging work from and decided: identity links
    * (users seen with each device), group updates (group properties seen on events), sessions
    * (events given a computed session id), and where the passes got to.
    */ `
@@ -287,7 +355,7 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE TABLE group_dirty (type TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (type, key)) WITHOUT ROWID;
   -- Each group type and when it was first seen: PostHog keeps five types per project.
-  CREATE TABLE group_types (type TEXT PRIMARY KEY, first_ms INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE observed_group_types (type TEXT PRIMARY KEY, first_ms INTEGER NOT NULL) WITHOUT ROWID;
   -- The $groupidentify rows (kind 2) staged from them: one per change of version, in time order.
   CREATE TABLE group_updates (
     type TEXT NOT NULL,

@@ -12,6 +12,7 @@ import { MigrateError, StagingError } from '../errors.js';
 import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
 import { migrate, openDatabase, schemaVersion, type Database } from '../sqlite/database.js';
 import { bytes, count } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
 import { stagingFailure } from './staging-failure.js';
 import { acquireStagingLock, lockHolder, type LockHolder, type StagingLock } from './staging-lock.js';
@@ -113,7 +114,7 @@ export class StagingStore {
 function hardLinked(file: string, names: number): StagingError {
   return new StagingError(
     `${file} has ${names} names (hard links): SQLite keeps its write-ahead log and lock beside each name, so commands writing through different names would not see each other and could damage the file`,
-    [`Keep one name: remove the other links (find / -xdev -samefile ${shellWord(file)}), or use a copy (cp) rather than a link. \`migrate status\` can still read it.`],
+    [`Keep one name: remove the other links (find / -xdev -samefile ${shellWord(file)}), or use a copy (cp) rather than a link. \`${migrateCommand('status', { staging: file })}\` can still read it.`],
   );
 }
 

@@ -19,6 +19,8 @@ import { requeueDelivered } from '../staging/requeue.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
 import { count, plural } from '../util/format.js';
+import { migrateCommand } from '../util/migrate-command.js';
+import { shellWord } from '../util/shell-word.js';
 import { uuidsInWindow, type QueryRunner } from './landed-counts.js';
 import { dayStartMs, DAY_MS } from './utc-day.js';
 
@@ -48,8 +50,9 @@ export interface ResendContext {
 function checkNothingPending(ctx: ResendContext): void {
   const pending = totalStaged(ctx.store) - ctx.project.delivered - ctx.project.deadLetters;
   if (pending === 0) return;
+  const place = { staging: ctx.store.path, config: ctx.config };
   throw new RefusedError(`${plural(pending, 'staged event')} of project "${ctx.project.name}" ${pending === 1 ? 'was' : 'were'} never delivered; --resend-missing re-sends only events PostHog accepted and lost`, [
-    `Finish the import first: ${resumeCommand(ctx.store.path, ctx.project.name)} (or migrate import --project ${ctx.project.name}), then verify again.`,
+    `Finish the import first: ${resumeCommand(place, ctx.project.name)} (or ${migrateCommand(`import --project ${shellWord(ctx.project.name)}`, place)}), then verify again.`,
   ]);
 }
 
@@ -80,7 +83,7 @@ export async function resendMissing(ctx: ResendContext, days: readonly string[])
   const settings = resolveSettings(target.host, mergeSettings(recorded, {}));
   const run = startRun(ctx.store, { projectId: ctx.project.id, sample: undefined, skipTestFirst: false, settings: recorded, configPath: file });
   const requeued = requeueDelivered(ctx.store, ctx.project.id, run.id, seqs);
-  ctx.reporter.notice(`${ctx.project.name}: ${count(requeued)} events PostHog accepted but does not hold are pending again; re-sending them (same uuids and content)`);
+  ctx.reporter.notice(`${ctx.project.name}: ${plural(requeued, 'event')} PostHog accepted but does not hold ${requeued === 1 ? 'is' : 'are'} pending again; re-sending them (same uuids and content)`);
   const project = findProjectRecord(ctx.store, ctx.project.name)!;
   const result = await executeRun({ store: ctx.store, target, keySource, project, run, settings, reporter: ctx.reporter, signal: ctx.signal, clock: ctx.clock });
   return { requeued, days: shortDays, runId: run.id, run: result.summary };

@@ -17,6 +17,8 @@ import type { Reporter } from '../reporter.js';
 import { findProjectRecord, type ProjectRecord } from '../staging/delivery-store.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { migrateCommand, type CommandPlace } from '../util/migrate-command.js';
+import { shellWord } from '../util/shell-word.js';
 import type { QueryRunner } from './landed-counts.js';
 import { resendMissing, type ResendResult } from './resend-missing.js';
 import { readLanded, stagedCounts, type LandedPlan } from './verify-reading.js';
@@ -74,11 +76,11 @@ function openStaging(input: VerifyInput, reporter: Reporter): StagingStore {
   return input.resendMissing ? openForImport(input.staging, 'verify', reporter) : StagingStore.open(input.staging, { mustExist: true });
 }
 
-function boundProject(store: StagingStore, target: ManagementTarget): ProjectRecord {
+function boundProject(store: StagingStore, target: ManagementTarget, place: CommandPlace): ProjectRecord {
   const record = findProjectRecord(store, target.name);
   if (record === undefined || record.delivered + record.deadLetters === 0) {
     throw new UsageError(`nothing from ${store.path} was delivered to project "${target.name}" yet: there is nothing to verify`, [
-      `Import first: migrate import --project ${target.name}`,
+      `Import first: ${migrateCommand(`import --project ${shellWord(target.name)}`, place)}`,
     ]);
   }
   const problem = bindingProblem(record, { name: target.name, role: record.role, host: target.ingestionHost });
@@ -151,7 +153,7 @@ export async function verifyProject(input: VerifyInput, reporter: Reporter, sign
   const target = resolveManagement(loadConfig(configPath(input.config)), input.project);
   const store = openStaging(input, reporter);
   try {
-    const project = boundProject(store, target);
+    const project = boundProject(store, target, { staging: store.path, config: input.config });
     const runner = countingRunner(target, options, reporter);
     try {
       return await check({ input, options, target, store, project, runner, reporter, signal, clock: options.clock ?? systemClock });

@@ -36,6 +36,10 @@ export function startCli(args: string[], options: CliOptions = {}): { child: Chi
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  // A child that stops before reading all its input (killed, interrupted) closes the pipe: EPIPE here is its doing, not an error of the test.
+  child.stdin!.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   child.stdin!.end(options.input ?? '');
   const done = new Promise<CliResult>((resolve, reject) => {
     child.once('error', reject);

@@ -43,3 +43,13 @@ export function deliveredCount(staging: string, project: string): number {
 export function writerLock(staging: string): unknown {
   return readStaging(staging, (db) => db.prepare("SELECT value FROM meta WHERE key = 'writer_lock'").get());
 }
+
+/** Removes recorded options from every read of the file, as a migrate that did not record them left them. */
+export function forgetRecordedOptions(staging: string, keys: readonly string[]): void {
+  const db = openDatabase(staging);
+  try {
+    db.prepare(`UPDATE source_reads SET options = json_remove(options, ${keys.map(() => '?').join(', ')})`).run(...keys.map((key) => `$.${key}`));
+  } finally {
+    db.close();
+  }
+}

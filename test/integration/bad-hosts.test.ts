@@ -45,7 +45,7 @@ describe('hosts that are not PostHog', () => {
     expect(result.stderr).toContain(`error: ${host.url} is not a PostHog ingestion endpoint: ${host.url}/batch/ answered`);
     expect(result.stderr).toMatch(shown);
     expect(result.stderr).toContain('Check the host of project "test" in the config');
-    expect(result.stderr).toContain(`After fixing the host: migrate resume --staging ${staging} --project test`);
+    expect(result.stderr).toContain('After fixing the host: migrate resume --project test\n');
     expect(host.requests).toBeLessThanOrEqual(4); // the chunks in flight when the first answer came
     expect(deliveredCount(staging, 'test')).toBe(0);
     expect(deadLetters(staging)).toBe(0);

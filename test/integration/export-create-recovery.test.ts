@@ -81,7 +81,7 @@ describe('a create request that outlasts --wait-ms', () => {
       const result = await sb.cli(config, ['exports', 'create', '--insight', '1', '--format', 'image/png', '--wait-ms', WAIT_MS, '--project', 'test']);
       expect(result.code).toBe(8);
       expect(result.stderr).toContain('error: PostHog did not answer the export request within 1.5 s, and no export matching it is listed yet');
-      expect(result.stderr).toContain('look with `migrate exports list` in a minute before creating it again');
+      expect(result.stderr).toContain('look with `migrate exports list --project test` in a minute before creating it again');
       expect(posts).toEqual(['/api/projects/1/exports/']);
     } finally {
       server.closeAllConnections();

@@ -218,7 +218,7 @@ describe('export-source on unusable files', () => {
     ['a binary file', (dir) => { writeFileSync(join(dir, 'b.csv'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2])); return join(dir, 'b.csv'); }, /binary file/],
     ['a CSV without required columns', (dir) => { writeFileSync(join(dir, 'c.csv'), 'name,user\na,b\n'); return join(dir, 'c.csv'); }, /c\.csv:1: the header has no "event", "distinct_id", "timestamp" column/],
     ['an empty file', (dir) => { writeFileSync(join(dir, 'e.csv'), ''); return join(dir, 'e.csv'); }, /e\.csv: the file is empty/],
-    ['a Latin-1 file', (dir) => { writeFileSync(join(dir, 'l.csv'), Buffer.from('event,distinct_id,timestamp\ncaf\xe9,u,1\n', 'latin1')); return join(dir, 'l.csv'); }, /not UTF-8/],
+    ['a Latin-1 header', (dir) => { writeFileSync(join(dir, 'l.csv'), Buffer.from('event,distinct_id,timestamp,caf\xe9\nx,u,1,y\n', 'latin1')); return join(dir, 'l.csv'); }, /l\.csv:1: the header row is not valid text: byte 0xE9 at offset 31 of the row is not valid UTF-8/],
   ];
 
   it.each(cases)('%s: clear message, exit 3, nothing staged from it', async (_name, make, message) => {

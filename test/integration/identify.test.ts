@@ -55,7 +55,7 @@ describe('identify-users and identify-groups', () => {
   it.each<[string[], number, RegExp]>([
     [['identify-groups', '--from', 'csv', 'x.csv'], 2, /--group-type <type>' not specified/],
     [['identify-groups', '--from', 'csv', 'g.csv', '--group-type', 'company', '--key-column', 'id'], 3, /g\.csv:1: the header has no "id" column/],
-    [['identify-users', '--from', 'csv', 'g.csv'], 3, /g\.csv:1: the header has no "distinct_id" column/],
+    [['identify-users', '--from', 'csv', 'g.csv'], 3, /g\.csv:1: the header has no "distinct_id" column \(found: group_key, name\); use --column distinct_id=<header> to name it/],
   ])('%j exits %i', async (args, code, message) => {
     const dir = tempDir();
     writeFileSync(join(dir, 'g.csv'), 'group_key,name\nacme,Acme\n');

@@ -81,7 +81,7 @@ describe('import survives kills and interrupts', () => {
     const result = await run.done;
     expect(result.code, result.stderr).toBe(130);
     const line = result.stderr.split('\n').find((l) => l.startsWith('Resume with: '));
-    expect(line).toBe(`Resume with: migrate resume --staging ${staging} --project test`);
+    expect(line).toBe('Resume with: migrate resume --project test'); // the staging file and config are the defaults here
     const delivered = deliveredCount(staging, 'test');
     expect(delivered).toBeGreaterThan(0);
     expect(delivered).toBeLessThan(SAMPLE_EVENTS);

@@ -80,9 +80,9 @@ describe('import rules', () => {
     const staging = await stageSample(dir);
     const stopped = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--retry-budget-ms', '3', ...FAST], { cwd: dir });
     expect(stopped.code).toBe(5);
-    expect(stopped.stderr).toContain('Resume when the server is healthy: migrate resume --staging');
+    expect(stopped.stderr).toContain('Resume when the server is healthy: migrate resume --project test\n');
     const status = await runCli(['status', '--staging', staging], { cwd: dir });
-    expect(status.stdout).toMatch(/test\s+test\s+\S+\s+0\s+3,000\s+0\s+stopped \(`migrate resume`\)/);
+    expect(status.stdout).toMatch(/test\s+test\s+\S+\s+0\s+3,000\s+0\s+stopped\n {2}test: continue with `migrate resume --project test`\n/);
     expect((await runCli(['resume', '--project', 'prod', '--staging', staging], { cwd: dir })).stdout).toContain('Nothing to resume for project prod');
   });
 

@@ -11,6 +11,8 @@ beforeAll(async () => {
   sb = await startManagementSandbox();
   insertGroupType(sb.store, 1, 0, 'company');
   insertGroupType(sb.store, 1, 1, 'team');
+  // A type PostHog made from ingested events, never given a display name.
+  sb.store.db.prepare('INSERT INTO group_types (team_id, group_type, group_type_index, name_singular, name_plural) VALUES (1, ?, 2, NULL, NULL)').run('region');
 });
 afterAll(() => sb.sandbox.close());
 
@@ -54,15 +56,16 @@ describe('migrate projects list', () => {
 });
 
 describe('migrate group-types list', () => {
-  it('prints the group types with their indexes', async () => {
+  it('prints the group types with their indexes, and - where PostHog has no display name', async () => {
     const config = sb.writeConfig(tempDir(), { test: { key: 'admin-read-only' } });
     const result = await sb.cli(config, ['group-types', 'list', '--project', 'test']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/index\s+type\s+singular\s+plural\n0\s+company\s+company\s+companys\n1\s+team\s+team\s+teams/);
+    expect(result.stdout).toMatch(/index\s+type\s+singular name\s+plural name\n0\s+company\s+company\s+companys\n1\s+team\s+team\s+teams\n2\s+region\s+-\s+-\n/);
     const json = await sb.cli(config, ['group-types', 'list', '--project', 'test', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([
       { group_type: 'company', group_type_index: 0, name_singular: 'company', name_plural: 'companys' },
       { group_type: 'team', group_type_index: 1, name_singular: 'team', name_plural: 'teams' },
+      { group_type: 'region', group_type_index: 2, name_singular: null, name_plural: null },
     ]);
   });
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
-import { FAST, stagedUuids } from '../helpers/staging.js';
+import { FAST, forgetRecordedOptions, stagedUuids } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -77,7 +77,7 @@ describe('time rules', () => {
     expect(widened.json!.totals).toMatchObject({ staged: 1, alreadyStaged: 1, rejected: 1, rejectedByReason: { implausible_timestamp: 1 } });
     const narrowed = await run(dir, ['export-source', '--from', 'csv', 'old.csv', '--min-time', '2010-01-01']);
     expect(narrowed.code).toBe(6);
-    expect(narrowed.stderr).toContain('--min-time: was 1990-01-01T00:00:00.000Z, now 2010-01-01T00:00:00.000Z');
+    expect(narrowed.stderr).toContain('--min-time: was 1990-01-01, now 2010-01-01');
     expect((await status(dir)).events.count).toBe(2);
   });
 
@@ -271,5 +271,34 @@ describe('counts that add up, words that agree', () => {
     expect(typo.stderr).toContain('  implausible_timestamp\n');
     const known = await run(dir, ['rejects', '--reason', 'bad_timestamp']);
     expect([known.code, known.stdout.trim()]).toEqual([0, 'No rejected rows.']);
+  });
+});
+
+describe('a file staged by an older migrate', () => {
+  it('is read as it was then (untrimmed, no time bound) when the new options are not given, and stages nothing new; only an explicit value is a change', async () => {
+    const dir = tempDir();
+    csv(dir, 'e.csv', ['click,u1,2024-05-01T10:00:00Z, padded', 'old,u2,1990-01-01T00:00:00Z,x'], 'event,distinct_id,timestamp,note');
+    // What an older migrate did: no trimming, no bound, and none of it recorded.
+    expect((await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--no-trim', '--min-time', '1980-01-01'])).code).toBe(0);
+    forgetRecordedOptions(join(dir, 'm.db'), ['encoding', 'delimiter', 'trim', 'minTime']);
+    const upgraded = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--json']);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.json!.totals).toMatchObject({ rowsRead: 2, staged: 0, alreadyStaged: 2, rejected: 0, withdrawn: 0 });
+    expect(upgraded.json!.files[0]!.notices).toEqual([
+      'kept as first staged: no bound (--min-time); pass --min-time 2000-01-01 to change it, a change refused unless --replace-changed',
+      'kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it, a change refused unless --replace-changed',
+    ]);
+    // The read recorded what it kept: the next run keeps it too, and says so in its summary.
+    const text = await run(dir, ['export-source', '--from', 'csv', 'e.csv']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('note: kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it');
+    expect(text.stdout).toContain('2 rows read: 0 new, 2 already staged');
+    const trimmed = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--trim']);
+    expect(trimmed.code).toBe(6);
+    expect(trimmed.stderr).toContain('--trim/--no-trim: was values not trimmed, now values trimmed');
+    const bounded = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--min-time', '2000-01-01']);
+    expect(bounded.code).toBe(6);
+    expect(bounded.stderr).toContain('--min-time: was no bound, now 2000-01-01');
+    expect(stagedUuids(join(dir, 'm.db'))).toHaveLength(2);
   });
 });

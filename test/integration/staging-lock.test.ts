@@ -85,7 +85,7 @@ describe('the staging lock', () => {
     await killed.done;
     expect(writerLock(staging)).toBeDefined();
     const status = await runCli(['status', '--staging', staging], { cwd: dir });
-    expect(status.stdout).toMatch(/test\s+test\s+\S+\s+0\s+3,000\s+0\s+killed \(`migrate resume`\)/);
+    expect(status.stdout).toMatch(/test\s+test\s+\S+\s+0\s+3,000\s+0\s+killed\n {2}test: continue with `migrate resume --project test`\n/);
     host.release();
     const resumed = await runCli(['resume', '--staging', staging, ...FAST], { cwd: dir });
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -4,11 +4,11 @@
  * was never interrupted. The kill is a test hook (MIGRATE_TEST_KILL_AFTER_PIECES) that fires
  * once a given number of pieces is committed, never a timer.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, startCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -45,10 +45,16 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
   return result;
 }
 
-/** Every staged event with its line, and every reject, in staging order: what two runs must agree on. */
+/**
+ * Every staged event with its line, and every reject, in staging order: what two runs must agree
+ * on (each staging file has its own $import_run, the same on all its rows).
+ */
 function contents(staging: string) {
   return readStaging(staging, (db) => ({
-    events: (db.prepare("SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json(properties) AS p FROM events ORDER BY seq").all() as unknown[]),
+    events: db
+      .prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p,
+                       json_extract(properties, '$."$import_run"') = (SELECT value FROM meta WHERE key = 'import_run') AS ownRun FROM events ORDER BY seq`)
+      .all() as unknown[],
     rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line').all() as unknown[],
   }));
 }
@@ -73,6 +79,10 @@ describe('a staging run killed part-way, then run again', () => {
     ['a CSV file, on a worker thread', 'big.csv', () => csvText(ROWS), ['--workers', '1']],
     ['a gzip CSV file', 'big.csv.gz', () => gzipSync(csvText(ROWS)), ['--workers', '0']],
     ['a JSON-lines file', 'big.jsonl', () => jsonlText(ROWS), ['--workers', '0']],
+    // Text decoded from another encoding: the point recorded is in the decoded text, checked against it again.
+    ['a UTF-16 CSV file with a byte-order mark and CRLF line ends', 'utf16.csv', () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r\n'), 'utf16le')]), ['--workers', '0']],
+    ['a Latin-1 CSV file with lone CR line ends (--encoding latin1)', 'latin1.csv', () => Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r'), 'latin1'), ['--workers', '0', '--encoding', 'latin1']],
+    ['a gzip JSON-lines file with CRLF line ends', 'big.jsonl.gz', () => gzipSync(jsonlText(ROWS).replaceAll('\n', '\r\n')), ['--workers', '1']],
   ] as Array<[string, string, () => string | Buffer, string[]]>)('%s resumes at its last piece, every row once, as if never interrupted', async (_name, name, content, args) => {
     const dir = tempDir();
     writeFileSync(join(dir, name), content());
@@ -136,5 +146,86 @@ describe('a staging run killed part-way, then run again', () => {
     const report = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(report.sources).toMatchObject([{ status: 'done', withdrawn: partialEvents }]);
     expect(readFileSync(join(dir, 'big.csv'), 'utf8')).toContain('after');
+  });
+});
+
+describe('reads that cannot be resumed', () => {
+  it('a line over 1 MiB skipped unread before the point of the kill: the resumed read goes on after it', async () => {
+    const dir = tempDir();
+    const lines = jsonlText(ROWS).split('\n');
+    lines.splice(100, 0, JSON.stringify({ event: 'huge', distinct_id: 'u', timestamp: 0, properties: { blob: 'b'.repeat(1_100_000) } }));
+    writeFileSync(join(dir, 'long.jsonl'), lines.join('\r\n'));
+    const { resumed, whole } = await killedThenResumed(dir, 'long.jsonl', ['--from', 'jsonl', '--workers', '0'], 3);
+    expect(resumed.files[0].resumedAtLine).toBeGreaterThan(101);
+    expect(resumed.totals).toEqual({ ...whole.totals });
+    expect(resumed.totals).toMatchObject({ rowsRead: ROWS + 1, rejectedByReason: { too_large: 1, implausible_timestamp: REJECTED } });
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  });
+
+  it('standard input killed part-way: partial until staged again, then what it staged is undone and it is staged from the start (a stream cannot be read again)', async () => {
+    const dir = tempDir();
+    const input = csvText(ROWS);
+    const args = ['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', join(dir, 'm.db')];
+    const killed = await runCli(args, { cwd: dir, input, env: { MIGRATE_TEST_KILL_AFTER_PIECES: '1' } });
+    expect(killed.signal).toBe('SIGKILL');
+    const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+    expect(partial.sources).toMatchObject([{ path: '<stdin>', status: 'partial' }]);
+    expect(partial.events.count).toBeGreaterThan(0);
+    const again = await runCli(args, { cwd: dir, input });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('note: <stdin>: its interrupted read (started ');
+    expect(again.stderr).toContain('was undone: a stream is read once and cannot be read again; staging it from the start');
+    expect(again.stdout).toMatch(/ {2}staged from the start: its interrupted read \(started .*\) was undone: a stream is read once/);
+    expect(again.stdout).not.toContain('resumed at line');
+    expect(again.stdout).toContain(`<stdin>: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
+    const whole = await runCli(['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', join(dir, 'whole.db')], { cwd: dir, input });
+    expect(whole.code).toBe(0);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+    const text = await runCli([...args], { cwd: dir, input });
+    expect(text.stdout).toContain(`<stdin>: ${ROWS_TEXT} rows read: 0 new, ${STAGED_TEXT} already staged`);
+  });
+
+  it('Ctrl-C while standard input is staged: exit 130, and what it staged is undone, not left partial (a stream cannot be read again)', async () => {
+    const dir = tempDir();
+    const staging = join(dir, 'm.db');
+    const run = startCli(['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', staging, '--quiet'], { cwd: dir, input: csvText(ROWS * 5) });
+    let changes = 0;
+    const watcher = watch(dir, (_event, name) => {
+      if (name === 'm.db-wal' && ++changes === 3) run.child.kill('SIGINT');
+    });
+    const result = await run.done;
+    watcher.close();
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toContain('error: interrupted while staging <stdin>; nothing from it was staged (a stream cannot be read again)');
+    expect(result.stderr).toContain('Run the same command again with the same data: it is staged from the start');
+    const status = JSON.parse((await runCli(['status', '--json', '--staging', staging], { cwd: dir })).stdout);
+    expect(status.sources).toMatchObject([{ path: '<stdin>', status: 'failed' }]);
+    expect(status.events.count).toBe(0);
+  });
+
+  it('a stream staged again with other data is not a changed file: nothing of the earlier one is withdrawn', async () => {
+    const dir = tempDir();
+    const args = ['export-source', '--from', 'csv', '-', '--staging', join(dir, 'm.db'), '--json'];
+    const first = await runCli(args, { cwd: dir, input: 'event,distinct_id,timestamp\na,u1,2024-01-01T00:00:00Z\n' });
+    expect(first.code).toBe(0);
+    const other = await runCli([...args, '--timezone', 'UTC'], { cwd: dir, input: 'event,distinct_id,timestamp\nb,u2,2024-01-01T00:00:00Z\n' });
+    expect(other.code, other.stderr).toBe(0);
+    expect(JSON.parse(other.stdout).totals).toMatchObject({ staged: 1, withdrawn: 0 });
+    expect(JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout).events.count).toBe(2);
+  });
+
+  it('a JSON array killed part-way is staged again from the start, the summary says why, and its rows end the same', async () => {
+    const dir = tempDir();
+    const records = jsonlText(ROWS).trim().split('\n');
+    writeFileSync(join(dir, 'array.json'), `[\n  ${records.join(',\n  ')}\n]\n`);
+    const killed = await stage(dir, 'm.db', ['array.json', '--from', 'jsonl', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+    expect(killed.signal).toBe('SIGKILL');
+    const again = await stage(dir, 'm.db', ['array.json', '--from', 'jsonl', '--workers', '0']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/staged from the start: its interrupted read \(started .*\) was undone: a JSON array's read records no point in the text to resume at/);
+    expect(again.stdout).toContain(`array.json: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
+    const whole = await stage(dir, 'whole.db', ['array.json', '--from', 'jsonl', '--workers', '0']);
+    expect(whole.code).toBe(0);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   });
 });

@@ -169,7 +169,7 @@ describe('a staging file with damaged pages', () => {
       const result = await runCli(args, { cwd: dir });
       expect(result.code, result.stderr).toBe(7);
       expect(result.stderr).toMatch(new RegExp(`^error: the staging file ${staging} is damaged \\(SQLite: .*malformed.*\\)$`, 'm'));
-      expect(result.stderr).toContain(`See what is damaged: migrate status --check --staging ${staging}`);
+      expect(result.stderr).toContain('See what is damaged: migrate status --check\n'); // the default staging file of the working directory
       expect(result.stderr).toContain('stage the source files again into a new staging file');
       expect(result.stderr).not.toMatch(/^\s+at /m);
     }

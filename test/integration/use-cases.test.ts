@@ -100,7 +100,7 @@ describe('import use cases', () => {
     const result = await importProject({ ...input, sample: 250 }, reporter, running());
     expect(result.summary).toMatchObject({ project: 'test', host: sandbox.url, outcome: 'done', delivered: 250, deadLettered: 0, pending: SAMPLE_EVENTS - 250, sample: 250 });
     // The sample left events pending on test: the next step is the rest, not production.
-    expect(result.next).toBe(`migrate import --project test (${(SAMPLE_EVENTS - 250).toLocaleString('en-US')} events still pending)`);
+    expect(result.next).toBe(`migrate import --project test --staging ${input.staging} --config ${input.config} (${(SAMPLE_EVENTS - 250).toLocaleString('en-US')} events still pending)`);
     // Without a personal key the preflight warns that verify and the billing check cannot run; nothing else is said.
     expect(reporter.warnings.filter((w) => !w.startsWith('test: preflight warning'))).toEqual([]);
   });
@@ -116,11 +116,11 @@ describe('import use cases', () => {
     expect(unfinished.reason).toBeInstanceOf(builtErrors.InterruptedError);
     expect(unfinished.exitCode).toBe(130);
     expect(unfinished.message).toBe('interrupted by SIGINT: every chunk the server accepted is recorded; 3,000 events still pending');
-    expect(unfinished.hints).toEqual([`Resume with: migrate resume --staging ${input.staging} --project test`]);
+    expect(unfinished.hints).toEqual([`Resume with: migrate resume --project test --staging ${input.staging} --config ${input.config}`]);
 
     const reporter = recordingReporter();
     const resumed = await resumeImport({ staging: input.staging, given: {} }, reporter, running());
-    expect(resumed).toMatchObject({ type: 'resumed', summary: { outcome: 'done', delivered: SAMPLE_EVENTS, pending: 0 }, next: 'migrate import --project prod' });
+    expect(resumed).toMatchObject({ type: 'resumed', summary: { outcome: 'done', delivered: SAMPLE_EVENTS, pending: 0 }, next: `migrate import --project prod --staging ${input.staging} --config ${input.config}` });
     expect(reporter.notices[0]).toMatch(/^Resuming the import into test started /);
     expect(await resumeImport({ staging: input.staging, given: {} }, silentReporter, running())).toEqual({
       type: 'nothing-to-resume',

@@ -19,7 +19,7 @@ describe('migrate verify', () => {
     const staging = await stageSample(dir);
     const cli = (args: string[]) => runCli([...args, '--staging', staging, '--config', config], { cwd: dir });
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
-    sandbox.store.db.prepare("DELETE FROM events WHERE team_id = 1 AND id IN (SELECT id FROM events WHERE team_id = 1 AND timestamp LIKE '2025-09-0%' ORDER BY id LIMIT 3 OFFSET 10)").run();
+    sandbox.store.db.prepare("DELETE FROM events WHERE team_id = 1 AND id IN (SELECT id FROM events WHERE team_id = 1 AND timestamp LIKE '2025-09-0%' ORDER BY timestamp, uuid LIMIT 3 OFFSET 10)").run();
 
     const short = await cli(['verify', '--project', 'test', '--html', 'report.html']);
     expect(short.code, short.stderr).toBe(9);
@@ -35,7 +35,7 @@ describe('migrate verify', () => {
     const json = await cli(['verify', '--project', 'test', '--json']);
     expect(json.code).toBe(9);
     const parsed = JSON.parse(json.stdout);
-    expect(parsed).toMatchObject({ project: 'test', method: 'uuids', summary: { complete: false, shortDays: 1, missing: 3 }, report: null });
+    expect(parsed).toMatchObject({ project: 'test', method: 'import-run', summary: { complete: false, shortDays: 1, missing: 3 }, report: null });
     expect(parsed.rows[0]).toEqual({ day: '2025-09-01', staged: 65, delivered: 65, deadLetters: 0, landed: 62, missing: 3 });
 
     const resent = await cli(['verify', '--project', 'test', '--resend-missing', '--quiet']);

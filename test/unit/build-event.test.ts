@@ -130,11 +130,19 @@ describe('buildEvent: deeply nested properties', () => {
     return value;
   };
 
-  it('stages properties nested as deep as the staging file takes, and rejects deeper ones', () => {
-    expect(buildEvent(candidate({ properties: nested(1000) }), rules).type).toBe('event');
-    expect(buildEvent(candidate({ properties: nested(1001) }), rules)).toMatchObject({
+  it('stages properties nested 124 levels deep (all PostHog leaves them), and rejects deeper ones as too_deep', () => {
+    expect(buildEvent(candidate({ properties: nested(124) }), rules).type).toBe('event');
+    expect(buildEvent(candidate({ properties: nested(125) }), rules)).toMatchObject({
       type: 'rejected',
-      problem: { reason: 'bad_properties', message: expect.stringContaining('deeper than 1000 levels') },
+      problem: { reason: 'too_deep', field: 'properties', message: expect.stringContaining('properties nest 125 levels deep; PostHog accepts at most 124') },
     });
+  });
+
+  it('counts lists as levels, and brackets inside strings as nothing', () => {
+    let list: unknown = 1;
+    for (let i = 1; i < 124; i++) list = [list];
+    expect(buildEvent(candidate({ properties: { a: list } }), rules).type).toBe('event');
+    expect(buildEvent(candidate({ properties: { a: [list] } }), rules)).toMatchObject({ problem: { reason: 'too_deep' } });
+    expect(buildEvent(candidate({ properties: { text: '['.repeat(500) } }), rules).type).toBe('event');
   });
 });

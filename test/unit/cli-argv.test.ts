@@ -7,6 +7,7 @@ import { CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportRequest, exportsPaging } from '../../src/cli/commands/exports/export-args.js';
+import { toStageApiInput } from '../../src/cli/commands/export-source/api-source-input.js';
 import { toExportSourceInput, type ExportSourceOptions } from '../../src/cli/commands/export-source/export-source-input.js';
 import { defaultUpdateTimestampMs, toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } from '../../src/cli/commands/identify/identify-input.js';
 import { toImportInput, type ImportOptions } from '../../src/cli/commands/import/import-input.js';
@@ -24,6 +25,9 @@ async function exportSourceInput(args: string[]) {
   return toExportSourceInput(files as string[], options as unknown as ExportSourceOptions, NOW);
 }
 
+/** What this machine's time zone database calls CET (Europe/Brussels in recent ones). */
+const CET_CANONICAL = new Intl.DateTimeFormat('en-US', { timeZone: 'CET' }).resolvedOptions().timeZone;
+
 describe('export-source', () => {
   it('makes the staging input with the defaults', async () => {
     expect(await exportSourceInput(['--from', 'csv', 'a.csv', 'exports/'])).toEqual({
@@ -32,13 +36,21 @@ describe('export-source', () => {
       command: 'export-source',
       format: 'csv',
       workers: undefined,
-      readerOptions: { inferTypes: true, columns: {}, timezone: undefined },
+      readerOptions: { inferTypes: true, columns: {}, timezone: undefined, trim: true },
       expandInputs: true,
       replaceChanged: false,
+      defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'],
       rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
-      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', sessionize: null },
+      ingestion: { geoipFromIp: true, importSource: 'csv' },
+      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, sessionize: null },
       passes: {},
     });
+  });
+
+  it('--no-geoip: every row without GeoIP, recorded with the read', async () => {
+    const input = await exportSourceInput(['--from', 'amplitude', 'a.jsonl', '--no-geoip']);
+    expect(input.ingestion).toEqual({ geoipFromIp: false, importSource: 'amplitude' });
+    expect(input.recordedOptions.geoip).toBe(false);
   });
 
   it.each<[string, string[], number]>([
@@ -73,7 +85,7 @@ describe('export-source', () => {
       {
         staging: 'x.db',
         workers: 0,
-        readerOptions: { inferTypes: false, columns: { distinct_id: 'user_id', event: 'action' }, timezone: undefined },
+        readerOptions: { inferTypes: false, columns: { distinct_id: 'user_id', event: 'action' }, timezone: undefined, trim: true },
         rules: expect.objectContaining({ timezone: 'Europe/Paris', groups: [{ type: 'company', property: 'company_id' }] }),
         recordedOptions: expect.objectContaining({ timezone: 'Europe/Paris', inferTypes: false }),
       },
@@ -88,7 +100,16 @@ describe('export-source', () => {
       },
     ],
     ['Mixpanel without a zone is recorded as UTC', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.objectContaining({ timezone: 'UTC' }) }],
-    ['a zone is recorded by its canonical name', ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'], { rules: expect.objectContaining({ timezone: 'UTC' }) }],
+    [
+      'a zone is applied under the name typed (messages say it) and recorded by its canonical name',
+      ['--from', 'jsonl', 'e.jsonl', '--timezone', 'utc'],
+      { rules: expect.objectContaining({ timezone: 'utc' }), recordedOptions: expect.objectContaining({ timezone: 'UTC' }) },
+    ],
+    [
+      'another name of a zone is recorded as the zone the database resolves it to',
+      ['--from', 'csv', 'e.csv', '--timezone', 'CET'],
+      { rules: expect.objectContaining({ timezone: 'CET' }), recordedOptions: expect.objectContaining({ timezone: CET_CANONICAL }) },
+    ],
     [
       'Segment group calls are of type company by default',
       ['--from', 'segment', 'logs/'],
@@ -116,6 +137,32 @@ describe('export-source', () => {
       ['--from', 'csv', 'a.csv', '--sessionize', '30'],
       { rules: expect.objectContaining({ sessionizeMinutes: 30 }), recordedOptions: expect.objectContaining({ sessionize: 30 }), passes: { sessionizeMinutes: 30 } },
     ],
+    [
+      'CSV reading: encoding by its WHATWG name, a named delimiter, no trimming',
+      ['--from', 'csv', 'a.csv', '--encoding', 'latin1', '--delimiter', 'tab', '--no-trim'],
+      { readerOptions: { inferTypes: true, columns: {}, timezone: undefined, encoding: 'windows-1252', delimiter: '\t', trim: false } },
+    ],
+    ['a delimiter written \\t', ['--from', 'csv', 'a.csv', '--delimiter', '\\t'], { readerOptions: expect.objectContaining({ delimiter: '\t' }) }],
+    [
+      'options left at their defaults are named, so a file read before keeps its earlier read\'s values for them',
+      ['--from', 'csv', 'a.csv'],
+      { defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'], readerOptions: expect.objectContaining({ trim: true }) },
+    ],
+    [
+      'options given, even at their default values, are not defaulted',
+      ['--from', 'csv', 'a.csv', '--trim', '--encoding', 'utf-8', '--allow-before', '2000-01-01'],
+      { defaulted: ['delimiter', 'segmentGroupType'], readerOptions: expect.objectContaining({ trim: true, encoding: 'utf-8' }) },
+    ],
+    ['a delimiter as a character', ['--from', 'csv', 'a.csv', '--delimiter', ';'], { readerOptions: expect.objectContaining({ delimiter: ';' }) }],
+    [
+      'JSON columns are dotted paths, recorded',
+      ['--from', 'mixpanel', 'm.json', '--column', 'distinct_id=properties.user.id', '--column', 'timestamp=ts', '--encoding', 'UTF-16LE'],
+      {
+        readerOptions: expect.objectContaining({ columns: { distinct_id: 'properties.user.id', timestamp: 'ts' }, encoding: 'utf-16le' }),
+        recordedOptions: expect.objectContaining({ columns: { distinct_id: 'properties.user.id', timestamp: 'ts' } }),
+      },
+    ],
+    ['plain JSON lines may name their properties', ['--from', 'jsonl', 'e.jsonl', '--column', 'properties=data'], { readerOptions: expect.objectContaining({ columns: { properties: 'data' } }) }],
   ])('%s', async (_name, args, expected) => {
     expect(await exportSourceInput(args)).toMatchObject(expected);
   });
@@ -123,12 +170,23 @@ describe('export-source', () => {
   it.each([
     [['--from', 'amplitude', 'a.zip', '--timezone', 'UTC'], '--timezone does not apply to --from amplitude'],
     [['--from', 'csv', 'a.csv', '--column', 'user=id'], '--column user=id: expected <role>=<header>'],
+    [['--from', 'csv', 'a.csv', '--column', 'event='], '--column event=: expected <role>=<header>'],
+    [['--from', 'amplitude', 'a.zip', '--column', 'properties=x'], '--column properties=x: expected <role>=<path> with role one of event, distinct_id, timestamp, uuid'],
+    [['--from', 'csv', 'a.csv', '--encoding', 'klingon'], '--encoding klingon: not an encoding label'],
+    [['--from', 'csv', 'a.csv', '--delimiter', ';;'], '--delimiter ";;": expected one character'],
+    [['--from', 'csv', 'a.csv', '--delimiter', '"'], 'expected one character'],
+    [['--from', 'jsonl', 'a.jsonl', '--delimiter', ';'], '--delimiter applies to CSV files only'],
+    [['--from', 'posthog', 'a.jsonl', '--no-trim'], '--no-trim applies to CSV files only'],
+    [['--from', 'posthog', 'a.jsonl', '--trim'], '--trim applies to CSV files only'],
     [['--from', 'csv', 'a.csv', '--group', 'company'], '--group company: expected <group type>=<column>'],
     [['--from', 'csv', 'a.csv', '--timezone', 'Mars/Olympus'], '--timezone: "Mars/Olympus" is not an IANA time zone name'],
     [['--from', 'csv', 'a.csv', '--map', '/nonexistent/map.json'], '--map /nonexistent/map.json: no such file'],
     [['--from', 'ga4', 'e.json', '--timezone', 'UTC'], '--timezone does not apply to --from ga4'],
     [['--from', 'csv', 'a.csv', '--segment-group-type', 'company'], '--segment-group-type applies to --from segment only'],
     [['--from', 'segment', 'logs/', '--segment-group-type', '  '], '--segment-group-type: must be 1 to 400 characters'],
+    [['--from', 'csv'], 'no source files given: name files, directories or globs'],
+    [['--from', 'mixpanel', 'e.jsonl', '--start', '2025-01-01'], '--start applies to the source APIs only (--from mixpanel-api, amplitude-api), not --from mixpanel'],
+    [['--from', 'csv', 'a.csv', '--retry-budget-ms', '10'], '--retry-budget-ms applies to the source APIs only'],
     [['--from', 'csv', 'a.csv', '--min-time', 'yesterday'], '--min-time yesterday: expected a date (2000-01-01) or a time with a zone'],
     [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
     [['--from', 'csv', 'a.csv', '--min-time', '2030-01-01'], '--min-time 2030-01-01: is in the future'],
@@ -146,9 +204,67 @@ describe('export-source', () => {
     [['export-source', 'a.csv'], "required option '--from <format>' not specified"],
     [['export-source', '--from', 'xml', 'a.csv'], "argument 'xml' is invalid"],
     [['export-source', '--from', 'csv', 'a.csv', '--workers', '-1'], '--workers must be an integer >= 0'],
-    [['export-source', '--from', 'csv'], "missing required argument 'files'"],
     [['export-source', '--from', 'csv', 'a.csv', '--sessionize', '0'], '--sessionize must be an integer >= 1'],
     [['export-source', '--from', 'amplitude', 'a.zip', '--max-users-per-device', 'many'], '--max-users-per-device must be an integer >= 1'],
+  ])('%j is refused by the parser', async (args, message) => {
+    const error = await parseArgv(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect((error as Error).message).toContain(message);
+  });
+});
+
+describe('export-source from a source API', () => {
+  async function apiInput(args: string[]) {
+    const { args: [files], options } = await parseArgv(['export-source', ...args]);
+    return toStageApiInput(files as string[], options as unknown as ExportSourceOptions, NOW);
+  }
+
+  it('makes the API staging input with the defaults, the rules those of the format the API answers in', async () => {
+    expect(await apiInput(['--from', 'mixpanel-api', '--start', '2025-01-01', '--end', '2025-01-31'])).toEqual({
+      api: 'mixpanel-api',
+      staging: './migration.db',
+      config: undefined,
+      start: '2025-01-01',
+      end: '2025-01-31',
+      nowMs: NOW,
+      readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
+      rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
+      ingestion: { geoipFromIp: true, importSource: 'mixpanel' },
+      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, identityLinks: true, sessionize: null },
+      passes: {},
+      workers: undefined,
+      maxRequestsPerHour: undefined,
+      concurrency: undefined,
+      hoursPerRequest: undefined,
+      idleTimeoutMs: 300_000,
+      retryPolicy: { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 7_200_000 },
+    });
+  });
+
+  it('takes the API flags', async () => {
+    const input = await apiInput([
+      '--from', 'amplitude-api', '--start', '2025-01-01T00', '--end', '2025-01-31T23', '--config', 'c.json', '--max-requests-per-hour', '0',
+      '--api-concurrency', '1', '--hours-per-request', '6', '--idle-timeout-ms', '5000', '--retry-initial-ms', '1', '--retry-max-delay-ms', '5', '--retry-budget-ms', '100',
+    ]);
+    expect(input).toMatchObject({
+      api: 'amplitude-api', config: 'c.json', maxRequestsPerHour: 0, concurrency: 1, hoursPerRequest: 6, idleTimeoutMs: 5000,
+      retryPolicy: { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 100 },
+      readerOptions: { timezone: undefined }, recordedOptions: { timezone: null },
+    });
+  });
+
+  it.each<[string[], string]>([
+    [['--from', 'mixpanel-api', 'export.jsonl', '--start', '2025-01-01', '--end', '2025-01-02'], "--from mixpanel-api fetches from Mixpanel's export API: give --start and --end, not files (export.jsonl)"],
+    [['--from', 'amplitude-api', '--start', '2025-01-01', '--end', '2025-01-02', '--timezone', 'Europe/Paris'], '--timezone does not apply to --from amplitude'],
+  ])('%j is a usage error', async (args, message) => {
+    const error = await apiInput(args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it.each([
+    [['export-source', '--from', 'mixpanel-api', '--api-concurrency', '0'], '--api-concurrency must be an integer >= 1'],
+    [['export-source', '--from', 'amplitude-api', '--hours-per-request', 'x'], '--hours-per-request must be an integer >= 1'],
   ])('%j is refused by the parser', async (args, message) => {
     const error = await parseArgv(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommanderError);
@@ -165,22 +281,46 @@ describe('identify-users and identify-groups', () => {
       command: 'identify-users',
       format: 'users-csv',
       workers: undefined,
-      readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'] },
+      readerOptions: { inferTypes: true, setOnce: ['first_seen', 'plan'], trim: true },
       expandInputs: false,
       replaceChanged: false,
+      defaulted: ['encoding', 'delimiter', 'trim', 'minTime'],
       rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
+      ingestion: { geoipFromIp: true, importSource: 'identify-users' },
       defaultTimestampMs: defaultUpdateTimestampMs(NOW),
-      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z' },
+      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
     });
   });
 
   it.each<[string[], Record<string, unknown>]>([
-    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' } }],
+    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' }, ingestion: { geoipFromIp: true, importSource: 'identify-groups' } }],
+    [['--group-type', 'company', '--no-geoip'], { ingestion: { geoipFromIp: false, importSource: 'identify-groups' }, recordedOptions: { geoip: false } }],
     [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
     [['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'], { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } }],
   ])('stages $groupidentify: %j', async (extra, expected) => {
     const { args, options } = await parseArgv(['identify-groups', '--from', 'jsonl', 'companies.jsonl', ...extra]);
     expect(toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
+  });
+
+  it.each<[string[], Record<string, unknown>]>([
+    [
+      ['identify-users', '--from', 'csv', 'u.csv', '--column', 'distinct_id=user_id', '--delimiter', ';', '--encoding', 'latin1'],
+      { readerOptions: { inferTypes: true, setOnce: [], columns: { distinct_id: 'user_id' }, delimiter: ';', encoding: 'windows-1252', trim: true }, recordedOptions: expect.objectContaining({ columns: { distinct_id: 'user_id' } }) },
+    ],
+    [['identify-groups', '--from', 'jsonl', 'g.jsonl', '--group-type', 'company', '--column', 'timestamp=meta.updated'], { readerOptions: expect.objectContaining({ columns: { timestamp: 'meta.updated' } }) }],
+  ])('reading flags: %j', async (argv, expected) => {
+    const { args, options } = await parseArgv(argv);
+    const input = argv[0] === 'identify-users' ? toIdentifyUsersInput : toIdentifyGroupsInput;
+    expect(input(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
+  });
+
+  it.each<[string[], string]>([
+    [['identify-groups', '--from', 'csv', 'g.csv', '--group-type', 'company', '--column', 'group_key=id'], '--column group_key=id: expected <role>=<header> with role one of timestamp, uuid'],
+    [['identify-users', '--from', 'jsonl', 'u.jsonl', '--delimiter', ';'], '--delimiter applies to CSV files only'],
+  ])('%j is a usage error', async (argv, message) => {
+    const { args, options } = await parseArgv(argv);
+    const input = argv[0] === 'identify-users' ? toIdentifyUsersInput : toIdentifyGroupsInput;
+    expect(() => input(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toThrow(message);
   });
 
   it('refuses an empty group type', async () => {
@@ -199,6 +339,11 @@ describe('import and resume', () => {
     ],
     [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, true],
     [['--project', 'test', '--retry-dead-letters'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} }, false],
+    [
+      ['--project', 'test', '--people-last', '--include-recent'],
+      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: { peopleLast: true, includeRecent: true } },
+      false,
+    ],
   ])('import %j', async (args, expected, dryRun) => {
     const { options, command } = await parseArgv(['import', ...args]);
     expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);
@@ -216,6 +361,7 @@ describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>]>([
     [[], { staging: './migration.db', config: undefined, project: undefined, given: {} }],
     [['--project', 'prod', '--concurrency', '2', '--retry-budget-ms', '0'], { staging: './migration.db', config: undefined, project: 'prod', given: { concurrency: 2, retryBudgetMs: 0 } }],
+    [['--people-last'], { staging: './migration.db', config: undefined, project: undefined, given: { peopleLast: true } }],
   ])('resume %j', async (args, expected) => {
     const { options, command } = await parseArgv(['resume', ...args]);
     expect(toResumeInput(options as unknown as ResumeOptions, givenSettings(command))).toEqual(expected);
@@ -299,5 +445,19 @@ describe('management commands', () => {
     [['members', 'add', '01930000-0000-7000-8000-0000000000b4', '--level', '15', '--project', 'test'], 'must be 1 (member) or 8 (administrator)'],
   ])('%j is refused by the parser', async (args, message) => {
     await expect(parseArgv(args)).rejects.toThrow(message);
+  });
+});
+
+describe('options of every command', () => {
+  it.each([
+    [['import', '--projet', 'test'], '--projet', '--project'],
+    [['group-types', 'list', '--projet', 'test'], '--projet', '--project'],
+    [['identify-groups', 'c.csv', '--from', 'csv', '--group-typ', 'company'], '--group-typ', '--group-type'],
+    [['exports', 'create', '--insight', '1', '--projet', 'test'], '--projet', '--project'],
+  ])('%j: a mistyped option is reported as unknown, with the suggestion, before any required option', async (args, typed, meant) => {
+    const error = (await parseArgv(args).catch((e: unknown) => e)) as CommanderError;
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(error.code).toBe('commander.unknownOption');
+    expect(error.message).toContain(`unknown option '${typed}'\n(Did you mean ${meant}?)`);
   });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load-config.js';
 import { resolveIngestion, resolveManagement } from '../../src/config/resolve-project.js';
 import { normaliseBaseUrl, toIngestionUrl } from '../../src/config/hosts.js';
+import { resolveAmplitude, resolveMixpanel } from '../../src/config/resolve-source.js';
+import { redact } from '../../src/util/redact.js';
 import { UsageError } from '../../src/errors.js';
 
 const good = {
@@ -49,6 +51,20 @@ describe('config validation', () => {
     ['bad env name', { projects: { a: { role: 'test', region: 'us', apiKeyEnv: 'NOT-VALID' } } }, 'projects.a.apiKeyEnv: must be an environment variable name'],
   ])('%s', (_name, value, message) => {
     expect(errorOf(() => parse(value))).toContain(message);
+  });
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['region in upper case', { role: 'test', region: 'EU' }, { region: 'eu' }],
+    ['region in mixed case', { role: 'test', region: 'Us' }, { region: 'us' }],
+    ['role in any case', { role: 'Production', region: 'us' }, { role: 'production' }],
+  ])('accepts a choice whatever its case, kept in lower case: %s', (_name, project, expected) => {
+    expect(parse({ projects: { a: project } }).projects.a).toMatchObject(expected);
+  });
+
+  it('resolves a region written in upper case to its hosts', () => {
+    const config = parse({ projects: { a: { role: 'test', region: 'EU', apiKey: 'phc_abc', projectId: 1, personalApiKey: 'phx_abc' } } });
+    expect(resolveIngestion(config, 'a', {}).host).toBe('https://eu.i.posthog.com');
+    expect(resolveManagement(config, 'a', {}).apiHost).toBe('https://eu.posthog.com');
   });
 
   it('never echoes a key in its messages', () => {
@@ -112,5 +128,60 @@ describe('hosts', () => {
     expect(toIngestionUrl('https://eu.posthog.com')).toBe('https://eu.i.posthog.com');
     expect(toIngestionUrl('https://app.posthog.com')).toBe('https://us.i.posthog.com');
     expect(toIngestionUrl('https://ph.example.com')).toBe('https://ph.example.com');
+  });
+});
+
+describe('sources', () => {
+  const sources = {
+    mixpanel: { projectId: 3141592, username: 'migrate.sa', secretEnv: 'MIXPANEL_SECRET', region: 'eu' },
+    amplitude: { apiKey: 'ampkey0123456789', secretKeyEnv: 'AMPLITUDE_SECRET_KEY' },
+  };
+
+  it('accepts the documented shape, with or without projects', () => {
+    expect(parse({ sources }).sources?.mixpanel).toEqual({ projectId: '3141592', username: 'migrate.sa', secretEnv: 'MIXPANEL_SECRET', region: 'eu' });
+    expect(parse({ sources }).projects).toEqual({});
+    expect(parse({ ...good, sources }).sources?.amplitude?.apiKey).toBe('ampkey0123456789');
+  });
+
+  it.each<[string, unknown, string]>([
+    ['no secret', { mixpanel: { projectId: '1', username: 'u' } }, 'sources.mixpanel.secretEnv: give "secretEnv" (an environment variable holding it) or "secret"'],
+    ['both secret forms', { mixpanel: { projectId: '1', secret: 's', secretEnv: 'S' } }, 'sources.mixpanel.secretEnv: give "secret" or "secretEnv", not both'],
+    ['unknown region', { mixpanel: { projectId: '1', secret: 's', region: 'us-west' } }, 'sources.mixpanel.region:'],
+    ['no project id', { mixpanel: { secret: 's' } }, 'sources.mixpanel.projectId:'],
+    ['plain http off loopback', { amplitude: { apiKey: 'k', secretKey: 's', apiHost: 'http://proxy.example.com' } }, 'sources.amplitude.apiHost: plain http is only allowed for loopback hosts'],
+    ['typo', { amplitude: { apiKey: 'k', secretkey: 's', secretKeyEnv: 'S' } }, 'sources.amplitude:'],
+    ['unknown source', { heap: {} }, 'sources:'],
+  ])('%s', (_name, value, message) => {
+    expect(errorOf(() => parse({ sources: value }))).toContain(message);
+  });
+
+  it('accepts source regions whatever their case', () => {
+    const parsed = parse({ sources: { mixpanel: { projectId: 1, secret: 's', region: 'IN' }, amplitude: { apiKey: 'k', secretKey: 's', region: 'EU' } } }).sources;
+    expect([parsed?.mixpanel?.region, parsed?.amplitude?.region]).toEqual(['in', 'eu']);
+  });
+
+  it('resolves hosts by region, Basic credentials, and the settings to name', () => {
+    const config = parse({ sources });
+    const mixpanel = resolveMixpanel(config, 'migrate.config.json', { MIXPANEL_SECRET: 'mp-s3cret-value' });
+    expect(mixpanel).toEqual({
+      source: 'mixpanel-api:3141592',
+      projectId: '3141592',
+      baseUrl: 'https://data-eu.mixpanel.com',
+      authorization: `Basic ${Buffer.from('migrate.sa:mp-s3cret-value').toString('base64')}`,
+      credentialSettings: 'sources.mixpanel.username and sources.mixpanel.secretEnv (MIXPANEL_SECRET) in migrate.config.json, for project 3141592',
+    });
+    expect(redact(`${mixpanel.authorization} mp-s3cret-value`)).toBe('Basic [redacted] [redacted]');
+    const amplitude = resolveAmplitude(config, 'migrate.config.json', { AMPLITUDE_SECRET_KEY: 'amplitude-s3cret-key' });
+    expect(amplitude.baseUrl).toBe('https://amplitude.com');
+    expect(amplitude.source).toMatch(/^amplitude-api:[0-9a-f]{12}$/);
+    expect(amplitude.source).not.toContain('ampkey');
+    expect(redact('amplitude-s3cret-key')).toBe('[redacted]');
+  });
+
+  it('names what is missing', () => {
+    expect(errorOf(() => resolveMixpanel(parse({ sources }), 'c.json', {}))).toBe('sources.mixpanel.secretEnv: environment variable MIXPANEL_SECRET is not set');
+    expect(errorOf(() => resolveAmplitude(parse(good), 'c.json', {}))).toBe('no "sources.amplitude" in c.json');
+    const projectSecret = parse({ sources: { mixpanel: { projectId: '7', secret: 'legacy-api-secret' } } });
+    expect(resolveMixpanel(projectSecret, 'c.json', {}).authorization).toBe(`Basic ${Buffer.from('legacy-api-secret:').toString('base64')}`);
   });
 });

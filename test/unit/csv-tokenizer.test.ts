@@ -1,16 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { CsvTokenizer, type CsvItem } from '../../src/sources/csv-tokenizer.js';
+import { CsvTokenizer, type CsvItem, type CsvSyntax } from '../../src/sources/csv-tokenizer.js';
 
 /** Tokenizes `text` fed in pieces of `chunk` characters, to prove chunk boundaries never matter. */
-function tokenize(text: string, chunk = text.length, maxRecordChars?: number): CsvItem[] {
-  const tokenizer = new CsvTokenizer({ maxRecordChars });
+function tokenize(text: string, chunk = text.length, maxRecordChars?: number, syntax: CsvSyntax = {}): CsvItem[] {
+  const tokenizer = new CsvTokenizer({ maxRecordChars, ...syntax });
   const out: CsvItem[] = [];
   for (let i = 0; i < text.length; i += chunk) tokenizer.push(text.slice(i, i + chunk), out);
   tokenizer.end(out);
   return out;
 }
 
-const cases: Array<{ name: string; text: string; expected: Array<{ line: number; fields?: string[]; message?: RegExp }> }> = [
+const cases: Array<{ name: string; text: string; syntax?: CsvSyntax; expected: Array<{ line: number; fields?: string[]; message?: RegExp }> }> = [
+  { name: 'lone CR line ends (classic Mac)', text: 'a,b\r1,2\r\r3,4', expected: [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }, { line: 4, fields: ['3', '4'] }] },
+  { name: 'mixed line ends count once each', text: 'a\r\nb\rc\nd', expected: [{ line: 1, fields: ['a'] }, { line: 2, fields: ['b'] }, { line: 3, fields: ['c'] }, { line: 4, fields: ['d'] }] },
+  { name: 'quoted lone CR is data, and a line', text: '"x\ry",1\r2,3\r', expected: [{ line: 1, fields: ['x\ry', '1'] }, { line: 3, fields: ['2', '3'] }] },
+  { name: 'semicolons', text: 'a;b\n"1;2";3\n', syntax: { delimiter: ';' }, expected: [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1;2', '3'] }] },
+  { name: 'tabs, empty fields kept when trimming', text: 'a\t\tb\n x \t"y"\t\n', syntax: { delimiter: '\t', trim: true }, expected: [{ line: 1, fields: ['a', '', 'b'] }, { line: 2, fields: ['x', 'y', ''] }] },
+  { name: 'pipes', text: 'a|b,c\n', syntax: { delimiter: '|' }, expected: [{ line: 1, fields: ['a', 'b,c'] }] },
+  {
+    name: 'trim: spaces around unquoted values and around quotes go, quoted spaces stay',
+    text: 'click, u1 ,  "  spaced  " , x\n',
+    syntax: { trim: true },
+    expected: [{ line: 1, fields: ['click', 'u1', '  spaced  ', 'x'] }],
+  },
+  { name: 'no trim: spaces are data, a quote after a space is text', text: 'click, u1, "q"\n', expected: [{ line: 1, fields: ['click', ' u1', ' "q"'] }] },
+  { name: 'trim: a line of spaces is blank', text: 'a\n   \nb\n', syntax: { trim: true }, expected: [{ line: 1, fields: ['a'] }, { line: 3, fields: ['b'] }] },
+  { name: 'a quote inside an unquoted value is text', text: 'a,5" screen,b\nc\n', expected: [{ line: 1, fields: ['a', '5" screen', 'b'] }, { line: 2, fields: ['c'] }] },
   { name: 'plain LF', text: 'a,b\n1,2\n', expected: [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }] },
   { name: 'CRLF', text: 'a,b\r\n1,2\r\n', expected: [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }] },
   { name: 'no final newline', text: 'a,b\n1,2', expected: [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }] },
@@ -47,7 +62,7 @@ describe('CsvTokenizer', () => {
   for (const c of cases) {
     for (const chunk of [c.text.length, 1, 3]) {
       it(`${c.name} (chunks of ${chunk})`, () => {
-        const items = tokenize(c.text, chunk);
+        const items = tokenize(c.text, chunk, undefined, c.syntax);
         expect(items.map((i) => ('fields' in i ? { line: i.line, fields: i.fields } : { line: i.line, message: i.message }))).toEqual(
           c.expected.map((e) => (e.fields ? e : { line: e.line, message: expect.stringMatching(e.message!) })),
         );

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUuidV7, nameUuidBytes, sessionUuid } from '../../src/events/derived-uuids.js';
 import { firstAndLast, observe } from '../../src/events/group-observations.js';
-import { isIllegalMergeId } from '../../src/events/illegal-distinct-ids.js';
+import { isIllegalDistinctId } from '../../src/events/illegal-distinct-id.js';
 import { uuidText } from '../../src/events/stable-uuid.js';
 import { contentChanges, describeChange } from '../../src/stage-sources/content-options.js';
 import { decideDevice, isPlaceholderDevice } from '../../src/stage-sources/passes/device-guards.js';
@@ -22,7 +22,7 @@ describe('ids PostHog refuses to merge on', () => {
     ['anonymous', true], ['Anonymous', true], ['GUEST', true], ['"undefined"', true], ["'null'", true], ['NaN', true], ['0', true], ['', true], ['   ', true],
     ['nan', false], ['NULL', false], ['00', false], ['ana@example.com', false], ['d-1', false],
   ])('%j: %s', (id, illegal) => {
-    expect(isIllegalMergeId(id)).toBe(illegal);
+    expect(isIllegalDistinctId(id)).toBe(illegal);
   });
 });
 

@@ -76,6 +76,16 @@ describe('nextStep', () => {
   ])('%s', (_name, current, projects, expected) => {
     expect(nextStep(current, projects)).toEqual(expected);
   });
+
+  it('names the staging file and config when they are not the defaults, in every command it suggests', () => {
+    const place = { staging: '/data/my migration.db', config: '/etc/migrate/prod.json' };
+    const where = "--staging '/data/my migration.db' --config /etc/migrate/prod.json";
+    expect(nextStep(p('test', 'test', 5, 1), [], place)).toBe(`migrate import --project test ${where} (5 events still pending)`);
+    expect(nextStep(p('test', 'test', 0, 1, 1), [], place)).toBe(
+      `look at the dead letters (\`migrate status --staging '/data/my migration.db'\`); once their cause is fixed, send them again: migrate import --project test --retry-dead-letters ${where}`,
+    );
+    expect(nextStep(p('prod', 'production', 0, 1), [], place)).toBe(`migrate verify --project prod ${where}`);
+  });
 });
 
 describe('testFirstProblem', () => {
@@ -91,10 +101,12 @@ describe('testFirstProblem', () => {
 
 describe('resumeCommand', () => {
   it.each([
-    ['/tmp/m.db', 'test', 'migrate resume --staging /tmp/m.db --project test'],
-    ["/tmp/my dir/it's.db", 'prod', "migrate resume --staging '/tmp/my dir/it'\\''s.db' --project prod"],
-  ])('%s', (staging, project, expected) => {
-    expect(resumeCommand(staging, project)).toBe(expected);
+    ['/tmp/m.db', undefined, 'test', 'migrate resume --project test --staging /tmp/m.db'],
+    ["/tmp/my dir/it's.db", undefined, 'prod', "migrate resume --project prod --staging '/tmp/my dir/it'\\''s.db'"],
+    ['./migration.db', 'migrate.config.json', 'test', 'migrate resume --project test'],
+    ['/tmp/m.db', '/tmp/c.json', 'test', 'migrate resume --project test --staging /tmp/m.db --config /tmp/c.json'],
+  ])('%s', (staging, config, project, expected) => {
+    expect(resumeCommand({ staging, config }, project)).toBe(expected);
   });
   it('leaves plain words alone', () => expect(shellWord('a-b_c.d')).toBe('a-b_c.d'));
 });

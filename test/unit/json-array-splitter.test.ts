@@ -103,7 +103,7 @@ describe('JsonArraySplitter', () => {
     for (const chunks of [[text], randomChunks(random, text, 50)]) {
       expect(split(chunks, 100)).toEqual([
         { line: 2, text: '{"small":1}' },
-        { line: 3, overlong: true, head: long.slice(0, 200) },
+        { line: 3, overlong: true, head: long.slice(0, 200), bytes: long.length },
         { line: 4, text: '{"after":true}' },
       ]);
     }

@@ -45,7 +45,7 @@ describe('LineSplitter', () => {
     expect(out).toEqual([
       { line: 1, text: 'ab' },
       { line: 2, text: 'cd' },
-      { line: 3, overlong: true, head: '0123456789abcdef' },
+      { line: 3, overlong: true, head: '0123456789abcdef', chars: 18 },
       { line: 4, text: 'last' },
     ]);
   });

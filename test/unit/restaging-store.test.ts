@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentChanges, describeChange } from '../../src/stage-sources/content-options.js';
+import { contentChanges, describeChange, describeKept, keptOptions } from '../../src/stage-sources/content-options.js';
 import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { EventBatchBuilder } from '../../src/staging/event-batch.js';
@@ -158,7 +158,8 @@ describe('content-shaping options', () => {
     ['a zone removed', { timezone: 'UTC' }, { timezone: null }, [['--timezone', false]]],
     ['an earlier --min-time widens', { minTime: '2000-01-01T00:00:00.000Z' }, { minTime: '1990-01-01T00:00:00.000Z' }, [['--min-time', true]]],
     ['a later --min-time', { minTime: '2000-01-01T00:00:00.000Z' }, { minTime: '2010-01-01T00:00:00.000Z' }, [['--min-time', false]]],
-    ['--min-time not recorded by an older migrate is not compared', {}, { minTime: '2000-01-01T00:00:00.000Z' }, []],
+    ['--min-time not recorded by an older migrate: it had no bound', {}, { minTime: '2000-01-01T00:00:00.000Z' }, [['--min-time', false]]],
+    ['trimming not recorded by an older migrate: it did not trim', {}, { encoding: 'utf-8', delimiter: ',', trim: true }, [['--trim/--no-trim', false]]],
     ['a group added', {}, { groups: [{ type: 'company', property: 'company_id' }] }, [['--group', false]]],
     ['--no-infer-types', { inferTypes: true }, { inferTypes: false }, [['--no-infer-types', false]]],
     ['--set-once corrected', { setOnce: ['frist_seen'] }, { setOnce: ['first_seen'] }, [['--set-once', false]]],
@@ -166,8 +167,26 @@ describe('content-shaping options', () => {
     ['the same mapping at another path', { map: 'a.json', mapping: 'sha256:a' }, { map: 'b.json', mapping: 'sha256:a' }, []],
     ['columns in another order', { columns: { event: 'e', distinct_id: 'u' } }, { columns: { distinct_id: 'u', event: 'e' } }, []],
     ['--key-column and --group-type', { groupType: 'company', keyColumn: 'id' }, { groupType: 'team', keyColumn: 'key' }, [['--group-type', false], ['--key-column', false]]],
+    ['--no-geoip added', { geoip: true }, { geoip: false }, [['--no-geoip', false]]],
+    ['GeoIP not recorded by an older migrate is not compared', {}, { geoip: false }, []],
   ])('%s', (_name, before, after, expected) => {
     expect(contentChanges(before, after).map((c) => [c.option.flag, c.widens])).toEqual(expected);
+  });
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, string[], Array<[string, unknown]>]>([
+    ['an older read: untrimmed, comma, UTF-8, no bound', {}, { encoding: 'utf-8', delimiter: ',', trim: true, minTime: '2000-01-01T00:00:00.000Z' }, ['encoding', 'delimiter', 'trim', 'minTime'], [['minTime', null], ['trim', false]]],
+    ['given explicitly, nothing is kept', {}, { trim: true, minTime: '2000-01-01T00:00:00.000Z' }, [], []],
+    ['a later read: its values', { delimiter: ';', segmentGroupType: 'account' }, { delimiter: ',', segmentGroupType: 'company' }, ['delimiter', 'segmentGroupType'], [['segmentGroupType', 'account'], ['delimiter', ';']]],
+    ['options that do not inherit are compared, not kept', { timezone: 'UTC' }, { timezone: null }, ['timezone'], []],
+  ])('kept as first staged: %s', (_name, before, after, defaulted, expected) => {
+    expect(keptOptions(before, after, defaulted).map((k) => [k.option.key, k.value])).toEqual(expected);
+  });
+
+  it('says what is kept and how to change it', () => {
+    const [trim] = keptOptions({}, { trim: true }, ['trim']);
+    expect(describeKept(trim!)).toBe('kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it, a change refused unless --replace-changed');
+    const [bound] = keptOptions({}, { minTime: '2000-01-01T00:00:00.000Z' }, ['minTime']);
+    expect(describeKept(bound!)).toBe('kept as first staged: no bound (--min-time); pass --min-time 2000-01-01 to change it, a change refused unless --replace-changed');
   });
 
   it('says what each was and is', () => {

@@ -63,7 +63,7 @@ describe('staging store', () => {
       { line: 3, raw: 'r', event: event(1, { propertiesJson: '{"b":{"d":[{"f":4,"e":3},1],"c":2},"a":1}' }) },
     ]);
     expect(reordered).toMatchObject({ alreadyStaged: 1, rejected: 1 });
-    expect(reordered.conflicts[0]!.problem.message).toContain('with a different properties');
+    expect(reordered.conflicts[0]!.problem.message).toContain('with a different set of properties');
     store.close();
   });
 

@@ -1,7 +1,8 @@
 /** Options several commands share, declared once so their names and defaults agree, and their value parsers. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULT_STAGING_FILE } from '../../util/migrate-command.js';
 
-export const DEFAULT_STAGING_FILE = './migration.db';
+export { DEFAULT_STAGING_FILE };
 
 export interface StagingOptions {
   staging: string;

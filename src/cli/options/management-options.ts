@@ -26,7 +26,7 @@ export function managementOptions(command: Command): Command {
 
 /** Runs `work` with the API of the chosen project; the HTTP client is closed afterwards. */
 export async function withManagementApi<T>(options: ManagementOptions, work: (api: ManagementApi) => Promise<T>): Promise<T> {
-  const target = resolveManagement(loadConfig(options.config), options.project);
+  const target = { ...resolveManagement(loadConfig(options.config), options.project), configFile: options.config };
   const http = createHttpClient({ connections: 4 });
   try {
     const client = createManagementClient({

@@ -39,6 +39,11 @@ export function parseMinTime(options: TimeOptions, nowMs: number): number {
   return parsed.ms;
 }
 
+/** ['minTime'] when neither --min-time nor --allow-before is given: a file read before keeps its earlier bound. */
+export function defaultedTime(options: TimeOptions): string[] {
+  return options.minTime === undefined && options.allowBefore === undefined ? ['minTime'] : [];
+}
+
 /** The bound as recorded with each read (compared when the file is read again). */
 export function recordedMinTime(minTimeMs: number): string {
   return new Date(minTimeMs).toISOString();

@@ -6,7 +6,9 @@
  */
 import { AuthError, RemoteError } from '../../errors.js';
 import type { ManagementClient } from '../management-client.js';
+import { projectCommand } from '../project-command.js';
 import type { ProjectScope } from '../project-scope.js';
+import { shellWord } from '../../util/shell-word.js';
 import { accessLevelFor, levelName, type ProjectLevel } from './member-levels.js';
 import { organizationAccessError } from './members-errors.js';
 import type { MemberList, MembersBackend } from './members-backend.js';
@@ -56,7 +58,7 @@ export class AccessControlMembers implements MembersBackend {
   }
 
   private noAccess(uuid: string): RemoteError {
-    return new RemoteError(`user ${uuid} has no access to project ${this.projectId}`, [`Give it with: migrate members add ${uuid} --level 1 --project ${this.client.target.name}`]);
+    return new RemoteError(`user ${uuid} has no access to project ${this.projectId}`, [`Give it with: ${projectCommand(`members add ${shellWord(uuid)} --level 1`, this.client.target)}`]);
   }
 
   private organizationAccess(uuid: string, entry: UserAccess, doing: string): RemoteError {
@@ -80,7 +82,7 @@ export class AccessControlMembers implements MembersBackend {
     if (entry?.access_source === 'organization_admin') throw this.organizationAccess(uuid, entry, 'adding them');
     if (entry !== undefined) {
       throw new RemoteError(`user ${uuid} is already a member of project ${this.projectId} (${entry.access_level})`, [
-        `Change the level with: migrate members update ${uuid} --level <1|8> --project ${this.client.target.name}`,
+        `Change the level with: ${projectCommand(`members update ${shellWord(uuid)} --level <1|8>`, this.client.target)}`,
       ]);
     }
     const person = await this.organization.find(uuid);

@@ -6,7 +6,7 @@
  */
 import { jsonDepth } from '../../events/json-depth.js';
 import { describeChar, describeOffset, formatPath, type JsonProblem, type JsonProblemReason, type PathSegment } from './json-problem.js';
-import { floatValue, integerValue, type NumberOptions } from './json-numbers.js';
+import { floatValue, integerValue } from './json-numbers.js';
 import { isWellFormed, readJsonString } from './json-string-reader.js';
 import type { JsonArray, JsonObject, JsonParseResult, JsonReadOptions, JsonValue } from './json-value.js';
 
@@ -65,7 +65,7 @@ class CarefulParser {
 
   private finish(value: JsonValue): JsonParseResult {
     this.skipSpace();
-    if (this.pos < this.text.length) return { ok: false, problem: this.syntax(`unexpected ${describeChar(this.text, this.pos)} after the JSON value`) };
+    if (this.pos < this.text.length) return { ok: false, problem: this.syntax(`unexpected ${describeChar(this.text, this.pos)} at ${this.where(this.pos)}, after the JSON value`) };
     return { ok: true, value };
   }
 

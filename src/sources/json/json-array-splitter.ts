@@ -16,6 +16,8 @@ export interface OverlongElement {
   line: number;
   overlong: true;
   head: string;
+  /** The element's size in UTF-8 bytes. */
+  bytes: number;
 }
 
 export interface ArrayError {
@@ -74,6 +76,7 @@ export class JsonArraySplitter {
   private partsChars = 0;
   private skipping = false;
   private head = '';
+  private skippedBytes = 0;
   private readonly brackets: number[] = [];
   private inString = false;
   /** Next backslash and newline in the current chunk at or after where they were looked for (-1: not yet looked for). */
@@ -223,12 +226,13 @@ export class JsonArraySplitter {
   /** The element is `text[from, to)` after the parts kept from earlier chunks; returns `to`. */
   private finishElement(text: string, from: number, to: number, out: ArrayEntry[]): number {
     this.keep(text, from, to);
-    if (this.skipping) out.push({ line: this.elementLine, overlong: true, head: this.head });
+    if (this.skipping) out.push({ line: this.elementLine, overlong: true, head: this.head, bytes: this.skippedBytes });
     else out.push({ line: this.elementLine, text: this.parts.length === 1 ? this.parts[0]! : this.parts.join('') });
     this.parts = [];
     this.partsChars = 0;
     this.skipping = false;
     this.head = '';
+    this.skippedBytes = 0;
     this.scalar = false;
     this.state = State.AfterElement;
     return to;
@@ -239,13 +243,16 @@ export class JsonArraySplitter {
     if (to <= from) return;
     this.partsChars += to - from;
     if (this.skipping) {
+      this.skippedBytes += Buffer.byteLength(from === 0 && to === text.length ? text : text.slice(from, to));
       if (this.head.length < HEAD_CHARS) this.head += text.slice(from, Math.min(to, from + HEAD_CHARS - this.head.length));
       return;
     }
     this.parts.push(text.slice(from, to));
     if (this.partsChars > this.maxElementChars) {
       this.skipping = true;
-      this.head = this.parts.join('').slice(0, HEAD_CHARS);
+      const kept = this.parts.join('');
+      this.head = kept.slice(0, HEAD_CHARS);
+      this.skippedBytes = Buffer.byteLength(kept);
       this.parts = [];
     }
   }

@@ -26,3 +26,13 @@ export function parseJson(text: string, options: JsonReadOptions = {}): JsonPars
   if (mayDiffer(value, options.maxDepth ?? POSTHOG_MAX_JSON_DEPTH, hasSurrogateEscape(text))) return parseJsonCarefully(text, options);
   return { ok: true, value };
 }
+
+/**
+ * The value of JSON text this tool wrote (staged properties), read exactly: big integers kept,
+ * at any depth, without the checks for what a source may hold. Throws on text that is not JSON.
+ */
+export function parseStagedJson(text: string): JsonValue {
+  const read = parseJson(text, { maxDepth: Infinity, wellFormedText: true });
+  if (!read.ok) throw new SyntaxError(read.problem.message);
+  return read.value;
+}

@@ -7,17 +7,23 @@ import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../events/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../../events/staged-event.js';
+import { valueAtPath } from '../json-columns.js';
+import { setOwnProperty } from '../json/own-property.js';
 import type { ReaderOptions } from '../source-item.js';
-import type { RecordMapper } from './record-readers.js';
+import { roleName, type RecordMapper, type RecordRole } from './record-readers.js';
 
-function keyColumn(options: ReaderOptions): string {
-  return options.keyColumn ?? 'group_key';
+function roles(options: ReaderOptions): RecordRole[] {
+  return [
+    { role: 'group_key', name: options.keyColumn ?? 'group_key', flag: '--key-column' },
+    { role: 'timestamp', name: 'timestamp', flag: '--column timestamp=' },
+    { role: 'uuid', name: 'uuid', flag: '--column uuid=' },
+  ];
 }
 
 /** A group key as text (a string or a number), or the problem with it; `field` names it in messages. */
 export function readGroupKey(raw: unknown, field: string): string | RowProblem {
   if (raw === undefined || raw === null || raw === '') return problem('missing_group_key', field, 'group key is missing or empty');
-  if (typeof raw !== 'string' && typeof raw !== 'number') return problem('bad_value', field, 'group key must be a string or a number');
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'bigint') return problem('bad_value', field, 'group key must be a string or a number');
   const key = String(raw);
   if (key.length > MAX_GROUP_KEY_CHARS) return problem('group_key_too_long', field, `group key has ${key.length} characters; PostHog keeps at most ${MAX_GROUP_KEY_CHARS}`);
   return key;
@@ -29,22 +35,24 @@ export function groupDistinctId(type: string, key: string): string {
 }
 
 export function groupToCandidate(record: Record<string, unknown>, options: ReaderOptions): CandidateEvent | RowProblem {
-  const column = keyColumn(options);
-  const key = readGroupKey(record[column], column);
+  const [column, timestamp, uuid] = roles(options).map((role) => roleName(options, role)) as [string, string, string];
+  const key = readGroupKey(valueAtPath(record, column), column);
   if (typeof key !== 'string') return key;
   const type = options.groupType!;
+  const special = new Set([column, timestamp, uuid].map((name) => name.split('.')[0]!));
   const groupSet: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(record)) {
-    if (name !== column && name !== 'timestamp' && name !== 'uuid') groupSet[name] = value;
+    if (!special.has(name)) setOwnProperty(groupSet, name, value);
   }
   return {
     event: '$groupidentify',
     distinctId: groupDistinctId(type, key),
-    timestamp: record.timestamp ?? options.defaultTimestampMs,
-    uuid: record.uuid,
+    timestamp: valueAtPath(record, timestamp) ?? options.defaultTimestampMs,
+    uuid: valueAtPath(record, uuid),
     properties: { $group_type: type, $group_key: key, $group_set: groupSet },
     identity: canonicalJson({ $groupidentify: type, record }),
+    fieldNames: { timestamp, uuid },
   };
 }
 
-export const groupMapper: RecordMapper = { required: keyColumn, map: groupToCandidate };
+export const groupMapper: RecordMapper = { roles, map: groupToCandidate };

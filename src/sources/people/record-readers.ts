@@ -1,23 +1,59 @@
 /**
  * Readers of plain records (one object per row) for the person and group files: CSV rows as
  * header -> cell objects (empty cells left out, numbers and booleans inferred), JSON lines as
- * the parsed objects. A mapper turns each record into a candidate event.
+ * the parsed objects. A mapper turns each record into a candidate event. The fields a mapper
+ * reads (distinct_id, the group key, timestamp, uuid) are found by name: for CSV the header
+ * that matches ignoring case, or the one --column (--key-column) names; for JSON the key or
+ * dotted path --column names.
  */
 import { InputError } from '../../errors.js';
 import type { CandidateEvent } from '../../events/build-event.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
-import { headerIndex, inferCell } from '../csv-columns.js';
+import { delimiterHint, findColumn, headerIndex, inferCell, listNames } from '../csv-columns.js';
 import { CsvTokenizer, type CsvItem } from '../csv-tokenizer.js';
-import { itemOf, parseObjectLine, readLines } from '../jsonl-source.js';
-import type { ReaderOptions, SourceItem } from '../source-item.js';
+import { itemOf, jsonItemMapper, jsonLinesReader } from '../json-lines.js';
+import { setOwnProperty } from '../json/own-property.js';
+import { csvSyntax, type JsonItemMapper, type ReaderOptions, type SourceItem } from '../source-item.js';
 
-/** Maps one record to a candidate; `required` names the column a CSV header must have. */
+/** A field a person or group row is read by, with the name it has when --column does not say. */
+export interface RecordRole {
+  role: string;
+  name: string;
+  /** The flag that names another column for it, for messages. */
+  flag: string;
+}
+
+/** Maps one record to a candidate; `roles` lists the fields it reads, the first one required. */
 export interface RecordMapper {
-  required: (options: ReaderOptions) => string;
+  roles: (options: ReaderOptions) => RecordRole[];
   map: (record: Record<string, unknown>, options: ReaderOptions) => CandidateEvent | RowProblem;
 }
 
-function csvItems(parsed: CsvItem[], state: { names?: string[] }, mapper: RecordMapper, options: ReaderOptions): SourceItem[] {
+/** The name a role is read from: the header or path --column gives, else its own. */
+export function roleName(options: ReaderOptions, role: RecordRole): string {
+  return (options.columns as Record<string, string> | undefined)?.[role.role] ?? role.name;
+}
+
+/** The reader options with each role's name resolved against a CSV header (ignoring case). */
+function resolveHeader(fields: string[], mapper: RecordMapper, options: ReaderOptions, line: number): { names: string[]; options: ReaderOptions } {
+  const where = `${options.displayName}:${line}`;
+  const index = headerIndex(fields);
+  if (typeof index === 'string') throw new InputError(`${where}: ${index}`);
+  const names = [...index.keys()];
+  const columns: Record<string, string> = {};
+  for (const [i, role] of mapper.roles(options).entries()) {
+    const wanted = roleName(options, role);
+    const found = findColumn(index, wanted, role.role);
+    if (typeof found === 'string') throw new InputError(`${where}: ${found}`);
+    if (found === -1 && i === 0) {
+      throw new InputError(`${where}: the header has no "${wanted}" column (found: ${listNames(names)})${delimiterHint(names, options.delimiter)}; use ${role.flag}${role.flag.endsWith('=') ? '' : ' '}<header> to name it`);
+    }
+    columns[role.role] = found === -1 ? wanted : names[found]!;
+  }
+  return { names, options: { ...options, columns } };
+}
+
+function csvItems(parsed: CsvItem[], state: { names?: string[]; options?: ReaderOptions }, mapper: RecordMapper, options: ReaderOptions): SourceItem[] {
   const items: SourceItem[] = [];
   for (const entry of parsed) {
     if (!('fields' in entry)) {
@@ -25,11 +61,7 @@ function csvItems(parsed: CsvItem[], state: { names?: string[] }, mapper: Record
       continue;
     }
     if (state.names === undefined) {
-      const index = headerIndex(entry.fields);
-      const required = mapper.required(options);
-      const error = typeof index === 'string' ? index : index.has(required) ? undefined : `the header has no "${required}" column`;
-      if (error !== undefined) throw new InputError(`${options.displayName}:${entry.line}: ${error}`);
-      state.names = [...(index as Map<string, number>).keys()];
+      Object.assign(state, resolveHeader(entry.fields, mapper, options, entry.line));
       continue;
     }
     if (entry.fields.length !== state.names.length) {
@@ -38,17 +70,17 @@ function csvItems(parsed: CsvItem[], state: { names?: string[] }, mapper: Record
     }
     const record: Record<string, unknown> = {};
     entry.fields.forEach((cell, i) => {
-      if (cell !== '') record[state.names![i]!] = options.inferTypes === false ? cell : inferCell(cell);
+      if (cell !== '') setOwnProperty(record, state.names![i]!, options.inferTypes === false ? cell : inferCell(cell));
     });
-    items.push(itemOf(entry.line, entry.raw, mapper.map(record, options)));
+    items.push(itemOf(entry.line, entry.raw, mapper.map(record, state.options!)));
   }
   return items;
 }
 
 export function csvRecordReader(mapper: RecordMapper) {
   return async function* readRecords(text: AsyncIterable<string>, options: ReaderOptions): AsyncIterable<SourceItem[]> {
-    const tokenizer = new CsvTokenizer();
-    const state: { names?: string[] } = {};
+    const tokenizer = new CsvTokenizer(csvSyntax(options));
+    const state: { names?: string[]; options?: ReaderOptions } = {};
     const parsed: CsvItem[] = [];
     for await (const chunk of text) {
       tokenizer.push(chunk, parsed);
@@ -61,11 +93,11 @@ export function csvRecordReader(mapper: RecordMapper) {
   };
 }
 
+/** One line of a users or groups JSON-lines file as an item. */
+export function jsonlRecordItems(mapper: RecordMapper): (options: ReaderOptions) => JsonItemMapper {
+  return (options) => jsonItemMapper((record) => mapper.map(record, options));
+}
+
 export function jsonlRecordReader(mapper: RecordMapper) {
-  return (text: AsyncIterable<string>, options: ReaderOptions): AsyncIterable<SourceItem[]> =>
-    readLines(text, (entry) => {
-      const parsed = parseObjectLine(entry);
-      if (parsed === undefined || !('object' in parsed)) return parsed;
-      return itemOf(entry.line, parsed.raw, mapper.map(parsed.object, options));
-    });
+  return jsonLinesReader(jsonlRecordItems(mapper));
 }

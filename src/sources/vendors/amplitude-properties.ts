@@ -2,6 +2,7 @@
  * Amplitude's event fields as PostHog properties, following PostHog's own Amplitude importer.
  * Pure tables and functions; the README's Amplitude table is this file.
  */
+import { setOwnProperty } from '../json/own-property.js';
 import { isMissing, isObject, renameIfAbsent, setIfAbsent, type Properties } from './vendor-values.js';
 
 /** Event properties with a PostHog name. The first of two sources for one name wins. */
@@ -73,8 +74,8 @@ function personProperties(user: Properties | undefined): { set?: Properties; set
   const set: Properties = {};
   const setOnce: Properties = {};
   for (const [key, value] of Object.entries(user)) {
-    const once = AMPLITUDE_SET_ONCE[key];
-    if (once === undefined) set[key] = value;
+    const once = Object.hasOwn(AMPLITUDE_SET_ONCE, key) ? AMPLITUDE_SET_ONCE[key] : undefined;
+    if (once === undefined) setOwnProperty(set, key, value);
     else if (value !== 'EMPTY' && !isMissing(value)) setOnce[once] = value;
   }
   return { set: Object.keys(set).length > 0 ? set : undefined, setOnce: Object.keys(setOnce).length > 0 ? setOnce : undefined };

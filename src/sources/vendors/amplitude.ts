@@ -5,12 +5,13 @@
  */
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../events/canonical-json.js';
+import { jsonLinesReader } from '../json-lines.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import type { SourceNote } from '../../events/source-notes.js';
 import { amplitudeGroupProperties, amplitudeGroups } from './amplitude-groups.js';
 import { amplitudeProperties } from './amplitude-properties.js';
 import { amplitudeSessionId, type SessionIdCache } from './amplitude-session.js';
-import { isMissing, isObject, jsonLinesReader, markUtc, type Properties } from './vendor-values.js';
+import { isMissing, isObject, vendorItems, markUtc, type Properties } from './vendor-values.js';
 
 /**
  * Event renames this source adds to the built-in ones (page and screen views are there
@@ -81,7 +82,8 @@ export function mapAmplitude(record: Properties, strictTime = false, sessions?: 
   return candidate;
 }
 
-export const readAmplitude = jsonLinesReader((options) => {
+export const amplitudeItems = vendorItems((options) => {
   const sessions: SessionIdCache = new Map();
   return (record) => mapAmplitude(record, options.strictTime === true, sessions);
 });
+export const readAmplitude = jsonLinesReader(amplitudeItems);

@@ -10,7 +10,8 @@ import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { addGa4Fields, ga4InitialSource, GA4_RECORDS } from './ga4-fields.js';
 import { flattenGa4Params, ga4Ecommerce, ga4Items } from './ga4-params.js';
 import { addReferringDomain } from './referring-domain.js';
-import { addUrlParts, isMissing, isObject, jsonLinesReader, renameIfAbsent, setIfAbsent, type Properties } from './vendor-values.js';
+import { jsonLinesReader } from '../json-lines.js';
+import { addUrlParts, isMissing, isObject, renameIfAbsent, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
 
 /** GA4's page and screen views are PostHog's (the built-in renames have them too). */
 export const GA4_EVENT_RENAMES: Readonly<Record<string, string | null>> = { page_view: '$pageview', screen_view: '$screen' };
@@ -145,4 +146,5 @@ export function mapGa4(record: Properties): CandidateEvent | RowProblem {
   };
 }
 
-export const readGa4 = jsonLinesReader(() => mapGa4);
+export const ga4JsonItems = vendorItems(() => mapGa4);
+export const readGa4 = jsonLinesReader(ga4JsonItems);

@@ -9,7 +9,9 @@ import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { deriveUuid } from '../../events/stable-uuid.js';
 import { createZoneConverter, type ZoneConverter } from '../../events/time-zone.js';
 import { parseTimestamp } from '../../events/timestamp.js';
-import { addUrlParts, isMissing, isObject, jsonLinesReader, setIfAbsent, type Properties } from './vendor-values.js';
+import { jsonLinesReader } from '../json-lines.js';
+import { setOwnProperty } from '../json/own-property.js';
+import { addUrlParts, isMissing, isObject, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
 
 /** Event renames this source adds to the built-in ones (which already include this one). */
 export const MIXPANEL_EVENT_RENAMES: Readonly<Record<string, string | null>> = { $mp_web_page_view: '$pageview' };
@@ -67,7 +69,7 @@ export function mixpanelTime(value: unknown, zone?: ZoneConverter): number | Row
 export function mixpanelProperties(source: Properties): Properties {
   const out: Properties = {};
   for (const [key, value] of Object.entries(source)) {
-    if (!MIXPANEL_DROPPED.has(key) && !Object.hasOwn(MIXPANEL_RENAMED, key)) out[key] = value;
+    if (!MIXPANEL_DROPPED.has(key) && !Object.hasOwn(MIXPANEL_RENAMED, key)) setOwnProperty(out, key, value);
   }
   for (const [from, to] of Object.entries(MIXPANEL_RENAMED)) {
     if (!Object.hasOwn(source, from)) continue;
@@ -122,7 +124,8 @@ export function mapMixpanel(record: Properties, zone?: ZoneConverter): Candidate
   return candidate;
 }
 
-export const readMixpanel = jsonLinesReader((options) => {
+export const mixpanelItems = vendorItems((options) => {
   const zone = options.timezone === undefined ? undefined : createZoneConverter(options.timezone);
   return (record) => mapMixpanel(record, zone);
 });
+export const readMixpanel = jsonLinesReader(mixpanelItems);

@@ -5,8 +5,11 @@
  */
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../events/canonical-json.js';
+import { MAX_PROPERTIES_DEPTH } from '../../events/json-depth.js';
+import { jsonLinesReader } from '../json-lines.js';
+import { parseJson } from '../json/read-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
-import { isMissing, isObject, jsonLinesReader, markUtc, setIfAbsent, type Properties } from './vendor-values.js';
+import { isMissing, isObject, vendorItems, markUtc, setIfAbsent, type Properties } from './vendor-values.js';
 
 /** Top-level fields of older and newer exports that belong in the properties as sent. */
 export const POSTHOG_TOP_LEVEL: ReadonlyArray<readonly [string, string]> = [
@@ -23,12 +26,11 @@ function propertiesOf(value: unknown): { value: Properties } | { problem: RowPro
   if (value === undefined || value === null) return { value: {} };
   if (isObject(value)) return { value: { ...value } };
   if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (isObject(parsed)) return { value: parsed };
-    } catch {
-      // Reported below.
-    }
+    const parsed = parseJson(value, { maxDepth: MAX_PROPERTIES_DEPTH });
+    if (!parsed.ok) {
+      const p = parsed.problem;
+      if (p.reason !== 'bad_json') return { problem: problem(p.reason, p.field === '' ? 'properties' : `properties.${p.field}`, `properties (JSON text): ${p.message}`) };
+    } else if (isObject(parsed.value)) return { value: parsed.value };
     return { problem: problem('bad_properties', 'properties', 'properties is text but not a JSON object') };
   }
   return { problem: problem('bad_properties', 'properties', 'properties must be a JSON object') };
@@ -57,4 +59,5 @@ export function mapPostHog(record: Properties): CandidateEvent | RowProblem {
   };
 }
 
-export const readPostHog = jsonLinesReader(() => mapPostHog);
+export const posthogItems = vendorItems(() => mapPostHog);
+export const readPostHog = jsonLinesReader(posthogItems);

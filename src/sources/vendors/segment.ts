@@ -12,7 +12,8 @@ import { EventKind, type EventKindValue } from '../../events/staged-event.js';
 import { groupDistinctId, readGroupKey } from '../people/group-record.js';
 import { addReferringDomain } from './referring-domain.js';
 import { addSegmentContext } from './segment-context.js';
-import { addUrlParts, isMissing, isObject, jsonLinesReader, renameIfAbsent, setIfAbsent, type Properties } from './vendor-values.js';
+import { jsonLinesReader } from '../json-lines.js';
+import { addUrlParts, isMissing, isObject, renameIfAbsent, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
 
 /** The group type of group calls and of `context.groupId` when --segment-group-type is not given. */
 export const DEFAULT_SEGMENT_GROUP_TYPE = 'company';
@@ -168,7 +169,8 @@ export function mapSegment(record: Properties, groupType: string = DEFAULT_SEGME
   };
 }
 
-export const readSegment = jsonLinesReader((options) => {
+export const segmentItems = vendorItems((options) => {
   const groupType = options.groupType ?? DEFAULT_SEGMENT_GROUP_TYPE;
   return (record) => mapSegment(record, groupType);
 });
+export const readSegment = jsonLinesReader(segmentItems);

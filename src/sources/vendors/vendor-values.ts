@@ -2,8 +2,10 @@
  * Small pure helpers the vendor mappings share: value checks, property moves that never
  * overwrite what the source already has, URL parts, and vendor times that are UTC by contract.
  */
-import { readLines, toJsonItem, type JsonRecordMapper } from '../jsonl-source.js';
-import type { ReaderOptions, SourceReader } from '../source-item.js';
+import { applyJsonColumns } from '../json-columns.js';
+import { jsonItemMapper, type JsonItemMapper, type JsonRecordMapper } from '../json-lines.js';
+import { setOwnProperty } from '../json/own-property.js';
+import type { ReaderOptions } from '../source-item.js';
 
 export type Properties = Record<string, unknown>;
 
@@ -22,13 +24,13 @@ export function isMissing(value: unknown): value is undefined | null | '' {
  */
 export function setIfAbsent(properties: Properties, key: string, value: unknown): void {
   if (isMissing(value) || (isObject(value) && Object.keys(value).length === 0)) return;
-  if (!Object.hasOwn(properties, key)) properties[key] = value;
+  if (!Object.hasOwn(properties, key)) setOwnProperty(properties, key, value);
 }
 
 /** Moves `from` to `to`, unless `to` is already taken (then `from` stays as it is). */
 export function renameIfAbsent(properties: Properties, from: string, to: string): void {
   if (!Object.hasOwn(properties, from) || Object.hasOwn(properties, to)) return;
-  properties[to] = properties[from];
+  setOwnProperty(properties, to, properties[from]);
   delete properties[from];
 }
 
@@ -56,10 +58,13 @@ export function markUtc(value: unknown): unknown {
   return typeof value === 'string' && ZONELESS_TIME.test(value.trim()) ? `${value.trim()} UTC` : value;
 }
 
-/** A JSON-lines reader whose records are mapped by a vendor mapping built for each file. */
-export function jsonLinesReader(mapperFor: (options: ReaderOptions) => JsonRecordMapper): SourceReader {
-  return (text, options) => {
+/**
+ * The items of a vendor's JSON lines: each record mapped by the mapping built for the file,
+ * with the roles `--column` names read from their paths.
+ */
+export function vendorItems(mapperFor: (options: ReaderOptions) => JsonRecordMapper): (options: ReaderOptions) => JsonItemMapper {
+  return (options) => {
     const map = mapperFor(options);
-    return readLines(text, (entry) => toJsonItem(entry, map));
+    return jsonItemMapper((record) => applyJsonColumns(map(record), record, options.columns));
   };
 }

@@ -6,7 +6,7 @@
  * device seen with more users than the limit (a kiosk, a test rig, a broken SDK) is not linked
  * at all. Pure.
  */
-import { isIllegalMergeId } from '../../events/illegal-distinct-ids.js';
+import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
 import type { DeviceRecord, DeviceUsers } from '../../staging/identity-store.js';
 
 /** Default of --max-users-per-device. */
@@ -22,7 +22,7 @@ export function isPlaceholderDevice(device: string): boolean {
   const id = device.startsWith(MIXPANEL_DEVICE_PREFIX) ? device.slice(MIXPANEL_DEVICE_PREFIX.length) : device;
   const trimmed = id.trim();
   if (/^[0\-]*$/.test(trimmed)) return true;
-  return PLACEHOLDER_WORDS.has(trimmed.toLowerCase()) || isIllegalMergeId(id) || isIllegalMergeId(device);
+  return PLACEHOLDER_WORDS.has(trimmed.toLowerCase()) || isIllegalDistinctId(id) || isIllegalDistinctId(device);
 }
 
 /** What to do with a device, given the users it was seen with. */
@@ -30,6 +30,6 @@ export function decideDevice(device: string, seen: DeviceUsers, maxUsersPerDevic
   if (seen.first === undefined) return 'gone';
   if (isPlaceholderDevice(device)) return 'placeholder';
   if (seen.users > maxUsersPerDevice) return 'kiosk';
-  if (isIllegalMergeId(seen.first.user)) return 'illegal_user';
+  if (isIllegalDistinctId(seen.first.user)) return 'illegal_user';
   return 'linked';
 }

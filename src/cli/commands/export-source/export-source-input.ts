@@ -9,18 +9,21 @@ import type { MappingFile } from '../../../events/mapping-schema.js';
 import type { GroupColumn } from '../../../events/rules-spec.js';
 import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
 import { formatNames, SOURCE_FORMATS } from '../../../sources/formats.js';
-import { CSV_ROLES, type CsvRole, type SourceFormat } from '../../../sources/source-item.js';
+import { JSON_COLUMN_ROLES } from '../../../sources/json-columns.js';
+import { CSV_ROLES, type SourceFormat } from '../../../sources/source-item.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
-import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
+import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { apiSourceNames } from '../../../sources/api/api-sources.js';
+import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
-export interface ExportSourceOptions extends StagingOptions, TimeOptions {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions {
   from: string;
   map?: string;
   timezone?: string;
-  column: string[];
   inferTypes: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -32,19 +35,14 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions {
   maxUsersPerDevice?: number;
   sessionize?: number;
   strictTime?: boolean;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
-/** --column distinct_id=user_id: read a standard field from another CSV header. */
-export function parseColumns(values: string[]): Partial<Record<CsvRole, string>> {
-  const columns: Partial<Record<CsvRole, string>> = {};
-  for (const value of values) {
-    const [role, header] = value.split('=', 2) as [string, string | undefined];
-    if (!CSV_ROLES.includes(role as CsvRole) || !header) {
-      throw new UsageError(`--column ${value}: expected <role>=<header> with role one of ${CSV_ROLES.join(', ')}`);
-    }
-    columns[role as CsvRole] = header;
-  }
-  return columns;
+/** The roles --column may name for a format: CSV headers, or paths in JSON (properties only for plain JSON lines). */
+function columnRoles(format: string): readonly string[] {
+  if (format === 'csv' || format === 'jsonl') return CSV_ROLES;
+  return JSON_COLUMN_ROLES;
 }
 
 /** --group company=company_id: the value of that column (property) becomes $groups.company. */
@@ -96,14 +94,18 @@ export function vendorOptions(from: string, options: Pick<ExportSourceOptions, '
   };
 }
 
-export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
+/** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
+export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted' | 'ingestion' | 'passes'>;
+
+export async function stagingShape(options: ExportSourceOptions, nowMs: number): Promise<StagingShape> {
   const source = SOURCE_FORMATS[options.from];
   if (source === undefined) throw new UsageError(`--from ${options.from}: unknown format (use ${formatNames().join(', ')})`);
   if (options.timezone !== undefined && source.timezone === 'utc') {
     throw new UsageError(`--timezone does not apply to --from ${options.from}: its export's times are always UTC`);
   }
   const groups = parseGroups(options.group);
-  const timezone = checkZone(options.timezone);
+  const zone = checkZone(options.timezone);
+  const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   const mapping = await loadMappingFile(options.map);
   const rules = {
@@ -116,31 +118,52 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     groups,
     sessionizeMinutes: options.sessionize,
   };
-  const columns = parseColumns(options.column);
+  const columns = parseColumns(options.column, columnRoles(options.from), options.from === 'csv' ? 'header' : 'path');
+  const reading = readingInput(options, source.layout === 'csv');
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
   const vendor = vendorOptions(options.from, options);
   return {
-    files,
-    staging: options.staging,
-    command: 'export-source',
     format: options.from,
-    workers: options.workers,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, strictTime: vendor.strictTime },
-    expandInputs: true,
-    replaceChanged: options.replaceChanged === true,
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, strictTime: vendor.strictTime, ...reading },
+    defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
+    ingestion: { geoipFromIp: options.geoip, importSource: options.from },
     recordedOptions: {
       map: options.map ?? null,
       mapping: mappingFingerprint(mapping),
-      timezone: recordedZone(source, timezone),
+      timezone: recordedZone(source, zone?.canonical),
       inferTypes: options.inferTypes,
       columns,
       groups,
       minTime: recordedMinTime(minTimeMs),
+      geoip: options.geoip,
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
       ...vendor,
       sessionize: options.sessionize ?? null,
     },
     passes: { maxUsersPerDevice: options.maxUsersPerDevice, sessionizeMinutes: options.sessionize },
+  };
+}
+
+export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
+  refuseApiFlags(options.from, options);
+  if (files.length === 0) {
+    throw new UsageError('no source files given: name files, directories or globs', [`To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`]);
+  }
+  const shape = await stagingShape(options, nowMs);
+  return {
+    files,
+    staging: options.staging,
+    command: 'export-source',
+    format: shape.format,
+    workers: options.workers,
+    readerOptions: shape.readerOptions,
+    expandInputs: true,
+    replaceChanged: options.replaceChanged === true,
+    defaulted: shape.defaulted,
+    rules: shape.rules,
+    ingestion: shape.ingestion,
+    recordedOptions: shape.recordedOptions,
+    passes: shape.passes,
   };
 }

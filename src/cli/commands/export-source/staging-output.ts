@@ -4,15 +4,17 @@
  * identical (to an earlier row of the same file), skipped or rejected, and these add up to the
  * rows read; withdrawn rows are rows of an earlier read, no longer sent.
  */
-import type { FileSummary } from '../../../stage-sources/stage-file.js';
-import type { StageSourcesResult } from '../../../stage-sources/stage-sources.js';
+import type { StagedFile, StageSourcesResult } from '../../../stage-sources/stage-sources.js';
 import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { WithdrawnByRead } from '../../../staging/withdrawals.js';
-import { count, plural, rate } from '../../../util/format.js';
+import { count, plural, took } from '../../../util/format.js';
+import { migrateCommand } from '../../../util/migrate-command.js';
+import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { noteLines, passesLines } from './passes-output.js';
 
-function byReason(rejected: Record<string, number>): string {
+/** Reject counts by reason, most first: `3 bad_json, 1 missing_event`. */
+export function byReason(rejected: Record<string, number>): string {
   return Object.entries(rejected)
     .sort((a, b) => b[1] - a[1])
     .map(([reason, n]) => `${count(n)} ${reason}`)
@@ -39,9 +41,11 @@ function printWithdrawn(withdrawn: readonly WithdrawnByRead[]): void {
   }
 }
 
-function printFile(file: FileSummary): void {
+function printFile(file: StagedFile): void {
   print(`${file.displayName}: ${countsLine(file)}`);
+  for (const notice of file.notices) print(`  note: ${notice}`);
   if (file.resumedAtLine !== undefined) print(`  resumed at line ${count(file.resumedAtLine)} (an interrupted run had staged the lines before it)`);
+  if (file.restarted !== undefined) print(`  staged from the start: ${file.restarted}`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
   if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);
   if (file.rejected > 0) {
@@ -63,8 +67,8 @@ function printSummary(result: StageSourcesResult): void {
   // Rows an interrupted run had read are in the counts, not in this run's rate.
   const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
   for (const line of [...noteLines(t.notes), ...passesLines(result.passes)]) print(line);
-  print(`Staged into ${result.staging} in ${(result.elapsedMs / 1000).toFixed(1)} s (${count(rate(readNow, result.elapsedMs))} rows/s).`);
-  if (t.rejected > 0) print('Every rejected row, with its file, line and reason: `migrate rejects`.');
+  print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, readNow, 'rows')}.`);
+  if (t.rejected > 0) print(`Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`);
 }
 
 export function presentStaging(result: StageSourcesResult, json: boolean): void {

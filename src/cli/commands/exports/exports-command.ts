@@ -8,6 +8,7 @@ import { createExport, DEFAULT_CREATE_WAIT_MS } from '../../../management/export
 import { downloadExport } from '../../../management/export-download.js';
 import { EXPORT_FORMAT_NAMES } from '../../../management/export-formats.js';
 import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, waitForExport, type WaitOptions } from '../../../management/export-wait.js';
+import type { ManagementApi } from '../../../management/management-api.js';
 import { refuseExisting } from '../../../management/save-file.js';
 import { systemClock } from '../../../util/clock.js';
 import { integerOption } from '../../options/common-options.js';
@@ -21,8 +22,8 @@ interface WaitFlags {
   waitTimeoutMs: number;
 }
 
-function waitOptions(flags: WaitFlags): WaitOptions {
-  return { pollIntervalMs: flags.pollIntervalMs, timeoutMs: flags.waitTimeoutMs, clock: systemClock };
+function waitOptions(flags: WaitFlags, api: ManagementApi): WaitOptions {
+  return { pollIntervalMs: flags.pollIntervalMs, timeoutMs: flags.waitTimeoutMs, clock: systemClock, target: api.client.target };
 }
 
 async function list(options: ManagementOptions & { limit?: number; offset?: number; all?: boolean }): Promise<void> {
@@ -40,12 +41,12 @@ async function create(options: CreateFlags): Promise<void> {
   const overwrite = options.force ?? false;
   if (options.output !== undefined) refuseExisting(options.output, overwrite);
   const created = await withManagementApi(options, async (api) => {
-    const made = await createExport(api, request, { waitMs: options.waitMs, clock: systemClock });
+    const made = await createExport(api, request, { waitMs: options.waitMs, clock: systemClock, target: api.client.target });
     presentCreated(made, json);
     let current = made.export;
     if (options.wait || options.output !== undefined) {
-      if (!current.has_content) current = await waitForExport(api, current.id, waitOptions(options));
-      if (options.output !== undefined) presentSavedAfterCreate(await downloadExport(api, current.id, { file: options.output, overwrite }, waitOptions(options), current), json);
+      if (!current.has_content) current = await waitForExport(api, current.id, waitOptions(options, api));
+      if (options.output !== undefined) presentSavedAfterCreate(await downloadExport(api, current.id, { file: options.output, overwrite }, waitOptions(options, api), current), json);
     }
     return current;
   });
@@ -60,7 +61,7 @@ async function download(id: number, options: ManagementOptions & WaitFlags & { o
   const json = options.json === true;
   const saved = await withManagementApi(options, (api) => {
     if (!json) warn(`Fetching export ${id}; waiting up to ${Math.round(options.waitTimeoutMs / 1000)} s if it is still rendering.`);
-    return downloadExport(api, id, { file: options.output, overwrite: options.force ?? false }, waitOptions(options));
+    return downloadExport(api, id, { file: options.output, overwrite: options.force ?? false }, waitOptions(options, api));
   });
   presentDownloaded(id, saved, json);
 }

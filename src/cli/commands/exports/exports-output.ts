@@ -2,6 +2,7 @@
 import type { CreatedExport } from '../../../management/export-create.js';
 import type { SavedExport } from '../../../management/export-download.js';
 import type { Export, ExportsPage } from '../../../management/management-schemas.js';
+import { plural } from '../../../util/format.js';
 import { print, printJson, warn } from '../../terminal/output.js';
 import { table } from '../../terminal/table.js';
 import type { Paging } from './export-args.js';
@@ -62,10 +63,10 @@ export function presentCreated(created: CreatedExport, json: boolean): void {
 
 /** After `create --output`: the file saved (the export itself follows). */
 export function presentSavedAfterCreate(saved: SavedExport, json: boolean): void {
-  if (!json) print(`Saved ${saved.file} (${saved.bytes} bytes).`);
+  if (!json) print(`Saved ${saved.file} (${plural(saved.bytes, 'byte')}).`);
 }
 
 export function presentDownloaded(id: number, saved: SavedExport, json: boolean): void {
   if (json) printJson({ id, file: saved.file, bytes: saved.bytes, content_type: saved.contentType });
-  else print(`Saved ${saved.file} (${saved.bytes} bytes, ${saved.contentType}).`);
+  else print(`Saved ${saved.file} (${plural(saved.bytes, 'byte')}, ${saved.contentType}).`);
 }

@@ -6,5 +6,7 @@ import { table } from '../../terminal/table.js';
 export function presentGroupTypes(types: GroupType[], json: boolean): void {
   if (json) return printJson(types);
   if (types.length === 0) return print('No group types yet: they appear once $groupidentify events have been ingested.');
-  print(table([['index', 'type', 'singular', 'plural'], ...types.map((t) => [String(t.group_type_index), t.group_type, t.name_singular ?? '', t.name_plural ?? ''])]));
+  // PostHog shows the type itself where no display name was set; `-` says none was.
+  const name = (text: string | null | undefined): string => (text === undefined || text === null || text.trim() === '' ? '-' : text);
+  print(table([['index', 'type', 'singular name', 'plural name'], ...types.map((t) => [String(t.group_type_index), t.group_type, name(t.name_singular), name(t.name_plural)])]));
 }

@@ -8,9 +8,10 @@ import type { ReaderOptions } from '../../../sources/source-item.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone } from '../../options/event-rule-options.js';
-import { parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
+import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 
-export interface IdentifyOptions extends StagingOptions, TimeOptions {
+export interface IdentifyOptions extends StagingOptions, TimeOptions, ReadingFlags {
   from: 'csv' | 'jsonl';
   timezone?: string;
   inferTypes: boolean;
@@ -20,6 +21,8 @@ export interface IdentifyOptions extends StagingOptions, TimeOptions {
   setOnce?: string;
   groupType?: string;
   keyColumn?: string;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
 /**
@@ -30,22 +33,33 @@ export function defaultUpdateTimestampMs(nowMs: number): number {
   return Math.floor((nowMs - RECENT_WINDOW_MS) / 60_000) * 60_000;
 }
 
+/** The fields --column may name: a users file's, or a groups file's (whose key has --key-column). */
+const USER_ROLES = ['distinct_id', 'anon_distinct_id', 'timestamp', 'uuid'];
+const GROUP_ROLES = ['timestamp', 'uuid'];
+
 function stagingInput(files: string[], options: IdentifyOptions, kind: EventKindValue, readerOptions: Omit<ReaderOptions, 'displayName'>, nowMs: number): StageSourcesInput {
   const prefix = kind === EventKind.person ? 'users' : 'groups';
-  const timezone = checkZone(options.timezone);
+  const zone = checkZone(options.timezone);
+  const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
+  const column = options.column ?? [];
+  const columns = parseColumns(column, kind === EventKind.person ? USER_ROLES : GROUP_ROLES, options.from === 'csv' ? 'header' : 'path');
+  const reading = readingInput({ ...options, column }, options.from === 'csv');
+  const recorded = column.length > 0 ? { ...readerOptions, columns } : readerOptions;
   return {
     files,
     staging: options.staging,
     command: kind === EventKind.person ? 'identify-users' : 'identify-groups',
     format: `${prefix}-${options.from}`,
     workers: options.workers,
-    readerOptions: { inferTypes: options.inferTypes, ...readerOptions },
+    readerOptions: { inferTypes: options.inferTypes, ...readerOptions, ...(column.length > 0 ? { columns } : {}), ...reading },
     expandInputs: false,
     replaceChanged: options.replaceChanged === true,
+    defaulted: [...defaultedReading(options), ...defaultedTime(options)],
     rules: { timezone, nowMs, minTimeMs, kind },
+    ingestion: { geoipFromIp: options.geoip, importSource: kind === EventKind.person ? 'identify-users' : 'identify-groups' },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
-    recordedOptions: { timezone: timezone ?? null, inferTypes: options.inferTypes, ...readerOptions, minTime: recordedMinTime(minTimeMs) },
+    recordedOptions: { timezone: zone?.canonical ?? null, inferTypes: options.inferTypes, ...recorded, minTime: recordedMinTime(minTimeMs), geoip: options.geoip },
   };
 }
 

@@ -10,7 +10,7 @@ export function presentDryRun(report: DryRunReport, json: boolean): void {
   }
   const r = report;
   print(`Dry run: nothing was sent.`);
-  print(`${r.project} (${r.host}): ${count(r.pending)} events pending; this run would send ${plural(r.events, 'event')} in ${plural(r.chunks, 'chunk')}.`);
+  print(`${r.project} (${r.host}): ${plural(r.pending, 'event')} pending; this run would send ${plural(r.events, 'event')} in ${plural(r.chunks, 'chunk')}.`);
   print(`  ${bytes(r.bodyBytes)} of JSON before compression (largest chunk ${bytes(r.largestChunkBytes)}); gzip ${r.gzip ? 'on' : 'off'}.`);
   print(`  Concurrency ${r.concurrency}, max rate ${r.maxRatePerSec === 0 ? 'none' : `${count(r.maxRatePerSec)} events/s`}.`);
   if (r.samplePayload !== undefined) {

@@ -3,10 +3,16 @@ import type { StagingCheck } from '../../../staging/staging-check.js';
 import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { KindReport, ProjectReport, SourceReport, StagingReport } from '../../../staging/staging-report.js';
 import { bytes, count, plural } from '../../../util/format.js';
+import { migrateCommand, type CommandPlace } from '../../../util/migrate-command.js';
+import { shellWord } from '../../../util/shell-word.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
-import { table } from '../../terminal/table.js';
 import { passesStatusLines } from './passes-status.js';
+import { fitColumn, table } from '../../terminal/table.js';
+import { printRules } from './rules-output.js';
+
+/** Text tables of status stay within this many columns: long paths are cut in the middle (--json keeps them whole). */
+const MAX_TABLE_WIDTH = 120;
 
 function range(kind: KindReport): string {
   return kind.count === 0 ? '' : ` (${kind.first} .. ${kind.last})`;
@@ -14,15 +20,22 @@ function range(kind: KindReport): string {
 
 function printSources(report: StagingReport): void {
   if (report.sources.length === 0) {
-    print('No sources staged yet: run `migrate export-source`.');
+    print(`No sources staged yet: run \`${migrateCommand('export-source', { staging: report.staging })}\`.`);
     return;
   }
-  print('Sources:');
+  // Source API ranges are shown by their ledger (printRanges): a read per day would flood this table.
+  const files = report.sources.filter((s) => !/^[a-z]+-api:/.test(s.path));
+  const apiReads = report.sources.length - files.length;
+  if (files.length === 0) {
+    print(`Sources: ${plural(apiReads, 'range read')} from source APIs (below)`);
+    return;
+  }
+  print(`Sources:${apiReads > 0 ? ` (and ${plural(apiReads, 'range read')} from source APIs, below)` : ''}`);
   const counts = (c: ReadCounts & { withdrawn: number }): string[] => [c.rowsRead, c.staged, c.alreadyStaged, c.duplicates, c.skipped, c.rejected, c.withdrawn].map(count);
-  const rows = report.sources.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), bytes(s.sizeBytes), ...counts(s)]);
-  if (report.sources.length > 1) rows.push(['  all files', '', '', '', ...counts(report.sourceTotals)]);
-  print(table([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows]));
-  const partial = report.sources.filter((s) => s.status === 'partial');
+  const rows = files.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), s.sizeBytes < 0 ? 'stream' : bytes(s.sizeBytes), ...counts(s)]);
+  if (report.sources.length > 1) rows.push([`  all ${apiReads > 0 ? 'reads' : 'files'}`, '', '', '', ...counts(report.sourceTotals)]);
+  print(table(fitColumn([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows], 0, MAX_TABLE_WIDTH)));
+  const partial = files.filter((s) => s.status === 'partial');
   if (partial.length > 0) print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
 }
 
@@ -40,7 +53,7 @@ function printWithdrawn(report: StagingReport): void {
 function runningOrKilled(writer: StagingReport['writer']): string {
   if (writer !== null && writer.alive === true) return `running (process ${writer.pid}, migrate ${writer.command})`;
   if (writer !== null && writer.alive === undefined) return `running on ${writer.host} (process ${writer.pid}), or killed`;
-  return 'killed (`migrate resume`)';
+  return 'killed';
 }
 
 function lastImport(p: ProjectReport, writer: StagingReport['writer']): string {
@@ -49,41 +62,72 @@ function lastImport(p: ProjectReport, writer: StagingReport['writer']): string {
   if (run.status === 'done') return run.sample !== null ? `sample of ${count(run.sample)} done` : 'done';
   if (run.status === 'running') return runningOrKilled(writer);
   if (run.status === 'superseded') return 'superseded';
-  return `${run.status} (\`migrate resume\`)`;
+  return run.status;
 }
 
-function printProjects(report: StagingReport): void {
+/** Whether `resume` continues the project's last import: it ended unfinished, or was killed. */
+function resumable(p: ProjectReport, writer: StagingReport['writer']): boolean {
+  const run = p.lastImport;
+  if (run === null || run.status === 'done' || run.status === 'superseded') return false;
+  return run.status !== 'running' || !(writer !== null && writer.alive !== false);
+}
+
+function printProjects(report: StagingReport, place: CommandPlace): void {
   if (report.projects.length === 0) {
-    print('Not imported anywhere yet: `migrate import --project <name>`.');
+    print(`Not imported anywhere yet: \`${migrateCommand('import --project <name>', place)}\`.`);
     return;
   }
   print('Projects:');
   const rows = report.projects.map((p) => [`  ${p.name}`, p.role, p.host, count(p.delivered), count(p.pending), count(p.deadLetters), lastImport(p, report.writer)]);
-  print(table([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows]));
+  print(table(fitColumn([['  project', 'role', 'host', 'delivered', 'pending', 'dead letters', 'last import'], ...rows], 2, MAX_TABLE_WIDTH)));
+  for (const p of report.projects) {
+    if (resumable(p, report.writer)) print(`  ${p.name}: continue with \`${migrateCommand(`resume --project ${shellWord(p.name)}`, place)}\``);
+  }
   for (const p of report.projects) {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
-      const events = p.delivered - p.deliveredPersons - p.deliveredGroups;
-      print(`  ${p.name}: delivered ${count(events)} of ${count(report.events.count)} events, ${count(p.deliveredPersons)} of ${count(report.persons.count)} person updates, ${count(p.deliveredGroups)} of ${count(report.groups.count)} group updates`);
+      const events = p.delivered - p.deliveredPersons - p.deliveredGroups - p.deliveredReassertions;
+      const reassertions = report.rules.reassertions.staged > 0 ? `, ${count(p.deliveredReassertions)} of ${plural(report.rules.reassertions.staged, 're-assertion')}` : '';
+      print(`  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}${reassertions}`);
     }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
   }
   if (report.deadLetters.length > 0) {
     print('Dead letters (refused by the server; not sent again):');
-    for (const d of report.deadLetters) print(`  ${d.project} ${d.uuid} ${d.event} ${d.timestamp}: HTTP ${d.status} ${d.message}`);
+    // Messages recorded by earlier versions may start with the status already.
+    for (const d of report.deadLetters) print(`  ${d.project} ${d.uuid} ${d.event} ${d.timestamp}: HTTP ${d.status}: ${d.message.replace(/^HTTP \d+:? /, '')}`);
   }
 }
 
-function preflightLine(p: StagingReport['preflights'][number]): string {
+function preflightLine(p: StagingReport['preflights'][number], place: CommandPlace): string {
   if (p.outcome === 'skipped') return `  ${p.project}: preflight skipped (--skip-preflight, ${p.createdAt})`;
   const found = [p.problems > 0 ? plural(p.problems, 'problem') : '', p.warnings > 0 ? plural(p.warnings, 'warning') : ''].filter(Boolean).join(', ');
-  return `  ${p.project}: preflight ${p.outcome} ${p.createdAt}${found === '' ? '' : ` (${found})`}${p.outcome === 'failed' ? ': `migrate doctor --project ' + p.project + '`' : ''}`;
+  return `  ${p.project}: preflight ${p.outcome} ${p.createdAt}${found === '' ? '' : ` (${found})`}${p.outcome === 'failed' ? `: \`${migrateCommand(`doctor --project ${shellWord(p.project)}`, place)}\`` : ''}`;
+}
+
+function printRanges(report: StagingReport): void {
+  for (const source of report.ranges) {
+    const c = source.counts;
+    const waiting = c.pending + c.fetching;
+    print(`Ranges of ${source.source}: ${count(c.done)} done, ${count(c.empty)} without data, ${count(c.failed)} failed, ${count(waiting)} pending`);
+    for (const span of source.spans) {
+      const bounds = span.start === span.end ? span.start : `${span.start} .. ${span.end}`;
+      const rows = span.status === 'done' ? `, ${plural(span.rowsRead, 'row')}` : '';
+      print(`  ${bounds}: ${span.status === 'empty' ? 'without data' : span.status} (${plural(span.ranges, 'range')}${rows})`);
+    }
+    for (const failed of source.failed) print(`  failed ${failed.start === failed.end ? failed.start : `${failed.start}-${failed.end}`} after ${plural(failed.attempts, 'request')}: ${failed.error ?? ''}`);
+  }
+  if (report.ranges.some((source) => source.counts.failed + source.counts.pending > 0)) {
+    print('Ranges not done are fetched by running the same `migrate export-source --from ...-api` again.');
+  }
 }
 
 function printStagingReport(report: StagingReport): void {
-  print(`Staging file: ${report.staging}`);
+  const place = { staging: report.staging };
+  print(`Staging file: ${displayPath(report.staging)}`);
   if (report.note !== null) print(`Note: ${report.note}.`);
   printSources(report);
+  printRanges(report);
   print(`Events: ${count(report.events.count)}${range(report.events)}`);
   printWithdrawn(report);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
@@ -94,13 +138,14 @@ function printStagingReport(report: StagingReport): void {
     print(table(report.topEvents.map((e) => [`  ${e.name}`, count(e.count)])));
   }
   if (report.rejectsByReason.length > 0) {
-    print('Rejected rows (see `migrate rejects`):');
+    print(`Rejected rows (see \`${migrateCommand('rejects', place)}\`):`);
     print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
   }
-  printProjects(report);
+  if (report.sources.length > 0) printRules(report.rules);
+  printProjects(report, place);
   if (report.preflights.length > 0) {
     print('Preflight (migrate doctor, run by import before a project\'s first chunk):');
-    for (const p of report.preflights) print(preflightLine(p));
+    for (const p of report.preflights) print(preflightLine(p, place));
   }
 }
 

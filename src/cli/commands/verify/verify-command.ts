@@ -13,10 +13,10 @@ async function run(options: VerifyOptions): Promise<void> {
   const { verifyProject } = await import('../../../verify/verify-project.js');
   const { writeVerifyReport } = await import('../../../verify/report/write-report.js');
   const result = await withTerminal({ quiet: options.quiet === true || json, interrupts: true }, (reporter, signal) => verifyProject(input, reporter, signal)).catch(
-    presentUnfinished(json),
+    presentUnfinished(json, { staging: options.staging, config: options.config }),
   );
   const html = options.html === undefined ? undefined : writeVerifyReport(options.html, result);
-  presentVerify(result, json, html);
+  presentVerify(result, json, html, options.config);
 }
 
 export function registerVerify(program: Command): void {

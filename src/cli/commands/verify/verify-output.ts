@@ -5,6 +5,7 @@
 import { EventsMissingError } from '../../../errors.js';
 import { shellWord } from '../../../import/import-rules.js';
 import { count, duration, plural } from '../../../util/format.js';
+import { migrateCommand, type CommandPlace } from '../../../util/migrate-command.js';
 import type { VerifyResult } from '../../../verify/verify-project.js';
 import { summaryLine } from '../../../verify/verify-wording.js';
 import { displayPath } from '../../terminal/display-path.js';
@@ -40,12 +41,12 @@ function method(r: VerifyResult): string {
 
 function printWait(r: VerifyResult): void {
   const w = r.wait;
-  if (w.ended === 'settled') print(`Waited ${duration(w.waitedMs)} for ingestion: ${w.readings} readings, the last two a minute apart agree.`);
-  if (w.ended === 'time-up') print(`Waited ${duration(w.waitedMs)} for ingestion (${w.readings} readings); the count was still changing when the time was up.`);
-  if (w.ended === 'complete' && w.readings > 1) print(`Waited ${duration(w.waitedMs)} for ingestion (${w.readings} readings).`);
+  if (w.ended === 'settled') print(`Waited ${duration(w.waitedMs)} for ingestion: ${plural(w.readings, 'reading')}, the last two a minute apart agree.`);
+  if (w.ended === 'time-up') print(`Waited ${duration(w.waitedMs)} for ingestion (${plural(w.readings, 'reading')}); the count was still changing when the time was up.`);
+  if (w.ended === 'complete' && w.readings > 1) print(`Waited ${duration(w.waitedMs)} for ingestion (${plural(w.readings, 'reading')}).`);
 }
 
-function printResend(r: VerifyResult): void {
+function printResend(r: VerifyResult, place: CommandPlace): void {
   const s = r.resend;
   if (s === null) return;
   if (s.requeued === 0) {
@@ -53,27 +54,32 @@ function printResend(r: VerifyResult): void {
     return;
   }
   print(`Re-queued ${plural(s.requeued, 'event')} on ${plural(s.days.length, 'day')} and re-sent them with the same uuids and content (import run ${s.runId}): ${count(s.run?.delivered ?? 0)} accepted.`);
-  print(`Check they landed in a few minutes: migrate verify --project ${shellWord(r.project)} --wait 10m`);
+  print(`Check they landed in a few minutes: ${migrateCommand(`verify --project ${shellWord(r.project)} --wait 10m`, place)}`);
 }
 
-function printText(r: VerifyResult, html: string | undefined): void {
+function printText(r: VerifyResult, html: string | undefined, place: CommandPlace): void {
   print(`Project ${r.project} (${r.apiHost}, project id ${r.projectId}), staging file ${displayPath(r.staging)}`);
   print(`  ${method(r)}`);
   if (r.rows.length > 0) printRows(r);
   print(summaryLine(r.summary));
-  if (r.summary.totals.pending > 0) print(`  ${plural(r.summary.totals.pending, 'staged event')} not delivered yet (migrate resume, or migrate import --project ${shellWord(r.project)}).`);
+  if (r.summary.totals.pending > 0) {
+    const resume = migrateCommand(`resume --project ${shellWord(r.project)}`, place);
+    print(`  ${plural(r.summary.totals.pending, 'staged event')} not delivered yet (${resume}, or ${migrateCommand(`import --project ${shellWord(r.project)}`, place)}).`);
+  }
   printWait(r);
-  printResend(r);
+  printResend(r, place);
   if (html !== undefined) print(`Report: ${html}`);
 }
 
-export function presentVerify(r: VerifyResult, json: boolean, html: string | undefined): void {
+/** `config`: the --config given, named in the commands suggested. */
+export function presentVerify(r: VerifyResult, json: boolean, html: string | undefined, config?: string): void {
+  const place = { staging: r.staging, config };
   if (json) printJson({ ...r, report: html ?? null });
-  else printText(r, html);
+  else printText(r, html, place);
   if (r.summary.complete || (r.resend !== null && r.resend.requeued > 0 && r.resend.run?.outcome === 'done')) return;
   const project = shellWord(r.project);
   throw new EventsMissingError(`${plural(r.summary.shortDays, 'day')} short by ${plural(r.summary.missing, 'event')}: PostHog accepted them and does not hold them`, [
-    `If the import ended minutes ago, PostHog may still be ingesting: migrate verify --project ${project} --wait 10m`,
-    `To re-send exactly the missing events (same uuids, nothing can double): migrate verify --project ${project} --resend-missing`,
+    `If the import ended minutes ago, PostHog may still be ingesting: ${migrateCommand(`verify --project ${project} --wait 10m`, place)}`,
+    `To re-send exactly the missing events (same uuids, nothing can double): ${migrateCommand(`verify --project ${project} --resend-missing`, place)}`,
   ]);
 }
