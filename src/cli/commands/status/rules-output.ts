@@ -7,6 +7,10 @@ import type { PropertyTypeConflict, RowPlace, RuleReport } from '../../../stagin
 import { count, plural } from '../../../util/format.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print } from '../../terminal/output.js';
+import { wrapText } from '../../terminal/wrap-text.js';
+
+/** Status text stays within the width of its tables. */
+const WIDTH = 120;
 
 export const at = (place: RowPlace): string => `${displayPath(place.path)}:${place.line}`;
 
@@ -57,11 +61,11 @@ export function printRules(rules: RuleReport): void {
   const lines = ruleLines(rules);
   if (lines.length > 0) {
     print("PostHog's ingestion rules (checked at staging; `migrate rejects --warnings` lists the rows):");
-    for (const line of lines) print(`  ${line}`);
+    for (const line of lines) for (const part of wrapText(`  ${line}`, WIDTH, '    ')) print(part);
   }
   const names = ['events', 'person updates', 'group updates', 're-assertions'];
-  print(
+  const order =
     `Send order: ${sendOrder(false).map((k) => names[k]).join(', ')}; so every event is stored with its person's and groups' properties. ` +
-      '`--people-last` sends events first, as earlier versions did: their person and group properties then stay empty.',
-  );
+    '`--people-last` sends events first, as earlier versions did: their person and group properties then stay empty.';
+  for (const part of wrapText(order, WIDTH, '  ')) print(part);
 }
