@@ -2,6 +2,8 @@
  * Turns a candidate read from any source into a staged event or a reasoned problem. Every rule
  * of what may be sent lives here, so all sources (CSV, JSONL, vendors, people, groups) share it.
  */
+import type { GroupProperties } from './group-observations.js';
+import type { SourceNote } from './source-notes.js';
 import { applyIngestionRules, type IngestionRules } from './ingestion-rules.js';
 import { distinctIdText } from '../sources/json/json-numbers.js';
 import { stringifyJson } from '../sources/json/json-writer.js';
@@ -45,6 +47,10 @@ export interface CandidateEvent {
    * option (Mixpanel's project zone), so `timestamp` is already converted.
    */
   sourceTime?: unknown;
+  /** What the reader did to the row that the summary counts (a time taken from another field...). */
+  notes?: SourceNote[];
+  /** Group properties the row carries apart from its event (Amplitude's `group_properties`). */
+  groupProperties?: GroupProperties[];
 }
 
 export interface EventRules {
@@ -58,6 +64,8 @@ export interface EventRules {
   kind?: EventKindValue;
   /** Properties whose values attach the event to groups (`$groups`). */
   groups?: ReadonlyArray<{ type: string; property: string }>;
+  /** --sessionize: a source `$session_id` that is not a UUIDv7 moves to `$source_session_id` (stage-piece.ts). */
+  sessionize?: boolean;
   /** PostHog's ingestion rules (see ingestion-rules.ts); absent where only the mapping is tested. */
   ingestion?: IngestionRules;
 }

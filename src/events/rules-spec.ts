@@ -24,6 +24,8 @@ export interface RulesSpec {
   kind?: EventKindValue;
   /** export-source --group: put the value of `property` into `$groups[type]`. */
   groups?: GroupColumn[];
+  /** export-source --sessionize (minutes): sessions are computed after staging; see EventRules.sessionize. */
+  sessionizeMinutes?: number;
   /** PostHog's ingestion rules; the types come from the mapping file. */
   ingestion?: Omit<IngestionRules, 'types'>;
   /** export-source --only-events, --skip-events, --since, --until (see row-filters.ts). */
@@ -45,6 +47,7 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     minTimeMs: spec.minTimeMs,
     kind: spec.kind,
     groups: spec.groups,
+    sessionize: spec.sessionizeMinutes !== undefined,
     ingestion: spec.ingestion === undefined ? undefined : { ...spec.ingestion, types: spec.mapping?.types },
   };
 }

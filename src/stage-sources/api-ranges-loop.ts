@@ -5,6 +5,7 @@
  * credentials refused, the disk full, Ctrl-C) stops the ranges in flight too; each goes back
  * to pending with nothing of it staged.
  */
+import type { PassesResult } from './passes/run-passes.js';
 import { spanLength, type Span } from '../sources/api/api-ranges.js';
 import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
@@ -46,6 +47,8 @@ export interface StageApiResult {
   requests: number;
   /** The source has given no data at all (every range empty): suspicious, so nothing is recorded as empty. */
   noData: boolean;
+  /** What the passes after staging did (identity links, group updates, sessions), as after file staging. */
+  passes?: PassesResult;
   elapsedMs: number;
 }
 

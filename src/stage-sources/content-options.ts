@@ -69,6 +69,12 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'setOnce', flag: '--set-once', unrecorded: [], show: (v) => (v as string[]).join(',') || 'none' },
   { key: 'groupType', flag: '--group-type', unrecorded: null },
   { key: 'keyColumn', flag: '--key-column', unrecorded: null },
+  // Identity links are drawn from the source's events; with --no-identity-links none are (and undelivered ones are withdrawn).
+  { key: 'identityLinks', flag: '--no-identity-links', unrecorded: true, show: (v) => (v === false ? 'no identity links' : 'identity links') },
+  // The events get computed session ids; a source's own non-UUIDv7 $session_id moves to $source_session_id.
+  { key: 'sessionize', flag: '--sessionize', unrecorded: null, show: (v) => (v === null ? 'no computed sessions' : `sessions after ${String(v)} minutes without an event`) },
+  // Taking a missing event_time from client_event_time only lets in rows rejected before.
+  { key: 'strictTime', flag: '--strict-time', unrecorded: true, widens: (before, after) => before === true && after === false, show: (v) => (v === false ? 'client or server time when event_time is missing' : 'event_time required') },
   // --no-geoip: every row carries $geoip_disable. Reads by an older migrate did not record it
   // (their rows carry neither); they are not compared, and doctor warns about them.
   { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : 'GeoIP from the rows\' own $ip only') },

@@ -15,13 +15,16 @@ import { countLineEnds } from '../sources/line-ends.js';
 import { abandonRead, addByReason, beginRead, COUNT_KEYS, earlierReads, finishRead, readRejects, recordProgress, supersedeRead, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
+import { addNotes } from '../events/source-notes.js';
+import { recordGroupObservations } from '../staging/group-observations-store.js';
+import { readNotes, recordReadNotes } from '../staging/read-notes.js';
 import { InFlight } from '../util/in-flight.js';
 import { settleGoneRows } from './changed-file.js';
 import { loadTransform } from './transform-module.js';
 import type { FilePlan } from './file-plan.js';
 import { inlinePool, piecesInFlight, workerPool, type PiecePool, type WorkerSetup } from './piece-pool.js';
 import { PieceSplitter, type SplitterResume, type TextPiece } from './piece-splitter.js';
-import { emptyResult, SHOWN_REJECTS, type PieceResult } from './stage-piece.js';
+import { emptyResult, SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
 import { ArrivingText, skipStagedText, TextProgress } from './text-progress.js';
 
 export interface StageFileOptions {
@@ -74,6 +77,7 @@ function addPiece(summary: FileSummary, piece: PieceResult): void {
   addByReason(summary.rejectedByReason, piece.rejectedByReason);
   addByReason(summary.skippedByReason, piece.skippedByReason);
   summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
+  addNotes(summary.notes, piece.notes);
 }
 
 /** Feeds pieces to the pool with at most `limit` in flight; the first failure wins. */
@@ -127,10 +131,12 @@ async function stagePieces(options: StageFileOptions, scope: ReadScope, setup: W
   const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume });
   const arriving = new ArrivingText(start.tracker);
   let reached: PieceProgress | undefined;
-  const target = {
+  const target: PieceTarget = {
     scope,
     writer: options.writer,
+    observed: (groups) => recordGroupObservations(store, groups),
     written(result: PieceResult, progress: PieceProgress) {
+      recordReadNotes(store, scope.readId, result.notes);
       addPiece(summary, result);
       recordProgress(store, scope.readId, progress, summary, splitter.header);
       reached = progress;
@@ -188,6 +194,7 @@ function startSummary(options: StageFileOptions, plan: FilePlan, input: SourceIn
   const rejects = readRejects(options.store, resumed.id, SHOWN_REJECTS);
   summary.rejectedByReason = rejects.byReason;
   summary.firstRejects = rejects.first as FileSummary['firstRejects'];
+  summary.notes = readNotes(options.store, resumed.id);
   summary.resumedAtLine = resumed.progress.line;
   summary.rowsReadBeforeResume = resumed.counts.rowsRead;
   return summary;

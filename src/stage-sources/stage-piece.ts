@@ -5,9 +5,11 @@
  */
 import { buildEvent, type EventRules } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
+import { firstAndLast, observe, type GroupObservation } from '../events/group-observations.js';
 import { SKIPPED_BY_MAP } from '../events/row-filters.js';
-import { rowSteps, stageRow, type RowOutcome, type RowSteps, type RowTransform } from '../events/row-steps.js';
+import { rowSteps, stageRow, type EventOutcome, type RowSteps, type RowTransform } from '../events/row-steps.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
+import { addNote, type NoteCounts, type SourceNote } from '../events/source-notes.js';
 import { findFormat } from '../sources/formats.js';
 import { isWellFormedText, markedBytesProblem, wellFormed } from '../sources/invalid-text.js';
 import { countLineEnds, headOf } from '../sources/line-ends.js';
@@ -15,6 +17,7 @@ import type { JsonItemMapper, ReaderOptions, SourceItem, SourceReader } from '..
 import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
 import type { PieceProgress, ReadCounts } from '../staging/source-reads.js';
+import { reviewSessionId } from './session-ids.js';
 import { largeRecord, MAX_ROW_BYTES, pieceLength, REJECT_HEAD_CHARS, type TextPiece } from './text-piece.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
@@ -49,6 +52,8 @@ export interface PieceTarget {
    * reached after it: the rows and that point are committed together (pieces come in file order).
    */
   written(result: PieceResult, progress: PieceProgress): void;
+  /** Called in the same transaction with the group properties the piece's rows carried, if any. */
+  observed?(groups: readonly GroupObservation[]): void;
 }
 
 export interface PieceResult extends ReadCounts {
@@ -57,6 +62,8 @@ export interface PieceResult extends ReadCounts {
   skippedByReason: Record<string, number>;
   /** The first rejects of the piece, by line. */
   firstRejects: Array<{ line: number } & RowProblem>;
+  /** Notes on rows that staged (see source-notes.ts). */
+  notes: NoteCounts;
 }
 
 /** How many rejects each piece reports for the summary. */
@@ -88,7 +95,7 @@ async function* slices(prefix: string, texts: readonly string[]): AsyncIterable<
 }
 
 export function emptyResult(): PieceResult {
-  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0, rejectedByReason: {}, skippedByReason: {}, firstRejects: [] };
+  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0, rejectedByReason: {}, skippedByReason: {}, firstRejects: [], notes: {} };
 }
 
 function noteReject(result: PieceResult, line: number, p: RowProblem): void {
@@ -101,50 +108,51 @@ function noteSkip(result: PieceResult, reason: string): void {
   result.skippedByReason[reason] = (result.skippedByReason[reason] ?? 0) + 1;
 }
 
-interface PieceBuilding {
+function countNotes(result: PieceResult, notes: readonly SourceNote[] | undefined): void {
+  if (notes === undefined) return;
+  for (const note of notes) addNote(result.notes, note.code, 1, note.example === undefined ? [] : [note.example]);
+}
+
+interface Building {
   result: PieceResult;
   rejects: RejectEntry[];
   events: EventBatchBuilder;
+  groups: GroupObservation[];
 }
 
-/** Adds a row's outcome through the filters and the transform: its events, a skip or a reject. */
-function addOutcome(item: { line: number; raw: string }, outcome: RowOutcome, piece: PieceBuilding): void {
-  const { result } = piece;
-  if (outcome.type === 'skipped') return noteSkip(result, outcome.reason);
-  if (outcome.type === 'rejected') {
-    noteReject(result, item.line, outcome.problem);
-    piece.rejects.push({ line: item.line, raw: item.raw, problem: outcome.problem });
-    return;
-  }
-  result.added += outcome.events.length - 1;
-  for (const event of outcome.events) {
-    if (event.recent) result.recent++;
-    piece.events.add(item.line, event.event, event.zoneKey, event.facts);
-  }
+/** Adds one event of a row; the row's group properties are observed with its first event. */
+function addEvent(item: Extract<SourceItem, { candidate: unknown }>, outcome: EventOutcome, piece: Building, first: boolean): void {
+  if (outcome.recent) piece.result.recent++;
+  if (first) for (const group of item.candidate.groupProperties ?? []) piece.groups.push(observe(group, outcome.event.timestampMs, outcome.event.uuid));
+  piece.events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
 }
 
-/** Adds one read item to the prepared piece: an event (or several), a reject, or nothing (skipped). */
-function addItem(item: SourceItem, context: PieceContext, piece: PieceBuilding): void {
-  const { result, rejects, events } = piece;
+/**
+ * Adds one read item to the prepared piece: its event (or, through a transform, several), a
+ * reject, or nothing (skipped, and why).
+ */
+function addItem(item: SourceItem, context: PieceContext, piece: Building): void {
+  const { result, rejects } = piece;
   result.rowsRead++;
   if ('problem' in item) {
     noteReject(result, item.line, item.problem);
     rejects.push(item);
     return;
   }
-  if (context.steps !== undefined) {
-    addOutcome(item, stageRow(item.candidate, context.rules, context.steps, { file: context.readerOptions.displayName, line: item.line }), piece);
-    return;
-  }
-  const outcome = buildEvent(item.candidate, context.rules);
-  if (outcome.type === 'skipped') return noteSkip(result, SKIPPED_BY_MAP);
+  const rules = context.rules;
+  const sessionNotes = reviewSessionId(item.candidate.properties, rules.sessionize === true);
+  const outcome = context.steps === undefined ? buildEvent(item.candidate, rules) : stageRow(item.candidate, rules, context.steps, { file: context.readerOptions.displayName, line: item.line });
+  if (outcome.type === 'skipped') return noteSkip(result, (outcome as { reason?: string }).reason ?? SKIPPED_BY_MAP);
   if (outcome.type === 'rejected') {
     noteReject(result, item.line, outcome.problem);
     rejects.push({ line: item.line, raw: item.raw, problem: outcome.problem });
     return;
   }
-  if (outcome.recent) result.recent++;
-  events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
+  countNotes(result, item.candidate.notes);
+  countNotes(result, sessionNotes);
+  if (outcome.type === 'event') return addEvent(item, outcome, piece, true);
+  result.added += outcome.events.length - 1;
+  for (let i = 0; i < outcome.events.length; i++) addEvent(item, outcome.events[i]!, piece, i === 0);
 }
 
 /** A piece read and checked, not yet written. Plain data: it may cross from a worker. */
@@ -152,6 +160,8 @@ export interface PreparedPiece {
   result: PieceResult;
   events: EventBatch;
   rejects: RejectEntry[];
+  /** Group properties seen, first and last of each version (see group-observations.ts). */
+  groups: GroupObservation[];
 }
 
 /** The rows of a JSON array piece: one element per text, each on its own line. */
@@ -220,11 +230,11 @@ async function* readItems(context: PieceContext, piece: TextPiece): AsyncIterabl
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
   const events = new EventBatchBuilder(Math.ceil(pieceLength(piece) * 1.25) + 64 * 1024);
-  const building: PieceBuilding = { result: emptyResult(), rejects: [], events };
+  const building: Building = { result: emptyResult(), rejects: [], events, groups: [] };
   for await (const items of readItems(context, piece)) {
     for (const item of items) addItem(item, context, building);
   }
-  return { result: building.result, rejects: building.rejects, events: building.events.finish() };
+  return { result: building.result, rejects: building.rejects, events: building.events.finish(), groups: firstAndLast(building.groups) };
 }
 
 /** The raw text of the rows of `piece` that start on `lines`, read again (a rare path). */
@@ -255,6 +265,7 @@ export async function writePiece(context: PieceContext, target: PieceTarget, pie
       target.writer.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
       for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
     }
+    if (prepared.groups.length > 0) target.observed?.(prepared.groups);
     target.written(result, progress);
     return result;
   });

@@ -24,7 +24,10 @@ import { count, rate } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
+import { addNotes, type NoteCounts } from '../events/source-notes.js';
+import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
+import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from './passes/run-passes.js';
 import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
 export interface StageSourcesInput {
@@ -56,6 +59,8 @@ export interface StageSourcesInput {
    * are gone are withdrawn (the projects keep what they received).
    */
   replaceChanged?: boolean;
+  /** Options of the passes after staging (identity links, sessions); see run-passes.ts. */
+  passes?: PassOptions;
   /**
    * Keys of the content options the user left at their defaults: for a file read before, those
    * with `inherits` take the earlier read's value (see content-options.ts). Absent: none.
@@ -72,7 +77,9 @@ export interface StageSourcesResult {
   staging: string;
   files: StagedFile[];
   /** rowsRead + added = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
-  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; skippedByReason: Record<string, number> };
+  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; skippedByReason: Record<string, number>; notes: NoteCounts };
+  /** What the passes after staging did and found (identity links, group updates, sessions). */
+  passes?: PassesResult;
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -83,6 +90,7 @@ function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): voi
   for (const w of file.withdrawn) totals.withdrawn += w.count;
   addByReason(totals.rejectedByReason, file.rejectedByReason);
   addByReason(totals.skippedByReason, file.skippedByReason);
+  addNotes(totals.notes, file.notes);
 }
 
 /**
@@ -225,13 +233,17 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
     await checkStagingRoom(store, inputs, reporter);
+    checkPassOptions(store, input.passes ?? {});
+    const lastRead = lastReadId(store);
+    markPassesPending(store);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {} }, partial, elapsedMs: 0 };
+    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} }, partial, elapsedMs: 0 };
     for (const index of settled.keys()) {
       const summary = await stageOne(input, { store, writer, settings: settled[index]! }, plans[index]!, reporter, signal, clock);
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
+    result.passes = runPasses(store, input.passes ?? {}, lastRead);
     result.elapsedMs = clock.now() - started;
     return result;
   } catch (error) {

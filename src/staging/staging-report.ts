@@ -4,6 +4,7 @@
  */
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
+import { passesReport, type PassesReport } from './pass-state.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import { groupTypeUses, illegalIds, propertyConflicts, ruleReport, type GroupTypeUse, type IllegalId, type PropertyTypeConflict, type RuleReport } from './rule-report.js';
 import { rangeReports, type RangeSourceReport } from './range-report.js';
@@ -62,6 +63,8 @@ export interface StagingReport {
   deadLetters: DeadLetterRow[];
   /** The latest preflight of each project an import checked (or skipped it for). */
   preflights: Array<Omit<PreflightRecord, 'checks'>>;
+  /** Identity links, group updates and sessions worked out after staging (see pass-state.ts). */
+  passes: PassesReport;
   /** PostHog's ingestion rules: GeoIP, group types, ids it will not merge on, property types, re-assertions. */
   rules: RuleReport;
   /** The range ledger of each source API export-source fetched from. */
@@ -211,6 +214,7 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     projects: projectReports(store),
     deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
     preflights: latestPreflights(store).map(({ checks: _checks, ...preflight }) => preflight),
+    passes: passesReport(store),
     rules: ruleReport(store),
     ranges: rangeReports(store),
   };

@@ -44,7 +44,8 @@ describe('export-source', () => {
       defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'],
       rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
       ingestion: { geoipFromIp: true, importSource: 'csv' },
-      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
+      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, sessionize: null },
+      passes: {},
     });
   });
 
@@ -123,6 +124,22 @@ describe('export-source', () => {
     ],
     ['GA4 renames its page and screen views', ['--from', 'ga4', 'events.json'], { rules: expect.objectContaining({ formatRenames: { page_view: '$pageview', screen_view: '$screen' } }) }],
     [
+      'Amplitude: identity links on and event_time fallbacks by default',
+      ['--from', 'amplitude', 'a.zip'],
+      { readerOptions: expect.objectContaining({ strictTime: false }), recordedOptions: expect.objectContaining({ identityLinks: true, strictTime: false, sessionize: null }), passes: {} },
+    ],
+    [
+      'Amplitude: --no-identity-links, --max-users-per-device, --strict-time',
+      ['--from', 'amplitude', 'a.zip', '--no-identity-links', '--max-users-per-device', '20', '--strict-time'],
+      { readerOptions: expect.objectContaining({ strictTime: true }), recordedOptions: expect.objectContaining({ identityLinks: false, strictTime: true }), passes: { maxUsersPerDevice: 20 } },
+    ],
+    ['Mixpanel records identity links, not --strict-time', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.not.objectContaining({ strictTime: expect.anything() }) }],
+    [
+      '--sessionize computes sessions after staging',
+      ['--from', 'csv', 'a.csv', '--sessionize', '30'],
+      { rules: expect.objectContaining({ sessionizeMinutes: 30 }), recordedOptions: expect.objectContaining({ sessionize: 30 }), passes: { sessionizeMinutes: 30 } },
+    ],
+    [
       'CSV reading: encoding by its WHATWG name, a named delimiter, no trimming',
       ['--from', 'csv', 'a.csv', '--encoding', 'latin1', '--delimiter', 'tab', '--no-trim'],
       { readerOptions: { inferTypes: true, columns: {}, timezone: undefined, encoding: 'windows-1252', delimiter: '\t', trim: false } },
@@ -176,6 +193,9 @@ describe('export-source', () => {
     [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
     [['--from', 'csv', 'a.csv', '--min-time', '2030-01-01'], '--min-time 2030-01-01: is in the future'],
     [['--from', 'csv', 'a.csv', '--min-time', '1999-01-01', '--allow-before', '1998-01-01'], '--min-time and --allow-before are one option'],
+    [['--from', 'csv', 'a.csv', '--no-identity-links'], '--no-identity-links applies to --from amplitude and --from mixpanel only'],
+    [['--from', 'segment', 'logs/', '--max-users-per-device', '3'], '--max-users-per-device applies to --from amplitude and --from mixpanel only'],
+    [['--from', 'mixpanel', 'm.json', '--strict-time'], '--strict-time applies to --from amplitude only'],
   ])('%j is a usage error', async (args, message) => {
     const error = await exportSourceInput(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -186,6 +206,8 @@ describe('export-source', () => {
     [['export-source', 'a.csv'], "required option '--from <format>' not specified"],
     [['export-source', '--from', 'xml', 'a.csv'], "argument 'xml' is invalid"],
     [['export-source', '--from', 'csv', 'a.csv', '--workers', '-1'], '--workers must be an integer >= 0'],
+    [['export-source', '--from', 'csv', 'a.csv', '--sessionize', '0'], '--sessionize must be an integer >= 1'],
+    [['export-source', '--from', 'amplitude', 'a.zip', '--max-users-per-device', 'many'], '--max-users-per-device must be an integer >= 1'],
   ])('%j is refused by the parser', async (args, message) => {
     const error = await parseArgv(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommanderError);
@@ -210,7 +232,8 @@ describe('export-source from a source API', () => {
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
       rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
       ingestion: { geoipFromIp: true, importSource: 'mixpanel' },
-      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
+      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, identityLinks: true, sessionize: null },
+      passes: {},
       workers: undefined,
       maxRequestsPerHour: undefined,
       concurrency: undefined,

@@ -39,7 +39,8 @@ describe('skipped rows by reason', () => {
   it('status reads a file staged before they were kept, read-only and as it is', () => {
     const file = join(tempDir(), 'old.db');
     const db = openDatabase(file);
-    migrate(db, MIGRATIONS.slice(0, 9));
+    // Every migration but the one that added the reasons (the last when this was written).
+    migrate(db, MIGRATIONS.slice(0, -1));
     db.pragma(`application_id = ${STAGING_APPLICATION_ID}`);
     db.prepare("INSERT INTO sources (path, format) VALUES ('/old.csv', 'csv')").run();
     db.prepare("INSERT INTO source_reads (source_id, command, status, size_bytes, rows_read, rows_skipped, started_at) VALUES (1, 'export-source', 'done', 1, 5, 2, 'x')").run();

@@ -38,6 +38,7 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
     rules: shape.rules,
     ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
+    passes: shape.passes,
     workers: options.workers,
     maxRequestsPerHour: options.maxRequestsPerHour,
     concurrency: options.apiConcurrency,

@@ -5,6 +5,7 @@ import { count, plural, took } from '../../../util/format.js';
 import { migrateCommand } from '../../../util/migrate-command.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
+import { passesLines } from './passes-output.js';
 import { byReason, skippedReasons } from './staging-output.js';
 
 function label(range: RangeResult): string {
@@ -40,6 +41,7 @@ function printSummary(result: StageApiResult): void {
   const l = result.ledger;
   const place = { staging: result.staging };
   print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`${migrateCommand('status', place)}\`).`);
+  for (const line of passesLines(result.passes)) print(line);
   print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, t.rowsRead, 'rows')}.`);
   if (t.rejected > 0) print(`Every rejected row, with its range, line and reason: \`${migrateCommand('rejects', place)}\`.`);
   if (t.recent > 0) print(`warning: ${plural(t.recent, 'event')} within the last 48 hours; PostHog advises importing only older events`);

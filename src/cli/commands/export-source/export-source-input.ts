@@ -31,6 +31,11 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions, Readin
   workers?: number;
   group: string[];
   segmentGroupType?: string;
+  /** --no-identity-links sets it false. */
+  identityLinks: boolean;
+  maxUsersPerDevice?: number;
+  sessionize?: number;
+  strictTime?: boolean;
   /** false with --no-geoip. */
   geoip: boolean;
 }
@@ -75,8 +80,23 @@ export function mappingFingerprint(mapping: MappingFile | undefined): string | n
   return mapping === undefined ? null : `sha256:${createHash('sha256').update(canonicalJson(mapping)).digest('hex')}`;
 }
 
+/** Formats whose events identity links are drawn from. */
+const LINKED_FORMATS = ['amplitude', 'mixpanel'];
+
+/** The identity-link and --strict-time options, refused for the formats they do not apply to. */
+export function vendorOptions(from: string, options: Pick<ExportSourceOptions, 'identityLinks' | 'maxUsersPerDevice' | 'strictTime'>): { identityLinks?: boolean; strictTime?: boolean } {
+  const linked = LINKED_FORMATS.includes(from);
+  if (!linked && options.identityLinks === false) throw new UsageError('--no-identity-links applies to --from amplitude and --from mixpanel only');
+  if (!linked && options.maxUsersPerDevice !== undefined) throw new UsageError('--max-users-per-device applies to --from amplitude and --from mixpanel only');
+  if (from !== 'amplitude' && options.strictTime === true) throw new UsageError('--strict-time applies to --from amplitude only');
+  return {
+    ...(linked ? { identityLinks: options.identityLinks !== false } : {}),
+    ...(from === 'amplitude' ? { strictTime: options.strictTime === true } : {}),
+  };
+}
+
 /** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
-export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted' | 'ingestion'>;
+export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted' | 'ingestion' | 'passes'>;
 
 export async function stagingShape(options: ExportSourceOptions, nowMs: number): Promise<StagingShape> {
   const source = SOURCE_FORMATS[options.from];
@@ -98,15 +118,17 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     nowMs,
     minTimeMs,
     groups,
+    sessionizeMinutes: options.sessionize,
     ...(selection.filters === undefined ? {} : { filters: selection.filters }),
     ...(selection.transform === undefined ? {} : { transform: selection.transform }),
   };
   const columns = parseColumns(options.column, columnRoles(options.from), options.from === 'csv' ? 'header' : 'path');
   const reading = readingInput(options, source.layout === 'csv');
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
+  const vendor = vendorOptions(options.from, options);
   return {
     format: options.from,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, ...reading },
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, strictTime: vendor.strictTime, ...reading },
     defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
     ingestion: { geoipFromIp: options.geoip, importSource: options.from },
@@ -120,8 +142,11 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
       minTime: recordedMinTime(minTimeMs),
       geoip: options.geoip,
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
+      ...vendor,
+      sessionize: options.sessionize ?? null,
       ...selection.recorded,
     },
+    passes: { maxUsersPerDevice: options.maxUsersPerDevice, sessionizeMinutes: options.sessionize },
   };
 }
 
@@ -144,5 +169,6 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     rules: shape.rules,
     ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
+    passes: shape.passes,
   };
 }

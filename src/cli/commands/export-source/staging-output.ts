@@ -12,6 +12,7 @@ import { count, plural, took } from '../../../util/format.js';
 import { migrateCommand } from '../../../util/migrate-command.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
+import { noteLines, passesLines } from './passes-output.js';
 
 /** Reject counts by reason, most first: `3 bad_json, 1 missing_event`. */
 export function byReason(rejected: Record<string, number>): string {
@@ -97,6 +98,7 @@ function printSummary(result: StageSourcesResult): void {
   }
   // Rows an interrupted run had read are in the counts, not in this run's rate.
   const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
+  for (const line of [...noteLines(t.notes), ...passesLines(result.passes)]) print(line);
   print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, readNow, 'rows')}.`);
   if (t.rejected > 0) print(`Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`);
 }

@@ -8,6 +8,7 @@ import { shellWord } from '../../../util/shell-word.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
 import { skippedReasons } from '../export-source/staging-output.js';
+import { passesStatusLines } from './passes-status.js';
 import { fitColumn, table } from '../../terminal/table.js';
 import { printRules } from './rules-output.js';
 
@@ -135,6 +136,7 @@ function printStagingReport(report: StagingReport): void {
   printWithdrawn(report);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
   if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
+  for (const line of passesStatusLines(report.passes)) print(line);
   if (report.topEvents.length > 0) {
     print('Top events:');
     print(table(report.topEvents.map((e) => [`  ${e.name}`, count(e.count)])));
