@@ -3,12 +3,14 @@
  * is resumed reports the whole file's notes, like its counts.
  */
 import { addNote, NOTE_CODES, type NoteCode, type NoteCounts } from '../events/source-notes.js';
+import { statement } from './statement-cache.js';
 import type { StagingStore } from './staging-store.js';
 
 /** Adds a piece's notes to its read's; call in the piece's transaction. */
 export function recordReadNotes(store: StagingStore, readId: number, notes: NoteCounts): void {
-  const read = store.db.prepare('SELECT count, examples FROM read_notes WHERE read_id = ? AND code = ?');
-  const write = store.db.prepare('INSERT OR REPLACE INTO read_notes (read_id, code, count, examples) VALUES (?, ?, ?, ?)');
+  if (Object.keys(notes).length === 0) return;
+  const read = statement(store, 'SELECT count, examples FROM read_notes WHERE read_id = ? AND code = ?');
+  const write = statement(store, 'INSERT OR REPLACE INTO read_notes (read_id, code, count, examples) VALUES (?, ?, ?, ?)');
   for (const code of NOTE_CODES) {
     const entry = notes[code];
     if (entry === undefined) continue;
