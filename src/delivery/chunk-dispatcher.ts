@@ -1,8 +1,8 @@
 /**
  * Runs chunk tasks with p-limit: events `concurrency` at a time, person and group updates one at
  * a time (the last `$set` processed wins, so their order matters). A change of kind waits for
- * everything in flight, so updates go only after the events. Read-ahead is bounded, so memory
- * stays flat whatever the staging file's size.
+ * everything in flight, so each kind goes only once the one before it is settled (see
+ * send-order.ts). Read-ahead is bounded, so memory stays flat whatever the staging file's size.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import { InFlight } from '../util/in-flight.js';

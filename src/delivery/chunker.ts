@@ -1,6 +1,6 @@
 /**
  * Cuts the send-ordered stream of events into chunks: at most `maxEvents` events and
- * `maxBytes` of body, never mixing kinds (person and group updates go after events) and never
+ * `maxBytes` of body, never mixing kinds (each kind goes in its turn, see send-order.ts) and never
  * spanning two UTC days (PostHog asks for historical data batched by day).
  *
  * A chunk holds its events as one buffer of UTF-8 JSON (events joined by commas) with the

@@ -27,13 +27,13 @@ interface IntegerRow<K extends string> {
   defaultText?: string;
 }
 
-/** A behaviour on by default that a `--no-...` flag turns off. */
+/** A behaviour on by default that a `--no-...` flag turns off, or off by default that a flag turns on. */
 interface SwitchRow<K extends string> {
   key: K;
   kind: 'switch';
-  /** The flag that turns it off, e.g. `--no-gzip`. */
+  /** The flag that turns it off (`--no-gzip`) or on (`--people-last`). */
   flag: string;
-  default: true;
+  default: boolean;
   help: string;
 }
 
@@ -43,6 +43,10 @@ function integer<const K extends string>(key: K, row: Omit<IntegerRow<K>, 'key' 
 
 function onUnless<const K extends string>(key: K, flag: string, help: string): SwitchRow<K> {
   return { key, kind: 'switch', flag, default: true, help };
+}
+
+function offUnless<const K extends string>(key: K, flag: string, help: string): SwitchRow<K> {
+  return { key, kind: 'switch', flag, default: false, help };
 }
 
 /**
@@ -90,6 +94,11 @@ export const DELIVERY_OPTIONS = [
     help: 'most events refused one by one before the run stops (or 1% of the run, if more)',
   }),
   onUnless('gzip', '--no-gzip', 'send bodies uncompressed'),
+  // Default order: group updates, person updates, events, then the users file's values sent
+  // again; so each event is stored with its person's and groups' properties (see send-order.ts).
+  offUnless('peopleLast', '--people-last', 'send events first, then person and group updates (events then keep empty person and group properties)'),
+  // PostHog asks for historical events at least 48 hours old.
+  offUnless('includeRecent', '--include-recent', 'also send events of the last 48 hours (refused otherwise)'),
 ] as const;
 
 export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];

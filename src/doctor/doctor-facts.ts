@@ -3,6 +3,7 @@
  * the config, disk numbers, the clock, the staging file). The checks are pure functions of
  * these values, so each verdict is tested with a table of facts.
  */
+import type { GroupTypeUse } from '../staging/rule-report.js';
 import type { DayCount, StagedSummary } from '../staging/staged-facts.js';
 
 /** An HTTP answer as the checks read it: status, content type, the first 200 characters. */
@@ -83,6 +84,14 @@ export type BillingFacts =
 export interface StagedFacts {
   summary: StagedSummary;
   perDay: DayCount[];
+  /** What PostHog's ingestion rules need checked over the whole file (see staging/rule-report.ts). */
+  rules?: StagedRuleFacts;
+}
+
+export interface StagedRuleFacts {
+  groupTypes: GroupTypeUse[];
+  /** Reads staged by a migrate that set no `$geoip_disable`. */
+  olderGeoReads: Array<{ path: string; staged: number }>;
 }
 
 export type DiskFacts = { path: string; freeBytes: number } | { path: string; error: string };

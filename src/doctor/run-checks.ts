@@ -2,6 +2,7 @@
 import { billingCheck } from './checks/billing-check.js';
 import { existingDataCheck } from './checks/data-check.js';
 import { hostCheck } from './checks/host-check.js';
+import { ingestionRulesCheck } from './checks/ingestion-rules-check.js';
 import { keyCheck } from './checks/key-check.js';
 import { clockCheck, diskCheck, nodeCheck } from './checks/machine-checks.js';
 import { scopeCheck } from './checks/scope-check.js';
@@ -19,6 +20,7 @@ export function runChecks(facts: DoctorFacts): DoctorReport {
     clockCheck(facts.machine),
     nodeCheck(facts.machine),
     existingDataCheck(facts.staged, facts.projectEvents),
+    ingestionRulesCheck(facts.staged?.rules),
     billingCheck(facts.billing, facts.staged?.summary.total ?? 0),
   ]);
 }

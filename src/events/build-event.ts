@@ -2,12 +2,16 @@
  * Turns a candidate read from any source into a staged event or a reasoned problem. Every rule
  * of what may be sent lives here, so all sources (CSV, JSONL, vendors, people, groups) share it.
  */
+import type { GroupProperties } from './group-observations.js';
+import type { SourceNote } from './source-notes.js';
+import { applyIngestionRules, type IngestionRules } from './ingestion-rules.js';
 import { distinctIdText } from '../sources/json/json-numbers.js';
 import { stringifyJson } from '../sources/json/json-writer.js';
 import { setOwnProperty } from '../sources/json/own-property.js';
 import { jsonDepth, MAX_PROPERTIES_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
+import type { RowFacts } from './row-facts.js';
 import { DEFAULT_MIN_TIME_MS, parseTimestamp, timeBoundsProblem, zonelessBoundsProblem } from './timestamp.js';
 import type { ZoneConverter } from './time-zone.js';
 import { deriveUuidBytes, normaliseUuid, uuidBytes, zonedRowKey } from './stable-uuid.js';
@@ -48,6 +52,10 @@ export interface CandidateEvent {
    * option (Mixpanel's project zone), so `timestamp` is already converted.
    */
   sourceTime?: unknown;
+  /** What the reader did to the row that the summary counts (a time taken from another field...). */
+  notes?: SourceNote[];
+  /** Group properties the row carries apart from its event (Amplitude's `group_properties`). */
+  groupProperties?: GroupProperties[];
 }
 
 export interface EventRules {
@@ -61,6 +69,10 @@ export interface EventRules {
   kind?: EventKindValue;
   /** Properties whose values attach the event to groups (`$groups`). */
   groups?: ReadonlyArray<{ type: string; property: string }>;
+  /** --sessionize: a source `$session_id` that is not a UUIDv7 moves to `$source_session_id` (stage-piece.ts). */
+  sessionize?: boolean;
+  /** PostHog's ingestion rules (see ingestion-rules.ts); absent where only the mapping is tested. */
+  ingestion?: IngestionRules;
 }
 
 export type BuildOutcome =
@@ -68,7 +80,7 @@ export type BuildOutcome =
    * `zoneKey`: set when the event's time was read in a zone given as an option, so that the same
    * row read with another zone (whose uuid differs) can be recognised (see zonedRowKey).
    */
-  | { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array }
+  | { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array; facts?: RowFacts }
   | { type: 'skipped' }
   | { type: 'rejected'; problem: RowProblem };
 
@@ -88,9 +100,9 @@ function readDistinctId(value: unknown, field: string): string | RowProblem {
   return value;
 }
 
-type RenameResult = { ok: true; properties: Record<string, unknown> } | { ok: false; problem: RowProblem };
+export type RenameResult = { ok: true; properties: Record<string, unknown> } | { ok: false; problem: RowProblem };
 
-function renameProperties(properties: Record<string, unknown>, renames: NameMap['properties']): RenameResult {
+export function renameProperties(properties: Record<string, unknown>, renames: NameMap['properties']): RenameResult {
   if (renames.size === 0) return { ok: true, properties };
   const out: Record<string, unknown> = {};
   const renamedFrom = new Map<string, string>();
@@ -194,6 +206,9 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   if (!renamed.ok) return reject(renamed.problem);
   const grouped = rules.groups?.length ? attachGroups(renamed.properties, rules.groups) : undefined;
   if (grouped) return reject(grouped);
+  const kind = candidate.kind ?? rules.kind ?? EventKind.event;
+  const facts = rules.ingestion && applyIngestionRules({ event: mappedName, distinctId, kind, distinctIdField: names.distinctId ?? 'distinct_id' }, renamed.properties, rules.ingestion);
+  if (facts !== undefined && 'reason' in facts) return reject(facts);
   const propertiesJson = stringifyJson(renamed.properties)!;
   if (nestsDeeperThan(propertiesJson, MAX_PROPERTIES_DEPTH)) {
     const message = `properties nest ${jsonDepth(propertiesJson)} levels deep; PostHog accepts at most ${MAX_PROPERTIES_DEPTH} (it refuses a request nested 128 levels deep)`;
@@ -205,8 +220,9 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   }
   return {
     type: 'event',
-    event: { uuid, kind: candidate.kind ?? rules.kind ?? EventKind.event, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
+    event: { uuid, kind, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
     zoneKey: wallMs === undefined ? undefined : zonedRowKey(uuid, wallMs),
+    facts,
   };
 }

@@ -13,6 +13,12 @@ export const mappingFileSchema = z
     replaceDefaults: z.boolean().default(false),
     events: z.record(z.string(), target).default({}),
     properties: z.record(z.string(), target).default({}),
+    /**
+     * Types forced on top-level properties at staging (by their staged name): PostHog fixes a
+     * property's type from the first value it sees. Optional without a default, so the
+     * fingerprint of a mapping file without it stays what it was.
+     */
+    types: z.record(z.string().min(1, 'must not be empty'), z.enum(['string', 'number', 'boolean'])).optional(),
   })
   .strict();
 

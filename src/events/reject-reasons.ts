@@ -24,8 +24,13 @@ export const REJECT_REASONS = {
   bad_uuid: 'uuid is not a valid UUID',
   event_too_large: 'event larger than the per-event limit',
   bad_value: 'a field has an invalid value',
+  transform_error: 'the --transform module threw on this row',
+  transform_invalid: 'the --transform module returned something that is not a valid event',
   missing_group_key: 'no group key',
   group_key_too_long: 'group key longer than 400 characters',
+  illegal_distinct_id: 'an $identify or alias names a distinct_id PostHog refuses to merge on (such as "null" or "anonymous")',
+  person_properties_too_large: 'a person update whose properties are over 512 KB (PostHog caps a person at 512 KB)',
+  bad_property_type: 'a property the map file gives a type cannot be given that type',
   conflicts_with_staged: 'the same row was staged earlier with different content (another file, map or time zone)',
 } as const;
 

@@ -3,7 +3,10 @@
  * the zone's name, "now". `rulesFromSpec` rebuilds the working rules on either side.
  */
 import type { EventRules } from './build-event.js';
+import type { IngestionRules } from './ingestion-rules.js';
 import { buildNameMap, type MappingFile } from './name-map.js';
+import type { RowFilters } from './row-filters.js';
+import type { TransformSpec } from './row-steps.js';
 import type { EventKindValue } from './staged-event.js';
 import { createZoneConverter } from './time-zone.js';
 
@@ -21,6 +24,14 @@ export interface RulesSpec {
   kind?: EventKindValue;
   /** export-source --group: put the value of `property` into `$groups[type]`. */
   groups?: GroupColumn[];
+  /** export-source --sessionize (minutes): sessions are computed after staging; see EventRules.sessionize. */
+  sessionizeMinutes?: number;
+  /** PostHog's ingestion rules; the types come from the mapping file. */
+  ingestion?: Omit<IngestionRules, 'types'>;
+  /** export-source --only-events, --skip-events, --since, --until (see row-filters.ts). */
+  filters?: RowFilters;
+  /** export-source --transform: the module, loaded on each thread that reads rows (see row-steps.ts). */
+  transform?: TransformSpec;
 }
 
 export interface GroupColumn {
@@ -36,5 +47,7 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     minTimeMs: spec.minTimeMs,
     kind: spec.kind,
     groups: spec.groups,
+    sessionize: spec.sessionizeMinutes !== undefined,
+    ingestion: spec.ingestion === undefined ? undefined : { ...spec.ingestion, types: spec.mapping?.types },
   };
 }

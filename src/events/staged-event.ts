@@ -1,9 +1,12 @@
 /**
  * The staged event: exactly what is sent to PostHog, nothing derived later. Kinds keep person
- * and group updates apart from ordinary events so they are sent after them and counted alone.
+ * and group updates apart from ordinary events, so each kind is sent in its turn (see
+ * delivery/send-order.ts) and counted alone. A re-assertion (kind 3) is a users file's `$set`
+ * sent again after the events, for a person whose events carry `$set`s of their own; import
+ * stages them (staging/reassertions.ts).
  */
 
-export const EventKind = { event: 0, person: 1, group: 2 } as const;
+export const EventKind = { event: 0, person: 1, group: 2, reassert: 3 } as const;
 export type EventKindValue = (typeof EventKind)[keyof typeof EventKind];
 
 export interface StagedEvent {

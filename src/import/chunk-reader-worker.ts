@@ -22,7 +22,7 @@ const SNAPSHOT_PAGES = 32;
 /** The chunks, the staging file opened on the first and closed after the last (or a failure). */
 function* readChunks(): Generator<Chunk> {
   const store = StagingStore.open(setup.stagingPath, { mustExist: true });
-  const pending = new PendingEvents(store, setup.projectId, SNAPSHOT_PAGES);
+  const pending = new PendingEvents(store, setup.projectId, SNAPSHOT_PAGES, setup.order);
   try {
     yield* chunkStream(pending, setup.limits, setup.maxEvents);
   } finally {

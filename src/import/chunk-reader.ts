@@ -16,6 +16,8 @@ export interface ChunkReaderSetup {
   limits: ChunkLimits;
   /** At most this many events (import --sample); undefined for all pending. */
   maxEvents?: number;
+  /** The kinds in the order they are sent (see send-order.ts). */
+  order: readonly number[];
 }
 
 /** A chunk as the worker answers it (its buffer arrives as a Uint8Array), or null at the end. */

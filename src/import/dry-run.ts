@@ -3,6 +3,7 @@ import { leadingEventsJson } from '../delivery/chunker.js';
 import { chunkLimits, chunkStream } from '../delivery/chunk-stream.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { batchBody, bodyOverheadBytes } from '../delivery/event-encoding.js';
+import { sendOrder } from '../delivery/send-order.js';
 import { PendingEvents, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import type { StagingStore } from '../staging/staging-store.js';
 
@@ -46,7 +47,7 @@ export function dryRun(
     gzip: settings.gzip,
     samplePayload: undefined,
   };
-  for (const chunk of chunkStream(new PendingEvents(store, project?.id ?? -1), limits, sample)) {
+  for (const chunk of chunkStream(new PendingEvents(store, project?.id ?? -1, 1, sendOrder(settings.peopleLast)), limits, sample)) {
     if (report.chunks === 0) report.samplePayload = JSON.parse(batchBody(KEY_PLACEHOLDER, leadingEventsJson(chunk, SAMPLE_EVENTS)).toString());
     report.chunks++;
     report.events += chunk.seqs.length;

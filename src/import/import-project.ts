@@ -16,6 +16,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { dryRun, type DryRunReport } from './dry-run.js';
 import { bindForRun, executeRun } from './import-run.js';
 import { checkBinding, checkSharedProject, checkTestFirst, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
+import { checkStagedRules, prepareSendOrder } from './ingestion-checks.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ImportInput {
@@ -66,7 +67,9 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
  */
 export function importProject(input: ImportInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<RunResult> {
   return withPreparedImport(input, reporter, async ({ file, config, target, keySource, store, settings }) => {
+    checkStagedRules(store, target.name, settings, clock);
     await preflightImport({ store, config, configFile: file, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
+    prepareSendOrder(store, settings, reporter);
     const run = bindForRun(store, target, reporter, (projectId) =>
       startRun(store, { projectId, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file }),
       input.retryDeadLetters === true,
@@ -77,5 +80,8 @@ export function importProject(input: ImportInput, reporter: Reporter, signal: Ab
 
 /** What a run would send: counts, bytes and a sample payload. Records nothing, sends nothing. */
 export function dryRunImport(input: ImportInput, reporter: Reporter): Promise<DryRunReport> {
-  return withPreparedImport(input, reporter, async ({ target, store, settings }) => dryRun(store, target, findProjectRecord(store, target.name), settings, input.sample));
+  return withPreparedImport(input, reporter, async ({ target, store, settings }) => {
+    checkStagedRules(store, target.name, settings, systemClock);
+    return dryRun(store, target, findProjectRecord(store, target.name), settings, input.sample);
+  });
 }

@@ -12,13 +12,16 @@ import type { StopReason } from '../delivery/chunk-delivery.js';
 import { runDelivery, type DeliveryResult } from '../delivery/delivery-run.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import { bodyOverheadBytes } from '../delivery/event-encoding.js';
+import { sendOrder } from '../delivery/send-order.js';
 import { describeAnswer } from '../delivery/ingestion-answer.js';
 import { deadLetterAllowance } from '../delivery/refusal-guard.js';
 import { AuthError, DeliveryStoppedError, InterruptedError, type MigrateError } from '../errors.js';
+import { EventKind } from '../events/staged-event.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { Reporter } from '../reporter.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord, releaseDeadLetters, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
 import { endRun, getRun, type ImportRun } from '../staging/import-runs.js';
+import { kindReport } from '../staging/staging-report.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
 import { plural, rate } from '../util/format.js';
@@ -62,7 +65,7 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
       settings: o.settings,
       overheadBytes,
       interrupt: signal,
-      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents }),
+      chunks: readChunksOnWorker({ stagingPath: o.store.path, projectId: o.project.id, limits: chunkLimits(o.settings, overheadBytes), maxEvents, order: sendOrder(o.settings.peopleLast) }),
       sender: createBatchSender({ client, host: o.target.host, apiKey: o.target.apiKey, gzip: o.settings.gzip, timeoutMs: o.settings.requestTimeoutMs, userAgent: `migrate/${VERSION}` }),
       clock,
       deadLetterAllowance: deadLetterAllowance(runTarget, o.settings.maxDeadLetters),
@@ -94,6 +97,8 @@ function summarize(o: ExecuteRunOptions, result: DeliveryResult, totalStagedNow:
     pending: totalStagedNow - project.delivered - project.deadLetters,
     totalStaged: totalStagedNow,
     sample: o.run.sample,
+    reassertions: kindReport(o.store, EventKind.reassert).count,
+    peopleLast: o.settings.peopleLast,
   };
 }
 

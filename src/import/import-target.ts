@@ -10,6 +10,7 @@ import { findProject, resolveIngestion, type IngestionTarget } from '../config/r
 import { RefusedError } from '../errors.js';
 import type { Reporter } from '../reporter.js';
 import { acceptedTestProjects, findProjectRecord, totalStaged } from '../staging/delivery-store.js';
+import { refusePendingPasses } from '../staging/pass-state.js';
 import { rangeName, recoverInterruptedRanges } from '../staging/source-ranges.js';
 import { refusePartialReads } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
@@ -41,6 +42,7 @@ export function openForImport(staging: string, command: string, reporter: Report
     // A source API range half fetched is undone first: half a range must never be sent.
     for (const range of recoverInterruptedRanges(store)) reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
     refusePartialReads(store);
+    refusePendingPasses(store);
   } catch (error) {
     store.close();
     throw error;

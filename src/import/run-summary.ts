@@ -15,6 +15,10 @@ export interface RunSummary extends Omit<DeliveryStats, 'startedMs'> {
   pending: number;
   totalStaged: number;
   sample: number | null;
+  /** Re-assertions staged (within totalStaged): users-file `$set`s sent again after the events (see reassertions.ts). */
+  reassertions: number;
+  /** --people-last: events were sent before person and group updates. */
+  peopleLast: boolean;
 }
 
 /** A finished run: its summary, and the command to suggest next (production after a test), if any. */

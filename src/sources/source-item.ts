@@ -29,6 +29,8 @@ export interface ReaderOptions {
   /** identify-groups: the group type, and the column holding the group key (default group_key). */
   groupType?: string;
   keyColumn?: string;
+  /** Amplitude only: reject an event without `event_time` rather than take its client or server time. */
+  strictTime?: boolean;
   /** Mixpanel only: the project's time zone (IANA name), in which older projects' exports write `time`. */
   timezone?: string;
 }

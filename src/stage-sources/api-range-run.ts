@@ -14,7 +14,7 @@ import type { ApiSource, RangeVerdict } from '../sources/api/api-source.js';
 import { downloadRange } from '../sources/api/range-download.js';
 import type { RequestWindow } from '../sources/api/request-window.js';
 import { markDone, markEmpty, markFailed, markFetching, markPending, noteRequest, rangeName, rangeStatus, splitRange, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';
-import type { ReadCounts } from '../staging/source-reads.js';
+import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { Clock } from '../util/clock.js';
 import { redact } from '../util/redact.js';
 import type { ApiProgress } from './api-progress.js';
@@ -33,6 +33,7 @@ export interface RangeResult extends ReadCounts {
   requests: number;
   bytes: number;
   rejectedByReason: Record<string, number>;
+  skippedByReason: Record<string, number>;
   firstRejects: Array<{ file: string; line: number; field: string; reason: string; message: string }>;
   error?: string;
 }
@@ -58,14 +59,15 @@ export interface RangeRunContext {
 
 function emptyResult(row: RangeRow, name: string): RangeResult {
   return {
-    start: row.start, end: row.end, name, status: 'pending', requests: 0, bytes: 0, rejectedByReason: {}, firstRejects: [],
-    rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0,
+    start: row.start, end: row.end, name, status: 'pending', requests: 0, bytes: 0, rejectedByReason: {}, skippedByReason: {}, firstRejects: [],
+    ...emptyCounts(),
   };
 }
 
 function addFile(result: RangeResult, file: FileSummary): void {
-  for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) result[key] += file[key];
-  for (const [reason, n] of Object.entries(file.rejectedByReason)) result.rejectedByReason[reason] = (result.rejectedByReason[reason] ?? 0) + n;
+  for (const key of COUNT_KEYS) result[key] += file[key];
+  addByReason(result.rejectedByReason, file.rejectedByReason);
+  addByReason(result.skippedByReason, file.skippedByReason);
   for (const reject of file.firstRejects) {
     if (result.firstRejects.length < 5) result.firstRejects.push({ file: file.displayName, line: reject.line, field: reject.field, reason: reject.reason, message: reject.message });
   }

@@ -5,8 +5,9 @@
  * credentials refused, the disk full, Ctrl-C) stops the ranges in flight too; each goes back
  * to pending with nothing of it staged.
  */
+import type { PassesResult } from './passes/run-passes.js';
 import { spanLength, type Span } from '../sources/api/api-ranges.js';
-import { type ReadCounts } from '../staging/source-reads.js';
+import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { InFlight } from '../util/in-flight.js';
 import { adaptiveHours, MAX_HOURS_PER_REQUEST, nextRange, planWindow, rangeKey, rangesIn } from './api-plan.js';
@@ -38,7 +39,7 @@ export interface StageApiResult {
   alreadyDone: { ranges: number; units: number };
   /** Ranges fetched (or tried) in this run, in the order they ended. */
   ranges: RangeResult[];
-  totals: ReadCounts & { rejectedByReason: Record<string, number> };
+  totals: ReadCounts & { rejectedByReason: Record<string, number>; skippedByReason: Record<string, number> };
   /** The window's ranges in the ledger after this run, by status. */
   ledger: { done: number; empty: number; failed: number; pending: number };
   /** Ranges an earlier run left half-fetched, undone before this one. */
@@ -46,6 +47,8 @@ export interface StageApiResult {
   requests: number;
   /** The source has given no data at all (every range empty): suspicious, so nothing is recorded as empty. */
   noData: boolean;
+  /** What the passes after staging did (identity links, group updates, sessions), as after file staging. */
+  passes?: PassesResult;
   elapsedMs: number;
 }
 
@@ -121,10 +124,11 @@ export function fetchRanges(base: Context, o: LoopOptions): Promise<LoopResult> 
 }
 
 function totalsOf(ranges: readonly RangeResult[]): StageApiResult['totals'] {
-  const totals: StageApiResult['totals'] = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {} };
+  const totals: StageApiResult['totals'] = { ...emptyCounts(), rejectedByReason: {}, skippedByReason: {} };
   for (const range of ranges) {
-    for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const) totals[key] += range[key];
-    for (const [reason, n] of Object.entries(range.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+    for (const key of COUNT_KEYS) totals[key] += range[key];
+    addByReason(totals.rejectedByReason, range.rejectedByReason);
+    addByReason(totals.skippedByReason, range.skippedByReason);
   }
   return totals;
 }

@@ -69,6 +69,15 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'setOnce', flag: '--set-once', unrecorded: [], show: (v) => (v as string[]).join(',') || 'none' },
   { key: 'groupType', flag: '--group-type', unrecorded: null },
   { key: 'keyColumn', flag: '--key-column', unrecorded: null },
+  // Identity links are drawn from the source's events; with --no-identity-links none are (and undelivered ones are withdrawn).
+  { key: 'identityLinks', flag: '--no-identity-links', unrecorded: true, show: (v) => (v === false ? 'no identity links' : 'identity links') },
+  // The events get computed session ids; a source's own non-UUIDv7 $session_id moves to $source_session_id.
+  { key: 'sessionize', flag: '--sessionize', unrecorded: null, show: (v) => (v === null ? 'no computed sessions' : `sessions after ${String(v)} minutes without an event`) },
+  // Taking a missing event_time from client_event_time only lets in rows rejected before.
+  { key: 'strictTime', flag: '--strict-time', unrecorded: true, widens: (before, after) => before === true && after === false, show: (v) => (v === false ? 'client or server time when event_time is missing' : 'event_time required') },
+  // --no-geoip: every row carries $geoip_disable. Reads by an older migrate did not record it
+  // (their rows carry neither); they are not compared, and doctor warns about them.
+  { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : 'GeoIP from the rows\' own $ip only') },
   // An earlier bound lets in rows rejected as implausible before; a later one would drop staged
   // rows. A migrate that did not record a bound had none (null).
   {
@@ -97,7 +106,23 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
     show: (v) => (v === false ? 'values not trimmed' : 'values trimmed'),
     inherits: { apply: (v, run) => readWith(run, 'trim', 'trim', v), ask: (v) => (v === false ? '--no-trim' : '--trim') },
   },
+  // The transform module's content (its SHA-256), not its path. Any change may change any row.
+  { key: 'transform', flag: '--transform', unrecorded: null, show: (v) => (v === null ? 'no transform' : `transform ${String(v).slice(0, 19)}...`) },
+  // A filter that lets in more (a longer --only-events, a shorter --skip-events, an earlier
+  // --since, a later --until, or none) only stages rows skipped before: it widens.
+  { key: 'onlyEvents', flag: '--only-events', unrecorded: null, widens: (before, after) => before !== null && (after === null || names(before).every((n) => names(after).includes(n))), show: showNames },
+  { key: 'skipEvents', flag: '--skip-events', unrecorded: null, widens: (before, after) => before !== null && (after === null || names(after).every((n) => names(before).includes(n))), show: showNames },
+  { key: 'since', flag: '--since', unrecorded: null, widens: (before, after) => before !== null && (after === null || String(after) < String(before)), show: (v) => (v === null ? 'none' : showDay(v)) },
+  { key: 'until', flag: '--until', unrecorded: null, widens: (before, after) => before !== null && (after === null || String(after) > String(before)), show: (v) => (v === null ? 'none' : showDay(v)) },
 ];
+
+function names(value: unknown): string[] {
+  return value as string[];
+}
+
+function showNames(value: unknown): string {
+  return value === null ? 'none' : names(value).join(',');
+}
 
 function showDelimiter(value: unknown): string {
   return value === '\t' ? 'tab' : `'${String(value)}'`;

@@ -6,6 +6,7 @@
 import { InputError } from '../errors.js';
 import type { SourceInput } from '../sources/open-input.js';
 import { abandonRead, beginRead, readRejects, supersedeRead } from '../staging/source-reads.js';
+import { readNotes } from '../staging/read-notes.js';
 import type { FilePlan } from './file-plan.js';
 import type { ReadStart } from './piece-cuts.js';
 import { emptyResult, SHOWN_REJECTS } from './stage-piece.js';
@@ -27,9 +28,11 @@ export function startSummary(options: StageFileOptions, plan: FilePlan, input: S
   const resumed = plan.resume;
   if (resumed?.progress == null) return summary;
   Object.assign(summary, resumed.counts);
+  summary.skippedByReason = { ...resumed.skippedBy };
   const rejects = readRejects(options.store, resumed.id, SHOWN_REJECTS);
   summary.rejectedByReason = rejects.byReason;
   summary.firstRejects = rejects.first as FileSummary['firstRejects'];
+  summary.notes = readNotes(options.store, resumed.id);
   summary.resumedAtLine = resumed.progress.line;
   summary.rowsReadBeforeResume = resumed.counts.rowsRead;
   return summary;

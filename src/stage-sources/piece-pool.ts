@@ -9,6 +9,7 @@
  * takes a worker, so when every worker has a piece waiting, this thread reads the next piece
  * itself.
  */
+import type { RowTransform } from '../events/row-steps.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { PieceProgress } from '../staging/source-reads.js';
 import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
@@ -113,11 +114,6 @@ export interface SharedTransaction {
 }
 
 /**
- * The pieces of a run, read (by workers or here) and written in the order they were staged.
- * After a failure nothing more is written: the read it belongs to is about to be undone, and a
- * piece written after that would be half a file staged.
- */
-/**
  * Rows written in one commit, at least, when pieces come one after another: a commit writes
  * every page its rows touched, and rows with random uuids (Amplitude's) touch a page of the
  * uuid index each (measured on an Amplitude export: commits per piece took four times longer
@@ -125,6 +121,11 @@ export interface SharedTransaction {
  */
 const ROWS_PER_COMMIT = 4096;
 
+/**
+ * The pieces of a run, read (by workers or here) and written in the order they were staged.
+ * After a failure nothing more is written: the read it belongs to is about to be undone, and a
+ * piece written after that would be half a file staged.
+ */
 export class PiecePool {
   private workers: Preparers | undefined;
   private nextKey = 0;
@@ -142,9 +143,9 @@ export class PiecePool {
    */
   constructor(private readonly workerCount: number, private readonly shared?: SharedTransaction) {}
 
-  /** A file whose pieces come next. */
-  addFile(setup: WorkerSetup, reader: SourceReader, target: PieceTarget): PoolFile {
-    return { key: this.nextKey++, setup, context: pieceContext(setup, reader), target, defined: false };
+  /** A file whose pieces come next; `transform` is the module of `setup.rules.transform`, loaded on this thread. */
+  addFile(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, transform: RowTransform | undefined): PoolFile {
+    return { key: this.nextKey++, setup, context: pieceContext(setup, reader, transform), target, defined: false };
   }
 
   /** Where a piece is read: by the least busy worker, or here when every worker holds enough. */

@@ -17,6 +17,9 @@ import { RequestWindow } from '../sources/api/request-window.js';
 import { findFormat } from '../sources/formats.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { rangeName, rangesOf, recoverInterruptedRanges, reopenEmpty, requestTimes } from '../staging/source-ranges.js';
+import { lastReadId, markPassesPending } from '../staging/pass-state.js';
+import { checkPassOptions, runPasses } from './passes/run-passes.js';
+import { ensureImportRunId } from '../staging/import-run-id.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { ApiProgress } from './api-progress.js';
@@ -29,7 +32,7 @@ import type { StageSourcesInput } from './stage-sources.js';
 export type { StageApiResult } from './api-ranges-loop.js';
 
 /** The staging file and the rules of the format the API answers in, as file staging takes them. */
-export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'readerOptions' | 'rules' | 'recordedOptions' | 'workers'> {
+export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'readerOptions' | 'rules' | 'recordedOptions' | 'workers' | 'ingestion' | 'passes'> {
   api: ApiSourceName;
   /** --config; default $MIGRATE_CONFIG or ./migrate.config.json. */
   config?: string;
@@ -100,6 +103,11 @@ interface RunSetup {
   clock: Clock;
 }
 
+/** The staging rules with PostHog's ingestion rules for this staging file's `$import_run`, as file staging has them. */
+function withImportRun(input: StageApiInput, store: StagingStore): StageApiInput['rules'] {
+  return input.ingestion === undefined ? input.rules : { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } };
+}
+
 /** Plans the window in the ledger and gathers what every range needs; returns what was done before. */
 async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signal' | 'stagingTurn'>; done: { ranges: number; units: number } }> {
   const { api, input, target, window, store, clock } = s;
@@ -115,7 +123,7 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
     spoolDir: await prepareSpoolDir(store.path),
     staging: {
       store, writer: new EventWriter(store), format: api.format, source: findFormat(api.format)!, archive: api.format === 'amplitude',
-      readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, workers: input.workers, signal: s.signal, reporter: s.reporter,
+      readerOptions: input.readerOptions, rules: withImportRun(input, store), recordedOptions: input.recordedOptions, workers: input.workers, signal: s.signal, reporter: s.reporter,
     },
     rangeOptions,
     progress: new ApiProgress(s.reporter, api.vendor, api.unit, window.last - window.first + 1, done.units),
@@ -136,11 +144,16 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
   const client = http ?? createHttpClient({ connections: concurrency });
   try {
     const recovered = recover(store, reporter);
+    checkPassOptions(store, input.passes ?? {});
+    const lastRead = lastReadId(store);
+    markPassesPending(store);
     const { ctx, done } = await prepare({ api, input, target, window, store, http: client, reporter, signal, clock });
     const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal });
     if (signal.aborted) throw interrupted(loop.fetched);
     const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
-    return summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done });
+    // Identity links, group updates and sessions are worked out over the whole staging file, as after file staging.
+    const passes = runPasses(store, input.passes ?? {}, lastRead);
+    return { ...summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done }), passes };
   } finally {
     store.close();
     await removeSpoolDir(store.path);

@@ -15,10 +15,14 @@ import type { RulesSpec } from '../events/rules-spec.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import type { EventWriter, ReadScope } from '../staging/event-writer.js';
-import { abandonRead, COUNT_KEYS, earlierReads, finishRead, recordProgress, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
+import { abandonRead, addByReason, COUNT_KEYS, earlierReads, finishRead, recordProgress, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
+import { addNotes } from '../events/source-notes.js';
+import { recordGroupObservations } from '../staging/group-observations-store.js';
+import { recordReadNotes } from '../staging/read-notes.js';
 import { settleGoneRows } from './changed-file.js';
+import { loadTransform } from './transform-module.js';
 import type { FilePlan } from './file-plan.js';
 import { beginNewRead, openRead, startSummary, type OpenedRead } from './open-read.js';
 import { pieceCuts, writtenProgress, type CutProgress, type ReadStart } from './piece-cuts.js';
@@ -82,8 +86,10 @@ export function defaultWorkers(bytes: number): number {
 
 function addPiece(summary: FileSummary, piece: PieceResult): void {
   for (const key of COUNT_KEYS) summary[key] += piece[key];
-  for (const [reason, n] of Object.entries(piece.rejectedByReason)) summary.rejectedByReason[reason] = (summary.rejectedByReason[reason] ?? 0) + n;
+  addByReason(summary.rejectedByReason, piece.rejectedByReason);
+  addByReason(summary.skippedByReason, piece.skippedByReason);
   summary.firstRejects = [...summary.firstRejects, ...piece.firstRejects].sort((a, b) => a.line - b.line).slice(0, SHOWN_REJECTS);
+  addNotes(summary.notes, piece.notes);
 }
 
 /** The stop of a read that cannot be resumed: what it staged is undone. */
@@ -120,7 +126,7 @@ async function beginFile(options: StageFileOptions, plan: FilePlan, pool: PieceP
   const start: ReadStart = opened?.start ?? { text: input.text, tracker: new TextProgress(), resumable: plan.resumable };
   const summary = startSummary(options, opened?.plan ?? plan, input);
   if (opened?.restarted !== undefined) summary.restarted = opened.restarted;
-  const target: PieceTarget = { scope: { readId: -1 }, writer: options.writer, written: () => {} };
+  const target: PieceTarget = { scope: { readId: -1 }, writer: options.writer, written: () => {}, observed: (groups) => recordGroupObservations(store, groups) };
   const begun = pool.write(() => {
     const readId = opened?.readId ?? beginNewRead(options, plan, input);
     // A stream's earlier reads under its name are other data (see file-plan.ts).
@@ -144,10 +150,12 @@ async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs
   const chars = { value: start.resume?.chars ?? 0 };
   file.target.written = (result: PieceResult, progress: CutProgress, textChars?: number) => {
     const point = writtenProgress(progress, chars, textChars, start.resumable);
+    recordReadNotes(options.store, file.target.scope.readId, result.notes);
     addPiece(summary, result);
     recordProgress(options.store, file.target.scope.readId, point, summary, splitter.header);
     file.reached = point;
   };
+  const transform = await loadTransform(options.rules.transform);
   let poolFile: PoolFile | undefined;
   const onWritten = (): void => options.onProgress?.(summary);
   for await (const batch of pieceCuts(input, options.source, splitter, start, options.bytePieces)) {
@@ -157,6 +165,7 @@ async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs
         { format: options.format, readerOptions: { ...options.readerOptions, displayName: input.displayName, defaultTimestampMs }, rules: options.rules, prefix: splitter.header ?? '' },
         options.source.reader,
         file.target,
+        transform,
       );
       await pool.stage(poolFile, cut.piece, cut.progress, onWritten);
     }

@@ -5,7 +5,11 @@
  */
 import { buildEvent, type EventRules } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
+import { firstAndLast, observe, type GroupObservation } from '../events/group-observations.js';
+import { SKIPPED_BY_MAP } from '../events/row-filters.js';
+import { rowSteps, stageRow, type EventOutcome, type RowSteps, type RowTransform } from '../events/row-steps.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
+import { addNote, type NoteCounts, type SourceNote } from '../events/source-notes.js';
 import { findFormat } from '../sources/formats.js';
 import { isWellFormedText, markedBytesProblem, wellFormed } from '../sources/invalid-text.js';
 import { countLineEnds, headOf } from '../sources/line-ends.js';
@@ -14,6 +18,7 @@ import { EventBatchBuilder, type EventBatch } from '../staging/event-batch.js';
 import type { EventWriter, ReadScope, RejectEntry } from '../staging/event-writer.js';
 import type { PieceProgress, ReadCounts } from '../staging/source-reads.js';
 import { pieceTexts } from './byte-pieces.js';
+import { reviewSessionId } from './session-ids.js';
 import { largeRecord, MAX_ROW_BYTES, pieceLength, REJECT_HEAD_CHARS, type TextPiece } from './text-piece.js';
 
 /** What reading a piece needs; plain data but for the reader and rules. */
@@ -23,14 +28,20 @@ export interface PieceContext {
   jsonItem: JsonItemMapper | undefined;
   readerOptions: ReaderOptions;
   rules: EventRules;
+  /** The filters and the transform, when the run has any (see row-steps.ts). */
+  steps: RowSteps | undefined;
   /** Text put before every piece (a CSV's header), so each piece parses on its own. */
   prefix: string;
 }
 
-/** The context a pool or worker reads pieces with, from plain setup data. */
-export function pieceContext(setup: { format: string; readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader): PieceContext {
+/**
+ * The context a pool or worker reads pieces with, from plain setup data and the transform of
+ * `setup.rules.transform`, loaded on this thread (see transform-module.ts).
+ */
+export function pieceContext(setup: { format: string; readerOptions: ReaderOptions; rules: RulesSpec; prefix: string }, reader: SourceReader, transform?: RowTransform): PieceContext {
   const jsonItem = findFormat(setup.format)?.jsonItems?.(setup.readerOptions);
-  return { reader, jsonItem, readerOptions: setup.readerOptions, rules: rulesFromSpec(setup.rules), prefix: setup.prefix };
+  const rules = rulesFromSpec(setup.rules);
+  return { reader, jsonItem, readerOptions: setup.readerOptions, rules, steps: rowSteps(rules, setup.rules.filters, transform), prefix: setup.prefix };
 }
 
 /** Where a read's pieces are written. */
@@ -42,12 +53,18 @@ export interface PieceTarget {
    * reached after it: the rows and that point are committed together (pieces come in file order).
    */
   written(result: PieceResult, progress: PieceProgress, textChars?: number): void;
+  /** Called in the same transaction with the group properties the piece's rows carried, if any. */
+  observed?(groups: readonly GroupObservation[]): void;
 }
 
 export interface PieceResult extends ReadCounts {
   rejectedByReason: Record<string, number>;
+  /** Skipped rows by reason (see SkippedBy in source-reads.ts). */
+  skippedByReason: Record<string, number>;
   /** The first rejects of the piece, by line. */
   firstRejects: Array<{ line: number } & RowProblem>;
+  /** Notes on rows that staged (see source-notes.ts). */
+  notes: NoteCounts;
 }
 
 /** How many rejects each piece reports for the summary. */
@@ -79,7 +96,7 @@ async function* slices(prefix: string, texts: readonly string[]): AsyncIterable<
 }
 
 export function emptyResult(): PieceResult {
-  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, rejectedByReason: {}, firstRejects: [] };
+  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0, rejectedByReason: {}, skippedByReason: {}, firstRejects: [], notes: {} };
 }
 
 function noteReject(result: PieceResult, line: number, p: RowProblem): void {
@@ -87,27 +104,56 @@ function noteReject(result: PieceResult, line: number, p: RowProblem): void {
   if (result.firstRejects.length < SHOWN_REJECTS) result.firstRejects.push({ line, ...p });
 }
 
-/** Adds one read item to the prepared piece: an event, a reject, or nothing (skipped). */
-function addItem(item: SourceItem, rules: EventRules, piece: { result: PieceResult; rejects: RejectEntry[]; events: EventBatchBuilder }): void {
-  const { result, rejects, events } = piece;
+function noteSkip(result: PieceResult, reason: string): void {
+  result.skipped++;
+  result.skippedByReason[reason] = (result.skippedByReason[reason] ?? 0) + 1;
+}
+
+function countNotes(result: PieceResult, notes: readonly SourceNote[] | undefined): void {
+  if (notes === undefined) return;
+  for (const note of notes) addNote(result.notes, note.code, 1, note.example === undefined ? [] : [note.example]);
+}
+
+interface Building {
+  result: PieceResult;
+  rejects: RejectEntry[];
+  events: EventBatchBuilder;
+  groups: GroupObservation[];
+}
+
+/** Adds one event of a row; the row's group properties are observed with its first event. */
+function addEvent(item: Extract<SourceItem, { candidate: unknown }>, outcome: EventOutcome, piece: Building, first: boolean): void {
+  if (outcome.recent) piece.result.recent++;
+  if (first) for (const group of item.candidate.groupProperties ?? []) piece.groups.push(observe(group, outcome.event.timestampMs, outcome.event.uuid));
+  piece.events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
+}
+
+/**
+ * Adds one read item to the prepared piece: its event (or, through a transform, several), a
+ * reject, or nothing (skipped, and why).
+ */
+function addItem(item: SourceItem, context: PieceContext, piece: Building): void {
+  const { result, rejects } = piece;
   result.rowsRead++;
   if ('problem' in item) {
     noteReject(result, item.line, item.problem);
     rejects.push(item);
     return;
   }
-  const outcome = buildEvent(item.candidate, rules);
-  if (outcome.type === 'skipped') {
-    result.skipped++;
-    return;
-  }
+  const rules = context.rules;
+  const sessionNotes = reviewSessionId(item.candidate.properties, rules.sessionize === true);
+  const outcome = context.steps === undefined ? buildEvent(item.candidate, rules) : stageRow(item.candidate, rules, context.steps, { file: context.readerOptions.displayName, line: item.line });
+  if (outcome.type === 'skipped') return noteSkip(result, (outcome as { reason?: string }).reason ?? SKIPPED_BY_MAP);
   if (outcome.type === 'rejected') {
     noteReject(result, item.line, outcome.problem);
     rejects.push({ line: item.line, raw: item.raw, problem: outcome.problem });
     return;
   }
-  if (outcome.recent) result.recent++;
-  events.add(item.line, outcome.event, outcome.zoneKey);
+  countNotes(result, item.candidate.notes);
+  countNotes(result, sessionNotes);
+  if (outcome.type === 'event') return addEvent(item, outcome, piece, true);
+  result.added += outcome.events.length - 1;
+  for (let i = 0; i < outcome.events.length; i++) addEvent(item, outcome.events[i]!, piece, i === 0);
 }
 
 /** A piece read and checked, not yet written. Plain data: it may cross from a worker. */
@@ -115,6 +161,8 @@ export interface PreparedPiece {
   result: PieceResult;
   events: EventBatch;
   rejects: RejectEntry[];
+  /** Group properties seen, first and last of each version (see group-observations.ts). */
+  groups: GroupObservation[];
   /** A byte piece's text length in UTF-16 units: how far the read moves on with it. */
   textChars?: number;
 }
@@ -200,12 +248,12 @@ function pieceText(piece: TextPiece): PieceText {
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
   const events = new EventBatchBuilder(Math.ceil((piece.bytes?.length ?? pieceLength(piece)) * 1.25) + 64 * 1024);
-  const building = { result: emptyResult(), rejects: [] as RejectEntry[], events };
+  const building: Building = { result: emptyResult(), rejects: [], events, groups: [] };
   const text = pieceText(piece);
   for await (const items of readItems(context, piece, text)) {
-    for (const item of items) addItem(item, context.rules, building);
+    for (const item of items) addItem(item, context, building);
   }
-  return { result: building.result, rejects: building.rejects, events: building.events.finish(), textChars: text.chars };
+  return { result: building.result, rejects: building.rejects, events: building.events.finish(), groups: firstAndLast(building.groups), textChars: text.chars };
 }
 
 /** The raw text of the rows of `piece` that start on `lines`, read again (a rare path). */
@@ -236,6 +284,7 @@ export async function writePiece(context: PieceContext, target: PieceTarget, pie
       target.writer.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
       for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
     }
+    if (prepared.groups.length > 0) target.observed?.(prepared.groups);
     target.written(result, progress, prepared.textChars);
     return result;
   });

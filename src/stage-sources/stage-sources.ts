@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { checkStagingRoom } from '../doctor/staging-room.js';
+import { SKIPPED_BY_MAP } from '../events/row-filters.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
@@ -15,14 +16,18 @@ import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
-import { COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
+import { ensureImportRunId } from '../staging/import-run-id.js';
+import { addByReason, COUNT_KEYS, emptyCounts, latestRead, partialReads, type PartialRead, type ReadCounts } from '../staging/source-reads.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { count, rate } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
+import { addNotes, type NoteCounts } from '../events/source-notes.js';
+import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
+import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from './passes/run-passes.js';
 import { PiecePool } from './piece-pool.js';
 import { defaultWorkers, startFile, type FileSummary, type StageFileOptions } from './stage-file.js';
 
@@ -36,6 +41,11 @@ export interface StageSourcesInput {
   format: string;
   readerOptions: Omit<ReaderOptions, 'displayName'>;
   rules: RulesSpec;
+  /**
+   * PostHog's ingestion rules for these rows (the run's `$import_run` is the staging file's,
+   * added here); absent, the rows are staged as mapped (tests of the staging machinery).
+   */
+  ingestion?: { geoipFromIp: boolean; importSource: string };
   /** Recorded with each read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
   /** Worker threads per file; see StageFileOptions.workers. */
@@ -52,6 +62,8 @@ export interface StageSourcesInput {
    * are gone are withdrawn (the projects keep what they received).
    */
   replaceChanged?: boolean;
+  /** Options of the passes after staging (identity links, sessions); see run-passes.ts. */
+  passes?: PassOptions;
   /**
    * Keys of the content options the user left at their defaults: for a file read before, those
    * with `inherits` take the earlier read's value (see content-options.ts). Absent: none.
@@ -67,8 +79,10 @@ export interface StagedFile extends FileSummary {
 export interface StageSourcesResult {
   staging: string;
   files: StagedFile[];
-  /** rowsRead = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
-  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number> };
+  /** rowsRead + added = staged (new) + alreadyStaged + duplicates (identical) + skipped + rejected; withdrawn are rows of earlier reads. */
+  totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; skippedByReason: Record<string, number>; notes: NoteCounts };
+  /** What the passes after staging did and found (identity links, group updates, sessions). */
+  passes?: PassesResult;
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -77,16 +91,34 @@ export interface StageSourcesResult {
 function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): void {
   for (const key of COUNT_KEYS) totals[key] += file[key];
   for (const w of file.withdrawn) totals.withdrawn += w.count;
-  for (const [reason, n] of Object.entries(file.rejectedByReason)) totals.rejectedByReason[reason] = (totals.rejectedByReason[reason] ?? 0) + n;
+  addByReason(totals.rejectedByReason, file.rejectedByReason);
+  addByReason(totals.skippedByReason, file.skippedByReason);
+  addNotes(totals.notes, file.notes);
+}
+
+/**
+ * Every row read left out by the run's own filters or transform: more likely a misspelt name or
+ * a wrong year than what was meant. (Rows mapped to null are the mapping's business.)
+ */
+function everyRowLeftOut(result: StageSourcesResult): InputError | undefined {
+  const t = result.totals;
+  const chosen = Object.entries(t.skippedByReason).filter(([reason]) => reason !== SKIPPED_BY_MAP);
+  if (t.rowsRead === 0 || t.skipped !== t.rowsRead + t.added || chosen.length === 0) return undefined;
+  const reasons = chosen.sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${count(n)} ${reason}`).join(', ');
+  return new InputError(`nothing was staged: every row read was skipped (${reasons})`, [
+    "--only-events and --skip-events match an event's name as the source wrote it or as the mapping renamed it; --since and --until its time in UTC.",
+  ]);
 }
 
 /**
  * The failure of a run that achieved nothing: rows were rejected and none is staged (new, already
- * staged or identical). Rejected rows next to staged ones are not a failure.
+ * staged or identical), or every row was left out by a filter or the transform. Rejected or
+ * skipped rows next to staged ones are not a failure.
  */
 export function nothingStagedError(result: StageSourcesResult): InputError | undefined {
   const t = result.totals;
-  if (t.rejected === 0 || t.staged + t.alreadyStaged + t.duplicates > 0) return undefined;
+  if (t.staged + t.alreadyStaged + t.duplicates > 0) return undefined;
+  if (t.rejected === 0) return everyRowLeftOut(result);
   const top = Object.entries(t.rejectedByReason)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
@@ -214,6 +246,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
+    if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
     // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
     const run = { readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, defaulted: input.defaulted ?? [] };
     const settled: FileSettings[] = [];
@@ -238,12 +271,16 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
     await checkStagingRoom(store, inputs, reporter);
+    checkPassOptions(store, input.passes ?? {});
+    const lastRead = lastReadId(store);
+    markPassesPending(store);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {} }, partial, elapsedMs: 0 };
+    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} }, partial, elapsedMs: 0 };
     for (const summary of await stageAll(input, { store, writer }, settled, plans, reporter, signal, clock)) {
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
+    result.passes = runPasses(store, input.passes ?? {}, lastRead);
     result.elapsedMs = clock.now() - started;
     return result;
   } catch (error) {

@@ -10,6 +10,7 @@ import { batchTransferList } from '../staging/event-batch.js';
 import { serveRequests } from '../util/worker-bridge.js';
 import type { StageRequest, StageWorkerData } from './piece-pool.js';
 import { pieceContext, preparePiece, type PieceContext, type PreparedPiece } from './stage-piece.js';
+import { loadTransform } from './transform-module.js';
 
 const data = workerData as StageWorkerData;
 /** Contexts of the files whose pieces may still come: the latest few (files come one after another). */
@@ -19,7 +20,8 @@ const KEPT_CONTEXTS = 8;
 serveRequests<StageRequest, PreparedPiece | null>(
   async (request) => {
     if ('define' in request) {
-      contexts.set(request.define, pieceContext(request.setup, findFormat(request.setup.format)!.reader));
+      // The transform is imported once here (the run's every file has the same), on the thread that calls it for each row.
+      contexts.set(request.define, pieceContext(request.setup, findFormat(request.setup.format)!.reader, await loadTransform(request.setup.rules.transform)));
       for (const key of contexts.keys()) if (contexts.size > KEPT_CONTEXTS) contexts.delete(key);
       return null;
     }

@@ -4,6 +4,7 @@
  * each chunk the server accepted: deliveries rows and counters in one transaction.
  */
 import type { SendCursor } from '../delivery/chunk-stream.js';
+import { DEFAULT_SEND_ORDER } from '../delivery/send-order.js';
 import type { EncodedEvent } from '../delivery/event-encoding.js';
 import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
@@ -78,13 +79,13 @@ export function acceptedTestProjects(store: StagingStore): Array<{ name: string;
   }>;
 }
 
-const START: SendCursor = { kind: -1, timestampMs: Number.MIN_SAFE_INTEGER, seq: -1 };
-
 /**
- * Pages of events not yet delivered nor dead-lettered for a project, in send order, each with
- * its JSON built by SQLite (see event-json-sql.ts). Keyset pagination: better-sqlite3 cannot
- * run the checkpoint's writes while a statement iterates, so each page is read whole and the
- * next starts after its last row. Rows settled after it was made must be rows it returned.
+ * Pages of events not yet delivered nor dead-lettered for a project, in send order (the kinds
+ * in the order given, see send-order.ts; each kind by timestamp, then seq), each with its JSON
+ * built by SQLite (see event-json-sql.ts). Keyset pagination: better-sqlite3 cannot run the
+ * checkpoint's writes while a statement iterates, so each page is read whole and the next
+ * starts after its last row. Each kind is read through the send-order index (kind,
+ * timestamp_ms). Rows settled after a page was made must be rows it returned.
  */
 export class PendingEvents {
   private readonly statement: Statement;
@@ -98,11 +99,13 @@ export class PendingEvents {
    *   read transaction that starts after a commit throws the connection's page cache away, so
    *   a page of its own each time read every page again from the file. Reading several pages
    *   in one snapshot is safe for the same reason as above: rows settled meanwhile were read.
+   * @param order the kinds, in the order they are sent.
    */
   constructor(
     private readonly store: StagingStore,
     private readonly projectId: number,
     private readonly snapshotPages = 1,
+    private readonly order: readonly number[] = DEFAULT_SEND_ORDER,
   ) {
     this.begin = store.db.prepare('BEGIN');
     this.end = store.db.prepare('COMMIT');
@@ -120,9 +123,9 @@ export class PendingEvents {
       : '';
     const pending = `SELECT e.seq, e.kind, e.timestamp_ms, e.uuid, e.event, e.distinct_id, e.properties
        FROM events e
-       WHERE (e.kind, e.timestamp_ms, e.seq) > (@kind, @timestampMs, @seq)
+       WHERE e.kind = @kind AND (e.timestamp_ms, e.seq) > (@timestampMs, @seq)
          ${unsettled}
-       ORDER BY e.kind, e.timestamp_ms, e.seq
+       ORDER BY e.timestamp_ms, e.seq
        LIMIT @limit`;
     // Rows come back as arrays: a named object per row costs more than the query itself.
     this.statement = store.db.prepare(selectEventJsonParts(pending, ['seq', 'kind', 'timestamp_ms'])).raw(true);
@@ -130,7 +133,18 @@ export class PendingEvents {
 
   page(after: SendCursor | undefined, limit: number): EncodedEvent[] {
     if (this.snapshotPages > 1 && this.pagesInSnapshot === 0) this.begin.run();
-    const rows = this.statement.all({ ...(after ?? START), projectId: this.projectId, limit }) as Array<[number, number, number, string, string]>;
+    const rows: Array<[number, number, number, string, string]> = [];
+    // From the cursor's kind on, each kind from its start, until the page is full.
+    let turn = after === undefined ? 0 : this.order.indexOf(after.kind);
+    let from = after === undefined || turn === -1 ? undefined : after;
+    if (turn === -1) turn = this.order.length;
+    for (; turn < this.order.length && rows.length < limit; turn++, from = undefined) {
+      const kind = this.order[turn]!;
+      const want = limit - rows.length;
+      const got = this.statement.all({ kind, timestampMs: from?.timestampMs ?? Number.MIN_SAFE_INTEGER, seq: from?.seq ?? -1, projectId: this.projectId, limit: want }) as typeof rows;
+      for (const row of got) rows.push(row);
+      if (got.length === want) break;
+    }
     if (this.snapshotPages > 1 && (++this.pagesInSnapshot >= this.snapshotPages || rows.length < limit)) this.close();
     return rows.map(([seq, kind, timestampMs, head, tail]) => ({ seq, kind, timestampMs, head, tail }));
   }

@@ -6,6 +6,7 @@
  * Strings kept in arrays until a piece was written cost more garbage-collector time than
  * building them did.
  */
+import { profileText, type RowFacts } from '../events/row-facts.js';
 import type { StagedEvent } from '../events/staged-event.js';
 
 export interface EventBatch {
@@ -28,6 +29,12 @@ export interface EventBatch {
   zoned: Uint8Array;
   /** 16 bytes per event (zeros unless zoned): see zonedRowKey. */
   zoneKeys: Uint8Array;
+  /** FACT_* bits of each event (see row-facts.ts). */
+  flags: Uint8Array;
+  /** The row profiles of the batch as text (see row-facts.ts), each once ('' first). */
+  profiles: string[];
+  /** Each event's profile, as an index into `profiles`. */
+  profileIndexes: Uint32Array;
 }
 
 /** The text fields of each event, in `text` order. */
@@ -37,7 +44,7 @@ export const PROPERTIES = 1;
 
 /** The buffers, to transfer rather than copy when posting a batch. */
 export function batchTransferList(batch: EventBatch): ArrayBuffer[] {
-  const arrays = [batch.uuids, batch.kinds, batch.timestampsMs, batch.lines, batch.nameIndexes, batch.text, batch.textEnds, batch.zoned, batch.zoneKeys];
+  const arrays = [batch.uuids, batch.kinds, batch.timestampsMs, batch.lines, batch.nameIndexes, batch.text, batch.textEnds, batch.zoned, batch.zoneKeys, batch.flags, batch.profileIndexes];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -84,6 +91,10 @@ export class EventBatchBuilder {
   private textEnds = new Uint32Array(INITIAL_EVENTS * TEXT_FIELDS);
   private zoned = new Uint8Array(INITIAL_EVENTS);
   private zoneKeys = new Uint8Array(INITIAL_EVENTS * 16);
+  private flags = new Uint8Array(INITIAL_EVENTS);
+  private profileIndexes = new Uint32Array(INITIAL_EVENTS);
+  private readonly profiles: string[] = [''];
+  private readonly profileIndex = new Map<string, number>([['', 0]]);
   private text: { array: Uint8Array; writer: Buffer };
   private textLength = 0;
 
@@ -96,9 +107,13 @@ export class EventBatchBuilder {
     return this.count;
   }
 
-  add(line: number, event: StagedEvent, zoneKey?: Uint8Array): void {
+  add(line: number, event: StagedEvent, zoneKey?: Uint8Array, facts?: RowFacts): void {
     if (this.count === this.capacity) this.grow();
     const i = this.count++;
+    if (facts !== undefined) {
+      this.flags[i] = facts.flags;
+      this.profileIndexes[i] = this.indexOfProfile(facts.profile);
+    }
     if (zoneKey !== undefined) {
       this.zoned[i] = 1;
       this.zoneKeys.set(zoneKey, i * 16);
@@ -116,12 +131,11 @@ export class EventBatchBuilder {
   }
 
   private indexOfName(name: string): number {
-    let index = this.nameIndex.get(name);
-    if (index === undefined) {
-      index = this.names.push(name) - 1;
-      this.nameIndex.set(name, index);
-    }
-    return index;
+    return indexIn(this.names, this.nameIndex, name);
+  }
+
+  private indexOfProfile(profile: string): number {
+    return indexIn(this.profiles, this.profileIndex, profile);
   }
 
   finish(): EventBatch {
@@ -137,6 +151,10 @@ export class EventBatchBuilder {
       textEnds: this.textEnds,
       zoned: this.zoned,
       zoneKeys: this.zoneKeys,
+      flags: this.flags,
+      // Keys made on this thread become their text once, before the batch leaves it.
+      profiles: this.profiles.map((key) => (key === '' ? '' : profileText(key))),
+      profileIndexes: this.profileIndexes,
     };
   }
 
@@ -150,6 +168,8 @@ export class EventBatchBuilder {
     this.textEnds = copyInto(new Uint32Array(this.capacity * TEXT_FIELDS), this.textEnds);
     this.zoned = copyInto(new Uint8Array(this.capacity), this.zoned);
     this.zoneKeys = copyInto(new Uint8Array(this.capacity * 16), this.zoneKeys);
+    this.flags = copyInto(new Uint8Array(this.capacity), this.flags);
+    this.profileIndexes = copyInto(new Uint32Array(this.capacity), this.profileIndexes);
   }
 
   private growText(atLeast: number): void {
@@ -157,6 +177,16 @@ export class EventBatchBuilder {
     next.array.set(this.text.array.subarray(0, this.textLength));
     this.text = next;
   }
+}
+
+/** The index of `text` in `list` (added when new), found through `index`. */
+function indexIn(list: string[], index: Map<string, number>, text: string): number {
+  let at = index.get(text);
+  if (at === undefined) {
+    at = list.push(text) - 1;
+    index.set(text, at);
+  }
+  return at;
 }
 
 function copyInto<T extends Uint8Array | Uint32Array | Float64Array>(target: T, source: T): T {

@@ -17,6 +17,7 @@ import type { Statement } from '../sqlite/database.js';
 import { difference, type StagedFields } from './event-difference.js';
 import { NameCounts } from './name-counts.js';
 import { DISTINCT_ID, EventBatchBuilder, eventAt, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
+import { RowFactsWriter } from './row-facts-store.js';
 import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected } from './withdrawals.js';
 import { WriteTransaction } from './write-transaction.js';
@@ -96,6 +97,7 @@ export class EventWriter {
   private readonly countName: Statement;
   private readonly zoned: ZonedRows;
   private readonly transactions: WriteTransaction;
+  private readonly facts: RowFactsWriter;
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollback: Statement;
@@ -114,6 +116,7 @@ export class EventWriter {
     this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
     this.zoned = new ZonedRows(store, GROUP_ROWS);
     this.transactions = new WriteTransaction(store.db);
+    this.facts = new RowFactsWriter(store);
     this.countName = db.prepare(
       'INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count',
     );
@@ -167,18 +170,22 @@ export class EventWriter {
       counts.rejected += rejects.length;
       const names = new NameCounts();
       const seen: number[] = [];
-      const row = { counts, names, seen };
+      // 1 for each row this batch staged: only those add to the rule facts.
+      const staged = new Uint8Array(batch.count);
+      const row = { counts, names, seen, staged };
       let i = 0;
       for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) {
         if (this.writeGroup(scope.readId, batch, i)) {
           counts.staged += GROUP_ROWS;
           names.addGroup(batch, i, GROUP_ROWS);
+          staged.fill(1, i, i + GROUP_ROWS);
         } else {
           for (let j = i; j < i + GROUP_ROWS; j++) this.writeOne(scope, batch, j, row);
         }
       }
       for (; i < batch.count; i++) this.writeOne(scope, batch, i, row);
       names.save(this.countName);
+      this.facts.record(scope.readId, batch, staged);
       if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
       return counts;
     });
@@ -221,7 +228,7 @@ export class EventWriter {
     return inserted === GROUP_ROWS;
   }
 
-  private writeOne(scope: ReadScope, batch: EventBatch, index: number, row: { counts: BatchCounts; names: NameCounts; seen: number[] }): void {
+  private writeOne(scope: ReadScope, batch: EventBatch, index: number, row: { counts: BatchCounts; names: NameCounts; seen: number[]; staged: Uint8Array }): void {
     const { counts, names } = row;
     const e = eventAt(batch, index);
     const line = batch.lines[index]!;
@@ -229,6 +236,7 @@ export class EventWriter {
     if (this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, scope.readId, line).changes === 1) {
       counts.staged++;
       names.add(e.kind, e.event);
+      row.staged[index] = 1;
       return;
     }
     const existing = this.findEvent.get(e.uuid) as ExistingRow;
@@ -245,6 +253,7 @@ export class EventWriter {
       this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, scope.readId, line);
       counts.staged++;
       names.add(e.kind, e.event);
+      row.staged[index] = 1;
       return;
     }
     const message = `uuid ${uuidText(e.uuid)} was staged from ${existing.path}:${existing.line} with a different ${differs}; the earlier version is kept`;

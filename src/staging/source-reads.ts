@@ -7,12 +7,16 @@
  */
 import { RefusedError } from '../errors.js';
 import type { StagingStore } from './staging-store.js';
+import { forgetSelectedFacts } from './row-facts-store.js';
 import { selectReadRows, withdrawSelected } from './withdrawals.js';
 
 /**
  * How the rows read were counted. Every row read is exactly one of: staged (new), already
  * staged (by an earlier read), duplicates (identical to an earlier row of this read), skipped
- * (mapped to null) or rejected; `recent` counts staged rows within the last 48 hours.
+ * (mapped to null, left out by a filter, dropped by a transform) or rejected; `recent` counts
+ * staged rows within the last 48 hours. A transform may make several events of one row: the
+ * events beyond the first are `added`, and each is counted as one row would be, so
+ * rowsRead + added = staged + alreadyStaged + duplicates + skipped + rejected.
  */
 export interface ReadCounts {
   rowsRead: number;
@@ -22,12 +26,31 @@ export interface ReadCounts {
   skipped: number;
   rejected: number;
   recent: number;
+  added: number;
 }
 
-export const COUNT_KEYS = ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent'] as const;
+export const COUNT_KEYS = ['rowsRead', 'staged', 'alreadyStaged', 'duplicates', 'skipped', 'rejected', 'recent', 'added'] as const;
 
 export function emptyCounts(): ReadCounts {
-  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 };
+  return { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0 };
+}
+
+/** Counts as a read records them: `added` absent is 0; skipped rows by reason (see SkippedBy). */
+export type RecordedCounts = Omit<ReadCounts, 'added'> & { added?: number; skippedByReason?: SkippedBy };
+
+/**
+ * Skipped rows by reason: 'map' (mapped to null), the filter flag that left them out, or
+ * 'transform <file name>'. Adds up to `skipped`, but for reads from before reasons were kept.
+ */
+export type SkippedBy = Record<string, number>;
+
+/** Adds counts by reason (rejected or skipped) into `into`. */
+export function addByReason(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [reason, n] of Object.entries(from)) into[reason] = (into[reason] ?? 0) + n;
+}
+
+function skippedByJson(counts: RecordedCounts): string {
+  return JSON.stringify(counts.skippedByReason ?? {});
 }
 
 /** Where a read got to: the end of its last written piece. */
@@ -75,21 +98,23 @@ export interface ReadRecord {
   header: string | null;
   supersededBy: number | null;
   counts: ReadCounts;
+  skippedBy: SkippedBy;
 }
 
 const COUNT_COLUMNS = `rows_read AS rowsRead, rows_staged AS staged, rows_already_staged AS alreadyStaged, rows_duplicate AS duplicates,
-  rows_skipped AS skipped, rows_rejected AS rejected, rows_recent AS recent`;
+  rows_skipped AS skipped, rows_rejected AS rejected, rows_recent AS recent, rows_added AS added, skipped_by AS skippedBy`;
 
-type ReadRow = Omit<ReadRecord, 'options' | 'progress' | 'counts'> &
-  ReadCounts & { options: string; chars: number | null; line: number | null; progressFingerprint: string | null };
+type ReadRow = Omit<ReadRecord, 'options' | 'progress' | 'counts' | 'skippedBy'> &
+  ReadCounts & { options: string; chars: number | null; line: number | null; progressFingerprint: string | null; skippedBy: string };
 
 function toRecord(row: ReadRow): ReadRecord {
-  const { options, chars, line, progressFingerprint, rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent, ...rest } = row;
+  const { options, chars, line, progressFingerprint, rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent, added, skippedBy, ...rest } = row;
   return {
     ...rest,
     options: JSON.parse(options) as Record<string, unknown>,
     progress: chars === null || line === null || progressFingerprint === null ? null : { chars, line, fingerprint: progressFingerprint },
-    counts: { rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent },
+    counts: { rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent, added },
+    skippedBy: JSON.parse(skippedBy) as SkippedBy,
   };
 }
 
@@ -148,14 +173,16 @@ export function seenCount(store: StagingStore, readId: number): number {
  * Records the point a read got to and its counts so far. Call in the transaction that wrote
  * the piece: the rows and the point they reach are committed together.
  */
-export function recordProgress(store: StagingStore, readId: number, progress: PieceProgress, counts: ReadCounts, header: string | undefined): void {
+export function recordProgress(store: StagingStore, readId: number, progress: PieceProgress, counts: RecordedCounts, header: string | undefined): void {
   store.db
     .prepare(
       `UPDATE source_reads SET progress_chars = ?, progress_line = ?, progress_fingerprint = ?, header = coalesce(header, ?),
-         rows_read = ?, rows_staged = ?, rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?
+         rows_read = ?, rows_staged = ?, rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?,
+         rows_added = ?, skipped_by = ?
        WHERE id = ?`,
     )
-    .run(progress.chars, progress.line, progress.fingerprint, header ?? null, counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent, readId);
+    .run(progress.chars, progress.line, progress.fingerprint, header ?? null, counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent,
+      counts.added ?? 0, skippedByJson(counts), readId);
 }
 
 /** Rejects of a read by reason, and its first ones by line: a resumed read's summary starts from them. */
@@ -171,14 +198,15 @@ export function readRejects(store: StagingStore, readId: number, first: number):
 }
 
 /** Marks a read complete; older reads' rejects of the same file are superseded by this one's. */
-export function finishRead(store: StagingStore, readId: number, counts: ReadCounts, fingerprint: string | undefined): void {
+export function finishRead(store: StagingStore, readId: number, counts: RecordedCounts, fingerprint: string | undefined): void {
   store.transaction(() => {
     store.db
       .prepare(
         `UPDATE source_reads SET status = 'done', finished_at = ?, fingerprint = ?, rows_read = ?, rows_staged = ?,
-           rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ? WHERE id = ?`,
+           rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?, rows_added = ?, skipped_by = ? WHERE id = ?`,
       )
-      .run(new Date().toISOString(), fingerprint ?? null, counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent, readId);
+      .run(new Date().toISOString(), fingerprint ?? null, counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent,
+        counts.added ?? 0, skippedByJson(counts), readId);
     store.db
       .prepare(
         `DELETE FROM rejects WHERE read_id IN (
@@ -202,6 +230,8 @@ export function supersedeRead(store: StagingStore, readId: number, byReadId: num
 export function abandonRead(store: StagingStore, readId: number, error: string): void {
   store.transaction(() => {
     if (selectReadRows(store, readId, { settledOnly: true }) > 0) withdrawSelected(store, readId, 'undone');
+    // The rest of its rows go without a trace: their rule facts go with them.
+    if (selectReadRows(store, readId) > 0) forgetSelectedFacts(store);
     const removed = store.db.prepare('DELETE FROM events WHERE read_id = ?').run(readId).changes;
     store.db.prepare('DELETE FROM rejects WHERE read_id = ?').run(readId);
     store.db.prepare('DELETE FROM read_seen WHERE read_id = ?').run(readId);

@@ -4,9 +4,11 @@
  */
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
+import { passesReport, type PassesReport } from './pass-state.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
+import { groupTypeUses, illegalIds, propertyConflicts, ruleReport, type GroupTypeUse, type IllegalId, type PropertyTypeConflict, type RuleReport } from './rule-report.js';
 import { rangeReports, type RangeSourceReport } from './range-report.js';
-import { COUNT_KEYS, emptyCounts, type ReadCounts } from './source-reads.js';
+import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts, type SkippedBy } from './source-reads.js';
 import type { LockHolder } from './staging-lock.js';
 import { StagingStore } from './staging-store.js';
 
@@ -17,6 +19,8 @@ import { StagingStore } from './staging-store.js';
 export type ReadState = 'partial' | 'interrupted' | 'done' | 'failed';
 
 export interface SourceReport extends ReadCounts {
+  /** Skipped rows by reason (see SkippedBy); a read from before reasons were kept has none. */
+  skippedBy: SkippedBy;
   path: string;
   format: string;
   command: string;
@@ -45,8 +49,8 @@ export interface StagingReport {
   /** The process holding the writer lock (a running or killed import, export-source...), if any. */
   writer: LockHolder | null;
   sources: SourceReport[];
-  /** The sources' counts added up: rowsRead = staged + alreadyStaged + duplicates + skipped + rejected. */
-  sourceTotals: ReadCounts & { withdrawn: number };
+  /** The sources' counts added up: rowsRead + added = staged + alreadyStaged + duplicates + skipped + rejected. */
+  sourceTotals: ReadCounts & { withdrawn: number; skippedBy: SkippedBy };
   /** Withdrawn events (kept aside, never sent), and per project those it had received before. */
   withdrawn: { count: number; delivered: Array<{ project: string; count: number }> };
   events: KindReport;
@@ -59,6 +63,10 @@ export interface StagingReport {
   deadLetters: DeadLetterRow[];
   /** The latest preflight of each project an import checked (or skipped it for). */
   preflights: Array<Omit<PreflightRecord, 'checks'>>;
+  /** Identity links, group updates and sessions worked out after staging (see pass-state.ts). */
+  passes: PassesReport;
+  /** PostHog's ingestion rules: GeoIP, group types, ids it will not merge on, property types, re-assertions. */
+  rules: RuleReport;
   /** The range ledger of each source API export-source fetched from. */
   ranges: RangeSourceReport[];
 }
@@ -68,9 +76,10 @@ export interface ProjectReport {
   role: string;
   host: string;
   delivered: number;
-  /** Delivered person updates ($identify) and group updates ($groupidentify), within `delivered`. */
+  /** Delivered person updates ($identify), group updates ($groupidentify) and re-assertions, within `delivered`. */
   deliveredPersons: number;
   deliveredGroups: number;
+  deliveredReassertions: number;
   pending: number;
   deadLetters: number;
   lastImport: { status: RunStatus; startedAt: string; finishedAt: string | null; stopReason: string | null; sample: number | null } | null;
@@ -98,9 +107,19 @@ export function kindReport(store: StagingStore, kind: number): KindReport {
   return { count: count.n, first: iso(range.first), last: iso(range.last) };
 }
 
+/**
+ * The columns of a read added by later versions, as the report selects them: a file opened
+ * read-only is not brought to this version's schema, so a file staged by an older migrate may
+ * lack them (it had nothing in them).
+ */
+function laterColumns(store: StagingStore): string {
+  const columns = new Set((store.db.prepare("SELECT name FROM pragma_table_info('source_reads')").all() as Array<{ name: string }>).map((c) => c.name));
+  return [columns.has('rows_added') ? 'r.rows_added AS added' : '0 AS added', columns.has('skipped_by') ? 'r.skipped_by AS skippedBy' : "'{}' AS skippedBy"].join(', ');
+}
+
 /** The latest read of each source, in the order sources were first read. */
 function sourceReports(store: StagingStore): SourceReport[] {
-  return store.db
+  const rows = store.db
     .prepare(
       `SELECT s.path, s.format, r.command,
               CASE WHEN r.status <> 'reading' THEN r.status WHEN r.superseded_by IS NULL THEN 'partial' ELSE 'interrupted' END AS status,
@@ -108,19 +127,21 @@ function sourceReports(store: StagingStore): SourceReport[] {
               (SELECT coalesce(sum(x.rows_withdrawn), 0) FROM source_reads x WHERE x.source_id = s.id) AS withdrawn,
               r.size_bytes AS sizeBytes, r.fingerprint, r.rows_read AS rowsRead,
               r.rows_staged AS staged, r.rows_already_staged AS alreadyStaged, r.rows_duplicate AS duplicates,
-              r.rows_skipped AS skipped, r.rows_rejected AS rejected, r.rows_recent AS recent,
+              r.rows_skipped AS skipped, r.rows_rejected AS rejected, r.rows_recent AS recent, ${laterColumns(store)},
               r.started_at AS startedAt, r.finished_at AS finishedAt, r.error
        FROM sources s JOIN source_reads r ON r.id = (SELECT max(id) FROM source_reads WHERE source_id = s.id)
        ORDER BY s.id`,
     )
-    .all() as SourceReport[];
+    .all() as Array<Omit<SourceReport, 'skippedBy'> & { skippedBy: string }>;
+  return rows.map((row) => ({ ...row, skippedBy: JSON.parse(row.skippedBy) as SkippedBy }));
 }
 
 function sourceTotals(sources: readonly SourceReport[]): StagingReport['sourceTotals'] {
-  const totals = { ...emptyCounts(), withdrawn: 0 };
+  const totals = { ...emptyCounts(), withdrawn: 0, skippedBy: {} };
   for (const source of sources) {
     for (const key of COUNT_KEYS) totals[key] += source[key];
     totals.withdrawn += source.withdrawn;
+    addByReason(totals.skippedBy, source.skippedBy);
   }
   return totals;
 }
@@ -134,14 +155,15 @@ function withdrawnReport(store: StagingStore): StagingReport['withdrawn'] {
 }
 
 /** Delivered person and group updates: few rows, found through the send-order index. */
-function deliveredUpdates(store: StagingStore, projectId: number): { persons: number; groups: number } {
+function deliveredUpdates(store: StagingStore, projectId: number): { persons: number; groups: number; reassertions: number } {
   const rows = store.db
     .prepare(
       `SELECT e.kind, count(*) AS n FROM events e WHERE e.kind > 0
        AND EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = ? AND d.seq = e.seq) GROUP BY e.kind`,
     )
     .all(projectId) as Array<{ kind: number; n: number }>;
-  return { persons: rows.find((r) => r.kind === 1)?.n ?? 0, groups: rows.find((r) => r.kind === 2)?.n ?? 0 };
+  const of = (kind: number): number => rows.find((r) => r.kind === kind)?.n ?? 0;
+  return { persons: of(1), groups: of(2), reassertions: of(3) };
 }
 
 function projectReports(store: StagingStore): ProjectReport[] {
@@ -157,6 +179,7 @@ function projectReports(store: StagingStore): ProjectReport[] {
       delivered: p.delivered,
       deliveredPersons: updates.persons,
       deliveredGroups: updates.groups,
+      deliveredReassertions: updates.reassertions,
       pending: total - p.delivered - p.deadLetters,
       deadLetters: p.deadLetters,
       lastImport: run ? { status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, stopReason: run.stopReason, sample: run.sample } : null,
@@ -191,8 +214,21 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     projects: projectReports(store),
     deadLetters: listDeadLetters(store, DEAD_LETTERS_SHOWN),
     preflights: latestPreflights(store).map(({ checks: _checks, ...preflight }) => preflight),
+    passes: passesReport(store),
+    rules: ruleReport(store),
     ranges: rangeReports(store),
   };
+}
+
+/** What `rejects --warnings` lists: every row kind PostHog would alter, with where it was first staged. */
+export interface StagingWarnings {
+  illegalIds: IllegalId[];
+  propertyConflicts: PropertyTypeConflict[];
+  groupTypes: GroupTypeUse[];
+}
+
+export function stagingWarnings(store: StagingStore): StagingWarnings {
+  return { illegalIds: illegalIds(store).ids, propertyConflicts: propertyConflicts(store), groupTypes: groupTypeUses(store) };
 }
 
 /** Rejected rows of each file's latest complete read, by file then line. */
@@ -222,6 +258,11 @@ function readFrom<T>(path: string, read: (store: StagingStore) => T): T {
 /** The `status` use case: the report of the staging file at `path`. */
 export function readStagingReport(path: string): StagingReport {
   return readFrom(path, (store) => stagingReport(store));
+}
+
+/** The `rejects --warnings` use case. */
+export function readWarnings(path: string): StagingWarnings {
+  return readFrom(path, (store) => stagingWarnings(store));
 }
 
 /** The `rejects` use case: the rejected rows of the staging file at `path`. */

@@ -249,6 +249,146 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (source, range_start, range_end)
   );
   `,
+  /*
+   * v9: what PostHog's ingestion rules need to know about the staged rows, counted as rows are
+   * staged so that status, doctor and import never scan the events: property types, group
+   * types, distinct_ids PostHog will not merge on, distinct_ids whose events carry their own
+   * $set, and counters (such as $set_once nulls dropped).
+   */ `
+  -- Per top-level event property, how many staged events hold a value of each JSON type, and
+  -- the first (read, line) of each. PostHog fixes a property's type from the first value it sees.
+  CREATE TABLE property_types (
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL,
+    PRIMARY KEY (name, type)
+  ) WITHOUT ROWID;
+
+  -- Group types used ($groups keys of events, $group_type of group updates): at most 5 per project.
+  CREATE TABLE group_types (
+    type TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Events whose distinct_id PostHog refuses to merge on: all of them become one person.
+  CREATE TABLE illegal_ids (
+    distinct_id TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    first_read INTEGER NOT NULL,
+    first_line INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- distinct_ids of events (kind 0) that carry their own $set: their persons' users-file values
+  -- are sent again after the events (kind 3 rows, made by import).
+  CREATE TABLE set_ids (distinct_id TEXT PRIMARY KEY) WITHOUT ROWID;
+
+  -- Counters of rules applied while staging (e.g. set_once_nulls: null $set_once values dropped).
+  CREATE TABLE rule_counts (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+  `,
+  /*
+   * v10: notes per read; what the passes after staging work from and decided: identity links
+   * (users seen with each device), group updates (group properties seen on events), sessions
+   * (events given a computed session id), and where the passes got to.
+   */ `
+  -- Things done to rows that staged, counted for the summary (an Amplitude time taken from
+  -- client_event_time, a group type with several keys...), with a few examples.
+  CREATE TABLE read_notes (
+    read_id INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    examples TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (read_id, code)
+  ) WITHOUT ROWID;
+
+  -- Where the passes got to: rows above seq not looked at yet; withdrawals and failed reads
+  -- counted then (more since means rows were taken out); the settings they ran with and what
+  -- they found (JSON). One row, name 'passes'.
+  CREATE TABLE pass_state (
+    name TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    withdrawn_id INTEGER NOT NULL,
+    failed_reads INTEGER NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    summary TEXT NOT NULL DEFAULT '{}'
+  ) WITHOUT ROWID;
+
+  -- Identity links: each device (as the anonymous distinct_id its events carry) with each user
+  -- seen on it, and the first time they were seen together.
+  CREATE TABLE identity_pairs (
+    device TEXT NOT NULL,
+    user TEXT NOT NULL,
+    first_ms INTEGER NOT NULL,
+    PRIMARY KEY (device, user)
+  ) WITHOUT ROWID;
+  -- Devices whose link the next pass decides again: any whose users or first times changed.
+  CREATE TABLE identity_dirty (device TEXT PRIMARY KEY) WITHOUT ROWID;
+  CREATE TRIGGER identity_pair_added AFTER INSERT ON identity_pairs BEGIN INSERT OR IGNORE INTO identity_dirty (device) VALUES (new.device); END;
+  CREATE TRIGGER identity_pair_moved AFTER UPDATE ON identity_pairs BEGIN INSERT OR IGNORE INTO identity_dirty (device) VALUES (new.device); END;
+  CREATE TRIGGER identity_pair_gone AFTER DELETE ON identity_pairs BEGIN INSERT OR IGNORE INTO identity_dirty (device) VALUES (old.device); END;
+  -- What was decided per device, and the link staged for it ($identify, kind 1), if any.
+  CREATE TABLE identity_devices (
+    device TEXT PRIMARY KEY,
+    users INTEGER NOT NULL,
+    first_user TEXT,
+    decision TEXT NOT NULL CHECK (decision IN ('linked', 'placeholder', 'illegal_user', 'kiosk', 'gone')),
+    link_user TEXT,
+    link_uuid BLOB,
+    link_ms INTEGER,
+    -- 1: the staged link was delivered and is no longer what the file says (kept: PostHog keeps it).
+    kept_delivered INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+
+  -- Group properties seen on events: per group, the version each event carried (only the first
+  -- and last of a version per piece of a file), while that event is staged.
+  CREATE TABLE group_versions (version BLOB PRIMARY KEY, properties TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE group_observations (
+    type TEXT NOT NULL,
+    key TEXT NOT NULL,
+    timestamp_ms INTEGER NOT NULL,
+    uuid BLOB NOT NULL,
+    version BLOB NOT NULL,
+    PRIMARY KEY (type, key, timestamp_ms, uuid)
+  ) WITHOUT ROWID;
+  CREATE TABLE group_dirty (type TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (type, key)) WITHOUT ROWID;
+  -- Each group type and when it was first seen: PostHog keeps five types per project.
+  CREATE TABLE observed_group_types (type TEXT PRIMARY KEY, first_ms INTEGER NOT NULL) WITHOUT ROWID;
+  -- The $groupidentify rows (kind 2) staged from them: one per change of version, in time order.
+  CREATE TABLE group_updates (
+    type TEXT NOT NULL,
+    key TEXT NOT NULL,
+    uuid BLOB NOT NULL,
+    timestamp_ms INTEGER NOT NULL,
+    version BLOB NOT NULL,
+    kept_delivered INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (type, key, uuid)
+  ) WITHOUT ROWID;
+
+  -- --sessionize: the events given a computed session id, by distinct_id and time, and the start
+  -- of the session they have now (null until the pass gives them one).
+  CREATE TABLE session_events (
+    distinct_id TEXT NOT NULL,
+    timestamp_ms INTEGER NOT NULL,
+    uuid BLOB NOT NULL,
+    session_start_ms INTEGER,
+    PRIMARY KEY (distinct_id, timestamp_ms, uuid)
+  ) WITHOUT ROWID;
+  CREATE TABLE session_dirty (distinct_id TEXT PRIMARY KEY) WITHOUT ROWID;
+  CREATE TRIGGER session_event_added AFTER INSERT ON session_events BEGIN INSERT OR IGNORE INTO session_dirty (distinct_id) VALUES (new.distinct_id); END;
+  `,
+  /*
+   * v11: why rows were skipped, and the events a --transform made beyond one per row. skipped_by
+   * is a JSON object of counts by reason ('map', '--only-events', '--skip-events', '--since',
+   * '--until', 'transform <file name>'); it adds up to rows_skipped (a read from before this
+   * version has '{}': its skipped rows were mapped to null). With rows_added, every read has
+   * rows_read + rows_added = staged + already staged + duplicates + skipped + rejected.
+   */ `
+  ALTER TABLE source_reads ADD COLUMN skipped_by TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE source_reads ADD COLUMN rows_added INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

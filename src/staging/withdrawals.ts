@@ -8,6 +8,7 @@
  * taken for delivered.
  */
 import { uuidText } from '../events/stable-uuid.js';
+import { forgetSelectedFacts } from './row-facts-store.js';
 import type { StagingStore } from './staging-store.js';
 
 export type WithdrawReason = 'gone' | 'replaced' | 'undone';
@@ -86,6 +87,7 @@ export function withdrawSelected(store: StagingStore, byReadId: number, reason: 
       )
       .run(byReadId, reason, new Date().toISOString()).changes;
     if (moved === 0) return 0;
+    forgetSelectedFacts(store);
     db.exec(`
       UPDATE projects SET
         delivered = delivered - (SELECT count(*) FROM withdraw_seqs w WHERE ${received('deliveries', 'projects.id')}),

@@ -64,7 +64,7 @@ type Obj = Record<string, unknown>;
  * The properties the sandbox stores for an event sent with `properties` from this machine.
  * PostHog's ingestion adds the sender's address as `$ip` when the event has none and, unless
  * `$geoip_disable` is set, its location (`$geoip_*`, and the same in `$set` / `$set_once` for
- * the person). The importer does not set `$geoip_disable` today, so its events get both.
+ * the person). Staged rows without their own `$ip` carry `$geoip_disable`: they get the `$ip` only.
  */
 export function asIngested(properties: Obj, senderIp = '127.0.0.1'): Obj {
   const copy = structuredClone(properties);

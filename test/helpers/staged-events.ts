@@ -11,7 +11,7 @@ export interface StagedRow {
   distinct_id: string;
   timestamp: string;
   properties: Record<string, unknown>;
-  /** The source it came from (absolute path, `archive.zip!entry` for zip entries) and line. */
+  /** The source it came from (absolute path, `archive.zip!entry` for zip entries) and line; '' and 0 for rows derived after staging (identity links, group updates). */
   source: string;
   line: number;
 }
@@ -22,16 +22,16 @@ export function readStagedEvents(staging: string): StagedRow[] {
     const rows = store.db
       .prepare(
         `SELECT e.uuid, e.event, e.distinct_id, e.timestamp_ms, json(e.properties) AS properties, s.path, e.line FROM events e
-         JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id ORDER BY e.seq`,
+         LEFT JOIN source_reads r ON r.id = e.read_id LEFT JOIN sources s ON s.id = r.source_id ORDER BY e.seq`,
       )
-      .all() as Array<{ uuid: Buffer; event: string; distinct_id: string; timestamp_ms: number; properties: string; path: string; line: number }>;
+      .all() as Array<{ uuid: Buffer; event: string; distinct_id: string; timestamp_ms: number; properties: string; path: string | null; line: number }>;
     return rows.map((row) => ({
       uuid: uuidText(row.uuid),
       event: row.event,
       distinct_id: row.distinct_id,
       timestamp: new Date(row.timestamp_ms).toISOString(),
       properties: JSON.parse(row.properties) as Record<string, unknown>,
-      source: row.path,
+      source: row.path ?? '',
       line: row.line,
     }));
   } finally {

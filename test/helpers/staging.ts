@@ -18,6 +18,12 @@ export async function stageSample(dir: string): Promise<string> {
   return staging;
 }
 
+/**
+ * The staged properties' JSON text without what the staging rules add to every row
+ * (`$geoip_disable`, `$import_source`, `$import_run`): for tests about how a source is read.
+ */
+export const SOURCE_PROPERTIES_SQL = `json_remove(json(properties), '$."$geoip_disable"', '$."$import_source"', '$."$import_run"')`;
+
 /** Reads the staging file directly (read-only), as a check from outside the CLI. */
 export function readStaging<T>(staging: string, read: (db: ReturnType<typeof openDatabase>) => T): T {
   const db = openDatabase(staging, { readonly: true });

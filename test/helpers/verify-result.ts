@@ -58,6 +58,7 @@ export function threeYearResult(): VerifyResult {
         host: 'https://eu.i.posthog.com',
         delivered: summary.totals.delivered,
         deliveredPersons: 2000,
+        deliveredReassertions: 0,
         deliveredGroups: 500,
         pending: 0,
         deadLetters: summary.totals.deadLetters,

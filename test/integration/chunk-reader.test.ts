@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/delivery/chunk-stream.js';
 import type { Chunk, ChunkLimits } from '../../src/delivery/chunker.js';
+import { DEFAULT_SEND_ORDER } from '../../src/delivery/send-order.js';
 import type { StagedEvent } from '../../src/events/staged-event.js';
 import { PendingEvents } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
@@ -51,7 +52,7 @@ function inProcess(path: string, maxEvents?: number): Chunk[] {
 
 async function onWorker(path: string, maxEvents?: number): Promise<Chunk[]> {
   const chunks: Chunk[] = [];
-  for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS, maxEvents })) chunks.push(chunk);
+  for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS, maxEvents, order: DEFAULT_SEND_ORDER })) chunks.push(chunk);
   return chunks;
 }
 
@@ -77,7 +78,7 @@ describe('readChunksOnWorker', () => {
   it('ends its worker when the run stops taking chunks', async () => {
     const path = stagedFile(tempDir(), 3000);
     const taken: Chunk[] = [];
-    for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS })) {
+    for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS, order: DEFAULT_SEND_ORDER })) {
       taken.push(chunk);
       if (taken.length === 3) break;
     }

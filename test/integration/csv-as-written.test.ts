@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportSource, stagingIn } from '../helpers/export-source.js';
 import { FIXTURES, runCli } from '../helpers/run-cli.js';
-import { readStaging } from '../helpers/staging.js';
+import { readStaging, SOURCE_PROPERTIES_SQL } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const T = '2025-01-01T00:00:00Z';
 
 function rows(staging: string): Array<{ event: string; distinct_id: string; properties: string }> {
-  return readStaging(staging, (db) => db.prepare('SELECT event, distinct_id, json(properties) AS properties FROM events ORDER BY line').all() as never);
+  return readStaging(staging, (db) => db.prepare(`SELECT event, distinct_id, ${SOURCE_PROPERTIES_SQL} AS properties FROM events ORDER BY line`).all() as never);
 }
 
 describe('delimiters', () => {

@@ -78,7 +78,7 @@ describe('import runs the preflight', () => {
     expect(sandbox.capture.stats.answers['400']).toBe(2);
     const records = readStaging(staging, (db) => db.prepare('SELECT project, outcome, problems, warnings, checks FROM preflights ORDER BY id').all()) as Array<{ project: string; outcome: string; checks: string }>;
     expect(records.map((r) => [r.project, r.outcome])).toEqual([['test', 'passed'], ['prod', 'passed']]);
-    expect((JSON.parse(records[0]!.checks) as Array<{ check: string; verdict: string }>).map((c) => c.verdict)).toEqual(Array(9).fill('ok'));
+    expect((JSON.parse(records[0]!.checks) as Array<{ check: string; verdict: string }>).map((c) => c.verdict)).toEqual(Array(10).fill('ok'));
     const status = await runCli(['status', '--staging', staging], { cwd: dir });
     expect(status.stdout).toMatch(/  test: preflight passed \d{4}-\S+\n  prod: preflight passed \d{4}-/);
   });

@@ -69,7 +69,7 @@ describe('migrate doctor on the sandbox', () => {
     const { sandbox, doctor } = await prepared();
     const report = await doctor();
     expect(report).toMatchObject({ project: 'test', host: sandbox.url, verdict: 'ok', problems: 0, warnings: 0 });
-    expect(report.checks.map((c) => c.check)).toEqual(['host', 'project-key', 'separate-projects', 'scopes', 'disk', 'clock', 'node', 'existing-data', 'billing']);
+    expect(report.checks.map((c) => c.check)).toEqual(['host', 'project-key', 'separate-projects', 'scopes', 'disk', 'clock', 'node', 'existing-data', 'ingestion-rules', 'billing']);
     expect(check(report, 'host').message).toContain('it answered an empty batch with HTTP 400, application/json, body: {"status":400,"code":"empty_batch","error":"request holds no event"}');
     expect(check(report, 'project-key').message).toBe('the project key is the key of project "Test project" (id 1), as its API says');
     expect(check(report, 'existing-data').message).toContain('the project holds no events on the staged days; the migration adds 3,000 events over 42 days');
@@ -231,7 +231,7 @@ describe('migrate doctor, the command', () => {
     const lines = text.stdout.trim().split('\n');
     expect(lines[0]).toBe(`Doctor: project test at ${sandbox.url}`);
     expect(lines.filter((l) => /^  (ok|warning|problem) /.test(l)).map((l) => l.trim().split(/\s+/)[1])).toEqual([
-      'host', 'project-key', 'separate-projects', 'scopes', 'disk', 'clock', 'node', 'existing-data', 'billing',
+      'host', 'project-key', 'separate-projects', 'scopes', 'disk', 'clock', 'node', 'existing-data', 'ingestion-rules', 'billing',
     ]);
     expect(text.stdout).toContain('  warning  scopes             no personal API key is configured');
     expect(lines.at(-1)).toBe('2 warnings: import will send, showing the warnings.');
@@ -239,7 +239,7 @@ describe('migrate doctor, the command', () => {
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout) as DoctorReport;
     expect(report).toMatchObject({ project: 'test', host: sandbox.url, verdict: 'warning', problems: 0, warnings: 2 });
-    expect(report.checks.map((c) => c.check)).toHaveLength(9);
+    expect(report.checks.map((c) => c.check)).toHaveLength(10);
   });
 
   it('exits 10 when a check finds a problem, and never shows the key', async () => {

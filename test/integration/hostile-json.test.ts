@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportSource, rejectsOf, stagingIn } from '../helpers/export-source.js';
 import { runCli } from '../helpers/run-cli.js';
-import { readStaging } from '../helpers/staging.js';
+import { readStaging, SOURCE_PROPERTIES_SQL } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -17,7 +17,7 @@ const T = '2025-01-01T00:00:00Z';
 
 /** Staged rows with their properties as the exact JSON text that will be sent. */
 function stagedRows(staging: string): Array<{ distinct_id: string; event: string; properties: string; line: number }> {
-  return readStaging(staging, (db) => db.prepare('SELECT distinct_id, event, json(properties) AS properties, line FROM events ORDER BY line').all() as never);
+  return readStaging(staging, (db) => db.prepare(`SELECT distinct_id, event, ${SOURCE_PROPERTIES_SQL} AS properties, line FROM events ORDER BY line`).all() as never);
 }
 
 function line(fields: Record<string, unknown>): string {

@@ -70,7 +70,8 @@ describe('export-source --from mixpanel-api', () => {
     writeFileSync(file, await day.text());
     const other = stagingIn(tempDir());
     await exportSource(other, ['--from', 'mixpanel', file]);
-    const strip = ({ source: _s, line: _l, ...event }: ReturnType<typeof readStagedEvents>[number]) => event;
+    // Each staging file has its own $import_run; everything else is the same.
+    const strip = ({ source: _s, line: _l, properties: { $import_run: _r, ...properties }, ...event }: ReturnType<typeof readStagedEvents>[number]) => ({ ...event, properties });
     const fromApi = readStagedEvents(target.staging).filter((e) => e.source === `mixpanel-api:${PROJECT}:${DAYS[1]}`).map(strip);
     const fromFile = readStagedEvents(other.staging).map(strip);
     const byUuid = (a: { uuid: string }, b: { uuid: string }) => a.uuid.localeCompare(b.uuid);

@@ -45,10 +45,16 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
   return result;
 }
 
-/** Every staged event with its line, and every reject, in staging order: what two runs must agree on. */
+/**
+ * Every staged event with its line, and every reject, in staging order: what two runs must agree
+ * on (each staging file has its own $import_run, the same on all its rows).
+ */
 function contents(staging: string) {
   return readStaging(staging, (db) => ({
-    events: (db.prepare("SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json(properties) AS p FROM events ORDER BY seq").all() as unknown[]),
+    events: db
+      .prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p,
+                       json_extract(properties, '$."$import_run"') = (SELECT value FROM meta WHERE key = 'import_run') AS ownRun FROM events ORDER BY seq`)
+      .all() as unknown[],
     rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line').all() as unknown[],
   }));
 }

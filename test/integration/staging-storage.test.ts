@@ -4,7 +4,7 @@
  * stack trace, loses nothing, and the same command run again (after the fix) finishes.
  * Real small disks (tmpfs) where mounting is permitted; the test skips itself otherwise.
  */
-import { chmodSync, copyFileSync, openSync, closeSync, readFileSync, writeSync, writeFileSync, fstatSync } from 'node:fs';
+import { chmodSync, copyFileSync, openSync, closeSync, readFileSync, writeSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { asNobody, usedBytes, useSmallDisks } from '../helpers/small-disk.js';
 import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
 import { useStagedTemplate, writeHostsConfig } from '../helpers/staged-template.js';
-import { FAST, SAMPLE_CSV, SAMPLE_EVENTS, deliveredCount, stagedUuids } from '../helpers/staging.js';
+import { FAST, SAMPLE_CSV, SAMPLE_EVENTS, deliveredCount, readStaging, stagedUuids } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 function expectOneLineError(result: CliResult, pattern: RegExp): void {
@@ -130,13 +130,16 @@ describe('a staging file with damaged pages', () => {
   const staged = useStagedTemplate();
 
   function damage(staging: string): void {
-    // Pages in the middle of the file hold events: overwrite a few with garbage.
+    // Overwrite with garbage the first, second and last leaf pages of the events table, found by
+    // SQLite's page map: import reads the first ones before sending anything, whatever the layout.
+    const { pageBytes, pages } = readStaging(staging, (db) => ({
+      pageBytes: db.pragma('page_size', { simple: true }) as number,
+      pages: (db.prepare("SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' ORDER BY pageno").all() as Array<{ pageno: number }>).map((r) => r.pageno),
+    }));
     const fd = openSync(staging, 'r+');
     try {
-      const pageBytes = 16384;
-      const pages = Math.floor(fstatSync(fd).size / pageBytes);
       const garbage = Buffer.alloc(pageBytes, 0xa5);
-      for (const page of [Math.floor(pages / 2), Math.floor(pages / 2) + 1, pages - 2]) writeSync(fd, garbage, 0, pageBytes, page * pageBytes);
+      for (const page of [pages[0]!, pages[1]!, pages.at(-1)!]) writeSync(fd, garbage, 0, pageBytes, (page - 1) * pageBytes);
     } finally {
       closeSync(fd);
     }

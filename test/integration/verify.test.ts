@@ -70,6 +70,10 @@ describe('verify', () => {
 
   it('finds exactly the days and counts lost after the 200, re-sends only those, then finds everything', async () => {
     const { sandbox, staging, input } = await imported();
+    // As a file staged before $import_run existed: landed events are found by their uuids.
+    const db = openDatabase(staging);
+    db.prepare("DELETE FROM meta WHERE key = 'import_run'").run();
+    db.close();
     expect((await verifyProject(input, silentReporter, running())).summary).toMatchObject({ complete: true, missing: 0, days: 42 });
     const lost = loseEvents(sandbox, 20);
     const missing = [...lost.values()].reduce((a, b) => a + b, 0);
@@ -96,7 +100,7 @@ describe('verify', () => {
   it('counts by $import_run when the staging file has one: events of other sources are not counted, by day and event', async () => {
     const { sandbox, staging, input } = await imported();
     const db = openDatabase(staging);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('import_run', ?)").run("run-o'7");
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'import_run'").run("run-o'7");
     db.close();
     sandbox.store.db.prepare("UPDATE events SET properties = json_set(properties, '$.$import_run', ?) WHERE team_id = 1").run("run-o'7");
     sandbox.store.db

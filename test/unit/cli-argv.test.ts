@@ -4,7 +4,9 @@
  * case's input from the options, exactly as its action does.
  */
 import { CommanderError } from 'commander';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportRequest, exportsPaging } from '../../src/cli/commands/exports/export-args.js';
 import { toStageApiInput } from '../../src/cli/commands/export-source/api-source-input.js';
@@ -41,8 +43,16 @@ describe('export-source', () => {
       replaceChanged: false,
       defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'],
       rules: { mapping: undefined, formatRenames: undefined, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
-      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
+      ingestion: { geoipFromIp: true, importSource: 'csv' },
+      recordedOptions: { map: null, mapping: null, timezone: null, inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, sessionize: null },
+      passes: {},
     });
+  });
+
+  it('--no-geoip: every row without GeoIP, recorded with the read', async () => {
+    const input = await exportSourceInput(['--from', 'amplitude', 'a.jsonl', '--no-geoip']);
+    expect(input.ingestion).toEqual({ geoipFromIp: false, importSource: 'amplitude' });
+    expect(input.recordedOptions.geoip).toBe(false);
   });
 
   it.each<[string, string[], number]>([
@@ -114,6 +124,22 @@ describe('export-source', () => {
     ],
     ['GA4 renames its page and screen views', ['--from', 'ga4', 'events.json'], { rules: expect.objectContaining({ formatRenames: { page_view: '$pageview', screen_view: '$screen' } }) }],
     [
+      'Amplitude: identity links on and event_time fallbacks by default',
+      ['--from', 'amplitude', 'a.zip'],
+      { readerOptions: expect.objectContaining({ strictTime: false }), recordedOptions: expect.objectContaining({ identityLinks: true, strictTime: false, sessionize: null }), passes: {} },
+    ],
+    [
+      'Amplitude: --no-identity-links, --max-users-per-device, --strict-time',
+      ['--from', 'amplitude', 'a.zip', '--no-identity-links', '--max-users-per-device', '20', '--strict-time'],
+      { readerOptions: expect.objectContaining({ strictTime: true }), recordedOptions: expect.objectContaining({ identityLinks: false, strictTime: true }), passes: { maxUsersPerDevice: 20 } },
+    ],
+    ['Mixpanel records identity links, not --strict-time', ['--from', 'mixpanel', 'm.json'], { recordedOptions: expect.not.objectContaining({ strictTime: expect.anything() }) }],
+    [
+      '--sessionize computes sessions after staging',
+      ['--from', 'csv', 'a.csv', '--sessionize', '30'],
+      { rules: expect.objectContaining({ sessionizeMinutes: 30 }), recordedOptions: expect.objectContaining({ sessionize: 30 }), passes: { sessionizeMinutes: 30 } },
+    ],
+    [
       'CSV reading: encoding by its WHATWG name, a named delimiter, no trimming',
       ['--from', 'csv', 'a.csv', '--encoding', 'latin1', '--delimiter', 'tab', '--no-trim'],
       { readerOptions: { inferTypes: true, columns: {}, timezone: undefined, encoding: 'windows-1252', delimiter: '\t', trim: false } },
@@ -167,6 +193,9 @@ describe('export-source', () => {
     [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
     [['--from', 'csv', 'a.csv', '--min-time', '2030-01-01'], '--min-time 2030-01-01: is in the future'],
     [['--from', 'csv', 'a.csv', '--min-time', '1999-01-01', '--allow-before', '1998-01-01'], '--min-time and --allow-before are one option'],
+    [['--from', 'csv', 'a.csv', '--no-identity-links'], '--no-identity-links applies to --from amplitude and --from mixpanel only'],
+    [['--from', 'segment', 'logs/', '--max-users-per-device', '3'], '--max-users-per-device applies to --from amplitude and --from mixpanel only'],
+    [['--from', 'mixpanel', 'm.json', '--strict-time'], '--strict-time applies to --from amplitude only'],
   ])('%j is a usage error', async (args, message) => {
     const error = await exportSourceInput(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -177,6 +206,8 @@ describe('export-source', () => {
     [['export-source', 'a.csv'], "required option '--from <format>' not specified"],
     [['export-source', '--from', 'xml', 'a.csv'], "argument 'xml' is invalid"],
     [['export-source', '--from', 'csv', 'a.csv', '--workers', '-1'], '--workers must be an integer >= 0'],
+    [['export-source', '--from', 'csv', 'a.csv', '--sessionize', '0'], '--sessionize must be an integer >= 1'],
+    [['export-source', '--from', 'amplitude', 'a.zip', '--max-users-per-device', 'many'], '--max-users-per-device must be an integer >= 1'],
   ])('%j is refused by the parser', async (args, message) => {
     const error = await parseArgv(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommanderError);
@@ -200,7 +231,9 @@ describe('export-source from a source API', () => {
       nowMs: NOW,
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
       rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
-      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z' },
+      ingestion: { geoipFromIp: true, importSource: 'mixpanel' },
+      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, identityLinks: true, sessionize: null },
+      passes: {},
       workers: undefined,
       maxRequestsPerHour: undefined,
       concurrency: undefined,
@@ -255,13 +288,15 @@ describe('identify-users and identify-groups', () => {
       replaceChanged: false,
       defaulted: ['encoding', 'delimiter', 'trim', 'minTime'],
       rules: { timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), kind: 1 },
+      ingestion: { geoipFromIp: true, importSource: 'identify-users' },
       defaultTimestampMs: defaultUpdateTimestampMs(NOW),
-      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z' },
+      recordedOptions: { timezone: null, inferTypes: true, setOnce: ['first_seen', 'plan'], minTime: '2000-01-01T00:00:00.000Z', geoip: true },
     });
   });
 
   it.each<[string[], Record<string, unknown>]>([
-    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' } }],
+    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' }, ingestion: { geoipFromIp: true, importSource: 'identify-groups' } }],
+    [['--group-type', 'company', '--no-geoip'], { ingestion: { geoipFromIp: false, importSource: 'identify-groups' }, recordedOptions: { geoip: false } }],
     [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
     [['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'], { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } }],
   ])('stages $groupidentify: %j', async (extra, expected) => {
@@ -306,6 +341,11 @@ describe('import and resume', () => {
     ],
     [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, true],
     [['--project', 'test', '--retry-dead-letters'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} }, false],
+    [
+      ['--project', 'test', '--people-last', '--include-recent'],
+      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: { peopleLast: true, includeRecent: true } },
+      false,
+    ],
   ])('import %j', async (args, expected, dryRun) => {
     const { options, command } = await parseArgv(['import', ...args]);
     expect(toImportInput(options as unknown as ImportOptions, givenSettings(command))).toEqual(expected);
@@ -323,6 +363,7 @@ describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>]>([
     [[], { staging: './migration.db', config: undefined, project: undefined, given: {} }],
     [['--project', 'prod', '--concurrency', '2', '--retry-budget-ms', '0'], { staging: './migration.db', config: undefined, project: 'prod', given: { concurrency: 2, retryBudgetMs: 0 } }],
+    [['--people-last'], { staging: './migration.db', config: undefined, project: undefined, given: { peopleLast: true } }],
   ])('resume %j', async (args, expected) => {
     const { options, command } = await parseArgv(['resume', ...args]);
     expect(toResumeInput(options as unknown as ResumeOptions, givenSettings(command))).toEqual(expected);
@@ -420,5 +461,68 @@ describe('options of every command', () => {
     expect(error).toBeInstanceOf(CommanderError);
     expect(error.code).toBe('commander.unknownOption');
     expect(error.message).toContain(`unknown option '${typed}'\n(Did you mean ${meant}?)`);
+  });
+});
+
+describe('export-source filters and --transform', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'argv-transform-'));
+  const module = (name: string, text: string): string => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  const identity = module('identity.mjs', 'export default function (e) { return e; }\n');
+
+  it.each<[string, string[], Record<string, unknown>, Record<string, unknown>]>([
+    ['--only-events, comma-separated and repeated, each once and sorted', ['--only-events', 'b, a', '--only-events', 'a,,c'], { onlyEvents: ['a', 'b', 'c'] }, { onlyEvents: ['a', 'b', 'c'] }],
+    ['--skip-events', ['--skip-events', 'test_event'], { skipEvents: ['test_event'] }, { skipEvents: ['test_event'] }],
+    ['--since a day, --until a time with a zone', ['--since', '2024-01-01', '--until', '2024-06-30T12:00:00+02:00'], { sinceMs: Date.UTC(2024, 0, 1), untilMs: Date.UTC(2024, 5, 30, 10) }, { since: '2024-01-01T00:00:00.000Z', until: '2024-06-30T10:00:00.000Z' }],
+  ])('%s', async (_name, args, filters, recorded) => {
+    const input = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]);
+    expect(input.rules.filters).toEqual(filters);
+    expect(input.rules.transform).toBeUndefined();
+    expect(input.recordedOptions).toMatchObject(recorded);
+  });
+
+  it('records nothing new without them', async () => {
+    const input = await exportSourceInput(['--from', 'csv', 'a.csv']);
+    expect(input.rules).not.toHaveProperty('filters');
+    expect(Object.keys(input.recordedOptions)).not.toContain('transform');
+  });
+
+  it('--transform: the module by its file URL carrying its content, recorded by content whatever its path', async () => {
+    const copy = module('copy.mjs', 'export default function (e) { return e; }\n');
+    const a = await exportSourceInput(['--from', 'csv', 'a.csv', '--transform', identity]);
+    const b = await exportSourceInput(['--from', 'jsonl', 'a.jsonl', '--transform', copy]);
+    expect(a.rules.transform).toEqual({ url: expect.stringMatching(/^file:\/\/.*identity\.mjs\?sha256=[0-9a-f]{64}$/), name: 'identity.mjs' });
+    expect(a.recordedOptions).toMatchObject({ transform: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), transformFile: identity });
+    expect(a.recordedOptions.transform).toBe(b.recordedOptions.transform);
+  });
+
+  it('applies to the source APIs too', async () => {
+    const { args: [files], options } = await parseArgv(['export-source', '--from', 'mixpanel-api', '--start', '2025-01-01', '--end', '2025-01-02', '--transform', identity, '--skip-events', 'x']);
+    const input = await toStageApiInput(files as string[], options as unknown as ExportSourceOptions, NOW);
+    expect(input.rules).toMatchObject({ transform: { name: 'identity.mjs' }, filters: { skipEvents: ['x'] } });
+  });
+
+  it.each<[string, string[], string]>([
+    ['both lists', ['--only-events', 'a', '--skip-events', 'b'], '--only-events and --skip-events: give one of them'],
+    ['an empty list', ['--only-events', ' , '], '--only-events: give one or more event names'],
+    ['a time without a zone', ['--since', '2024-01-01 10:00'], '--since 2024-01-01 10:00: expected a date (2000-01-01) or a time with a zone'],
+    ['until not after since', ['--since', '2024-02-01', '--until', '2024-02-01'], '--until 2024-02-01 is not after --since 2024-02-01'],
+    ['no such module', ['--transform', '/nonexistent/t.mjs'], '--transform /nonexistent/t.mjs: no such file'],
+    ['a directory', ['--transform', tmpdir()], 'is a directory, not a module'],
+    ['an async default export', ['--transform', module('async.mjs', 'export default async (e) => e;\n')], '--transform async.mjs: its default export is an async function'],
+    ['no default export', ['--transform', module('named.mjs', 'export const f = (e) => e;\n')], '--transform named.mjs: its default export is missing, not a function'],
+    ['a syntax error', ['--transform', module('broken.mjs', 'export default function (e) {\n')], '--transform broken.mjs: cannot be loaded: '],
+  ])('%s is a usage error', async (_name, args, message) => {
+    const error = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it.each([[['identify-users']], [['identify-groups', '--group-type', 'company']]])('%j does not take them: they apply to events', async (command) => {
+    const error = (await parseArgv([...command, '--from', 'csv', 'u.csv', '--since', '2024-01-01']).catch((e: unknown) => e)) as CommanderError;
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(error.message).toContain("unknown option '--since'");
   });
 });

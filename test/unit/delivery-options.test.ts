@@ -29,6 +29,8 @@ describe('DELIVERY_OPTIONS', () => {
       retryBudgetMs: 300_000,
       maxDeadLetters: 100,
       gzip: true,
+      peopleLast: false,
+      includeRecent: false,
     });
     expect(resolveSettings('https://us.i.posthog.com', {}).maxRate).toBe(2000);
     expect(retryPolicy(resolveSettings('https://us.i.posthog.com', { retryBudgetMs: 7 }))).toEqual({ initialDelayMs: 500, maxDelayMs: 30_000, maxTotalWaitMs: 7 });
@@ -46,6 +48,7 @@ describe('argv -> given settings', () => {
     ['nothing typed', [], {}],
     ['numbers', ['--chunk-events', '500', '--max-rate', '0'], { chunkEvents: 500, maxRate: 0 }],
     ['--no-gzip', ['--no-gzip'], { gzip: false }],
+    ['--people-last and --include-recent', ['--people-last', '--include-recent'], { peopleLast: true, includeRecent: true }],
     ['retry options', ['--retry-initial-ms', '1', '--retry-max-delay-ms', '5', '--retry-budget-ms', '60000'], { retryInitialMs: 1, retryMaxDelayMs: 5, retryBudgetMs: 60_000 }],
   ])('%s', (_name, args, expected) => {
     expect(givenSettings(parse(args))).toEqual(expected);

@@ -5,6 +5,7 @@ import type { StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { migrate, openDatabase } from '../../src/sqlite/database.js';
 import { encodedJson, eventJson } from '../../src/delivery/event-encoding.js';
+import { sendOrder } from '../../src/delivery/send-order.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord, listDeadLetters, PendingEvents, totalStaged, type ProjectRecord } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { latestUnfinishedRun, startRun, endRun, overrideRecorded } from '../../src/staging/import-runs.js';
@@ -40,14 +41,17 @@ function allPages(pending: PendingEvents, pageSize: number): number[] {
 describe('delivery store', () => {
   const tempDir = useTempDir();
 
-  it('pages pending events in send order (kind, timestamp, seq) with their JSON, skipping delivered and dead letters', () => {
+  it('pages pending events in send order (kinds in their turn, then timestamp, seq) with their JSON, skipping delivered and dead letters', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
-    // seq 1..8 in staging order; send order is by kind, then time, then seq
+    // seq 1..8 in staging order; send order is group updates, person updates, events, each by time then seq
     stage(store, [staged(1, 1, T0), staged(2, 0, T0 + 5), staged(3, 0, T0), staged(4, 2, T0 - 9), staged(5, 0, T0), staged(6, 0, T0 + 5), staged(7, 1, T0 - 1), staged(8, 0, T0)]);
     const project = bindProject(store, { name: 'test', role: 'test', host: 'http://127.0.0.1:1' });
     const fresh = new PendingEvents(store, project.id);
-    for (const size of [1, 2, 3, 100]) expect(allPages(fresh, size)).toEqual([3, 5, 8, 2, 6, 7, 1, 4]);
-    const [first] = fresh.page(undefined, 1);
+    for (const size of [1, 2, 3, 100]) expect(allPages(fresh, size)).toEqual([4, 7, 1, 3, 5, 8, 2, 6]);
+    // --people-last: events first, as before.
+    const peopleLast = new PendingEvents(store, project.id, 1, sendOrder(true));
+    for (const size of [1, 2, 3, 100]) expect(allPages(peopleLast, size)).toEqual([3, 5, 8, 2, 6, 7, 1, 4]);
+    const [first] = peopleLast.page(undefined, 1);
     expect(first).toMatchObject({ seq: 3, kind: 0, timestampMs: T0 });
     expect(encodedJson(first!)).toBe(eventJson({ seq: 3, ...staged(3, 0, T0), uuid: '01900000-0000-7000-8000-000000000003' }));
 
@@ -58,7 +62,7 @@ describe('delivery store', () => {
     checkpoint.deadLettered([{ seq: 7, status: 400, message: 'event submitted without a distinct_id' }]);
     // A later run (resume) skips what was settled, wherever it stands in send order.
     const resumed = new PendingEvents(store, project.id);
-    for (const size of [1, 2, 100]) expect(allPages(resumed, size)).toEqual([5, 2, 1, 4]);
+    for (const size of [1, 2, 100]) expect(allPages(resumed, size)).toEqual([4, 1, 5, 2]);
     expect(findProjectRecord(store, 'test')).toMatchObject({ delivered: 3, deadLetters: 1 });
     expect(latestUnfinishedRun(store)).toMatchObject({ id: run.id, project: 'test', delivered: 3, deadLetters: 1, status: 'running' });
     expect(listDeadLetters(store)).toEqual([{ project: 'test', uuid: '01900000-0000-7000-8000-000000000007', event: '$identify', timestamp: new Date(T0 - 1).toISOString(), status: 400, message: 'event submitted without a distinct_id' }]);

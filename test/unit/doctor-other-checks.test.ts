@@ -1,10 +1,11 @@
-/** Checks 4 to 7 of doctor (scopes, machine, data, billing) and the disk estimates, on tables of facts. */
+/** Checks 4 to 7 of doctor (scopes, machine, data, ingestion rules, billing) and the disk estimates, on tables of facts. */
 import { describe, expect, it } from 'vitest';
 import { billingCheck } from '../../src/doctor/checks/billing-check.js';
 import { existingDataCheck } from '../../src/doctor/checks/data-check.js';
+import { ingestionRulesCheck } from '../../src/doctor/checks/ingestion-rules-check.js';
 import { clockCheck, diskCheck, nodeCheck } from '../../src/doctor/checks/machine-checks.js';
 import { scopeCheck } from '../../src/doctor/checks/scope-check.js';
-import type { BillingFacts, MachineFacts, PersonalKeyFacts, ProjectEventsFacts, StagedFacts } from '../../src/doctor/doctor-facts.js';
+import type { BillingFacts, MachineFacts, PersonalKeyFacts, ProjectEventsFacts, StagedFacts, StagedRuleFacts } from '../../src/doctor/doctor-facts.js';
 import { importNeed, roomFor, stagingNeed, WAL_ALLOWANCE_BYTES } from '../../src/doctor/disk-estimate.js';
 import { grantsScope } from '../../src/doctor/scopes.js';
 
@@ -122,6 +123,19 @@ describe('existing data check', () => {
     ['the query failed', staged(), { state: 'failed', message: '500: boom' }, 'warning', /could not be counted: 500: boom/],
   ])('%s', (_name, stagedFacts, projectEvents, verdict, message) => {
     const result = existingDataCheck(stagedFacts, projectEvents);
+    expect([result.verdict, result.message]).toEqual([verdict, expect.stringMatching(message)]);
+  });
+});
+
+describe('ingestion rules check', () => {
+  const uses = (...types: string[]): StagedRuleFacts['groupTypes'] => types.map((type, i) => ({ type, count: 2, path: '/d/e.csv', line: i + 2 }));
+  it.each<[string, StagedRuleFacts | undefined, 'ok' | 'warning' | 'problem', RegExp]>([
+    ['no staging file', undefined, 'ok', /no staging file to check yet/],
+    ['all well', { groupTypes: uses('company'), olderGeoReads: [] }, 'ok', /no staged row would be located at this machine; group types company \(PostHog takes 5\)/],
+    ['six group types', { groupTypes: uses('a', 'b', 'c', 'd', 'e', 'f'), olderGeoReads: [] }, 'problem', /uses 6 group types.*: a \(2 rows, first at \/d\/e.csv:2\), .*f \(2 rows, first at \/d\/e.csv:7\)/],
+    ['rows staged by an older migrate', { groupTypes: [], olderGeoReads: [{ path: '/d/old.csv', staged: 1200 }] }, 'warning', /1 read staged by an older migrate \(\/d\/old.csv\) set no \$geoip_disable: PostHog would locate their 1,200 rows, and their persons, at this machine/],
+  ])('%s', (_name, rules, verdict, message) => {
+    const result = ingestionRulesCheck(rules);
     expect([result.verdict, result.message]).toEqual([verdict, expect.stringMatching(message)]);
   });
 });

@@ -167,6 +167,8 @@ describe('content-shaping options', () => {
     ['the same mapping at another path', { map: 'a.json', mapping: 'sha256:a' }, { map: 'b.json', mapping: 'sha256:a' }, []],
     ['columns in another order', { columns: { event: 'e', distinct_id: 'u' } }, { columns: { distinct_id: 'u', event: 'e' } }, []],
     ['--key-column and --group-type', { groupType: 'company', keyColumn: 'id' }, { groupType: 'team', keyColumn: 'key' }, [['--group-type', false], ['--key-column', false]]],
+    ['--no-geoip added', { geoip: true }, { geoip: false }, [['--no-geoip', false]]],
+    ['GeoIP not recorded by an older migrate is not compared', {}, { geoip: false }, []],
   ])('%s', (_name, before, after, expected) => {
     expect(contentChanges(before, after).map((c) => [c.option.flag, c.widens])).toEqual(expected);
   });
@@ -185,6 +187,25 @@ describe('content-shaping options', () => {
     expect(describeKept(trim!)).toBe('kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it, a change refused unless --replace-changed');
     const [bound] = keptOptions({}, { minTime: '2000-01-01T00:00:00.000Z' }, ['minTime']);
     expect(describeKept(bound!)).toBe('kept as first staged: no bound (--min-time); pass --min-time 2000-01-01 to change it, a change refused unless --replace-changed');
+  });
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, Array<[string, boolean]>]>([
+    ['a transform added', {}, { transform: 'sha256:a', transformFile: 't.mjs' }, [['--transform', false]]],
+    ['the same transform at another path', { transform: 'sha256:a', transformFile: 't.mjs' }, { transform: 'sha256:a', transformFile: 'x/u.mjs' }, []],
+    ['a transform changed', { transform: 'sha256:a' }, { transform: 'sha256:b' }, [['--transform', false]]],
+    ['a transform removed', { transform: 'sha256:a' }, {}, [['--transform', false]]],
+    ['--only-events added', {}, { onlyEvents: ['a'] }, [['--only-events', false]]],
+    ['--only-events longer widens', { onlyEvents: ['a'] }, { onlyEvents: ['a', 'b'] }, [['--only-events', true]]],
+    ['--only-events removed widens', { onlyEvents: ['a'] }, {}, [['--only-events', true]]],
+    ['--only-events other', { onlyEvents: ['a'] }, { onlyEvents: ['b'] }, [['--only-events', false]]],
+    ['--skip-events shorter widens', { skipEvents: ['a', 'b'] }, { skipEvents: ['b'] }, [['--skip-events', true]]],
+    ['--skip-events longer', { skipEvents: ['a'] }, { skipEvents: ['a', 'b'] }, [['--skip-events', false]]],
+    ['an earlier --since widens', { since: '2024-02-01T00:00:00.000Z' }, { since: '2024-01-01T00:00:00.000Z' }, [['--since', true]]],
+    ['a later --since', { since: '2024-01-01T00:00:00.000Z' }, { since: '2024-02-01T00:00:00.000Z' }, [['--since', false]]],
+    ['a later --until widens', { until: '2024-01-01T00:00:00.000Z' }, {}, [['--until', true]]],
+    ['an --until added', {}, { until: '2024-01-01T00:00:00.000Z' }, [['--until', false]]],
+  ])('filters and transform: %s', (_name, before, after, expected) => {
+    expect(contentChanges(before, after).map((c) => [c.option.flag, c.widens])).toEqual(expected);
   });
 
   it('says what each was and is', () => {

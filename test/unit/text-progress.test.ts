@@ -52,7 +52,7 @@ describe('skipStagedText', () => {
 });
 
 describe('nothingStagedError', () => {
-  const totals = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, withdrawn: 0, rejectedByReason: {} };
+  const totals = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0, withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} };
   const result = (t: Partial<StageSourcesResult['totals']>): StageSourcesResult => ({ staging: 'm.db', files: [], totals: { ...totals, ...t }, partial: [], elapsedMs: 1 });
 
   it.each<[string, Partial<StageSourcesResult['totals']>, string | undefined]>([
@@ -61,6 +61,10 @@ describe('nothingStagedError', () => {
     ['rejected next to new', { rowsRead: 3, staged: 1, rejected: 2 }, undefined],
     ['rejected next to already staged', { rowsRead: 3, alreadyStaged: 1, rejected: 2 }, undefined],
     ['nothing rejected', { rowsRead: 3, skipped: 3 }, undefined],
+    ['every row mapped to null', { rowsRead: 3, skipped: 3, skippedByReason: { map: 3 } }, undefined],
+    ['every row left out by the filters', { rowsRead: 3, skipped: 3, skippedByReason: { '--only-events': 2, map: 1 } }, 'nothing was staged: every row read was skipped (2 --only-events)'],
+    ['every row dropped by the transform', { rowsRead: 2, skipped: 2, skippedByReason: { 'transform t.mjs': 2 } }, 'nothing was staged: every row read was skipped (2 transform t.mjs)'],
+    ['some left out, the rest already staged', { rowsRead: 3, skipped: 2, alreadyStaged: 1, skippedByReason: { '--since': 2 } }, undefined],
   ])('%s', (_name, t, message) => {
     const error = nothingStagedError(result(t));
     expect(error?.message).toBe(message);

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { DELIVERY_OPTIONS, flagName, type DeliveryOption, type GivenSettings } from '../../delivery/delivery-options.js';
 import { configOption, integerOption, jsonOption, quietOption, stagingOption } from './common-options.js';
+import { misplacedGeoipOption } from './geoip-option.js';
 
 function helpOf(option: DeliveryOption): string {
   if (option.kind === 'switch') return option.help;
@@ -24,6 +25,7 @@ export function deliveryFlags(command: Command): Command {
 /** Every option import and resume share: delivery tuning, staging file, config, quiet, json. */
 export function importRunOptions(command: Command): Command {
   deliveryFlags(command);
+  misplacedGeoipOption(command);
   stagingOption(command);
   configOption(command);
   quietOption(command);

@@ -33,9 +33,15 @@ export function parseMinTime(options: TimeOptions, nowMs: number): number {
   const text = options.minTime ?? options.allowBefore;
   if (text === undefined) return DEFAULT_MIN_TIME_MS;
   const flag = options.minTime !== undefined ? '--min-time' : '--allow-before';
+  const ms = parseTimeFlag(flag, text);
+  if (ms > nowMs) throw new UsageError(`${flag} ${text}: is in the future; every row would be rejected`);
+  return ms;
+}
+
+/** A time flag's value in UTC ms: a day (`2000-01-01`, midnight UTC) or a time with a zone. */
+export function parseTimeFlag(flag: string, text: string): number {
   const parsed = parseTimestamp(DATE_ONLY.test(text.trim()) ? `${text.trim()}T00:00:00Z` : text, flag);
   if (!parsed.ok) throw new UsageError(`${flag} ${text}: expected a date (2000-01-01) or a time with a zone (${parsed.problem.message})`);
-  if (parsed.ms > nowMs) throw new UsageError(`${flag} ${text}: is in the future; every row would be rejected`);
   return parsed.ms;
 }
 

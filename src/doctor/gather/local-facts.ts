@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { geoReads, groupTypeUses } from '../../staging/rule-report.js';
 import { stagedEventsPerDay, stagedSummary } from '../../staging/staged-facts.js';
 import type { StagingStore } from '../../staging/staging-store.js';
 import type { DiskFacts, StagedFacts } from '../doctor-facts.js';
@@ -25,5 +26,6 @@ export async function diskFacts(file: string): Promise<DiskFacts> {
 }
 
 export function stagedFacts(store: StagingStore, project: string): StagedFacts {
-  return { summary: stagedSummary(store, project), perDay: stagedEventsPerDay(store) };
+  const rules = { groupTypes: groupTypeUses(store), olderGeoReads: geoReads(store).older };
+  return { summary: stagedSummary(store, project), perDay: stagedEventsPerDay(store), rules };
 }

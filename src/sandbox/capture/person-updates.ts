@@ -7,6 +7,7 @@
  * (only keys the person lacks; a null counts as present) and `$unset` apply. The answer is the
  * person's id and properties after the event, the snapshot stored on the event.
  */
+import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
 import type { CapturedEvent } from './capture-parse.js';
 import type { Person, PersonState } from './person-state.js';
 
@@ -16,17 +17,6 @@ export interface PersonSnapshot {
   /** Null for an event sent with `$process_person_profile: false`. */
   personId: number | null;
   properties: string;
-}
-
-const CASE_INSENSITIVE_ILLEGAL = ['anonymous', 'guest', 'distinctid', 'distinct_id', 'id', 'not_authenticated', 'email', 'undefined', 'true', 'false'];
-const CASE_SENSITIVE_ILLEGAL = ['[object Object]', 'NaN', 'None', 'none', 'null', '0'];
-const quoted = (ids: string[]): string[] => ids.flatMap((id) => [id, `'${id}'`, `"${id}"`]);
-const ILLEGAL_LOWER = new Set(quoted(CASE_INSENSITIVE_ILLEGAL));
-const ILLEGAL_EXACT = new Set(quoted(CASE_SENSITIVE_ILLEGAL));
-
-/** The ids PostHog refuses to merge on. */
-export function isIllegalMergeId(id: string): boolean {
-  return id.trim() === '' || ILLEGAL_LOWER.has(id.toLowerCase()) || ILLEGAL_EXACT.has(id);
 }
 
 const objectAt = (props: Obj, key: string): Obj => {
@@ -85,7 +75,7 @@ function link(state: PersonState, at: EventAt): { person: Person; identified: tr
   const ids = linkRequest(at.event);
   if (ids === undefined || ids[0] === ids[1]) return undefined;
   const [otherId, intoId] = ids;
-  const illegal = [intoId, otherId].find(isIllegalMergeId);
+  const illegal = [intoId, otherId].find(isIllegalDistinctId);
   if (illegal !== undefined) {
     const details = { illegalDistinctId: illegal, otherDistinctId: illegal === intoId ? otherId : intoId, eventUuid: at.event.uuid };
     state.warn(at.teamId, 'cannot_merge_with_illegal_distinct_id', details, at.event.timestamp);

@@ -68,18 +68,6 @@ function deviceType(record: Properties, web: boolean): string | undefined {
   return undefined;
 }
 
-/** `groups` as PostHog's `$groups`: a group type to one key (a one-element list counts as one). */
-function groupsOf(groups: unknown): Properties | undefined {
-  if (!isObject(groups)) return undefined;
-  const out: Properties = {};
-  for (const [type, value] of Object.entries(groups)) {
-    const key = Array.isArray(value) && value.length === 1 ? value[0] : value;
-    if (typeof key === 'string' && key !== '') setOwnProperty(out, type, key);
-    else if (typeof key === 'number' || typeof key === 'bigint') setOwnProperty(out, type, String(key));
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
 /** `user_properties` as `$set`, with first-touch ones as `$set_once`. */
 function personProperties(user: Properties | undefined): { set?: Properties; setOnce?: Properties } {
   if (user === undefined) return {};
@@ -93,18 +81,27 @@ function personProperties(user: Properties | undefined): { set?: Properties; set
   return { set: Object.keys(set).length > 0 ? set : undefined, setOnce: Object.keys(setOnce).length > 0 ? setOnce : undefined };
 }
 
+/** What the mapping worked out from other fields before the properties are put together. */
+export interface AmplitudeDerived {
+  /** `$groups`, one key per type (amplitude-groups.ts). */
+  groups?: Properties;
+  /** The UUIDv7 session id (amplitude-session.ts). */
+  sessionId?: string;
+}
+
 /**
  * The properties of one Amplitude event: its `event_properties` (page fields renamed), then the
  * top-level fields of the tables above, set only where the event has no property of that name.
  */
-export function amplitudeProperties(record: Properties, eventProperties: Properties | undefined, userProperties: Properties | undefined): Properties {
+export function amplitudeProperties(record: Properties, eventProperties: Properties | undefined, userProperties: Properties | undefined, derived: AmplitudeDerived = {}): Properties {
   const out: Properties = { ...eventProperties };
   for (const [from, to] of AMPLITUDE_PAGE_PROPERTIES) renameIfAbsent(out, from, to);
   const web = String(record.platform ?? '').toLowerCase() === 'web';
   for (const [from, to] of [...AMPLITUDE_FIELDS, ...(web ? AMPLITUDE_WEB_FIELDS : AMPLITUDE_APP_FIELDS)]) setIfAbsent(out, to, record[from]);
   if (typeof record.session_id === 'number' && record.session_id > 0) setIfAbsent(out, '$amplitude_session_id', record.session_id);
+  setIfAbsent(out, '$session_id', derived.sessionId);
   setIfAbsent(out, '$device_type', deviceType(record, web));
-  setIfAbsent(out, '$groups', groupsOf(record.groups));
+  setIfAbsent(out, '$groups', derived.groups);
   const person = personProperties(userProperties);
   setIfAbsent(out, '$set', person.set);
   setIfAbsent(out, '$set_once', person.setOnce);

@@ -5,7 +5,8 @@ import { count, plural, took } from '../../../util/format.js';
 import { migrateCommand } from '../../../util/migrate-command.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
-import { byReason } from './staging-output.js';
+import { passesLines } from './passes-output.js';
+import { byReason, skippedReasons } from './staging-output.js';
 
 function label(range: RangeResult): string {
   return range.start === range.end ? range.start : `${range.start}-${range.end}`;
@@ -34,10 +35,13 @@ function printSummary(result: StageApiResult): void {
   else print(`  fetched ${plural(fetched.length, 'range')} (${count(empty)} without data) in ${plural(result.requests, 'request')}`);
   for (const range of result.ranges) printRange(range);
   const t = result.totals;
-  print(`Rows: ${count(t.rowsRead)} read, ${count(t.staged)} new, ${count(t.alreadyStaged + t.duplicates)} already staged, ${count(t.skipped)} skipped, ${count(t.rejected)} rejected`);
+  const added = t.added > 0 ? ` (+${plural(t.added, 'event')} from the transform)` : '';
+  print(`Rows: ${count(t.rowsRead)} read${added}, ${count(t.staged)} new, ${count(t.alreadyStaged + t.duplicates)} already staged, ${count(t.skipped)} skipped, ${count(t.rejected)} rejected`);
+  if (t.skipped > 0) print(`  ${count(t.skipped)} skipped: ${skippedReasons(t.skipped, t.skippedByReason)}`);
   const l = result.ledger;
   const place = { staging: result.staging };
   print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`${migrateCommand('status', place)}\`).`);
+  for (const line of passesLines(result.passes)) print(line);
   print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, t.rowsRead, 'rows')}.`);
   if (t.rejected > 0) print(`Every rejected row, with its range, line and reason: \`${migrateCommand('rejects', place)}\`.`);
   if (t.recent > 0) print(`warning: ${plural(t.recent, 'event')} within the last 48 hours; PostHog advises importing only older events`);

@@ -16,11 +16,12 @@ import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js'
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
+import { rowSelection, type RowSelectionFlags } from '../../options/row-selection-options.js';
 import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 import { apiSourceNames } from '../../../sources/api/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
-export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags {
   from: string;
   map?: string;
   timezone?: string;
@@ -30,6 +31,13 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions, Readin
   workers?: number;
   group: string[];
   segmentGroupType?: string;
+  /** --no-identity-links sets it false. */
+  identityLinks: boolean;
+  maxUsersPerDevice?: number;
+  sessionize?: number;
+  strictTime?: boolean;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
 /** The roles --column may name for a format: CSV headers, or paths in JSON (properties only for plain JSON lines). */
@@ -72,8 +80,23 @@ export function mappingFingerprint(mapping: MappingFile | undefined): string | n
   return mapping === undefined ? null : `sha256:${createHash('sha256').update(canonicalJson(mapping)).digest('hex')}`;
 }
 
+/** Formats whose events identity links are drawn from. */
+const LINKED_FORMATS = ['amplitude', 'mixpanel'];
+
+/** The identity-link and --strict-time options, refused for the formats they do not apply to. */
+export function vendorOptions(from: string, options: Pick<ExportSourceOptions, 'identityLinks' | 'maxUsersPerDevice' | 'strictTime'>): { identityLinks?: boolean; strictTime?: boolean } {
+  const linked = LINKED_FORMATS.includes(from);
+  if (!linked && options.identityLinks === false) throw new UsageError('--no-identity-links applies to --from amplitude and --from mixpanel only');
+  if (!linked && options.maxUsersPerDevice !== undefined) throw new UsageError('--max-users-per-device applies to --from amplitude and --from mixpanel only');
+  if (from !== 'amplitude' && options.strictTime === true) throw new UsageError('--strict-time applies to --from amplitude only');
+  return {
+    ...(linked ? { identityLinks: options.identityLinks !== false } : {}),
+    ...(from === 'amplitude' ? { strictTime: options.strictTime === true } : {}),
+  };
+}
+
 /** What shapes the staged content of a format: its event rules, reader options, and the options recorded with each read. */
-export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted'>;
+export type StagingShape = Pick<StageSourcesInput, 'format' | 'readerOptions' | 'rules' | 'recordedOptions' | 'defaulted' | 'ingestion' | 'passes'>;
 
 export async function stagingShape(options: ExportSourceOptions, nowMs: number): Promise<StagingShape> {
   const source = SOURCE_FORMATS[options.from];
@@ -86,6 +109,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
   const timezone = zone?.name;
   const minTimeMs = parseMinTime(options, nowMs);
   const mapping = await loadMappingFile(options.map);
+  const selection = await rowSelection(options);
   const rules = {
     mapping,
     formatRenames: source.eventRenames,
@@ -94,15 +118,20 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     nowMs,
     minTimeMs,
     groups,
+    sessionizeMinutes: options.sessionize,
+    ...(selection.filters === undefined ? {} : { filters: selection.filters }),
+    ...(selection.transform === undefined ? {} : { transform: selection.transform }),
   };
   const columns = parseColumns(options.column, columnRoles(options.from), options.from === 'csv' ? 'header' : 'path');
   const reading = readingInput(options, source.layout === 'csv');
   const groupType = segmentGroupType(options.from, options.segmentGroupType);
+  const vendor = vendorOptions(options.from, options);
   return {
     format: options.from,
-    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, ...reading },
+    readerOptions: { inferTypes: options.inferTypes, columns, timezone: source.timezone === 'project' ? timezone : undefined, groupType, strictTime: vendor.strictTime, ...reading },
     defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
+    ingestion: { geoipFromIp: options.geoip, importSource: options.from },
     recordedOptions: {
       map: options.map ?? null,
       mapping: mappingFingerprint(mapping),
@@ -111,8 +140,13 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
       columns,
       groups,
       minTime: recordedMinTime(minTimeMs),
+      geoip: options.geoip,
       ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
+      ...vendor,
+      sessionize: options.sessionize ?? null,
+      ...selection.recorded,
     },
+    passes: { maxUsersPerDevice: options.maxUsersPerDevice, sessionizeMinutes: options.sessionize },
   };
 }
 
@@ -133,6 +167,8 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     replaceChanged: options.replaceChanged === true,
     defaulted: shape.defaulted,
     rules: shape.rules,
+    ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
+    passes: shape.passes,
   };
 }

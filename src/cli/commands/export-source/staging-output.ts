@@ -4,6 +4,7 @@
  * identical (to an earlier row of the same file), skipped or rejected, and these add up to the
  * rows read; withdrawn rows are rows of an earlier read, no longer sent.
  */
+import { SKIPPED_BY_MAP } from '../../../events/row-filters.js';
 import type { StagedFile, StageSourcesResult } from '../../../stage-sources/stage-sources.js';
 import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { WithdrawnByRead } from '../../../staging/withdrawals.js';
@@ -11,6 +12,7 @@ import { count, plural, took } from '../../../util/format.js';
 import { migrateCommand } from '../../../util/migrate-command.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
+import { noteLines, passesLines } from './passes-output.js';
 
 /** Reject counts by reason, most first: `3 bad_json, 1 missing_event`. */
 export function byReason(rejected: Record<string, number>): string {
@@ -20,13 +22,41 @@ export function byReason(rejected: Record<string, number>): string {
     .join(', ');
 }
 
-/** `3,000 rows read: 2,990 new, 0 already staged, 1 identical, 2 skipped, 7 rejected`: the terms add up to the first. */
+/**
+ * `3,000 rows read: 2,990 new, 0 already staged, 1 identical, 2 skipped, 7 rejected`: the terms
+ * add up to the first (with the events a transform added: `10 rows read (+2 events from the transform): ...`).
+ */
 export function countsLine(counts: ReadCounts): string {
-  return `${plural(counts.rowsRead, 'row')} read: ${count(counts.staged)} new, ${count(counts.alreadyStaged)} already staged, ${count(counts.duplicates)} identical, ${count(counts.skipped)} skipped, ${count(counts.rejected)} rejected`;
+  const added = counts.added > 0 ? ` (+${plural(counts.added, 'event')} from the transform)` : '';
+  return `${plural(counts.rowsRead, 'row')} read${added}: ${count(counts.staged)} new, ${count(counts.alreadyStaged)} already staged, ${count(counts.duplicates)} identical, ${count(counts.skipped)} skipped, ${count(counts.rejected)} rejected`;
+}
+
+function skipLabel(reason: string): string {
+  if (reason === SKIPPED_BY_MAP) return 'mapped to null (by --map, or a source default such as session_start)';
+  if (reason === '--only-events') return 'not in --only-events';
+  if (reason === '--skip-events') return 'by --skip-events';
+  if (reason === '--since') return 'before --since';
+  if (reason === '--until') return 'at or after --until';
+  return reason.startsWith('transform ') ? `dropped by ${reason}` : `by ${reason}`;
+}
+
+/**
+ * Skipped rows by reason, most first: `10 by --skip-events, 2 dropped by transform strip-test.mjs`.
+ * Rows skipped by a read from before reasons were kept were mapped to null (the only reason then).
+ */
+export function skippedReasons(skipped: number, skippedBy: Readonly<Record<string, number>>): string {
+  const reasons = { ...skippedBy };
+  const unknown = skipped - Object.values(reasons).reduce((a, b) => a + b, 0);
+  if (unknown > 0) reasons[SKIPPED_BY_MAP] = (reasons[SKIPPED_BY_MAP] ?? 0) + unknown;
+  return Object.entries(reasons)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${count(n)} ${skipLabel(reason)}`)
+    .join(', ');
 }
 
 const WITHDRAWN_WHY: Record<WithdrawnByRead['reason'], string> = {
-  gone: 'no longer in the file',
+  gone: 'no longer in the file (or now skipped)',
   replaced: 'replaced by their new version (--replace-changed)',
   undone: 'their read was undone',
 };
@@ -46,7 +76,7 @@ function printFile(file: StagedFile): void {
   if (file.resumedAtLine !== undefined) print(`  resumed at line ${count(file.resumedAtLine)} (an interrupted run had staged the lines before it)`);
   if (file.restarted !== undefined) print(`  staged from the start: ${file.restarted}`);
   if (file.duplicates > 0) print(`  ${count(file.duplicates)} identical to an earlier row of this file (staged once)`);
-  if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: event mapped to null (by --map, or a source default such as session_start)`);
+  if (file.skipped > 0) print(`  ${count(file.skipped)} skipped: ${skippedReasons(file.skipped, file.skippedByReason)}`);
   if (file.rejected > 0) {
     print(`  ${count(file.rejected)} rejected: ${byReason(file.rejectedByReason)}`);
     for (const reject of file.firstRejects) {
@@ -62,9 +92,13 @@ function printFile(file: StagedFile): void {
 function printSummary(result: StageSourcesResult): void {
   for (const file of result.files) printFile(file);
   const t = result.totals;
-  if (result.files.length > 1) print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
+  if (result.files.length > 1) {
+    print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
+    if (t.skipped > 0) print(`  ${count(t.skipped)} skipped: ${skippedReasons(t.skipped, t.skippedByReason)}`);
+  }
   // Rows an interrupted run had read are in the counts, not in this run's rate.
   const readNow = t.rowsRead - result.files.reduce((n, f) => n + (f.rowsReadBeforeResume ?? 0), 0);
+  for (const line of [...noteLines(t.notes), ...passesLines(result.passes)]) print(line);
   print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, readNow, 'rows')}.`);
   if (t.rejected > 0) print(`Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`);
 }

@@ -2,11 +2,12 @@
  * `migrate identify-users` and `migrate identify-groups`: stage person updates ($identify) and
  * group updates ($groupidentify) from a users or groups file, with the same validation,
  * rejects, stable uuids and idempotent re-runs as export-source (whose run and output they
- * share). Import sends them after the events, so the final state of each person and group is
- * the file's.
+ * share). Import sends them before the events, so each event is stored with its person's and
+ * groups' properties, and the users file's values again after events carrying older ones.
  */
 import { Option, type Command } from 'commander';
 import { integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';
+import { geoipOption } from '../../options/geoip-option.js';
 import { sayZoneNote } from '../../options/event-rule-options.js';
 import { readingOptions } from '../../options/reading-options.js';
 import { timeOptions } from '../../options/time-options.js';
@@ -21,6 +22,7 @@ function common(command: Command, what: 'users' | 'groups', columnHelp: string):
     .option('--no-infer-types', 'CSV: keep every cell as text')
     .option('--workers <n>', 'worker threads per file, 0 = in-process', integerOption('--workers'));
   timeOptions(command);
+  geoipOption(command);
   readingOptions(command, columnHelp);
   stagingOption(command);
   quietOption(command);

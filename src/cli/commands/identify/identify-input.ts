@@ -21,6 +21,8 @@ export interface IdentifyOptions extends StagingOptions, TimeOptions, ReadingFla
   setOnce?: string;
   groupType?: string;
   keyColumn?: string;
+  /** false with --no-geoip. */
+  geoip: boolean;
 }
 
 /**
@@ -55,8 +57,9 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     replaceChanged: options.replaceChanged === true,
     defaulted: [...defaultedReading(options), ...defaultedTime(options)],
     rules: { timezone, nowMs, minTimeMs, kind },
+    ingestion: { geoipFromIp: options.geoip, importSource: kind === EventKind.person ? 'identify-users' : 'identify-groups' },
     defaultTimestampMs: defaultUpdateTimestampMs(nowMs),
-    recordedOptions: { timezone: zone?.canonical ?? null, inferTypes: options.inferTypes, ...recorded, minTime: recordedMinTime(minTimeMs) },
+    recordedOptions: { timezone: zone?.canonical ?? null, inferTypes: options.inferTypes, ...recorded, minTime: recordedMinTime(minTimeMs), geoip: options.geoip },
   };
 }
 

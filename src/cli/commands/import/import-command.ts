@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { integerOption } from '../../options/common-options.js';
 import { givenSettings, importRunOptions } from '../../options/delivery-flags.js';
+import { refuseMisplacedGeoip } from '../../options/geoip-option.js';
 import { stagingLogPath } from '../../terminal/interrupts.js';
 import { withTerminal } from '../../terminal/terminal-reporter.js';
 import { presentDryRun } from './dry-run-output.js';
@@ -9,6 +10,7 @@ import { toImportInput, type ImportOptions } from './import-input.js';
 import { presentRun, presentUnfinished } from './run-output.js';
 
 async function run(options: ImportOptions, command: Command): Promise<void> {
+  refuseMisplacedGeoip(command.opts(), 'import');
   const input = toImportInput(options, givenSettings(command));
   const json = options.json === true;
   const quiet = options.quiet === true || json;

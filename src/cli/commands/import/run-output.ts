@@ -19,6 +19,10 @@ export function presentRun(summary: RunSummary, json: boolean, next: string | un
   if (s.deadLettered > 0) print(`  ${plural(s.deadLettered, 'event')} refused by the server and kept as dead letters (see \`${migrateCommand('status', place)}\`).`);
   if (s.abandoned > 0) print(`  ${plural(s.abandoned, 'event')} in flight were abandoned; they are still pending and will be re-sent with the same uuids.`);
   print(`  Project ${s.project}: ${count(s.projectDelivered)} of ${plural(s.totalStaged, 'staged event')} delivered, ${count(s.pending)} pending, ${plural(s.projectDeadLetters, 'dead letter')}.`);
+  if (s.peopleLast) print('  Sent with --people-last: events before their person and group updates, so their person and group properties stay empty.');
+  else if (s.reassertions > 0) {
+    print(`  ${plural(s.reassertions, 'users-file update')} sent again after the events (re-assertions), as events carried older $set values: each person ends with the users file's values.`);
+  }
   if (s.outcome === 'done' && s.sample !== null && s.pending > 0) {
     print(`  This was a sample of at most ${plural(s.sample, 'event')}; the rest stays pending.`);
   }

@@ -1,6 +1,7 @@
 /** `migrate resume [--project <name>]`: continues the most recent unfinished import (or that project's). */
 import type { Command } from 'commander';
 import { givenSettings, importRunOptions } from '../../options/delivery-flags.js';
+import { refuseMisplacedGeoip } from '../../options/geoip-option.js';
 import { stagingLogPath } from '../../terminal/interrupts.js';
 import { withTerminal } from '../../terminal/terminal-reporter.js';
 import { presentUnfinished } from '../import/run-output.js';
@@ -8,6 +9,7 @@ import { toResumeInput, type ResumeOptions } from './resume-input.js';
 import { presentResume } from './resume-output.js';
 
 async function run(options: ResumeOptions, command: Command): Promise<void> {
+  refuseMisplacedGeoip(command.opts(), 'resume');
   const input = toResumeInput(options, givenSettings(command));
   const json = options.json === true;
   // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.

@@ -7,7 +7,10 @@ import { migrateCommand, type CommandPlace } from '../../../util/migrate-command
 import { shellWord } from '../../../util/shell-word.js';
 import { displayPath } from '../../terminal/display-path.js';
 import { print, printJson } from '../../terminal/output.js';
+import { skippedReasons } from '../export-source/staging-output.js';
+import { passesStatusLines } from './passes-status.js';
 import { fitColumn, table } from '../../terminal/table.js';
+import { printRules } from './rules-output.js';
 
 /** Text tables of status stay within this many columns: long paths are cut in the middle (--json keeps them whole). */
 const MAX_TABLE_WIDTH = 120;
@@ -33,6 +36,9 @@ function printSources(report: StagingReport): void {
   const rows = files.map((s) => [`  ${displayPath(s.path)}`, s.format, state(s), s.sizeBytes < 0 ? 'stream' : bytes(s.sizeBytes), ...counts(s)]);
   if (report.sources.length > 1) rows.push([`  all ${apiReads > 0 ? 'reads' : 'files'}`, '', '', '', ...counts(report.sourceTotals)]);
   print(table(fitColumn([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows], 0, MAX_TABLE_WIDTH)));
+  const t = report.sourceTotals;
+  if (t.skipped > 0) print(`  skipped: ${skippedReasons(t.skipped, t.skippedBy)}`);
+  if (t.added > 0) print(`  ${plural(t.added, 'event')} more than rows read: made by a transform (one row, several events)`);
   const partial = files.filter((s) => s.status === 'partial');
   if (partial.length > 0) print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
 }
@@ -83,8 +89,9 @@ function printProjects(report: StagingReport, place: CommandPlace): void {
   }
   for (const p of report.projects) {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
-      const events = p.delivered - p.deliveredPersons - p.deliveredGroups;
-      print(`  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}`);
+      const events = p.delivered - p.deliveredPersons - p.deliveredGroups - p.deliveredReassertions;
+      const reassertions = report.rules.reassertions.staged > 0 ? `, ${count(p.deliveredReassertions)} of ${plural(report.rules.reassertions.staged, 're-assertion')}` : '';
+      print(`  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}${reassertions}`);
     }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
@@ -129,6 +136,7 @@ function printStagingReport(report: StagingReport): void {
   printWithdrawn(report);
   if (report.persons.count > 0) print(`Person updates ($identify): ${count(report.persons.count)}${range(report.persons)}`);
   if (report.groups.count > 0) print(`Group updates ($groupidentify): ${count(report.groups.count)}${range(report.groups)}`);
+  for (const line of passesStatusLines(report.passes)) print(line);
   if (report.topEvents.length > 0) {
     print('Top events:');
     print(table(report.topEvents.map((e) => [`  ${e.name}`, count(e.count)])));
@@ -137,6 +145,7 @@ function printStagingReport(report: StagingReport): void {
     print(`Rejected rows (see \`${migrateCommand('rejects', place)}\`):`);
     print(table(report.rejectsByReason.map((r) => [`  ${r.reason}`, count(r.count)])));
   }
+  if (report.sources.length > 0) printRules(report.rules);
   printProjects(report, place);
   if (report.preflights.length > 0) {
     print('Preflight (migrate doctor, run by import before a project\'s first chunk):');
