@@ -69,9 +69,13 @@ interface ExistingRow extends StagedFields {
 
 /**
  * Rows per multi-row INSERT. One statement for many rows costs far less than one per row;
- * when any row of a group is already staged, the group is undone and written row by row.
+ * when any row of a group is already staged, the group is undone and written again as groups
+ * of SUB_GROUP_ROWS, and a sub-group that fails too row by row (a Mixpanel export's few
+ * repeated events made a seventh of its rows go one by one). A batch's last rows go in
+ * sub-groups too.
  */
 const GROUP_ROWS = 50;
+const SUB_GROUP_ROWS = 10;
 const COLUMNS = 'INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES ';
 /** A row from JS strings. */
 const ROW = '(?, ?, ?, ?, ?, jsonb(?), ?, ?)';
@@ -89,7 +93,8 @@ function zoneText(timezone: unknown): string {
 
 
 export class EventWriter {
-  private readonly insertGroup: Statement;
+  /** The multi-row INSERT of each group size, with its parameters. */
+  private readonly insertGroups = new Map<number, { insert: Statement; params: unknown[] }>();
   private readonly insertOne: Statement;
   private readonly findEvent: Statement;
   private readonly insertReject: Statement;
@@ -101,11 +106,12 @@ export class EventWriter {
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollback: Statement;
-  private readonly params: unknown[] = new Array(GROUP_ROWS * 8);
 
   constructor(private readonly store: StagingStore) {
     const db = store.db;
-    this.insertGroup = db.prepare(COLUMNS + new Array(GROUP_ROWS).fill(BATCH_ROW).join(', ') + ON_CONFLICT);
+    for (const rows of [GROUP_ROWS, SUB_GROUP_ROWS]) {
+      this.insertGroups.set(rows, { insert: db.prepare(COLUMNS + new Array(rows).fill(BATCH_ROW).join(', ') + ON_CONFLICT), params: new Array(rows * 8) });
+    }
     this.insertOne = db.prepare(COLUMNS + ROW + ON_CONFLICT);
     this.findEvent = db.prepare(
       `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, iif(typeof(e.properties) = 'blob', json(e.properties), e.properties) AS properties,
@@ -114,7 +120,7 @@ export class EventWriter {
     );
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');
     this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
-    this.zoned = new ZonedRows(store, GROUP_ROWS);
+    this.zoned = new ZonedRows(store, [GROUP_ROWS, SUB_GROUP_ROWS]);
     this.transactions = new WriteTransaction(store.db);
     this.facts = new RowFactsWriter(store);
     this.countName = db.prepare(
@@ -173,17 +179,23 @@ export class EventWriter {
       // 1 for each row this batch staged: only those add to the rule facts.
       const staged = new Uint8Array(batch.count);
       const row = { counts, names, seen, staged };
-      let i = 0;
-      for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) {
-        if (this.writeGroup(scope.readId, batch, i)) {
-          counts.staged += GROUP_ROWS;
-          names.addGroup(batch, i, GROUP_ROWS);
-          staged.fill(1, i, i + GROUP_ROWS);
-        } else {
-          for (let j = i; j < i + GROUP_ROWS; j++) this.writeOne(scope, batch, j, row);
+      const group = (from: number, rows: number): boolean => {
+        if (!this.writeGroup(scope.readId, batch, from, rows)) return false;
+        counts.staged += rows;
+        names.addGroup(batch, from, rows);
+        staged.fill(1, from, from + rows);
+        return true;
+      };
+      const subGroups = (from: number, to: number): number => {
+        let i = from;
+        for (; i + SUB_GROUP_ROWS <= to; i += SUB_GROUP_ROWS) {
+          if (!group(i, SUB_GROUP_ROWS)) for (let j = i; j < i + SUB_GROUP_ROWS; j++) this.writeOne(scope, batch, j, row);
         }
-      }
-      for (; i < batch.count; i++) this.writeOne(scope, batch, i, row);
+        return i;
+      };
+      let i = 0;
+      for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) if (!group(i, GROUP_ROWS)) subGroups(i, i + GROUP_ROWS);
+      for (i = subGroups(i, batch.count); i < batch.count; i++) this.writeOne(scope, batch, i, row);
       names.save(this.countName);
       this.facts.record(scope.readId, batch, staged);
       if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
@@ -199,10 +211,10 @@ export class EventWriter {
     });
   }
 
-  /** Inserts GROUP_ROWS events at once; false (and nothing written) when any was staged before. */
-  private writeGroup(readId: number, batch: EventBatch, from: number): boolean {
-    const p = this.params;
-    for (let j = 0, o = 0; j < GROUP_ROWS; j++, o += 8) {
+  /** Inserts `rows` events at once (a group size); false (and nothing written) when any was staged before. */
+  private writeGroup(readId: number, batch: EventBatch, from: number, rows: number): boolean {
+    const { insert, params: p } = this.insertGroups.get(rows)!;
+    for (let j = 0, o = 0; j < rows; j++, o += 8) {
       const i = from + j;
       p[o] = batch.uuids.subarray(i * 16, i * 16 + 16);
       p[o + 1] = batch.kinds[i];
@@ -217,15 +229,15 @@ export class EventWriter {
     // A zoned row known already may be the same row read with another zone: row by row, then.
     let ok = true;
     let zoned = 0;
-    for (let i = from; i < from + GROUP_ROWS; i++) zoned += batch.zoned[i]!;
-    if (zoned === GROUP_ROWS) ok = this.zoned.addGroupIfNew((j) => zoneKeyAt(batch, from + j), (j) => uuidAt(batch, from + j));
+    for (let i = from; i < from + rows; i++) zoned += batch.zoned[i]!;
+    if (zoned === rows) ok = this.zoned.addGroupIfNew(rows, (j) => zoneKeyAt(batch, from + j), (j) => uuidAt(batch, from + j));
     else if (zoned > 0) {
-      for (let i = from; ok && i < from + GROUP_ROWS; i++) if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), uuidAt(batch, i));
+      for (let i = from; ok && i < from + rows; i++) if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), uuidAt(batch, i));
     }
-    const inserted = ok ? this.insertGroup.run(p).changes : 0;
-    if (inserted !== GROUP_ROWS) this.rollback.run();
+    const inserted = ok ? insert.run(p).changes : 0;
+    if (inserted !== rows) this.rollback.run();
     this.release.run();
-    return inserted === GROUP_ROWS;
+    return inserted === rows;
   }
 
   private writeOne(scope: ReadScope, batch: EventBatch, index: number, row: { counts: BatchCounts; names: NameCounts; seen: number[]; staged: Uint8Array }): void {

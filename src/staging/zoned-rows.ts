@@ -17,17 +17,19 @@ export type ZoneClaim =
 
 export class ZonedRows {
   private readonly insertIfAbsent: Statement;
-  private readonly insertGroupIfAbsent: Statement;
-  private readonly groupParams: unknown[];
+  /** Statements and their parameters for groups of each size the writer inserts. */
+  private readonly groups = new Map<number, { insert: Statement; params: unknown[] }>();
   private readonly find: Statement;
   private readonly replace: Statement;
   private readonly staged: Statement;
 
-  constructor(store: StagingStore, private readonly groupRows: number) {
+  constructor(store: StagingStore, groupSizes: readonly number[]) {
     const db = store.db;
     this.insertIfAbsent = db.prepare('INSERT INTO zoned_rows (key, uuid) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
-    this.insertGroupIfAbsent = db.prepare(`INSERT INTO zoned_rows (key, uuid) VALUES ${new Array(groupRows).fill('(?, ?)').join(', ')} ON CONFLICT (key) DO NOTHING`);
-    this.groupParams = new Array(groupRows * 2);
+    for (const rows of groupSizes) {
+      const insert = db.prepare(`INSERT INTO zoned_rows (key, uuid) VALUES ${new Array(rows).fill('(?, ?)').join(', ')} ON CONFLICT (key) DO NOTHING`);
+      this.groups.set(rows, { insert, params: new Array(rows * 2) });
+    }
     this.find = db.prepare('SELECT uuid FROM zoned_rows WHERE key = ?').pluck();
     this.replace = db.prepare('UPDATE zoned_rows SET uuid = ? WHERE key = ?');
     this.staged = db.prepare('SELECT 1 FROM events WHERE uuid = ?').pluck();
@@ -38,13 +40,14 @@ export class ZonedRows {
     return this.insertIfAbsent.run(key, uuid).changes === 1;
   }
 
-  /** Records `groupRows` new keys at once (keys and uuids as 16-byte views); false when any is known already. */
-  addGroupIfNew(keys: (i: number) => Uint8Array, uuids: (i: number) => Uint8Array): boolean {
-    for (let i = 0; i < this.groupRows; i++) {
-      this.groupParams[2 * i] = keys(i);
-      this.groupParams[2 * i + 1] = uuids(i);
+  /** Records `rows` new keys at once (keys and uuids as 16-byte views; `rows` one of the group sizes); false when any is known already. */
+  addGroupIfNew(rows: number, keys: (i: number) => Uint8Array, uuids: (i: number) => Uint8Array): boolean {
+    const group = this.groups.get(rows)!;
+    for (let i = 0; i < rows; i++) {
+      group.params[2 * i] = keys(i);
+      group.params[2 * i + 1] = uuids(i);
     }
-    return this.insertGroupIfAbsent.run(this.groupParams).changes === this.groupRows;
+    return group.insert.run(group.params).changes === rows;
   }
 
   /**
