@@ -49,7 +49,7 @@ export interface StageFileOptions {
   defaultTimestampMs?: number;
   /** Cut UTF-8 JSON lines from their bytes, for the threads that read them to decode (default true; false: as text, as other files). */
   bytePieces?: boolean;
-  /** Worker threads; 0 stages in-process. Default: one fewer than the cores (at least one) for files of 8 MiB or more and streams, else 0. */
+  /** stageFile alone (its own pool): worker threads; 0 stages in-process. Default: as defaultWorkers says for the file. */
   workers?: number;
   /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */
   replaceChanged?: boolean;

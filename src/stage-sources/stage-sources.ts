@@ -48,7 +48,7 @@ export interface StageSourcesInput {
   ingestion?: { geoipFromIp: boolean; importSource: string };
   /** Recorded with each read: the options that shape staged content. */
   recordedOptions: Record<string, unknown>;
-  /** Worker threads per file; see StageFileOptions.workers. */
+  /** Worker threads for all the files, in one pool; 0 stages in-process. Default: one fewer than the cores (at least one) when the files come to 8 MiB or more or one is a stream, else 0. */
   workers?: number;
   /** UTF-8 JSON lines cut from their bytes; see StageFileOptions.bytePieces (tests compare both ways). */
   bytePieces?: boolean;

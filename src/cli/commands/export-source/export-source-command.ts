@@ -30,7 +30,7 @@ export function registerExportSource(program: Command): void {
     .option('--max-users-per-device <n>', 'identity links: a device seen with more users than this (a kiosk) is not linked (default 5)', integerOption('--max-users-per-device', 1))
     .option('--sessionize <minutes>', 'give events without a UUIDv7 $session_id sessions: a new one after this many minutes without an event (30 is usual)', integerOption('--sessionize', 1))
     .option('--strict-time', 'amplitude: reject an event without event_time rather than take its client_event_time or server_received_time')
-    .option('--workers <n>', 'worker threads per file, 0 = in-process (default: one per core for files of 8 MiB or more)', integerOption('--workers'));
+    .option('--workers <n>', 'worker threads for the run\'s files, 0 = in-process (default: one per core but one when the files come to 8 MiB or more)', integerOption('--workers'));
   timeOptions(command);
   rowSelectionOptions(command);
   geoipOption(command);
