@@ -7,7 +7,8 @@
 // gzipped JSON-lines files, as its Export API gives), posthog (batch-export lines).
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
-import { crc32, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { zipDirectory, zipEntryHeaders } from '../scripts/zip-writer.mjs';
 import { amplitudeRows, csvNestedRows, CSV_NESTED_HEADER, jsonlRows, KINDS, mixpanelRows, posthogRows, SPAN_MS, START_MS } from './lib/source-rows.mjs';
 
 const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog'];
@@ -70,34 +71,6 @@ async function lines(stream, next, header = '') {
   if (batch.length > 0) await write(stream, Buffer.concat(batch));
 }
 
-const DOS_DATE = ((2024 - 1980) << 9) | (7 << 5) | 1;
-
-/** A zip's local header and the central directory record of one stored entry at `offset`. */
-function zipHeaders(name, data, offset) {
-  const nameBytes = Buffer.from(name);
-  const shared = (header, at) => {
-    header.writeUInt16LE(20, at);
-    header.writeUInt16LE(0x0800, at + 2);
-    header.writeUInt16LE(0, at + 4); // stored: the entry is gzip already
-    header.writeUInt16LE(0, at + 6);
-    header.writeUInt16LE(DOS_DATE, at + 8);
-    header.writeUInt32LE(crc32(data) >>> 0, at + 10);
-    header.writeUInt32LE(data.length, at + 14);
-    header.writeUInt32LE(data.length, at + 18);
-    header.writeUInt16LE(nameBytes.length, at + 22);
-  };
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  shared(local, 4);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(0x031e, 4);
-  shared(central, 6);
-  central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-  central.writeUInt32LE(offset, 42);
-  return { local: Buffer.concat([local, nameBytes]), central: Buffer.concat([central, nameBytes]) };
-}
-
 /**
  * Amplitude's export: a zip holding one gzipped JSON-lines file per hour of the span
  * (`<project>/<project>_<day>_<hour>#0.json.gz`), entries stored since they are gzip already.
@@ -113,7 +86,8 @@ async function amplitudeZip(stream) {
     const at = new Date(START_MS + hour * 3_600_000).toISOString();
     const name = `123456/123456_${at.slice(0, 10)}_${Number(at.slice(11, 13))}#0.json.gz`;
     const data = gzipSync(Buffer.concat(rows), { level: 6 });
-    const { local, central } = zipHeaders(name, data, offset);
+    // Stored: the entry is gzip already.
+    const { local, central } = zipEntryHeaders({ name, data, body: data, method: 'store', offset });
     await write(stream, local);
     await write(stream, data);
     offset += local.length + data.length;
@@ -131,15 +105,8 @@ async function amplitudeZip(stream) {
     rows.push(bytes);
   }
   await flush();
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length, 8);
-  end.writeUInt16LE(centrals.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
   if (offset > 0xffff_ffff) throw new Error('the archive would need zip64: generate fewer events');
-  await write(stream, Buffer.concat([directory, end]));
+  await write(stream, zipDirectory(centrals, offset));
   return centrals.length;
 }
 

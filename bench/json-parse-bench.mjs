@@ -9,21 +9,12 @@ import { hasSurrogateEscape, mayDiffer } from '../dist/sources/json/json-hazards
 import { parseJson } from '../dist/sources/json/read-json.js';
 import { stringifyJson } from '../dist/sources/json/json-writer.js';
 import { JsonArraySplitter } from '../dist/sources/json/json-array-splitter.js';
+import { makeRandom } from './lib/source-rows.mjs';
 
 const count = Number(process.argv[2] ?? 200_000);
 const rounds = Number(process.argv[3] ?? 5);
 
-let state = 20240601;
-const random = () => {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-const int = (n) => Math.floor(random() * n);
-const hex = (n) => Array.from({ length: n }, () => '0123456789abcdef'[int(16)]).join('');
+const { random, pick, int, hex } = makeRandom(20240601);
 
 const events = ['Viewed Page', 'Clicked Button', 'Signed Up', 'Purchase', 'Search', '$mp_web_page_view'];
 const cities = ['São Paulo', 'Berlin', 'Tōkyō', 'New York', 'Zürich', 'Kraków', 'Москва'];

@@ -17,12 +17,13 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
+import { CARRIAGE_RETURN, LINE_FEED } from '../sources/line-ends.js';
 import { createChunkDecoder, decodeUtf8Marking, utf8Ranges, type ChunkDecoder } from '../sources/text-decoder.js';
 import { MAX_RECORD_CHARS, PieceSplitter, type TextPiece } from './piece-splitter.js';
 import { ArrivingText, TextProgress } from './text-progress.js';
 
-const LF = 10;
-const CR = 13;
+const LF = LINE_FEED;
+const CR = CARRIAGE_RETURN;
 
 /** A piece cut, and where the read stands once it is written. */
 export interface ByteCut {
