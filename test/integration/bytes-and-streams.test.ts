@@ -232,7 +232,8 @@ describe('sources that are not plain files', () => {
     const stopped = await reading.done;
     writer.kill('SIGKILL');
     expect(stopped.code).toBe(130);
-    expect(stopped.stderr).toMatch(/error: interrupted while (reading|staging) .*events\.fifo; nothing (from it )?was staged/);
+    // On a loaded machine the signal may come before the sent bytes were read: still waiting, then.
+    expect(stopped.stderr).toMatch(/error: interrupted while (reading|staging|waiting for) .*events\.fifo( to be written to)?; nothing (from it )?was staged/);
   });
 });
 
