@@ -48,6 +48,16 @@ const BROWSERS = ['Chrome', 'Firefox', 'Safari', 'Edge'];
 const OSES = ['Mac OS X', 'Windows', 'iOS', 'Android', 'Linux'];
 const NOTES = ['Livraison rapide, merci ! 🎉', 'Größe passt nicht', '快递很快', 'ok', 'Line one\nline two', 'tab\there'];
 
+/** Users of the sources, and devices per user: ids repeat as a real export's do. */
+export const USERS = 500_000;
+const DEVICES_PER_USER = 2;
+
+/** Device `k` of user `u`: the same id wherever it appears (a hex string, or a uuid). */
+function deviceOf(u, k, uuid = false) {
+  const d = makeRandom(u * DEVICES_PER_USER + k + 1);
+  return uuid ? d.uuid4() : `${d.hex(11)}-${d.hex(14)}-${d.hex(8)}-${d.hex(6)}-${d.hex(11)}`;
+}
+
 /** Times spread over 30 days from 2024-06-01, in file order. */
 export const START_MS = Date.UTC(2024, 5, 1);
 export const SPAN_MS = 30 * 24 * 3600 * 1000;
@@ -101,17 +111,23 @@ function roll(r, reasons) {
   return x < 0.05 ? 'big' : x < 0.053 ? 'repeat' : 'plain';
 }
 
-// Mixpanel's raw export: {"event", "properties": {time (s), distinct_id, $insert_id, ...}}.
+// Mixpanel's raw export: {"event", "properties": {time (s), distinct_id, $insert_id, ...}}, with
+// Simplified ID Merge's ids: an anonymous event's distinct_id is `$device:<$device_id>`, an
+// identified one's its `$user_id`.
 function mixpanelProperties(r, ms) {
   const place = r.pick(PLACES);
+  const u = r.int(USERS);
+  const device = deviceOf(u, r.int(DEVICES_PER_USER));
+  const identified = r.random() >= 0.3;
   return {
     time: Math.floor(ms / 1000),
-    distinct_id: r.random() < 0.3 ? `$device:${r.uuid4()}` : `user_${r.int(500_000)}`,
+    distinct_id: identified ? `user_${u}` : `$device:${device}`,
+    ...(identified ? { $user_id: `user_${u}` } : {}),
     $browser: r.pick(BROWSERS),
     $browser_version: 100 + r.int(30),
     $city: place.city,
     $current_url: url(r),
-    $device_id: `${r.hex(11)}-${r.hex(14)}-${r.hex(8)}-${r.hex(6)}-${r.hex(11)}`,
+    $device_id: device,
     $initial_referrer: '$direct',
     $insert_id: r.hex(32),
     $lib_version: '2.47.0',
@@ -147,6 +163,7 @@ export function mixpanelRows(seed) {
     if (what === 'future') properties.time = 4_102_444_800; // 2100
     if (what === 'no-id') {
       delete properties.distinct_id;
+      delete properties.$user_id;
       delete properties.$device_id;
     }
     if (what === 'surrogate') properties.title = '\ud83d broken';
@@ -184,13 +201,16 @@ function amplitudeEventProperties(r, type) {
 function amplitudeRecord(r, ms, id) {
   const type = r.pick(AMPLITUDE_EVENTS);
   const place = r.pick(PLACES);
-  const userId = r.random() < 0.7 ? `user_${r.int(500_000)}` : null;
+  const u = r.int(USERS);
+  // A device's events before its user logs in carry no user_id.
+  const userId = r.random() < 0.7 ? `user_${u}` : null;
+  const deviceId = deviceOf(u, r.int(DEVICES_PER_USER), true);
   const micros = r.int(1000);
   const received = ms + 200 + r.int(4000);
   return {
     $insert_id: r.uuid4(), $insert_key: null, $schema: 12, adid: null, amplitude_attribution_ids: null, amplitude_event_type: null,
     amplitude_id: 880_000_000 + r.int(100_000), app: 123456, city: place.city, client_event_time: microTime(ms, micros), client_upload_time: microTime(received - 100, 0),
-    country: place.code, data: { path: '/2/httpapi', user_properties_updated: true }, data_type: 'event', device_carrier: null, device_id: r.uuid4(),
+    country: place.code, data: { path: '/2/httpapi', user_properties_updated: true }, data_type: 'event', device_carrier: null, device_id: deviceId,
     device_type: r.pick(OSES), dma: null, event_id: id, event_properties: amplitudeEventProperties(r, type), event_time: microTime(ms, micros), event_type: type,
     global_user_properties: {}, group_properties: {}, groups: r.random() < 0.2 ? { company: ['Acme GmbH'] } : {}, idfa: null, ip_address: `203.0.113.${1 + r.int(254)}`,
     is_attribution_event: false, language: r.pick(['English', 'German', 'Japanese']), library: 'amplitude-ts/2.11.1', location_lat: null, location_lng: null,
@@ -235,7 +255,7 @@ const POSTHOG_EVENTS = ['$pageview', '$pageview', '$autocapture', 'order complet
 
 function posthogRecord(r, ms) {
   const place = r.pick(PLACES);
-  const user = `user_${r.int(500_000)}`;
+  const user = `user_${r.int(USERS)}`;
   const event = r.pick(POSTHOG_EVENTS);
   const current = url(r);
   const properties = {
@@ -284,7 +304,7 @@ function plainRecord(r, ms) {
   const place = r.pick(PLACES);
   return {
     event: r.pick(['page_view', 'button_clicked', 'signed_up', 'purchase', 'search']),
-    distinct_id: `user_${r.int(500_000)}`,
+    distinct_id: `user_${r.int(USERS)}`,
     timestamp: new Date(ms).toISOString(),
     properties: {
       $current_url: url(r), $browser: r.pick(BROWSERS), $os: r.pick(OSES), city: place.city, country: place.code, title: r.pick(TITLES),
