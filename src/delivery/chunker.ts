@@ -8,6 +8,7 @@
  * and a million small long-lived objects cost more in garbage collection than the encoding.
  */
 import { writeIsoTimestamp, type EncodedEvent } from './event-encoding.js';
+import { stagedJsonMaxBytes, writeStagedJson } from './staged-json.js';
 
 export interface ChunkLimits {
   maxEvents: number;
@@ -107,10 +108,7 @@ export class ChunkBuilder {
     // The event is written after the chunk's bytes (and a comma) before deciding whether it
     // fits: its UTF-8 length is known only once written.
     const start = empty ? 0 : this.used + 1;
-    this.reserve(start + (event.head.length + event.tail.length) * MAX_UTF8_BYTES_PER_UNIT + TIMESTAMP_MAX_BYTES);
-    let bytes = this.buffer.write(event.head, start, 'utf8');
-    bytes += writeIsoTimestamp(this.buffer, start + bytes, event.timestampMs);
-    bytes += this.buffer.write(event.tail, start + bytes, 'utf8');
+    const bytes = this.write(event, start);
     let closed: Chunk | undefined;
     let at = start;
     if (empty) {
@@ -138,6 +136,18 @@ export class ChunkBuilder {
     this.ends = [];
     this.used = 0;
     return chunk;
+  }
+
+  /** Writes the event's JSON at `start`; returns its bytes. */
+  private write(event: EncodedEvent, start: number): number {
+    if (!('head' in event)) {
+      this.reserve(start + stagedJsonMaxBytes(event));
+      return writeStagedJson(this.buffer, start, event);
+    }
+    this.reserve(start + (event.head.length + event.tail.length) * MAX_UTF8_BYTES_PER_UNIT + TIMESTAMP_MAX_BYTES);
+    let bytes = this.buffer.write(event.head, start, 'utf8');
+    bytes += writeIsoTimestamp(this.buffer, start + bytes, event.timestampMs);
+    return bytes + this.buffer.write(event.tail, start + bytes, 'utf8');
   }
 
   private begin(event: EncodedEvent): void {

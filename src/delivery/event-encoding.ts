@@ -28,7 +28,7 @@ export interface OutgoingEvent {
  * `head`, the timestamp's ISO text, then `tail` (see encodedJson): the timestamp is written
  * straight into the chunk's bytes, which is cheaper than making a string of each.
  */
-export interface EncodedEvent {
+export interface TextEvent {
   seq: number;
   kind: number;
   timestampMs: number;
@@ -38,8 +38,23 @@ export interface EncodedEvent {
   tail: string;
 }
 
-/** The full JSON text of an encoded event. */
-export function encodedJson(e: EncodedEvent): string {
+/**
+ * An event as a page read gives it: its JSON in staged-json form, `json[start, end)` (see
+ * staged-json.ts), bytes that go into the chunk without becoming a string.
+ */
+export interface StagedJsonEvent {
+  seq: number;
+  kind: number;
+  timestampMs: number;
+  json: Buffer;
+  start: number;
+  end: number;
+}
+
+export type EncodedEvent = TextEvent | StagedJsonEvent;
+
+/** The full JSON text of an event in text form. */
+export function encodedJson(e: TextEvent): string {
   return e.head + isoTimestamp(e.timestampMs) + e.tail;
 }
 
@@ -103,7 +118,7 @@ export function eventJson(e: OutgoingEvent): string {
   );
 }
 
-export function encodeEvent(e: OutgoingEvent): EncodedEvent {
+export function encodeEvent(e: OutgoingEvent): TextEvent {
   const json = eventJson(e);
   const at = json.indexOf(TIMESTAMP_KEY) + TIMESTAMP_KEY.length;
   const end = json.indexOf('"', at);

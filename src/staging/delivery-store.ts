@@ -3,13 +3,14 @@
  * what is still to send (read page by page in send order), and the checkpoint written after
  * each chunk the server accepted: deliveries rows and counters in one transaction.
  */
+import { isUtf8 } from 'node:buffer';
 import type { SendCursor } from '../delivery/chunk-stream.js';
 import { DEFAULT_SEND_ORDER } from '../delivery/send-order.js';
 import type { EncodedEvent } from '../delivery/event-encoding.js';
 import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
-import { selectEventJsonParts } from './event-json-sql.js';
+import { selectEventJsonPage, selectEventJsonParts, STAGED_JSON_COLUMN } from './event-json-sql.js';
 
 export interface ProjectRecord {
   id: number;
@@ -88,7 +89,8 @@ export function acceptedTestProjects(store: StagingStore): Array<{ name: string;
  * timestamp_ms). Rows settled after a page was made must be rows it returned.
  */
 export class PendingEvents {
-  private readonly statement: Statement;
+  private readonly pageStatement: Statement;
+  private readonly rowStatement: Statement;
   private readonly begin: Statement;
   private readonly end: Statement;
   private pagesInSnapshot = 0;
@@ -121,32 +123,65 @@ export class PendingEvents {
       ? `AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq)
          AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq)`
       : '';
-    const pending = `SELECT e.seq, e.kind, e.timestamp_ms, e.uuid, e.event, e.distinct_id, e.properties
+    const pending = (columns: string): string => `SELECT ${columns}
        FROM events e
        WHERE e.kind = @kind AND (e.timestamp_ms, e.seq) > (@timestampMs, @seq)
          ${unsettled}
        ORDER BY e.timestamp_ms, e.seq
        LIMIT @limit`;
+    this.pageStatement = store.db.prepare(selectEventJsonPage(pending(`e.seq AS seq, e.timestamp_ms AS timestamp_ms, ${STAGED_JSON_COLUMN}`))).raw(true);
     // Rows come back as arrays: a named object per row costs more than the query itself.
-    this.statement = store.db.prepare(selectEventJsonParts(pending, ['seq', 'kind', 'timestamp_ms'])).raw(true);
+    const rows = pending('e.seq, e.kind, e.timestamp_ms, e.uuid, e.event, e.distinct_id, e.properties');
+    this.rowStatement = store.db.prepare(selectEventJsonParts(rows, ['seq', 'kind', 'timestamp_ms'])).raw(true);
   }
 
   page(after: SendCursor | undefined, limit: number): EncodedEvent[] {
     if (this.snapshotPages > 1 && this.pagesInSnapshot === 0) this.begin.run();
-    const rows: Array<[number, number, number, string, string]> = [];
+    const events: EncodedEvent[] = [];
     // From the cursor's kind on, each kind from its start, until the page is full.
     let turn = after === undefined ? 0 : this.order.indexOf(after.kind);
     let from = after === undefined || turn === -1 ? undefined : after;
     if (turn === -1) turn = this.order.length;
-    for (; turn < this.order.length && rows.length < limit; turn++, from = undefined) {
+    for (; turn < this.order.length && events.length < limit; turn++, from = undefined) {
       const kind = this.order[turn]!;
-      const want = limit - rows.length;
-      const got = this.statement.all({ kind, timestampMs: from?.timestampMs ?? Number.MIN_SAFE_INTEGER, seq: from?.seq ?? -1, projectId: this.projectId, limit: want }) as typeof rows;
-      for (const row of got) rows.push(row);
-      if (got.length === want) break;
+      const want = limit - events.length;
+      const params = { kind, timestampMs: from?.timestampMs ?? Number.MIN_SAFE_INTEGER, seq: from?.seq ?? -1, projectId: this.projectId, limit: want };
+      if (this.readPage(params, events) === want) break;
     }
-    if (this.snapshotPages > 1 && (++this.pagesInSnapshot >= this.snapshotPages || rows.length < limit)) this.close();
-    return rows.map(([seq, kind, timestampMs, head, tail]) => ({ seq, kind, timestampMs, head, tail }));
+    if (this.snapshotPages > 1 && (++this.pagesInSnapshot >= this.snapshotPages || events.length < limit)) this.close();
+    return events;
+  }
+
+  /**
+   * Appends the kind's events of one page as staged-json bytes; returns how many. A page the
+   * one-blob read cannot give exactly as the row read would (bytes that are not UTF-8, which
+   * reading them as text turns into U+FFFD; a page over SQLite's largest value) is read by rows.
+   */
+  private readPage(params: PageParams, into: EncodedEvent[]): number {
+    let answer: [string | null, Buffer | null];
+    try {
+      answer = this.pageStatement.get(params) as typeof answer;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_TOOBIG') return this.readRows(params, into);
+      throw error;
+    }
+    const [meta, json] = answer;
+    if (meta === null || json === null) return 0;
+    const numbers = JSON.parse(`[${meta}]`) as number[];
+    if (!isUtf8(json) || !inSendOrder(numbers, json.length)) return this.readRows(params, into);
+    for (let i = 0, start = 0; i < numbers.length; i += 3) {
+      const end = start + numbers[i + 2]!;
+      into.push({ seq: numbers[i]!, kind: params.kind, timestampMs: numbers[i + 1]!, json, start, end });
+      start = end;
+    }
+    return numbers.length / 3;
+  }
+
+  /** Appends the kind's events of one page, read a row each, in text form; returns how many. */
+  private readRows(params: PageParams, into: EncodedEvent[]): number {
+    const rows = this.rowStatement.all(params) as Array<[number, number, number, string, string]>;
+    for (const [seq, kind, timestampMs, head, tail] of rows) into.push({ seq, kind, timestampMs, head, tail });
+    return rows.length;
   }
 
   /** Ends the read transaction a page left open, if any. */
@@ -155,6 +190,31 @@ export class PendingEvents {
     this.pagesInSnapshot = 0;
     if (this.store.db.inTransaction) this.end.run();
   }
+}
+
+interface PageParams {
+  kind: number;
+  timestampMs: number;
+  seq: number;
+  projectId: number;
+  limit: number;
+}
+
+/**
+ * Whether a page's (seq, timestamp_ms, bytes) triples are in send order (timestamp, then seq)
+ * and their bytes add up to the blob's: SQLite feeds its aggregates the rows in the subquery's
+ * order, which nothing in SQL promises; should that ever differ, the page is read by rows.
+ */
+function inSendOrder(numbers: readonly number[], jsonBytes: number): boolean {
+  let bytes = 0;
+  for (let i = 0; i < numbers.length; i += 3) {
+    bytes += numbers[i + 2]!;
+    if (i === 0) continue;
+    const time = numbers[i + 1]!;
+    const lastTime = numbers[i - 2]!;
+    if (time < lastTime || (time === lastTime && numbers[i]! <= numbers[i - 3]!)) return false;
+  }
+  return bytes === jsonBytes;
 }
 
 export interface DeadLetter {

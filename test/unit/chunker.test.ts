@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkBuilder, eventJsonAt, leadingEventsJson, splitChunk, type Chunk } from '../../src/delivery/chunker.js';
-import { batchBody, bodyOverheadBytes, encodeEvent, encodedJson, eventJson, uuidOfEventJson, type EncodedEvent, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
+import { batchBody, bodyOverheadBytes, encodeEvent, encodedJson, eventJson, uuidOfEventJson, type EncodedEvent, type OutgoingEvent, type TextEvent } from '../../src/delivery/event-encoding.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 1, 10);
@@ -31,7 +31,7 @@ function chunksOf(events: readonly EncodedEvent[], maxEvents: number, maxBytes: 
 }
 
 /** Checks each chunk holds exactly its events' JSON, then gives the seqs per chunk. */
-function cut(events: readonly EncodedEvent[], maxEvents: number, maxBytes: number, overheadBytes = 50): number[][] {
+function cut(events: readonly TextEvent[], maxEvents: number, maxBytes: number, overheadBytes = 50): number[][] {
   const chunks = chunksOf(events, maxEvents, maxBytes, overheadBytes);
   const bySeq = new Map(events.map((e) => [e.seq, encodedJson(e)]));
   for (const c of chunks) {

@@ -4,11 +4,13 @@
  * The reference is computed from the columns as read back from the file, as reading pages did
  * before (a lone surrogate, for one, is stored as it came and read back as U+FFFD).
  */
+import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventJson, isoTimestamp, writeIsoTimestamp, type OutgoingEvent } from '../../src/delivery/event-encoding.js';
 import { openDatabase, type Database } from '../../src/sqlite/database.js';
-import { selectEventJsonParts } from '../../src/staging/event-json-sql.js';
+import { stagedJsonMaxBytes, writeStagedJson } from '../../src/delivery/staged-json.js';
+import { selectEventJsonPage, selectEventJsonParts, STAGED_JSON_COLUMN } from '../../src/staging/event-json-sql.js';
 import { uuidBytes, uuidText } from '../../src/events/stable-uuid.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -27,8 +29,8 @@ function openEvents(dir: string): Database {
   return db;
 }
 
-/** Stores the rows (properties as text, or as JSONB), then reads them both ways. */
-function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sql: string; js: string }> {
+/** Stores the rows (properties as text, or as JSONB), then reads them each way: by rows, as a page, and as eventJson writes them. */
+function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sql: string; page: string | undefined; js: string }> {
   db.exec('DELETE FROM events');
   const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ${jsonb ? 'jsonb(?)' : '?'})`);
   rows.forEach((r, i) => insert.run(i, uuidBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson));
@@ -44,10 +46,31 @@ function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sq
     timestamp_ms: number;
     properties: string;
   }>;
+  const pages = pageJson(db);
   return stored.map((s, i) => ({
     sql: sql[i]!.json,
+    page: pages[i],
     js: eventJson({ seq: s.seq, kind: 0, uuid: uuidText(s.uuid), event: s.event, distinctId: s.distinct_id, timestampMs: s.timestamp_ms, propertiesJson: s.properties }),
   }));
+}
+
+/**
+ * The events' JSON read the other way, one blob for the page, written by writeStagedJson: as
+ * a string when the blob is UTF-8 (the reader reads other pages by rows), else undefined.
+ */
+function pageJson(db: Database): Array<string | undefined> {
+  const rows = `SELECT seq, timestamp_ms, ${STAGED_JSON_COLUMN} FROM events ORDER BY seq LIMIT -1`;
+  const { meta, json } = db.prepare(selectEventJsonPage(rows)).get() as { meta: string; json: Buffer };
+  const numbers = JSON.parse(`[${meta}]`) as number[];
+  const out: Array<string | undefined> = [];
+  for (let i = 0, start = 0; i < numbers.length; i += 3) {
+    const event = { seq: numbers[i]!, kind: 0, timestampMs: numbers[i + 1]!, json, start, end: start + numbers[i + 2]! };
+    const buffer = Buffer.alloc(stagedJsonMaxBytes(event));
+    const bytes = buffer.subarray(0, writeStagedJson(buffer, 0, event));
+    out.push(isUtf8(json.subarray(event.start, event.end)) ? bytes.toString('utf8') : undefined);
+    start = event.end;
+  }
+  return out;
 }
 
 describe('event JSON built by SQLite', () => {
@@ -82,8 +105,9 @@ describe('event JSON built by SQLite', () => {
   ])('%s: the same bytes as eventJson', (_name, r) => {
     const db = openEvents(tempDir());
     for (const jsonb of [false, true]) {
-      const [{ sql, js }] = bothWays(db, [r], jsonb) as [{ sql: string; js: string }];
+      const [{ sql, page, js }] = bothWays(db, [r], jsonb) as [{ sql: string; page: string | undefined; js: string }];
       expect(sql).toBe(js);
+      if (page !== undefined) expect(Buffer.from(page)).toEqual(Buffer.from(js));
       expect(Buffer.from(sql)).toEqual(Buffer.from(js));
       expect(JSON.parse(sql)).toEqual(JSON.parse(js));
     }
@@ -98,7 +122,7 @@ describe('event JSON built by SQLite', () => {
       return Math.round((random() * 2 - 1) * span);
     });
     const results = bothWays(db, times.map((timestampMs) => row({ timestampMs })));
-    expect(results.filter((r) => r.sql !== r.js)).toEqual([]);
+    expect(results.filter((r) => r.sql !== r.js || r.page !== r.js)).toEqual([]);
     db.close();
   });
 });
