@@ -9,7 +9,7 @@
 import { captureProblem, type CaptureProblem } from './capture-problem.js';
 import { distinctIdText } from './distinct-id.js';
 import { batchFieldProblem, distinctIdSource, duplicateBatchField, duplicateEventField, eventFieldProblem, isObject, offsetWrittenAsInteger, uuidForm } from './event-fields.js';
-import { eventOverLimit } from './event-size.js';
+import { eventOverLimit, noEventOverLimit, underLimitAtAnySize } from './event-size.js';
 import { parseIsoUtc, resolveTimestamp, type TimestampWarning } from './event-timestamp.js';
 import { readJson, type JsonRead } from './json-read.js';
 import type { ObjectScan } from './json-scan.js';
@@ -160,7 +160,8 @@ interface CheckedBody extends CheckedCapture {
 /** Capture sends events on one by one: the first one over the limit, if any. */
 function firstTooBig(payload: JsonPayload, shape: Shape, maxEventBytes: number): number | undefined {
   // No event can be over the limit when the whole body, every byte escaped, is under it.
-  if (payload.bytes.length * 2 + 512 <= maxEventBytes) return undefined;
+  if (underLimitAtAnySize(payload.bytes.length, maxEventBytes)) return undefined;
+  if (noEventOverLimit(payload.bytes.length, shape.events, maxEventBytes)) return undefined;
   for (let i = 0; i < shape.events.length; i++) {
     const span = shape.spanAt(i);
     if (span !== undefined && eventOverLimit(payload.bytes, span, maxEventBytes)) return i;
