@@ -3,7 +3,7 @@
  * the chunk's events, gzip-compressed once per chunk (retries reuse it).
  */
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gzip, gzipSync } from 'node:zlib';
 import type { HttpClient } from '../http/http-client.js';
 import type { HttpOutcome } from '../http/http-outcome.js';
 import { batchBody } from './event-encoding.js';
@@ -42,6 +42,11 @@ export interface BatchSenderOptions {
   userAgent: string;
 }
 
+/** The gzip body of `json` as `compress` makes it, on the calling thread (the chunk reader's). */
+export function compressSync(json: Buffer): Buffer {
+  return gzipSync(json, { level: GZIP_LEVEL, chunkSize: Math.max(MIN_GZIP_OUTPUT_BYTES, Math.ceil(json.length / 4)) });
+}
+
 function compress(json: Buffer): Promise<Buffer> {
   // zlib hands its output back to the main thread piece by piece; a piece of a quarter of the
   // input holds the whole output of JSON like ours, so one hand-back per chunk.
@@ -56,6 +61,10 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
 
   const bodyOf = (chunk: Chunk): Promise<Buffer> => {
     let body = bodies.get(chunk);
+    if (body === undefined && options.gzip && chunk.gzipBody !== undefined) {
+      body = Promise.resolve(chunk.gzipBody);
+      bodies.set(chunk, body);
+    }
     if (body === undefined) {
       const json = batchBody(options.apiKey, chunk.eventsJson);
       body = options.gzip ? compress(json) : Promise.resolve(json);

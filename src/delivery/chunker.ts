@@ -27,6 +27,11 @@ export interface Chunk {
   ends: number[];
   /** Uncompressed body size, in bytes (overhead included). */
   bytes: number;
+  /**
+   * The whole /batch/ body, gzip-compressed, when the reading thread made it (an import's
+   * chunks as read; halves of a split chunk have none and are compressed when sent).
+   */
+  gzipBody?: Buffer;
 }
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,9 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { Chunk } from '../delivery/chunker.js';
+import { compressSync } from '../delivery/batch-sender.js';
 import { chunkStream } from '../delivery/chunk-stream.js';
+import { batchBody } from '../delivery/event-encoding.js';
 import { PendingEvents } from '../staging/delivery-store.js';
 import { stagingFailure } from '../staging/staging-failure.js';
 import { StagingStore } from '../staging/staging-store.js';
@@ -31,7 +33,19 @@ function* readChunks(): Generator<Chunk> {
   }
 }
 
-const chunks = readChunks();
+/** The chunks, each with its compressed body when the run asked for it. */
+function* withBodies(chunks: Generator<Chunk>): Generator<Chunk> {
+  const apiKey = setup.gzipApiKey;
+  for (const chunk of chunks) {
+    if (apiKey !== undefined) chunk.gzipBody = compressSync(batchBody(apiKey, chunk.eventsJson));
+    yield chunk;
+  }
+}
+
+const chunks = withBodies(readChunks());
+
+/** Whether `bytes` fills its memory block (Node's pool holds small buffers, which cannot move). */
+const ownsBlock = (bytes: Uint8Array | undefined): bytes is Uint8Array => bytes !== undefined && bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 
 serveRequests<'next', ReaderAnswer>(
   () => {
@@ -45,5 +59,5 @@ serveRequests<'next', ReaderAnswer>(
   },
   // A chunk's bytes move to the parent rather than being copied, when they fill a memory
   // block of their own (small ones share Node's pool and must be copied).
-  (chunk) => (chunk !== null && chunk.eventsJson.byteOffset === 0 && chunk.eventsJson.buffer.byteLength === chunk.eventsJson.length ? [chunk.eventsJson.buffer as ArrayBuffer] : []),
+  (chunk) => (chunk === null ? [] : [chunk.eventsJson, chunk.gzipBody].filter(ownsBlock).map((bytes) => bytes.buffer as ArrayBuffer)),
 );

@@ -3,10 +3,12 @@
  * reading a real staging file on a worker thread gives exactly the chunks read in-process.
  */
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/delivery/chunk-stream.js';
 import type { Chunk, ChunkLimits } from '../../src/delivery/chunker.js';
 import { DEFAULT_SEND_ORDER } from '../../src/delivery/send-order.js';
+import { batchBody } from '../../src/delivery/event-encoding.js';
 import type { StagedEvent } from '../../src/events/staged-event.js';
 import { PendingEvents } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
@@ -66,6 +68,15 @@ describe('readChunksOnWorker', () => {
     expect(chunks.length).toBeGreaterThan(75);
     expect(chunks.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() }))).toEqual(expected.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() })));
     expect(chunks.every((c) => Buffer.isBuffer(c.eventsJson))).toBe(true);
+  });
+
+  it('compresses each chunk\'s whole body for the run\'s key when asked (gzip on)', async () => {
+    const path = stagedFile(tempDir(), 600);
+    const chunks: Chunk[] = [];
+    for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS, order: DEFAULT_SEND_ORDER, gzipApiKey: 'phc_key' })) chunks.push(chunk);
+    expect(chunks.map((c) => c.seqs)).toEqual(inProcess(path).map((c) => c.seqs));
+    for (const chunk of chunks) expect(gunzipSync(chunk.gzipBody!)).toEqual(batchBody('phc_key', chunk.eventsJson));
+    expect((await onWorker(path)).every((c) => c.gzipBody === undefined)).toBe(true);
   });
 
   it('stops after maxEvents (import --sample)', async () => {
