@@ -45,6 +45,8 @@ export interface ParsedCapture extends CheckedCapture {
 export interface JsonPayload {
   bytes: Buffer;
   text: string;
+  /** `text` holds the bytes one char each (latin1), not decoded (count-only; see checkCapture). */
+  latin1?: boolean;
 }
 
 export interface CheckOptions {
@@ -137,11 +139,13 @@ function readProblem(raw: unknown, index: number, shape: Shape, read: JsonRead, 
   return undefined;
 }
 
+const isBlank = (distinctId: string): boolean => distinctId.replaceAll('\0', '\uFFFD').trim() === '';
+
 /** Checks capture makes after the token, event by event: a name, a distinct_id, a cookieless flag. */
 function processProblem(raw: Obj): CaptureProblem | undefined {
   if (raw.event === '') return captureProblem(400, 'missing_event_name', 'event submitted with an empty event name');
   const { value } = distinctIdValue(raw);
-  if (value === undefined || value === null || (typeof value === 'string' && value.replaceAll('\0', '\uFFFD').trim() === '')) {
+  if (value === undefined || value === null || (typeof value === 'string' && isBlank(value))) {
     return captureProblem(400, 'missing_distinct_id', 'event submitted without a distinct_id');
   }
   const cookieless = isObject(raw.properties) ? raw.properties.$cookieless_mode : undefined;
@@ -202,10 +206,34 @@ const asPayload = (input: string | JsonPayload): JsonPayload => (typeof input ==
 
 /** Checks a request as parseCapture does, building nothing (count-only mode). */
 export function checkCapture(input: string | JsonPayload, options: CheckOptions = {}): CheckedCapture | CaptureProblem {
-  const checked = checkBody(asPayload(input), options);
+  const payload = asPayload(input);
+  let checked = checkBody(payload, options);
+  if (payload.latin1 && !passesDecoded(checked)) checked = checkBody({ bytes: payload.bytes, text: payload.bytes.toString('utf8') }, options);
   if ('problem' in checked) return checked;
-  const { token, historicalMigration, eventCount, tooBigAt } = checked;
+  const { historicalMigration, eventCount, tooBigAt } = checked;
+  const token = payload.latin1 ? decoded(checked.token) : checked.token;
   return tooBigAt === undefined ? { token, historicalMigration, eventCount } : { token, historicalMigration, eventCount, tooBigAt };
+}
+
+const hasNonAscii = (text: string): boolean => /[^\x00-\x7f]/.test(text);
+/** A string of latin1 text (one char per UTF-8 byte) as the text it is. */
+const decoded = (text: string): string => (hasNonAscii(text) ? Buffer.from(text, 'latin1').toString('utf8') : text);
+
+/**
+ * Whether a request checked on latin1 text passes when its strings are decoded. Structure,
+ * keys (latin1 maps distinct byte strings to distinct strings), types and sizes are the same
+ * either way; only the checks that read a string's content can differ: a token or distinct_id
+ * that is blank only once decoded (Unicode spaces). A refusal, or any doubt, is checked again
+ * on the decoded text, so a refusal and its message are exactly capture's.
+ */
+function passesDecoded(checked: CheckedBody | CaptureProblem): boolean {
+  if ('problem' in checked) return false;
+  if (hasNonAscii(checked.token) && typeof checkToken(decoded(checked.token)) !== 'string') return false;
+  for (const event of checked.events) {
+    const { value } = distinctIdValue(event);
+    if (typeof value === 'string' && hasNonAscii(value) && isBlank(decoded(value))) return false;
+  }
+  return true;
 }
 
 interface EventContext {

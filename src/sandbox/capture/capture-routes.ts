@@ -99,7 +99,7 @@ function captureHandler(store: SandboxStore, options: CaptureOptions, sink: Capt
     if (isProblem(body)) return closing(body);
     const payload = extractPayload({
       body: body.bytes, inflated: body.inflated, query: req.url.searchParams, path: req.url.pathname, maxBodyBytes: limits.maxBodyBytes,
-      contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'],
+      contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'], latin1Text: sink.countOnly,
     });
     if (isProblem(payload)) return problemResponse(payload);
     const nowMs = ctx.now().getTime();
