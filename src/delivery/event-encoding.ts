@@ -146,6 +146,11 @@ export function bodyOverheadBytes(apiKey: string): number {
   return Buffer.byteLength(bodyPrefix(apiKey)) + BODY_SUFFIX.length;
 }
 
+/** The events' JSON of a /batch/ body batchBody made, whose overhead is `overheadBytes`: a view, not a copy. */
+export function eventsOfBody(body: Buffer, overheadBytes: number): Buffer {
+  return body.subarray(overheadBytes - BODY_SUFFIX.length, body.length - BODY_SUFFIX.length);
+}
+
 /** The /batch/ body around `eventsJson`: events' JSON joined by commas, as UTF-8. */
 export function batchBody(apiKey: string, eventsJson: Buffer): Buffer {
   return Buffer.concat([Buffer.from(bodyPrefix(apiKey)), eventsJson, Buffer.from(BODY_SUFFIX)]);

@@ -33,19 +33,20 @@ function* readChunks(): Generator<Chunk> {
   }
 }
 
-/** The chunks, each with its compressed body when the run asked for it. */
-function* withBodies(chunks: Generator<Chunk>): Generator<Chunk> {
+type Answer = NonNullable<ReaderAnswer>;
+
+/** The chunks as answered: each with its compressed body instead of its events' JSON when the run asked for it. */
+function* answers(chunks: Generator<Chunk>): Generator<Answer> {
   const apiKey = setup.gzipApiKey;
-  for (const chunk of chunks) {
-    if (apiKey !== undefined) chunk.gzipBody = compressSync(batchBody(apiKey, chunk.eventsJson));
-    yield chunk;
+  for (const { kind, seqs, ends, bytes, eventsJson } of chunks) {
+    yield apiKey === undefined ? { kind, seqs, ends, bytes, eventsJson } : { kind, seqs, ends, bytes, gzipBody: compressSync(batchBody(apiKey, eventsJson)) };
   }
 }
 
-const chunks = withBodies(readChunks());
+const chunks = answers(readChunks());
 
 /** Whether `bytes` fills its memory block (Node's pool holds small buffers, which cannot move). */
-const ownsBlock = (bytes: Uint8Array | undefined): bytes is Uint8Array => bytes !== undefined && bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
+const ownsBlock = (bytes: Uint8Array): boolean => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 
 serveRequests<'next', ReaderAnswer>(
   () => {
@@ -59,5 +60,8 @@ serveRequests<'next', ReaderAnswer>(
   },
   // A chunk's bytes move to the parent rather than being copied, when they fill a memory
   // block of their own (small ones share Node's pool and must be copied).
-  (chunk) => (chunk === null ? [] : [chunk.eventsJson, chunk.gzipBody].filter(ownsBlock).map((bytes) => bytes.buffer as ArrayBuffer)),
+  (answer) => {
+    const bytes = answer === null ? undefined : 'eventsJson' in answer ? answer.eventsJson : answer.gzipBody;
+    return bytes !== undefined && ownsBlock(bytes) ? [bytes.buffer as ArrayBuffer] : [];
+  },
 );

@@ -6,7 +6,9 @@
  * The worker reads at most `readAhead` chunks ahead of what the run has taken: one request
  * for the next chunk is outstanding per chunk of read-ahead.
  */
+import { gunzipSync } from 'node:zlib';
 import type { Chunk, ChunkLimits } from '../delivery/chunker.js';
+import { eventsOfBody } from '../delivery/event-encoding.js';
 import { MigrateError } from '../errors.js';
 import { startWorker } from '../util/worker-bridge.js';
 
@@ -26,17 +28,37 @@ export interface ChunkReaderSetup {
   gzipApiKey?: string;
 }
 
-/** A chunk as the worker answers it (its buffers arrive as Uint8Arrays), or null at the end. */
-export type ReaderAnswer = (Omit<Chunk, 'eventsJson' | 'gzipBody'> & { eventsJson: Uint8Array; gzipBody?: Uint8Array }) | null;
+/**
+ * A chunk as the worker answers it (its buffers arrive as Uint8Arrays), or null at the end.
+ * A chunk with its compressed body comes without its events' JSON (see revive).
+ */
+export type ReaderAnswer = (Omit<Chunk, 'eventsJson' | 'gzipBody'> & ({ eventsJson: Uint8Array } | { gzipBody: Uint8Array })) | null;
 
 /** Chunks ready ahead of the run. */
 const DEFAULT_READ_AHEAD = 4;
 
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-function revive(chunk: NonNullable<ReaderAnswer>): Chunk {
-  const { gzipBody, ...rest } = chunk;
-  return { ...rest, eventsJson: asBuffer(chunk.eventsJson), ...(gzipBody === undefined ? {} : { gzipBody: asBuffer(gzipBody) }) };
+/**
+ * The chunk on this thread. One with its compressed body gets its events' JSON from that body,
+ * decompressed when first asked (only to split the chunk): the uncompressed bytes, seven times
+ * the size, never cross the thread nor weigh on this thread's garbage collection.
+ */
+function revive(answer: NonNullable<ReaderAnswer>, overheadBytes: number): Chunk {
+  const { kind, seqs, ends, bytes } = answer;
+  if ('eventsJson' in answer) return { kind, seqs, ends, bytes, eventsJson: asBuffer(answer.eventsJson) };
+  const gzipBody = asBuffer(answer.gzipBody);
+  let eventsJson: Buffer | undefined;
+  return {
+    kind,
+    seqs,
+    ends,
+    bytes,
+    gzipBody,
+    get eventsJson(): Buffer {
+      return (eventsJson ??= eventsOfBody(gunzipSync(gzipBody), overheadBytes));
+    },
+  };
 }
 
 /** A failure of the reading thread, named as such: the staging file was readable when the run began. */
@@ -63,7 +85,7 @@ export async function* readChunksOnWorker(setup: ChunkReaderSetup, readAhead = D
       });
       if (answer === null) return;
       requestNext();
-      yield revive(answer);
+      yield revive(answer, setup.limits.overheadBytes);
     }
   } finally {
     await worker.terminate();
