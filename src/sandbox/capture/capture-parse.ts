@@ -101,6 +101,8 @@ interface Shape {
   spanAt: (i: number) => ObjectScan | undefined;
   historicalMigration: boolean;
   sentAt?: unknown;
+  /** How deep the events' objects are (the body is 1). */
+  eventDepth: number;
 }
 
 function batchShape(body: Obj, read: JsonRead, payload: JsonPayload): Shape | CaptureProblem {
@@ -116,15 +118,16 @@ function batchShape(body: Obj, read: JsonRead, payload: JsonPayload): Shape | Ca
     spanAt: (i) => read.scan().events[i],
     historicalMigration: body.historical_migration === true,
     sentAt: body.sent_at,
+    eventDepth: 3,
   };
 }
 
 function shapeOf(read: JsonRead, payload: JsonPayload): Shape | CaptureProblem {
   const body = read.body;
-  if (Array.isArray(body)) return { token: eventsToken(body.filter(isObject)), events: body, spanAt: (i) => read.scan().events[i], historicalMigration: false };
+  if (Array.isArray(body)) return { token: eventsToken(body.filter(isObject)), events: body, spanAt: (i) => read.scan().events[i], historicalMigration: false, eventDepth: 2 };
   if (!isObject(body)) return parseError('expected a JSON object or array');
   if (Object.hasOwn(body, 'batch')) return batchShape(body, read, payload);
-  return { token: checkToken(eventToken(body)), events: [body], spanAt: () => read.scan().top, historicalMigration: false };
+  return { token: checkToken(eventToken(body)), events: [body], spanAt: () => read.scan().top, historicalMigration: false, eventDepth: 1 };
 }
 
 /** What serde would refuse while reading one event: not an object, a field twice or of the wrong type. */
@@ -162,10 +165,10 @@ interface CheckedBody extends CheckedCapture {
 }
 
 /** Capture sends events on one by one: the first one over the limit, if any. */
-function firstTooBig(payload: JsonPayload, shape: Shape, maxEventBytes: number): number | undefined {
+function firstTooBig(payload: JsonPayload, shape: Shape, read: JsonRead, maxEventBytes: number): number | undefined {
   // No event can be over the limit when the whole body, every byte escaped, is under it.
   if (underLimitAtAnySize(payload.bytes.length, maxEventBytes)) return undefined;
-  if (noEventOverLimit(payload.bytes.length, shape.events, maxEventBytes)) return undefined;
+  if (noEventOverLimit(payload.bytes.length, read.leastBytes, read.largestAtDepth[shape.eventDepth]!, maxEventBytes)) return undefined;
   for (let i = 0; i < shape.events.length; i++) {
     const span = shape.spanAt(i);
     if (span !== undefined && eventOverLimit(payload.bytes, span, maxEventBytes)) return i;
@@ -190,7 +193,7 @@ function checkBody(payload: JsonPayload, options: CheckOptions): CheckedBody | C
     const problem = processProblem(raw);
     if (problem) return problem;
   }
-  const tooBigAt = firstTooBig(payload, shape, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
+  const tooBigAt = firstTooBig(payload, shape, read, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
   return {
     token: shape.token,
     historicalMigration: shape.historicalMigration,

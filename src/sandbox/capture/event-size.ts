@@ -23,40 +23,12 @@ export function eventOverLimit(bytes: Uint8Array, span: ObjectScan, maxEventByte
 }
 
 /**
- * The fewest bytes of JSON text that parse to `value`: every UTF-16 unit of a string or key
- * takes at least a byte of text (escapes and UTF-8 take more), a number at least one, and the
- * punctuation is counted. `value` came from JSON.parse (nesting already bounded).
- */
-export function jsonBytesAtLeast(value: unknown): number {
-  if (typeof value === 'string') return value.length + 2;
-  if (typeof value !== 'object' || value === null) return value === false ? 5 : typeof value === 'number' ? 1 : 4;
-  let bytes = 2;
-  if (Array.isArray(value)) {
-    for (const item of value) bytes += jsonBytesAtLeast(item) + 1;
-    return value.length === 0 ? bytes : bytes - 1;
-  }
-  let members = 0;
-  const record = value as Record<string, unknown>;
-  for (const key in record) {
-    bytes += key.length + 4 + jsonBytesAtLeast(record[key]);
-    members++;
-  }
-  return members === 0 ? bytes : bytes - 1;
-}
-
-/**
  * True when no event of a body of `bodyBytes` bytes can be over the limit, without finding
- * where each event's text is: an event's text is at most the body less the least text every
- * other event needs. For bodies of many events of ordinary size this settles it, at a small
- * part of the cost of the byte-by-byte scan.
+ * where each event's text is: an event's text is at most the body less the least text of all
+ * the rest (`leastBytes` of the body less the event's own), and the largest event needs at
+ * most `largestEventLeastBytes`. For bodies of many events of ordinary size this settles it
+ * at no cost: the walk that checks the parsed body counts both (json-read.ts).
  */
-export function noEventOverLimit(bodyBytes: number, events: readonly unknown[], maxEventBytes: number): boolean {
-  let total = 0;
-  let largest = 0;
-  for (const event of events) {
-    const least = jsonBytesAtLeast(event);
-    total += least;
-    if (least > largest) largest = least;
-  }
-  return underLimitAtAnySize(bodyBytes - total + largest, maxEventBytes);
+export function noEventOverLimit(bodyBytes: number, leastBytes: number, largestEventLeastBytes: number, maxEventBytes: number): boolean {
+  return underLimitAtAnySize(bodyBytes - leastBytes + largestEventLeastBytes, maxEventBytes);
 }
