@@ -94,27 +94,18 @@ export function integrityProblems(db: Database, table: string, maxProblems: numb
   return problems.slice(0, maxProblems);
 }
 
-/** Settings for work over whole tables (the passes after staging): see withBulkSettings. */
-export interface BulkSettings {
-  /** Page cache, in MiB, while the work runs. */
-  cacheMb: number;
-}
-
 /**
- * Runs `work` with a larger page cache and SQLite's temporary files (sorts, statement
- * journals) on disk rather than in memory, then puts both back. A statement over millions of
- * rows keeps a journal of every page it changed, and a sort spills what its memory cannot hold:
- * in memory, both grew with the staging file (500 MB at five million events).
+ * Runs `work` with SQLite's temporary files (sorts, statement journals) on disk rather than in
+ * memory, then puts them back. A statement over millions of rows keeps a journal of every page
+ * it changed, and a sort spills what its memory cannot hold: in memory, both grew with the
+ * staging file (the identity links' pass reached 400 MB at five million events).
  */
-export function withBulkSettings<T>(db: Database, settings: BulkSettings, work: () => T): T {
-  const cache = db.pragma('cache_size', { simple: true }) as number;
+export function withTempFilesOnDisk<T>(db: Database, work: () => T): T {
   const temp = db.pragma('temp_store', { simple: true }) as number;
-  db.pragma(`cache_size = -${Math.round(settings.cacheMb * 1024)}`);
   db.pragma('temp_store = FILE');
   try {
     return work();
   } finally {
-    db.pragma(`cache_size = ${cache}`);
     db.pragma(`temp_store = ${temp}`);
   }
 }

@@ -10,7 +10,7 @@ import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MigrateError, StagingError } from '../errors.js';
 import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
-import { migrate, openDatabase, schemaVersion, withBulkSettings, type Database } from '../sqlite/database.js';
+import { migrate, openDatabase, schemaVersion, withTempFilesOnDisk, type Database } from '../sqlite/database.js';
 import { bytes, count } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
@@ -33,12 +33,6 @@ export interface OpenStagingOptions {
 }
 
 const SQLITE_HEADER = 'SQLite format 3\0';
-/**
- * Page cache of the passes over whole tables, in MiB: their tables and the uuid index outgrow
- * 16 MiB at a million events, and a page read again from the file for every row cost more
- * system time than the rows' own work (measured on a million Mixpanel events).
- */
-const BULK_CACHE_MB = 64;
 
 export class StagingStore {
   private constructor(
@@ -85,12 +79,9 @@ export class StagingStore {
     }
   }
 
-  /**
-   * Runs `work` (passes over whole tables, after the files are read: the readers' memory is free
-   * again) with a larger page cache and temporary files on disk (see withBulkSettings).
-   */
+  /** Runs `work` (passes over whole tables, after the files are read) with temporary files on disk (see withTempFilesOnDisk). */
   bulk<T>(work: () => T): T {
-    return withBulkSettings(this.db, { cacheMb: BULK_CACHE_MB }, work);
+    return withTempFilesOnDisk(this.db, work);
   }
 
   /** Runs `work` in one write transaction (all or nothing); a storage failure comes out explained. */
