@@ -93,3 +93,19 @@ export function integrityProblems(db: Database, table: string, maxProblems: numb
   const problems = rows.map((r) => r.integrity_check).filter((text) => text !== 'ok');
   return problems.slice(0, maxProblems);
 }
+
+/**
+ * Runs `work` with SQLite's temporary files (sorts, statement journals) on disk rather than in
+ * memory, then puts them back. A statement over millions of rows keeps a journal of every page
+ * it changed, and a sort spills what its memory cannot hold: in memory, both grew with the
+ * staging file (the identity links' pass reached 400 MB at five million events).
+ */
+export function withTempFilesOnDisk<T>(db: Database, work: () => T): T {
+  const temp = db.pragma('temp_store', { simple: true }) as number;
+  db.pragma('temp_store = FILE');
+  try {
+    return work();
+  } finally {
+    db.pragma(`temp_store = ${temp}`);
+  }
+}

@@ -10,7 +10,7 @@ import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MigrateError, StagingError } from '../errors.js';
 import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
-import { migrate, openDatabase, schemaVersion, type Database } from '../sqlite/database.js';
+import { migrate, openDatabase, schemaVersion, withTempFilesOnDisk, type Database } from '../sqlite/database.js';
 import { bytes, count } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
@@ -77,6 +77,11 @@ export class StagingStore {
     } finally {
       if (this.db.open) this.db.close();
     }
+  }
+
+  /** Runs `work` (passes over whole tables, after the files are read) with temporary files on disk (see withTempFilesOnDisk). */
+  bulk<T>(work: () => T): T {
+    return withTempFilesOnDisk(this.db, work);
   }
 
   /** Runs `work` in one write transaction (all or nothing); a storage failure comes out explained. */

@@ -29,8 +29,11 @@ import type { ScanScope } from '../../staging/pass-state.js';
 import type { StagingStore } from '../../staging/staging-store.js';
 import { decideDevice } from './device-guards.js';
 
-/** Devices decided per transaction. */
-const DEVICES_PER_TRANSACTION = 2000;
+/**
+ * Devices decided per transaction. Their links' uuids are random: the more a transaction holds,
+ * the more of them share the pages of the uuid index it writes.
+ */
+const DEVICES_PER_TRANSACTION = 20_000;
 /** Examples shown per kind of device. */
 const EXAMPLES = 3;
 
@@ -72,7 +75,7 @@ export function linkEvent(user: string, device: string, timestampMs: number): St
 type Counts = Pick<IdentityPassResult, 'staged' | 'withdrawn' | 'moved'>;
 
 /** Decides one device again and brings its staged link in line; returns its new record. */
-function settleDevice(tables: IdentityTables, derived: DerivedRows, device: string, maxUsers: number, counts: Counts): DeviceRecord {
+function settleDevice(tables: IdentityTables, derived: DerivedRows, device: string, maxUsers: number, counts: Counts, links: StagedEvent[]): DeviceRecord {
   const seen = tables.usersOf(device);
   const decision = decideDevice(device, seen, maxUsers);
   const before = tables.recordOf(device);
@@ -95,10 +98,17 @@ function settleDevice(tables: IdentityTables, derived: DerivedRows, device: stri
   }
   if (wanted !== undefined) {
     const link = linkEvent(wanted.user, device, wanted.ms);
-    if (derived.stage(link)) counts.staged++;
+    links.push(link);
     Object.assign(record, { linkUser: wanted.user, linkUuid: link.uuid, linkMs: wanted.ms });
   }
   return record;
+}
+
+/** Links sorted by uuid (bytes as latin1 text sort as the bytes do, and far faster than Buffer.compare). */
+function inUuidOrder(links: readonly StagedEvent[]): StagedEvent[] {
+  const keyed = links.map((link) => ({ key: Buffer.from(link.uuid.buffer, link.uuid.byteOffset, link.uuid.byteLength).toString('latin1'), link }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.link);
 }
 
 export function runIdentityPass(store: StagingStore, derived: DerivedRows, input: IdentityPassInput): IdentityPassResult & { linkSources: string } {
@@ -115,7 +125,10 @@ export function runIdentityPass(store: StagingStore, derived: DerivedRows, input
     const devices = tables.dirty(after, DEVICES_PER_TRANSACTION);
     if (devices.length === 0) break;
     store.transaction(() => {
-      for (const device of devices) tables.saveRecord(settleDevice(tables, derived, device, input.maxUsersPerDevice, counts));
+      const links: StagedEvent[] = [];
+      for (const device of devices) tables.saveRecord(settleDevice(tables, derived, device, input.maxUsersPerDevice, counts, links));
+      // In uuid order: each link's uuid is random, and the uuid index outgrows the page cache.
+      for (const link of inUuidOrder(links)) if (derived.stage(link)) counts.staged++;
       tables.decided(devices[0]!, devices[devices.length - 1]!);
     });
     after = devices[devices.length - 1]!;

@@ -82,9 +82,11 @@ function sessionRefusal(refused: NonNullable<SessionPassResult['refused']>, minu
  * run began (ids above `lastReadBefore`), brings the passes in line again, and refuses.
  */
 export function runPasses(store: StagingStore, options: PassOptions, lastReadBefore: number): PassesResult {
-  const result = runAll(store, options);
-  if (!('refused' in result)) return result;
-  for (const readId of readsAfter(store, lastReadBefore)) abandonRead(store, readId, 'refused: --sessionize would change the sessions of delivered events');
-  runAll(store, options);
-  throw sessionRefusal(result.refused, result.minutes);
+  return store.bulk(() => {
+    const result = runAll(store, options);
+    if (!('refused' in result)) return result;
+    for (const readId of readsAfter(store, lastReadBefore)) abandonRead(store, readId, 'refused: --sessionize would change the sessions of delivered events');
+    runAll(store, options);
+    throw sessionRefusal(result.refused, result.minutes);
+  });
 }
