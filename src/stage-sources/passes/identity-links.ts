@@ -61,9 +61,14 @@ export interface IdentityPassInput {
   previous: { maxUsersPerDevice?: number; linkSources?: string };
 }
 
-export function linkEvent(user: string, device: string, timestampMs: number): StagedEvent {
+/** The uuid of the link of `device` to `user`: from the two ids only, whatever its time. */
+function linkUuid(user: string, device: string): Uint8Array {
+  return nameUuidBytes(canonicalJson(['identity link', user, device]));
+}
+
+export function linkEvent(user: string, device: string, timestampMs: number, uuid = linkUuid(user, device)): StagedEvent {
   return {
-    uuid: nameUuidBytes(canonicalJson(['identity link', user, device])),
+    uuid,
     kind: EventKind.person,
     event: '$identify',
     distinctId: user,
@@ -74,8 +79,18 @@ export function linkEvent(user: string, device: string, timestampMs: number): St
 
 type Counts = Pick<IdentityPassResult, 'staged' | 'withdrawn' | 'moved'>;
 
+/** A link to stage at the end of its transaction: kept small, as a transaction holds thousands. */
+interface PendingLink {
+  /** The uuid's bytes as latin1 text: sorts as the bytes do, far faster than Buffer.compare. */
+  key: string;
+  uuid: Uint8Array;
+  user: string;
+  device: string;
+  ms: number;
+}
+
 /** Decides one device again and brings its staged link in line; returns its new record. */
-function settleDevice(tables: IdentityTables, derived: DerivedRows, device: string, maxUsers: number, counts: Counts, links: StagedEvent[]): DeviceRecord {
+function settleDevice(tables: IdentityTables, derived: DerivedRows, device: string, maxUsers: number, counts: Counts, links: PendingLink[]): DeviceRecord {
   const seen = tables.usersOf(device);
   const decision = decideDevice(device, seen, maxUsers);
   const before = tables.recordOf(device);
@@ -97,18 +112,11 @@ function settleDevice(tables: IdentityTables, derived: DerivedRows, device: stri
     counts.withdrawn++;
   }
   if (wanted !== undefined) {
-    const link = linkEvent(wanted.user, device, wanted.ms);
-    links.push(link);
-    Object.assign(record, { linkUser: wanted.user, linkUuid: link.uuid, linkMs: wanted.ms });
+    const uuid = linkUuid(wanted.user, device);
+    links.push({ key: Buffer.from(uuid.buffer, uuid.byteOffset, uuid.byteLength).toString('latin1'), uuid, user: wanted.user, device, ms: wanted.ms });
+    Object.assign(record, { linkUser: wanted.user, linkUuid: uuid, linkMs: wanted.ms });
   }
   return record;
-}
-
-/** Links sorted by uuid (bytes as latin1 text sort as the bytes do, and far faster than Buffer.compare). */
-function inUuidOrder(links: readonly StagedEvent[]): StagedEvent[] {
-  const keyed = links.map((link) => ({ key: Buffer.from(link.uuid.buffer, link.uuid.byteOffset, link.uuid.byteLength).toString('latin1'), link }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map((k) => k.link);
 }
 
 export function runIdentityPass(store: StagingStore, derived: DerivedRows, input: IdentityPassInput): IdentityPassResult & { linkSources: string } {
@@ -125,10 +133,11 @@ export function runIdentityPass(store: StagingStore, derived: DerivedRows, input
     const devices = tables.dirty(after, DEVICES_PER_TRANSACTION);
     if (devices.length === 0) break;
     store.transaction(() => {
-      const links: StagedEvent[] = [];
+      const links: PendingLink[] = [];
       for (const device of devices) tables.saveRecord(settleDevice(tables, derived, device, input.maxUsersPerDevice, counts, links));
       // In uuid order: each link's uuid is random, and the uuid index outgrows the page cache.
-      for (const link of inUuidOrder(links)) if (derived.stage(link)) counts.staged++;
+      links.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      for (const l of links) if (derived.stage(linkEvent(l.user, l.device, l.ms, l.uuid))) counts.staged++;
       tables.decided(devices[0]!, devices[devices.length - 1]!);
     });
     after = devices[devices.length - 1]!;
