@@ -5,7 +5,8 @@
  * last transaction records where they got to (see staging/pass-state.ts): idempotent, resumed
  * by the next staging run after a crash, bounded in memory (SQL over indexed tables).
  */
-import { RefusedError } from '../../errors.js';
+import { RefusedError, StagingError } from '../../errors.js';
+import { isSqliteError } from '../../sqlite/storage-failure.js';
 import { abandonRead } from '../../staging/source-reads.js';
 import { DerivedRows } from '../../staging/derived-rows.js';
 import { loadPassState, readsAfter, savePassState, scanScope, type PassSettings } from '../../staging/pass-state.js';
@@ -82,11 +83,29 @@ function sessionRefusal(refused: NonNullable<SessionPassResult['refused']>, minu
  * run began (ids above `lastReadBefore`), brings the passes in line again, and refuses.
  */
 export function runPasses(store: StagingStore, options: PassOptions, lastReadBefore: number): PassesResult {
-  return store.bulk(() => {
-    const result = runAll(store, options);
-    if (!('refused' in result)) return result;
-    for (const readId of readsAfter(store, lastReadBefore)) abandonRead(store, readId, 'refused: --sessionize would change the sessions of delivered events');
-    runAll(store, options);
-    throw sessionRefusal(result.refused, result.minutes);
-  });
+  try {
+    return store.bulk(() => {
+      const result = runAll(store, options);
+      if (!('refused' in result)) return result;
+      for (const readId of readsAfter(store, lastReadBefore)) abandonRead(store, readId, 'refused: --sessionize would change the sessions of delivered events');
+      runAll(store, options);
+      throw sessionRefusal(result.refused, result.minutes);
+    });
+  } catch (error) {
+    throw passFailure(store, error);
+  }
+}
+
+/**
+ * A failure of the passes told in words: a storage failure as the store explains it, any other
+ * SQLite error as a staging error (the files' rows are kept; the passes stay pending, so import
+ * waits and the next staging run tries them again), never as a stack trace.
+ */
+function passFailure(store: StagingStore, error: unknown): unknown {
+  const explained = store.failure(error);
+  if (explained !== error || !isSqliteError(error)) return explained;
+  return new StagingError(`the passes after staging (identity links, group updates, session ids) failed on ${store.path}: SQLite said "${(error as Error).message}"`, [
+    'The rows of the files are staged and kept; the passes stay pending, so import waits until a staging run finishes them.',
+    'Run the same command again; if it fails the same way, keep the staging file aside and report this message.',
+  ]);
 }
