@@ -10,6 +10,7 @@ import { groupTypeUses, MAX_GROUP_TYPES, pendingRecentEvents, type GroupTypeUse 
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import type { Reporter } from '../reporter.js';
 import { findProjectRecord } from '../staging/delivery-store.js';
+import { stageLatestResends } from '../staging/latest-resends.js';
 import { stageReassertions } from '../staging/reassertions.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
@@ -49,10 +50,17 @@ export function checkStagedRules(store: StagingStore, project: string, settings:
 }
 
 /**
- * Before a run sends: in the default order (people first), the re-assertions the file needs
- * now are staged (see reassertions.ts), and said.
+ * Before a run sends: the latest update of each person or group that has an older one still to
+ * send behind a delivered newer one is staged again (see latest-resends.ts); in the default order
+ * (people first), the re-assertions the file needs now are staged (see reassertions.ts); each said.
  */
 export function prepareSendOrder(store: StagingStore, settings: DeliverySettings, reporter: Reporter): void {
+  const latest = stageLatestResends(store);
+  if (latest.added > 0) {
+    reporter.notice(
+      `${plural(latest.added, 'person or group', 'persons or groups')} got an update older than one a project already received: their latest update is staged again to be sent after it (PostHog keeps the last one it processes).`,
+    );
+  }
   if (settings.peopleLast) return;
   const made = stageReassertions(store);
   if (made.added > 0) {

@@ -69,7 +69,7 @@ function candidates(store: StagingStore): Candidate[] {
 }
 
 /** The re-asserting event's properties: the `$set` as staged, never located, with its provenance. */
-function reassertProperties(c: Candidate, run: string | undefined): string {
+export function reassertProperties(c: Pick<Candidate, 'set' | 'source' | 'run'>, run: string | undefined): string {
   let json = `{"$set":${c.set},"$geoip_disable":true`;
   if (c.source !== null) json += `,"$import_source":${JSON.stringify(c.source)}`;
   const importRun = c.run ?? run;
