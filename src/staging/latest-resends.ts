@@ -16,7 +16,7 @@ import { EventKind } from '../events/staged-event.js';
 import { readImportRunId } from './import-run-id.js';
 import { reassertProperties } from './reassertions.js';
 import type { StagingStore } from './staging-store.js';
-import { selectRow, withdrawSelected } from './withdrawals.js';
+import { withdrawQueried } from './withdrawals.js';
 
 export interface LatestResendCount {
   /** Copies staged by this call. */
@@ -92,16 +92,13 @@ function copyOf(latest: Latest, run: string | undefined): { kind: number; event:
 
 /** Copies of group updates whose update is gone and that no project received. */
 function withdrawOrphans(store: StagingStore): number {
-  const orphans = store.db
-    .prepare(
-      `SELECT e.seq FROM events e WHERE e.kind = ${EventKind.group} AND e.read_id = 0 AND e.line > 0
-         AND NOT EXISTS (SELECT 1 FROM events u WHERE u.seq = e.line) AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq)`,
-    )
-    .pluck()
-    .all() as number[];
-  if (orphans.length === 0) return 0;
-  for (const seq of orphans) selectRow(store, seq);
-  return withdrawSelected(store, 0, 'gone');
+  return withdrawQueried(
+    store,
+    `SELECT e.seq FROM events e WHERE e.kind = ${EventKind.group} AND e.read_id = 0 AND e.line > 0
+       AND NOT EXISTS (SELECT 1 FROM events u WHERE u.seq = e.line) AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq)`,
+    0,
+    'gone',
+  );
 }
 
 /** Stages the copies the staging file needs now, for every project that received something (idempotent), in one transaction. */
