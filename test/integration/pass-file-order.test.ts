@@ -9,7 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportSource, stagingIn, type Staging } from '../helpers/export-source.js';
+import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
+import { openDatabase } from '../../src/sqlite/database.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -131,6 +133,21 @@ describe('the passes after staging, whatever the order and split of the files', 
     await stage(target, [later, earlier]);
     const links = readStaging(target.staging, (db) => db.prepare("SELECT distinct_id, timestamp_ms FROM events WHERE event = '$identify'").all());
     expect(links).toEqual([{ distinct_id: 'u1', timestamp_ms: START - 1 }]);
+  });
+
+  it('tells a SQLite failure inside the passes in words, with no stack trace, and leaves them pending', async () => {
+    const target = stagingIn(tempDir());
+    await stage(target, [write(target.dir, 'september.jsonl', 'mixpanel', [mixpanelLine('u1', START + 60 * DAY)])]);
+    // A statement the passes make fails (as a damaged or unforeseen state of the file would).
+    const db = openDatabase(target.staging);
+    db.exec("CREATE TRIGGER refuse_dirty BEFORE INSERT ON identity_dirty BEGIN SELECT RAISE(ABORT, 'refused for the test'); END");
+    db.close();
+    const failed = await runCli(['export-source', '--staging', target.staging, '--from', 'mixpanel', write(target.dir, 'july.jsonl', 'mixpanel', [mixpanelLine('u1', START)]).path], { cwd: target.dir });
+    expect(failed.code).toBe(7);
+    expect(failed.stderr).toContain('the passes after staging (identity links, group updates, session ids) failed');
+    expect(failed.stderr).toContain('refused for the test');
+    expect(failed.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    expect(readStaging(target.staging, (db) => db.prepare("SELECT value FROM meta WHERE key = 'passes_pending'").pluck().get())).toBeDefined();
   });
 
   it('give the same staging content for one file per format and for several files staged one at a time in shuffled orders', async () => {
