@@ -14,9 +14,14 @@ import { startMixpanelStandin, type MixpanelRecord, type MixpanelStandin } from 
 import { fetchApi, MIXPANEL_SECRET, mixpanelTarget, startFetch, type ApiTarget } from '../helpers/source-api-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
+import { personOfDistinctId } from '../../src/sandbox/capture/ingested-data.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { FAST } from '../helpers/staging.js';
+import { writeVerifyConfig } from '../helpers/verify-config.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
+const sandboxAt = useSandbox();
 const PROJECT = '3141592';
 const USER = 'migrate.a1b2c3.mp-service-account';
 const DAYS = ['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04'];
@@ -250,6 +255,35 @@ describe('export-source --from mixpanel-api', () => {
     expect(json(failing).ledger).toEqual({ done: 0, empty: 0, failed: 1, pending: 0 });
     expect(existsSync(`${other.staging}.fetch`)).toBe(false);
     expect((await statusOf(stagingIn(other.dir))).ranges[0].counts).toMatchObject({ failed: 1, fetching: 0 });
+  });
+
+  it('stages identity links that land like every event: no person placed at the importing machine, verify complete', async () => {
+    // Visitors on $device:<id> who log in later the same day: each link is an $identify the passes derive.
+    const visits = (day: string): MixpanelRecord[] => dayEvents(day, 10).map((e, i) => {
+      const device = `dev-${day}-${i % 5}`;
+      return { ...e, properties: { ...e.properties, distinct_id: i < 5 ? `$device:${device}` : `user_${day}_${i % 5}`, $device_id: device, ...(i < 5 ? {} : { $user_id: `user_${day}_${i % 5}` }) } };
+    });
+    const { target } = await setup(Object.fromEntries(DAYS.map((d) => [d, visits(d)])));
+    const staged = await fetchDays(target);
+    expect(staged.code, staged.stderr).toBe(0);
+    expect(json(staged).passes.identity).toMatchObject({ staged: 4 * 5 });
+
+    const sandbox = await sandboxAt();
+    const projects = JSON.parse(readFileSync(writeVerifyConfig(target.dir, sandbox), 'utf8'));
+    writeFileSync(target.config, JSON.stringify({ ...JSON.parse(readFileSync(target.config, 'utf8')), ...projects }));
+    const cli = (args: string[]) => runCli([...args, '--staging', target.staging, '--config', target.config], { cwd: target.dir });
+    const imported = await cli(['import', '--project', 'test', ...FAST]);
+    expect(imported.code, imported.stderr).toBe(0);
+    for (const day of DAYS) {
+      for (let i = 0; i < 5; i++) {
+        const person = personOfDistinctId(sandbox.store, 1, `user_${day}_${i}`);
+        expect(person?.distinctIds).toContain(`$device:dev-${day}-${i}`);
+        expect(person?.properties).not.toHaveProperty('$initial_geoip_city_name');
+      }
+    }
+    const verified = await cli(['verify', '--project', 'test']);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`all 4 days complete: ${4 * 15} of ${4 * 15} delivered events landed`);
   });
 
   it('keeps the secret out of stdout, stderr, the staging file and the range ledger', async () => {
