@@ -257,6 +257,26 @@ describe('export-source --from mixpanel-api', () => {
     expect((await statusOf(stagingIn(other.dir))).ranges[0].counts).toMatchObject({ failed: 1, fetching: 0 });
   });
 
+  it('an error escaping to the process mid-run ends it in words (exit 8), never a stack trace; the days not done are fetched by the next run', async () => {
+    const { standin, target } = await setup();
+    // A transform (run in-process for small answers) that lets an error escape, as one thrown from a socket's handler inside the HTTP client would.
+    const module = join(target.dir, 'escape.mjs');
+    writeFileSync(module, "let thrown = false;\nexport default (e) => {\n  if (!thrown) { thrown = true; setImmediate(() => { throw new Error('escaped from a handler'); }); }\n  return e;\n};\n");
+    const result = await fetchDays(target, ['--transform', module]);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain('error: the fetch stopped on an unexpected failure (Error: escaped from a handler); the ranges being fetched were undone, nothing of them is staged');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(`${target.staging}.fetch`)).toBe(false);
+    const counts = (await statusOf(stagingIn(target.dir))).ranges[0].counts;
+    expect(counts).toMatchObject({ fetching: 0, failed: 0 });
+    expect(counts.pending).toBeGreaterThan(0);
+
+    const again = await fetchDays(target);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).ledger).toEqual({ done: 4, empty: 0, failed: 0, pending: 0 });
+    expect(standin.days().filter((d) => d === DAYS[0])).toHaveLength(1);
+  });
+
   it('stages identity links that land like every event: no person placed at the importing machine, verify complete', async () => {
     // Visitors on $device:<id> who log in later the same day: each link is an $identify the passes derive.
     const visits = (day: string): MixpanelRecord[] => dayEvents(day, 10).map((e, i) => {
