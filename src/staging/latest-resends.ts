@@ -84,7 +84,12 @@ function rowAt(store: StagingStore, seq: number): Latest {
 /** The copy's kind, properties and the seq of the update it repeats (a copy of a copy repeats the same update). */
 function copyOf(latest: Latest, run: string | undefined): { kind: number; event: string; properties: string; origin: number } {
   const isCopy = latest.readId === 0 && latest.line > 0;
-  if (latest.kind === EventKind.group) return { kind: EventKind.group, event: latest.event, properties: latest.properties, origin: isCopy ? latest.line : latest.seq };
+  if (latest.kind === EventKind.group) {
+    // Never located, with the file's run, even when the update it repeats was staged before those rules.
+    const properties: Record<string, unknown> = { ...(JSON.parse(latest.properties) as Record<string, unknown>), $geoip_disable: true };
+    if (properties.$import_run === undefined && run !== undefined) properties.$import_run = run;
+    return { kind: EventKind.group, event: latest.event, properties: JSON.stringify(properties), origin: isCopy ? latest.line : latest.seq };
+  }
   // A re-assertion (kind 3) already is a `$set` event, its line the person update it repeats.
   if (latest.kind === EventKind.reassert) return { kind: EventKind.reassert, event: latest.event, properties: latest.properties, origin: latest.line };
   return { kind: EventKind.reassert, event: '$set', properties: reassertProperties({ ...latest, set: latest.set! }, run), origin: latest.seq };
