@@ -26,6 +26,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['group-types'], load: async () => (await import('./commands/group-types/group-types-command.js')).registerGroupTypes },
   { names: ['members'], load: async () => (await import('./commands/members/members-command.js')).registerMembers },
   { names: ['exports'], load: async () => (await import('./commands/exports/exports-command.js')).registerExports },
+  { names: ['copy-config'], load: async () => (await import('./commands/copy-config/copy-config-command.js')).registerCopyConfig },
   { names: ['groups'], load: async () => (await import('./commands/groups/groups-command.js')).registerGroups },
 ];
 

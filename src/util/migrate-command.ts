@@ -24,9 +24,9 @@ function unlessDefault(path: string | null | undefined, defaultPath: string): st
 }
 
 /** The commands that take --staging (a test checks these against the program). */
-export const STAGING_COMMANDS: ReadonlySet<string> = new Set(['export-source', 'identify-users', 'identify-groups', 'doctor', 'import', 'resume', 'status', 'verify', 'rejects']);
+export const STAGING_COMMANDS: ReadonlySet<string> = new Set(['export-source', 'identify-users', 'identify-groups', 'doctor', 'import', 'resume', 'status', 'verify', 'rejects', 'copy-config']);
 /** The commands that take --config. */
-export const CONFIG_COMMANDS: ReadonlySet<string> = new Set(['export-source', 'doctor', 'import', 'resume', 'verify', 'projects', 'group-types', 'members', 'exports', 'groups']);
+export const CONFIG_COMMANDS: ReadonlySet<string> = new Set(['export-source', 'doctor', 'import', 'resume', 'verify', 'projects', 'group-types', 'members', 'exports', 'groups', 'copy-config']);
 
 /**
  * `migrate <args>` plus `--staging <file>` and `--config <file>` when not the defaults and the

@@ -2,6 +2,7 @@ import type { Route } from '../router.js';
 import { json } from '../router.js';
 import { accessControlRoutes } from './access-control-routes.js';
 import { billingRoutes } from './billing-routes.js';
+import { configRoutes } from './config/config-routes.js';
 import { exportsRoutes } from './exports-routes.js';
 import { flagsRoutes } from './flags-routes.js';
 import { groupsRoutes } from './groups-routes.js';
@@ -28,6 +29,8 @@ export interface ApiOptions {
   overQuota?: boolean;
   /** Older PostHog: a personal key reading itself (`@current`) needs `personal_api_key:read`. Default false. */
   currentKeyNeedsScope?: boolean;
+  /** Configuration resources whose create answers 402, as on a plan without them (e.g. `experiments`). */
+  paywalled?: readonly string[];
 }
 
 /** Inspection routes for tests and rehearsals, outside PostHog's API. */
@@ -49,6 +52,7 @@ export function createApiRoutes(options: ApiOptions = {}): Route[] {
     ...groupsRoutes,
     ...queryRoutes,
     ...flagsRoutes,
+    ...configRoutes({ paywalled: options.paywalled }),
     ...personalKeyRoutes(options.currentKeyNeedsScope === true),
     ...billingRoutes(options.billingEventsLimit, options.overQuota === true),
     ...debugRoutes,
