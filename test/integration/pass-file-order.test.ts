@@ -99,7 +99,9 @@ async function stage(target: Staging, files: SourceFile[]): Promise<void> {
 }
 
 /** What the staging file holds, as text, in an order defined by content (the send order: kind, then time). */
-function content(staging: string): Record<string, unknown[]> {
+type StagedContent = Record<'events' | 'devices' | 'pairs' | 'groupUpdates' | 'sessions', unknown[]>;
+
+function content(staging: string): StagedContent {
   return readStaging(staging, (db) => ({
     events: db
       .prepare(
