@@ -79,6 +79,12 @@ describe('--sessionize', () => {
     expect(readStagedEvents(target.staging).filter((e) => e.timestamp === at(9, 50))).toEqual([]);
     const status = JSON.parse((await runCli(['status', '--json', '--staging', target.staging], { cwd: target.dir })).stdout);
     expect(status.passes.pendingSince).toBeNull();
+    // The refused read's row was removed: the all-files total leaves that read out.
+    expect(status.sourceTotals).toMatchObject({ rowsRead: 6, staged: 1, alreadyStaged: 5 });
+    expect(status.events.count).toBe(6);
+    const text = (await runCli(['status', '--staging', target.staging], { cwd: target.dir })).stdout;
+    expect(text).toMatch(/  all files +6 +1 +5 /);
+    expect(text).toContain('failed reads are left out of the total: nothing of them is staged');
   });
 
   it('says when a source session id is not a UUIDv7, and offers --sessionize', async () => {
