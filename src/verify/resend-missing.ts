@@ -10,6 +10,7 @@ import { RefusedError } from '../errors.js';
 import { executeRun } from '../import/import-run.js';
 import { checkBinding, loadTarget } from '../import/import-target.js';
 import { resumeCommand } from '../import/import-rules.js';
+import { warnUnlocatedRows } from '../import/ingestion-checks.js';
 import type { RunSummary } from '../import/run-summary.js';
 import type { Reporter } from '../reporter.js';
 import { findProjectRecord, totalStaged, type ProjectRecord } from '../staging/delivery-store.js';
@@ -67,6 +68,7 @@ export async function resendMissing(ctx: ResendContext, missing: readonly Missin
   const requeued = requeueDelivered(ctx.store, ctx.project.id, run.id, seqs);
   ctx.reporter.notice(`${ctx.project.name}: ${plural(requeued, 'event')} PostHog accepted but does not hold ${requeued === 1 ? 'is' : 'are'} pending again; re-sending them (same uuids and content)`);
   const project = findProjectRecord(ctx.store, ctx.project.name)!;
+  warnUnlocatedRows(ctx.store, ctx.project.name, ctx.reporter);
   const result = await executeRun({ store: ctx.store, target, keySource, project, run, settings, reporter: ctx.reporter, signal: ctx.signal, clock: ctx.clock });
   return { requeued, days: shortDays, runId: run.id, run: result.summary };
 }
