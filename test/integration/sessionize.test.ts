@@ -87,6 +87,18 @@ describe('--sessionize', () => {
     expect(text).toContain('failed reads are left out of the total: nothing of them is staged');
   });
 
+  it('a refusal names each example once: events of one person at one instant are one line', async () => {
+    const target = stagingIn(tempDir());
+    await exportSource(target, ['--from', 'jsonl', '--sessionize', '30', write(target, 'a.jsonl', [line('a', at(10, 0)), JSON.stringify({ event: 'Clicked', distinct_id: 'a', timestamp: at(10, 0), properties: {} })])]);
+    const sandbox = await sandboxAt();
+    const config = writeSandboxConfig(target.dir, sandbox);
+    expect((await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir })).code).toBe(0);
+    const refused = await runCli(['export-source', '--staging', target.staging, '--from', 'jsonl', '--sessionize', '30', write(target, 'b.jsonl', [line('a', at(9, 50))])], { cwd: target.dir });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('would change the session of 2 events a project already received');
+    expect(refused.stderr.split('\n').filter((l) => l.includes('distinct_id a,'))).toEqual([`  distinct_id a, 2 events at ${at(10, 0)}`]);
+  });
+
   it('says when a source session id is not a UUIDv7, and offers --sessionize', async () => {
     const target = stagingIn(tempDir());
     const file = write(target, 'a.jsonl', [line('a', at(10, 0), { $session_id: 12345 }), line('a', at(10, 1), { $session_id: '0199047f-3587-7aca-97c4-d5093a6e9adc' })]);
