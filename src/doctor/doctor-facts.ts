@@ -37,8 +37,12 @@ export interface ApiProject {
 }
 
 export type KeyFacts =
-  /** The personal key read the configured project; `others` is filled when its token differs. */
-  | { via: 'api'; configuredKey: string; projectId: string; project: ApiProject; others?: ApiProject[] }
+  /**
+   * The personal key read the configured project; `others` is filled when its token differs.
+   * `flags` is the ingestion host's own answer to the key: the API may be another PostHog than
+   * the host events go to (`apiHost` set apart from `host`).
+   */
+  | { via: 'api'; configuredKey: string; projectId: string; project: ApiProject; others?: ApiProject[]; flags?: Probe }
   /** The API did not answer the project (404, 403 without access...); the flags endpoint was asked instead. */
   | { via: 'api-failed'; projectId: string; status: number; message: string; flags: Probe }
   /** PostHog's flags endpoint, asked with the project key; `why` says why not the API. */

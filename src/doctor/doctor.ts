@@ -2,7 +2,8 @@
  * `migrate doctor --project <name>`: everything that can be checked without sending an event
  * (the host, the keys, the personal key's scopes, the machine, the data already in the
  * project, billing), as a report of verdicts. Reads the staging file when there is one; sends
- * an empty batch and, without a personal key, one flags request; writes nothing.
+ * an empty batch and one flags request (the ingestion host must know the key, whatever the API
+ * says); writes nothing.
  */
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.js';

@@ -6,15 +6,15 @@
  */
 import { RefusedError } from '../errors.js';
 import { RECENT_WINDOW_MS } from '../events/staged-event.js';
-import { groupTypeUses, MAX_GROUP_TYPES, pendingRecentEvents, type GroupTypeUse } from '../staging/rule-report.js';
+import { geoReads, groupTypeUses, MAX_GROUP_TYPES, pendingRecentEvents, type GroupTypeUse } from '../staging/rule-report.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import type { Reporter } from '../reporter.js';
-import { findProjectRecord } from '../staging/delivery-store.js';
+import { findProjectRecord, totalStaged } from '../staging/delivery-store.js';
 import { stageLatestResends } from '../staging/latest-resends.js';
 import { stageReassertions } from '../staging/reassertions.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
-import { plural } from '../util/format.js';
+import { count, plural } from '../util/format.js';
 
 /** The sentence refusing more than 5 group types, or undefined. Pure. */
 export function groupTypesProblem(uses: readonly GroupTypeUse[]): string | undefined {
@@ -66,4 +66,23 @@ export function prepareSendOrder(store: StagingStore, settings: DeliverySettings
   if (made.added > 0) {
     reporter.notice(`${plural(made.added, 'person')} whose events carry their own $set will get the users file's values again after the events (${plural(made.total, 're-assertion')} staged).`);
   }
+}
+
+/**
+ * Rows staged by a migrate that set no `$geoip_disable` would be located by PostHog at the
+ * machine that sends them, and their persons with them: said before every run that still has
+ * rows to send (import, resume, a re-send), not only by the project's first preflight.
+ */
+export function warnUnlocatedRows(store: StagingStore, project: string, reporter: Reporter): void {
+  const older = geoReads(store).older;
+  if (older.length === 0) return;
+  const record = findProjectRecord(store, project);
+  const pending = totalStaged(store) - (record?.delivered ?? 0) - (record?.deadLetters ?? 0);
+  if (pending <= 0) return;
+  const rows = older.reduce((n, r) => n + r.staged, 0);
+  reporter.warn(
+    `${project}: ${plural(older.length, 'read')} staged by an older migrate (${older.map((r) => r.path).join(', ')}) set no $geoip_disable: ` +
+      `those of their ${count(rows)} rows still to be sent will be located by PostHog, with their persons, at this machine\n` +
+      '  Stage those files again into a new staging file (--staging new.db) before sending them: rows without their own $ip then carry $geoip_disable.',
+  );
 }

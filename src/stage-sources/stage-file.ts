@@ -143,6 +143,32 @@ async function beginFile(options: StageFileOptions, plan: FilePlan, pool: PieceP
   return { options: { ...options, input }, input, start, summary, target, begun, reached: undefined, abandoned: false };
 }
 
+/** Runs a step of the pool, an interrupt that stopped a transform's workers being no failure of its own. */
+async function unlessStopped(step: () => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    if (!(signal?.aborted && error instanceof InterruptedError)) throw error;
+  }
+}
+
+/** Once interrupted: every piece handed out is written (or stopped), and the read says where it stands. */
+async function stopIfInterrupted(file: FileRun, pool: PiecePool): Promise<void> {
+  const { options, input, start } = file;
+  if (!options.signal?.aborted) return;
+  await unlessStopped(() => pool.drain(), options.signal);
+  throw interruptedAt(file);
+}
+
+/** Where an interrupted read stands: resumable from its last written piece, or not at all. */
+function interruptedAt(file: FileRun): InterruptedError {
+  const { input, start } = file;
+  if (!start.resumable) return notResumed(input);
+  return new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${file.reached?.line ?? start.resume?.line ?? 1}`, [
+    'Run the same command again: it resumes from there, and files already staged are recognised.',
+  ]);
+}
+
 /** Cuts the file and hands every piece to the pool; returns once the last is handed out. */
 async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs: number | undefined): Promise<void> {
   const { options, input, start, summary } = file;
@@ -167,15 +193,11 @@ async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs
         file.target,
         transform,
       );
-      await pool.stage(poolFile, cut.piece, cut.progress, onWritten);
+      await unlessStopped(() => pool.stage(poolFile!, cut.piece, cut.progress, onWritten), options.signal);
+      // A transform may hold its piece for ever: no batch end to wait for.
+      if (options.signal?.aborted && poolFile.setup.rules.transform !== undefined) break;
     }
-    if (options.signal?.aborted) {
-      await pool.drain();
-      if (!start.resumable) throw notResumed(input);
-      throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${file.reached?.line ?? start.resume?.line ?? 1}`, [
-        'Run the same command again: it resumes from there, and files already staged are recognised.',
-      ]);
-    }
+    await stopIfInterrupted(file, pool);
   }
   if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
 }
@@ -192,7 +214,8 @@ async function failed(file: FileRun, pool: PiecePool, error: unknown): Promise<u
     file.abandoned = true;
     abandonRead(file.options.store, begun.readId, (error as Error).message);
   }
-  return error instanceof InterruptedError && !resumable ? notResumed(file.input) : error;
+  // Stopped by the pool (a transform's workers), it says where the read stands, as any interrupt.
+  return error instanceof InterruptedError && (!resumable || file.options.signal?.aborted) ? interruptedAt(file) : error;
 }
 
 /** Written after the file's last piece: rows gone from a changed file settled, the read finished. */
@@ -242,7 +265,7 @@ export async function startFile(options: StageFileOptions, plan: FilePlan, pool:
 
 /** Stages one file on its own pool (workers as StageFileOptions.workers says). */
 export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
-  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes));
+  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes), undefined, options.signal);
   try {
     return await (await startFile(options, plan, pool)).done;
   } finally {

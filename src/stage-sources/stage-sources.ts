@@ -216,7 +216,7 @@ async function stageOne(
  */
 async function stageAll(input: StageSourcesInput, target: Pick<StageFileOptions, 'store' | 'writer'>, settled: FileSettings[], plans: FilePlan[], reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<StagedFile[]> {
   const bytes = settled.reduce((sum, s) => (sum < 0 || s.input.sizeBytes < 0 ? -1 : sum + s.input.sizeBytes), 0);
-  const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer);
+  const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer, signal);
   const pending: Array<Promise<StagedFile>> = [];
   try {
     for (const index of settled.keys()) pending.push((await stageOne(input, { ...target, settings: settled[index]!, pool }, plans[index]!, reporter, signal, clock)).done);

@@ -77,8 +77,9 @@ async function apiFacts(input: GatherInput, http: HttpClient, staged: StagedFact
 }
 
 async function keyFacts(api: ApiFacts, ctx: ProbeContext, hostUsable: boolean): Promise<KeyFacts> {
-  if (api.key.type === 'known') return api.key.facts;
   const flags: Probe = hostUsable ? (await probeFlags(ctx)).probe : { type: 'not-sent', reason: 'the host is not a PostHog ingestion endpoint' };
+  // Asked even when the API knows the key: the API may be another PostHog than the ingestion host.
+  if (api.key.type === 'known') return api.key.facts.via === 'api' ? { ...api.key.facts, flags } : api.key.facts;
   const failure = api.key.apiFailure;
   return failure !== undefined ? { via: 'api-failed', ...failure, flags } : { via: 'flags', probe: flags, why: api.key.why };
 }

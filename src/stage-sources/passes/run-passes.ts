@@ -69,7 +69,7 @@ function runAll(store: StagingStore, options: PassOptions): PassesResult | Refus
 }
 
 function sessionRefusal(refused: NonNullable<SessionPassResult['refused']>, minutes: number): RefusedError {
-  const examples = refused.examples.map((e) => `  distinct_id ${e.distinctId}, event at ${new Date(e.timestampMs).toISOString()}`);
+  const examples = refused.examples.map((e) => `  distinct_id ${e.distinctId}, ${e.events === 1 ? 'event' : `${count(e.events)} events`} at ${new Date(e.timestampMs).toISOString()}`);
   return new RefusedError(
     `--sessionize ${minutes}: the files of this run would change the session of ${count(refused.count)} event${refused.count === 1 ? '' : 's'} a project already received ` +
       `(a new event falls within ${minutes} minutes of them, or before their session's start):\n${examples.join('\n')}\nNothing from this run was kept.`,

@@ -24,7 +24,7 @@ export interface SessionPassResult {
   /** The whole staging file: events with a computed session, and sessions. */
   totals: { events: number; sessions: number };
   /** Delivered events whose session would change: the pass stopped (nothing else changed for them). */
-  refused?: { count: number; examples: Array<{ distinctId: string; timestampMs: number }> };
+  refused?: { count: number; examples: Array<{ distinctId: string; timestampMs: number; events: number }> };
 }
 
 /** The session id of a distinct_id's session that starts at `startMs`. */
@@ -106,7 +106,10 @@ class SessionWork {
     if (seq === undefined) return;
     if (this.derived.isDelivered(seq)) {
       this.conflicts++;
-      if (this.examples.length < EXAMPLES) this.examples.push({ distinctId: cursor.distinctId, timestampMs: row.timestampMs });
+      // Events of one person at one instant are one example (a source with times in seconds has many).
+      const same = this.examples.find((e) => e.distinctId === cursor.distinctId && e.timestampMs === row.timestampMs);
+      if (same !== undefined) same.events++;
+      else if (this.examples.length < EXAMPLES) this.examples.push({ distinctId: cursor.distinctId, timestampMs: row.timestampMs, events: 1 });
       return;
     }
     this.tables.setSession(cursor.distinctId, row, seq, start, computedSessionId(cursor.distinctId, start));

@@ -33,10 +33,7 @@ function alignNumbers(rows: string[][], first: number): string[][] {
 }
 
 function method(r: VerifyResult): string {
-  const queries = plural(r.queries, 'query', 'queries');
-  return r.method === 'import-run'
-    ? `landed = distinct uuids with $import_run ${r.importRun}, counted by PostHog (${queries})`
-    : `landed = staged uuids found in PostHog (this staging file has no $import_run; ${queries})`;
+  return `landed = uuids of the events this staging file delivered to ${r.project} that PostHog holds, each once (${plural(r.queries, 'query', 'queries')})`;
 }
 
 function printWait(r: VerifyResult): void {
