@@ -10,7 +10,7 @@ import { listNotebooks } from './notebook-store.js';
 import { organizationRoutes } from './organization-routes.js';
 import { personalKeyRoutes } from './personal-key-routes.js';
 import { projectsRoutes } from './projects-routes.js';
-import { queryRoutes } from './query/query-routes.js';
+import { queryRoutes, type QueryOptions } from './query/query-routes.js';
 
 /** How the management API behaves: which PostHog it imitates, and how slow its exports are. */
 export interface ApiOptions {
@@ -28,6 +28,8 @@ export interface ApiOptions {
   overQuota?: boolean;
   /** Older PostHog: a personal key reading itself (`@current`) needs `personal_api_key:read`. Default false. */
   currentKeyNeedsScope?: boolean;
+  /** The query endpoint: row cap, execution limit (in rows read), rate limits. */
+  query?: QueryOptions;
 }
 
 /** Inspection routes for tests and rehearsals, outside PostHog's API. */
@@ -47,7 +49,7 @@ export function createApiRoutes(options: ApiOptions = {}): Route[] {
     ...explicitMembersRoutes(options.explicitMembers ?? true),
     ...exportsRoutes({ renderMs: options.exportRenderMs, content404UntilReady: options.exportContent404UntilReady, sleep: options.sleep }),
     ...groupsRoutes,
-    ...queryRoutes,
+    ...queryRoutes(options.query),
     ...flagsRoutes,
     ...personalKeyRoutes(options.currentKeyNeedsScope === true),
     ...billingRoutes(options.billingEventsLimit, options.overQuota === true),
