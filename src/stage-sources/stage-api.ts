@@ -6,12 +6,13 @@
  * the ranges not done, and one with everything done fetches nothing.
  */
 import { configPath, loadConfig } from '../config/load-config.js';
-import { resolveAmplitude, resolveMixpanel, type SourceApiTarget } from '../config/resolve-source.js';
+import { resolveAmplitude, resolveMixpanel, resolvePostHogSource, type SourceApiTarget } from '../config/resolve-source.js';
 import { InterruptedError, RefusedError, UsageError } from '../errors.js';
 import { createHttpClient, type HttpClient } from '../http/http-client.js';
 import type { RetryPolicy } from '../http/retry-policy.js';
 import type { Reporter } from '../reporter.js';
 import { dayWindow, hourWindow, type Window } from '../sources/api/api-ranges.js';
+import { CLOUD_ROW_CAP } from '../sources/api/posthog-queries.js';
 import { findApiSource, type ApiSource, type ApiSourceName } from '../sources/api/api-sources.js';
 import { RequestWindow } from '../sources/api/request-window.js';
 import { findFormat } from '../sources/formats.js';
@@ -48,6 +49,8 @@ export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'read
   concurrency?: number;
   /** Amplitude: hours per request, fixed. Default: sized from the data, starting with a day. */
   hoursPerRequest?: number;
+  /** posthog-api: the config's project to read. */
+  project?: string;
   /** Longest silence of an answer, in ms. */
   idleTimeoutMs: number;
   retryPolicy: RetryPolicy;
@@ -56,6 +59,10 @@ export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'read
 function resolveTarget(api: ApiSource, input: StageApiInput): SourceApiTarget & { projectId?: string } {
   const config = loadConfig(input.config);
   const file = configPath(input.config);
+  if (api.name === 'posthog-api') {
+    if (input.project === undefined) throw new UsageError('--from posthog-api reads a project of the config: give --project <name>');
+    return resolvePostHogSource(config, file, input.project, input.env);
+  }
   return api.name === 'mixpanel-api' ? resolveMixpanel(config, file, input.env) : resolveAmplitude(config, file, input.env);
 }
 
@@ -64,7 +71,7 @@ function checkOptions(api: ApiSource, input: StageApiInput): number {
   if (concurrency < 1 || concurrency > api.concurrency.max) {
     throw new UsageError(`--api-concurrency ${concurrency}: --from ${api.name} takes 1${api.concurrency.max > 1 ? ` to ${api.concurrency.max}` : ''} request${api.concurrency.max > 1 ? 's' : ''} at once`);
   }
-  if (input.hoursPerRequest !== undefined && api.unit !== 'hour') throw new UsageError(`--hours-per-request applies to --from amplitude-api only`);
+  if (input.hoursPerRequest !== undefined && api.unit !== 'hour') throw new UsageError(`--hours-per-request applies to --from amplitude-api and posthog-api only`);
   if (input.hoursPerRequest !== undefined && (input.hoursPerRequest < 1 || input.hoursPerRequest > 365 * 24)) {
     throw new UsageError('--hours-per-request: 1 to 8760 (Amplitude takes at most 365 days in one request)');
   }
@@ -126,7 +133,8 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
       readerOptions: input.readerOptions, rules: withImportRun(input, store), recordedOptions: input.recordedOptions, workers: input.workers, signal: s.signal, reporter: s.reporter,
     },
     rangeOptions,
-    progress: new ApiProgress(s.reporter, api.vendor, api.unit, window.last - window.first + 1, done.units),
+    queryState: { pageRows: CLOUD_ROW_CAP },
+    progress: new ApiProgress(s.reporter, api.vendor, api.unit, window.last - window.first + 1, done.units, () => clock.now()),
   };
   return { ctx, done };
 }
