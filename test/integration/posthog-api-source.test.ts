@@ -1,0 +1,112 @@
+/**
+ * `export-source --from posthog-api` in-process, on the test clock, against a sandbox holding
+ * the source project: windows counted then paged under the instance's row cap, split where
+ * the execution limit is hit, times in the project's zone turned into UTC, a re-run fetching
+ * nothing, and new events reaching the source staged by the next run alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { stageFromApi } from '../../src/stage-sources/stage-api.js';
+import { rangesOf } from '../../src/staging/source-ranges.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { posthogInput, sendToSandbox, writeMoveConfig, type SourceEvent } from '../helpers/posthog-source.js';
+import { recordingReporter } from '../helpers/recording-reporter.js';
+import { storedEvents, useSandbox } from '../helpers/sandbox.js';
+import { readStagedEvents } from '../helpers/staged-events.js';
+import { testClock } from '../helpers/test-clock.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const sandboxes = useSandbox();
+const NOW = Date.UTC(2025, 2, 20, 12);
+
+function uuidOf(n: number): string {
+  return `0190a000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+/** `count` events from 2025-03-01, `stepMinutes` apart; every fifth shares the time of the one before (a tie the cursor must pass). */
+function events(count: number, stepMinutes: number, from = 0): SourceEvent[] {
+  let at = Date.UTC(2025, 2, 1, 0, 30);
+  return Array.from({ length: count }, (_, i) => {
+    if (i % 5 !== 4) at += stepMinutes * 60_000;
+    const n = from + i;
+    return {
+      uuid: uuidOf(n),
+      event: n % 3 === 0 ? '$autocapture' : 'purchase',
+      distinct_id: `user-${n % 7}`,
+      timestamp: new Date(at + 123).toISOString(),
+      properties: { n, plan: n % 2 === 0 ? 'pro' : 'free', $geoip_city_name: 'Lisbon', $ip: '203.0.113.9', ...(n % 3 === 0 ? { $elements_chain: `button:text="Buy ${n}"` } : {}) },
+    };
+  });
+}
+
+/** A source event's properties as staging keeps them: `$set_once` nulls dropped (they would lock the property as null). */
+function asStaged(properties: Record<string, unknown>): Record<string, unknown> {
+  const setOnce = properties.$set_once as Record<string, unknown> | undefined;
+  if (setOnce === undefined) return properties;
+  return { ...properties, $set_once: Object.fromEntries(Object.entries(setOnce).filter(([, v]) => v !== null)) };
+}
+
+async function source(options: { maxRows?: number; maxScannedRows?: number; timezone?: string } = {}) {
+  const clock = testClock(NOW);
+  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows: options.maxRows, maxScannedRows: options.maxScannedRows } } });
+  const dir = tempDir();
+  const config = writeMoveConfig(dir, sandbox);
+  if (options.timezone !== undefined) sandbox.store.db.prepare('UPDATE projects SET timezone = ? WHERE id = 1').run(options.timezone);
+  return { sandbox, dir, config, clock };
+}
+
+describe('export-source --from posthog-api', () => {
+  it('stages every event of the window once, paging under the row cap, times in UTC whatever the project zone', async () => {
+    const { sandbox, dir, config, clock } = await source({ maxRows: 7, timezone: 'America/New_York' });
+    const sent = events(60, 37);
+    await sendToSandbox(sandbox, sent);
+    const reporter = recordingReporter();
+    const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-03', NOW), reporter, new AbortController().signal, clock);
+    expect(result.ledger).toMatchObject({ failed: 0, pending: 0 });
+    expect(result.totals).toMatchObject({ rowsRead: 60, staged: 60, rejected: 0 });
+    const staged = new Map(readStagedEvents(`${dir}/migration.db`).map((e) => [e.uuid, e]));
+    expect(staged.size).toBe(60);
+    const stored = new Map(storedEvents(sandbox, 1).map((e) => [e.uuid, e]));
+    for (const e of sent) {
+      const row = staged.get(e.uuid)!;
+      expect(row).toMatchObject({ event: e.event, distinct_id: e.distinct_id, timestamp: e.timestamp });
+      // As the source holds them (its own $geoip_* included), with GeoIP off for the way in.
+      const { $geoip_disable, $import_source, $import_run, ...rest } = row.properties;
+      expect(rest).toEqual(asStaged(JSON.parse(stored.get(e.uuid)!.properties) as Record<string, unknown>));
+      expect([$geoip_disable, $import_source, typeof $import_run]).toEqual([true, 'posthog', 'string']);
+    }
+    expect(reporter.warnings).toEqual([]);
+
+    const again = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-03', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(again.requests).toBe(0);
+  });
+
+  it('halves a window whose query hits the execution limit, and records every hour done', async () => {
+    const { sandbox, dir, config, clock } = await source({ maxScannedRows: 20 });
+    await sendToSandbox(sandbox, events(60, 37));
+    const reporter = recordingReporter();
+    const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-02', NOW), reporter, new AbortController().signal, clock);
+    expect(result.totals).toMatchObject({ staged: 60 });
+    expect(result.ranges.some((r) => r.status === 'split')).toBe(true);
+    expect(reporter.notices.some((n) => n.includes('execution time limit'))).toBe(true);
+    const store = StagingStore.open(`${dir}/migration.db`, { mustExist: true });
+    try {
+      const ranges = rangesOf(store, result.source);
+      expect(ranges.every((r) => r.status === 'done' || r.status === 'empty')).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a second run after new events reach the source stages only those', async () => {
+    const { sandbox, dir, config, clock } = await source();
+    await sendToSandbox(sandbox, events(20, 60));
+    const first = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(first.totals).toMatchObject({ staged: 20 });
+    const later = events(10, 60, 1000).map((e) => ({ ...e, timestamp: e.timestamp.replace('2025-03-01', '2025-03-05') }));
+    await sendToSandbox(sandbox, later);
+    const second = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-05', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(second.totals).toMatchObject({ staged: 10, rowsRead: 10 });
+    expect(readStagedEvents(`${dir}/migration.db`)).toHaveLength(30);
+  });
+});
