@@ -28,6 +28,7 @@ import { adaptiveHours, fetchedIn, MAX_HOURS_PER_REQUEST, planWindow } from './a
 import type { RangeRunContext } from './api-range-run.js';
 import { fetchRanges, summarise, type StageApiResult } from './api-ranges-loop.js';
 import { prepareSpoolDir, removeSpoolDir } from './spool.js';
+import { stagePostHogPeople } from './posthog-people.js';
 import type { StageSourcesInput } from './stage-sources.js';
 
 export type { StageApiResult } from './api-ranges-loop.js';
@@ -158,10 +159,13 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
     const { ctx, done } = await prepare({ api, input, target, window, store, http: client, reporter, signal, clock });
     const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal });
     if (signal.aborted) throw interrupted(loop.fetched);
+    // Another PostHog: its persons and groups too, read whole by every run (staging keeps what changed).
+    const people = api.name === 'posthog-api' ? await stagePostHogPeople({ ...ctx, signal }) : undefined;
+    if (signal.aborted) throw interrupted(loop.fetched);
     const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
     // Identity links, group updates and sessions are worked out over the whole staging file, as after file staging.
     const passes = runPasses(store, input.passes ?? {}, lastRead);
-    return { ...summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done }), passes };
+    return { ...summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done }), passes, ...(people === undefined ? {} : { people }) };
   } finally {
     store.close();
     await removeSpoolDir(store.path);

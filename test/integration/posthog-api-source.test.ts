@@ -110,3 +110,34 @@ describe('export-source --from posthog-api', () => {
     expect(readStagedEvents(`${dir}/migration.db`)).toHaveLength(30);
   });
 });
+
+describe('export-source --from posthog-api: persons and groups', () => {
+  it('stages each person\'s properties on one id with a link from each other id, and each group by type name', async () => {
+    const { sandbox, dir, config, clock } = await source({ maxRows: 3 });
+    const at = (minute: number) => new Date(Date.UTC(2025, 2, 1, 9, minute)).toISOString();
+    await sendToSandbox(sandbox, [
+      { uuid: uuidOf(1), event: '$pageview', distinct_id: 'anon-1', timestamp: at(1), properties: {} },
+      { uuid: uuidOf(2), event: '$identify', distinct_id: 'ada', timestamp: at(2), properties: { $anon_distinct_id: 'anon-1', $set: { email: 'ada@example.com', plan: 'pro' } } },
+      { uuid: uuidOf(3), event: '$identify', distinct_id: 'bob', timestamp: at(3), properties: { $set: { email: 'bob@example.com' } } },
+      { uuid: uuidOf(4), event: '$groupidentify', distinct_id: 'ada', timestamp: at(4), properties: { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', seats: 12 } } },
+      { uuid: uuidOf(5), event: '$groupidentify', distinct_id: 'ada', timestamp: at(5), properties: { $group_type: 'team', $group_key: 'red', $group_set: { name: 'Red' } } },
+      { uuid: uuidOf(6), event: 'purchase', distinct_id: 'bob', timestamp: at(6), properties: { $groups: { company: 'acme' } } },
+    ]);
+    const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(result.people?.map((p) => [p.part, p.status])).toEqual([['persons', 'done'], ['groups:company', 'done'], ['groups:team', 'done']]);
+    const staged = readStagedEvents(`${dir}/migration.db`).filter((e) => e.source.includes('#'));
+    const identifies = staged.filter((e) => e.event === '$identify').map((e) => [e.distinct_id, e.properties.$anon_distinct_id ?? null, e.properties.$set]);
+    expect(identifies).toEqual(expect.arrayContaining([
+      ['ada', null, expect.objectContaining({ email: 'ada@example.com', plan: 'pro' })],
+      ['ada', 'anon-1', {}],
+      ['bob', null, expect.objectContaining({ email: 'bob@example.com' })],
+    ]));
+    const groups = staged.filter((e) => e.event === '$groupidentify').map((e) => [e.properties.$group_type, e.properties.$group_key, e.properties.$group_set]);
+    expect(groups).toEqual([['company', 'acme', { name: 'Acme', seats: 12 }], ['team', 'red', { name: 'Red' }]]);
+
+    // The next run reads them again and stages nothing new.
+    await clock.sleep(1000);
+    const again = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(again.people?.map((p) => [p.part, p.staged])).toEqual([['persons', 0], ['groups:company', 0], ['groups:team', 0]]);
+  });
+});

@@ -31,13 +31,11 @@ export interface QueryState {
   timezone?: string;
 }
 
-export interface QueryRangeOptions {
+/** What one query needs: the endpoint, the one retry loop's settings, the request limits. */
+export interface QueryCallOptions {
   http: HttpClient;
   /** The endpoint and its headers (the personal key). */
   request: RangeRequest;
-  span: Span;
-  spoolPath: string;
-  state: QueryState;
   timeoutMs: number;
   policy: RetryPolicy;
   clock: Clock;
@@ -46,30 +44,36 @@ export interface QueryRangeOptions {
   onWait(waitMs: number): void;
   onRequest(): void;
   onRetry(reason: string, delayMs: number): void;
+  splitsOn(status: number | undefined): boolean;
+}
+
+export interface QueryRangeOptions extends QueryCallOptions {
+  span: Span;
+  spoolPath: string;
+  state: QueryState;
   /** Rows of the window read so far, and how many it holds. */
   onRows(rows: number, expected: number): void;
-  splitsOn(status: number | undefined): boolean;
 }
 
 export type QueryRangeResult = DownloadResult | { type: 'read'; bytes: number; rows: number; expected: number };
 
-type Asked = { ok: true; answer: QueryAnswer } | { ok: false; result: DownloadResult };
+export type Asked = { ok: true; answer: QueryAnswer } | { ok: false; result: DownloadResult };
 
 function statusOf(outcome: HttpOutcome): number | undefined {
   return outcome.type === 'response' ? outcome.status : undefined;
 }
 
-function notAnAnswer(status: number | undefined, detail: string): DownloadResult {
+export function notAnAnswer(status: number | undefined, detail: string): DownloadResult {
   const verdict: Verdict = { type: 'fatal', kind: 'endpoint', status, message: `the query endpoint answered something that is not a query result (${detail})` };
   return { type: 'answered', verdict, status, bytes: 0 };
 }
 
-async function ask(o: QueryRangeOptions, query: string): Promise<Asked> {
-  const body = JSON.stringify({ query: { kind: 'HogQLQuery', query }, name: 'migrate export-source' });
+/** One call to the API through the retry loop and the limits: its JSON, or how the attempts ended. */
+export async function askJson(o: QueryCallOptions, method: 'GET' | 'POST', url: string, body?: string): Promise<{ ok: true; json: unknown } | { ok: false; result: DownloadResult }> {
   const attempts = await sendWithRetry(
     async () => {
       o.onRequest();
-      return { outcome: await o.http.send({ method: 'POST', url: o.request.url, headers: o.request.headers, body, timeoutMs: o.timeoutMs, signal: o.signal }) };
+      return { outcome: await o.http.send({ method, url, headers: o.request.headers, body, timeoutMs: o.timeoutMs, signal: o.signal }) };
     },
     {
       policy: o.policy,
@@ -85,28 +89,34 @@ async function ask(o: QueryRangeOptions, query: string): Promise<Asked> {
   if (attempts.type === 'gave-up') return { ok: false, result: { type: 'gave-up', verdict: attempts.verdict, status, reason: attempts.reason } };
   if (attempts.verdict.type !== 'ok') return { ok: false, result: { type: 'answered', verdict: attempts.verdict, status, bytes: 0 } };
   const outcome = attempts.answer.outcome;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(outcome.type === 'response' ? outcome.body.toString('utf8') : '');
+    return { ok: true, json: JSON.parse(outcome.type === 'response' ? outcome.body.toString('utf8') : '') };
   } catch {
     return { ok: false, result: notAnAnswer(status, 'not JSON') };
   }
-  const answer = answerSchema.safeParse(parsed);
-  if (!answer.success) return { ok: false, result: notAnAnswer(status, 'no results') };
+}
+
+/** One HogQL query: its answer, or how the attempts ended. */
+export async function askQuery(o: QueryCallOptions, query: string): Promise<Asked> {
+  const asked = await askJson(o, 'POST', o.request.url, JSON.stringify({ query: { kind: 'HogQLQuery', query }, name: 'migrate export-source' }));
+  if (!asked.ok) return asked;
+  const answer = answerSchema.safeParse(asked.json);
+  if (!answer.success) return { ok: false, result: notAnAnswer(200, 'no results') };
   return { ok: true, answer: answer.data };
 }
 
-async function countWindow(o: QueryRangeOptions): Promise<{ ok: true; count: number } | { ok: false; result: DownloadResult }> {
-  const asked = await ask(o, countEventsQuery(o.span));
+/** A `SELECT count() ...` answered: the number, and the project's zone learned on the way. */
+export async function askCount(o: QueryCallOptions, query: string, state: QueryState): Promise<{ ok: true; count: number } | { ok: false; result: DownloadResult }> {
+  const asked = await askQuery(o, query);
   if (!asked.ok) return asked;
   const count = Number(asked.answer.results[0]?.[0]);
   if (!Number.isSafeInteger(count) || count < 0) return { ok: false, result: notAnAnswer(200, 'a count that is not a number') };
-  o.state.timezone ??= asked.answer.timezone ?? 'UTC';
+  state.timezone ??= asked.answer.timezone ?? 'UTC';
   return { ok: true, count };
 }
 
 export async function queryRange(o: QueryRangeOptions): Promise<QueryRangeResult> {
-  const counted = await countWindow(o);
+  const counted = await askCount(o, countEventsQuery(o.span), o.state);
   if (!counted.ok) return counted.result;
   const expected = counted.count;
   const file = await open(o.spoolPath, 'w');
@@ -116,7 +126,7 @@ export async function queryRange(o: QueryRangeOptions): Promise<QueryRangeResult
     let cursor: EventCursor | undefined;
     for (;;) {
       const limit = o.state.pageRows;
-      const asked = await ask(o, eventPageQuery(o.span, cursor, limit));
+      const asked = await askQuery(o, eventPageQuery(o.span, cursor, limit));
       if (!asked.ok) return asked.result;
       const page = asked.answer.results;
       for (const row of page) {

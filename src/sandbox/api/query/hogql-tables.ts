@@ -26,6 +26,8 @@ export interface TableDef {
 export const DATETIME = "DateTime64(6, 'UTC')";
 const time = (column: string): ColumnDef => ({ sql: `strftime('${TIMESTAMP_SQL_FORMAT}', events.${column})`, kind: 'datetime', type: DATETIME });
 const text = (column: string, type = 'String'): ColumnDef => ({ sql: `events.${column}`, kind: 'text', type });
+/** The sandbox numbers its persons; PostHog gives them UUIDs: the number written as one, in the same order. */
+const personUuid = (column: string): ColumnDef => ({ sql: `printf('00000000-0000-4000-8000-%012d', events.${column})`, kind: 'uuid', type: 'UUID' });
 
 const EVENTS: TableDef = {
   from: 'events',
@@ -45,7 +47,7 @@ const EVENTS: TableDef = {
 const PERSONS: TableDef = {
   from: '(SELECT id, team_id, properties, created_at, is_identified FROM persons) AS events',
   columns: {
-    id: text('id', 'UUID'),
+    id: personUuid('id'),
     properties: text('properties'),
     created_at: time('created_at'),
     is_identified: { sql: 'events.is_identified', kind: 'number', type: 'Bool' },
@@ -56,7 +58,7 @@ const PERSONS: TableDef = {
 
 const PERSON_DISTINCT_IDS: TableDef = {
   from: '(SELECT person_id AS id, team_id, distinct_id, person_id FROM person_distinct_ids) AS events',
-  columns: { distinct_id: text('distinct_id'), person_id: text('person_id', 'UUID') },
+  columns: { distinct_id: text('distinct_id'), person_id: personUuid('person_id') },
   missing: ['person', 'team_id'],
   properties: false,
 };
