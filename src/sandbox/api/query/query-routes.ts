@@ -40,6 +40,8 @@ export const CLOUD_QUERY_THROTTLE: readonly ThrottleWindow[] = [
 export interface QueryOptions extends QueryLimits {
   /** The query endpoint's rate limits per key. Default CLOUD_QUERY_THROTTLE; [] for none. */
   throttle?: readonly ThrottleWindow[];
+  /** Awaited before each query is answered (tests hold one here to stop a client mid-window). */
+  gate?: (query: string) => Promise<void> | void;
 }
 
 const answerQuery = (options: QueryOptions) => async (request: SandboxRequest, { store, project, now, caller }: ApiContext): Promise<SandboxResponse> => {
@@ -49,6 +51,7 @@ const answerQuery = (options: QueryOptions) => async (request: SandboxRequest, {
   if (!body.ok) return body.response;
   const text = hogqlText(body.value);
   if (typeof text !== 'string') return text;
+  await options.gate?.(text);
   const outcome = runHogQL(store, project.id, text, options, project.timezone);
   // PostHog hands ClickHouse's timeout back as a 400 naming it (its exposed query errors are validation errors).
   if (!outcome.ok) return validationError(outcome.timeout ? 'timeout' : 'invalid_input', outcome.detail, null);
