@@ -34,10 +34,10 @@ export async function sendToSandbox(sandbox: RunningSandbox, events: readonly So
 }
 
 /** A config with A's project 1 as `old` (read) and B's test project as `test` (written). */
-export function writeMoveConfig(dir: string, source: RunningSandbox, destination?: RunningSandbox): string {
+export function writeMoveConfig(dir: string, source: RunningSandbox, destination?: RunningSandbox, keyLabel = 'owner-all'): string {
   ensureProjects(source.store);
   const projects: Record<string, unknown> = {
-    old: { role: 'test', host: source.url, projectId: 1, personalApiKey: sandboxPersonalKey(source.store, 'owner-all') },
+    old: { role: 'test', host: source.url, projectId: 1, personalApiKey: sandboxPersonalKey(source.store, keyLabel) },
   };
   if (destination !== undefined) projects.test = { role: 'test', host: destination.url, apiKey: sandboxTokens(destination).test };
   const file = join(dir, 'migrate.config.json');

@@ -5,6 +5,7 @@
  * nothing, and new events reaching the source staged by the next run alone.
  */
 import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { stageFromApi } from '../../src/stage-sources/stage-api.js';
 import { rangesOf } from '../../src/staging/source-ranges.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
@@ -139,5 +140,23 @@ describe('export-source --from posthog-api: persons and groups', () => {
     await clock.sleep(1000);
     const again = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
     expect(again.people?.map((p) => [p.part, p.staged])).toEqual([['persons', 0], ['groups:company', 0], ['groups:team', 0]]);
+  });
+});
+
+describe('doctor --project old (a source)', () => {
+  it('says the key reads the project, may query it, and what the window holds; a key without query:read is a problem', async () => {
+    const { sandbox, dir, config, clock } = await source();
+    await sendToSandbox(sandbox, [
+      ...events(12, 60),
+      { uuid: uuidOf(500), event: '$identify', distinct_id: 'ada', timestamp: '2025-03-01T09:00:00.000Z', properties: { $anon_distinct_id: 'anon-9', $set: { plan: 'pro' } } },
+      { uuid: uuidOf(501), event: '$groupidentify', distinct_id: 'ada', timestamp: '2025-03-01T09:00:00.000Z', properties: { $group_type: 'company', $group_key: 'acme', $group_set: {} } },
+    ]);
+    const report = await runDoctor({ project: 'old', config, staging: `${dir}/none.db`, start: '2025-03-01', end: '2025-03-01' }, recordingReporter(), new AbortController().signal, clock);
+    expect(report.checks.map((c) => [c.check, c.verdict])).toEqual([['source-project', 'ok'], ['source-query', 'ok'], ['source-data', 'ok']]);
+    expect(report.checks[2]!.details).toEqual({ events: 14, persons: 8, distinctIds: 9, groups: 1 });
+
+    const noQuery = writeMoveConfig(tempDir(), sandbox, undefined, 'owner-no-query');
+    const refused = await runDoctor({ project: 'old', config: noQuery, staging: `${dir}/none.db` }, recordingReporter(), new AbortController().signal, clock);
+    expect(refused.checks.find((c) => c.check === 'source-query')).toMatchObject({ verdict: 'problem', fix: expect.stringContaining('query:read') });
   });
 });
