@@ -43,7 +43,7 @@ function callOptions(ctx: Context): QueryCallOptions {
     window: ctx.window,
     onWait: (ms) => ctx.progress.waiting(ms),
     onRequest: () => undefined,
-    onRetry: (reason, ms) => ctx.progress.notice(`PostHog ${'people'}: ${reason}; retrying in ${Math.ceil(ms / 1000)} s`),
+    onRetry: (reason, ms) => ctx.progress.notice(`PostHog persons and groups: ${reason}; retrying in ${Math.ceil(ms / 1000)} s`),
     splitsOn: () => false,
   };
 }

@@ -40,6 +40,11 @@ function events(count: number, stepMinutes: number, from = 0): SourceEvent[] {
   });
 }
 
+/** The events staged from the windows (not the persons' and groups' updates). */
+function stagedEvents(dir: string) {
+  return readStagedEvents(`${dir}/migration.db`).filter((e) => !e.source.includes('#'));
+}
+
 /** A source event's properties as staging keeps them: `$set_once` nulls dropped (they would lock the property as null). */
 function asStaged(properties: Record<string, unknown>): Record<string, unknown> {
   const setOnce = properties.$set_once as Record<string, unknown> | undefined;
@@ -47,9 +52,9 @@ function asStaged(properties: Record<string, unknown>): Record<string, unknown> 
   return { ...properties, $set_once: Object.fromEntries(Object.entries(setOnce).filter(([, v]) => v !== null)) };
 }
 
-async function source(options: { maxRows?: number; maxScannedRows?: number; timezone?: string } = {}) {
+async function source(options: { maxRows?: number; maxScannedRows?: number; timezone?: string; throttle?: Array<{ limit: number; spanMs: number }> } = {}) {
   const clock = testClock(NOW);
-  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows: options.maxRows, maxScannedRows: options.maxScannedRows } } });
+  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows: options.maxRows, maxScannedRows: options.maxScannedRows, throttle: options.throttle } } });
   const dir = tempDir();
   const config = writeMoveConfig(dir, sandbox);
   if (options.timezone !== undefined) sandbox.store.db.prepare('UPDATE projects SET timezone = ? WHERE id = 1').run(options.timezone);
@@ -65,7 +70,7 @@ describe('export-source --from posthog-api', () => {
     const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-03', NOW), reporter, new AbortController().signal, clock);
     expect(result.ledger).toMatchObject({ failed: 0, pending: 0 });
     expect(result.totals).toMatchObject({ rowsRead: 60, staged: 60, rejected: 0 });
-    const staged = new Map(readStagedEvents(`${dir}/migration.db`).map((e) => [e.uuid, e]));
+    const staged = new Map(stagedEvents(dir).map((e) => [e.uuid, e]));
     expect(staged.size).toBe(60);
     const stored = new Map(storedEvents(sandbox, 1).map((e) => [e.uuid, e]));
     for (const e of sent) {
@@ -99,6 +104,27 @@ describe('export-source --from posthog-api', () => {
     }
   });
 
+  it('waits out the 429s of the query endpoint for as long as its Retry-After says, on the clock', async () => {
+    const { sandbox, dir, config, clock } = await source({ maxRows: 5, throttle: [{ limit: 4, spanMs: 60_000 }] });
+    await sendToSandbox(sandbox, events(30, 37));
+    const reporter = recordingReporter();
+    const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW, { maxRequestsPerHour: 0 }), reporter, new AbortController().signal, clock);
+    expect(result.totals).toMatchObject({ staged: 30 });
+    expect(result.ledger).toMatchObject({ failed: 0, pending: 0 });
+    expect(reporter.notices.some((n) => /HTTP 429.*retrying in \d+ s/.test(n))).toBe(true);
+    expect(clock.waits.filter((ms) => ms >= 1000).length).toBeGreaterThan(0);
+  });
+
+  it('keeps under the stated limits itself: a run asking more than an hour allows waits, and says how long the rest should take', async () => {
+    const { sandbox, dir, config, clock } = await source({ maxRows: 5 });
+    await sendToSandbox(sandbox, events(40, 60));
+    const reporter = recordingReporter();
+    const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-02', NOW, { maxRequestsPerHour: 6, hoursPerRequest: 12 }), reporter, new AbortController().signal, clock);
+    expect(result.totals).toMatchObject({ staged: 40 });
+    expect(clock.waits.some((ms) => ms > 60_000)).toBe(true);
+    expect(reporter.progressLines.some((line) => /waiting .* for PostHog's rate limit \(\d+ of 48 hours done, about \S+ left\)/.test(line))).toBe(true);
+  });
+
   it('a second run after new events reach the source stages only those', async () => {
     const { sandbox, dir, config, clock } = await source();
     await sendToSandbox(sandbox, events(20, 60));
@@ -108,7 +134,7 @@ describe('export-source --from posthog-api', () => {
     await sendToSandbox(sandbox, later);
     const second = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-05', NOW), recordingReporter(), new AbortController().signal, clock);
     expect(second.totals).toMatchObject({ staged: 10, rowsRead: 10 });
-    expect(readStagedEvents(`${dir}/migration.db`)).toHaveLength(30);
+    expect(stagedEvents(dir)).toHaveLength(30);
   });
 });
 
