@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { PostHog } from 'posthog-node';
 import { describe, expect, it } from 'vitest';
+import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import { writeMoveConfig } from '../helpers/posthog-source.js';
 import { runCli, startCli } from '../helpers/run-cli.js';
@@ -75,6 +76,10 @@ describe('a PostHog project moved to another with export-source --from posthog-a
     const staged = await runCli([...exportArgs(dir, config), '--json'], { cwd: dir });
     expect(staged.stderr).toBe('');
     expect(staged.code).toBe(0);
+    const status = await runCli(['status', '--staging', join(dir, 'migration.db')], { cwd: dir });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('posthog-api:1@');
+    expect(status.stdout + staged.stdout).not.toContain(sandboxPersonalKey(a.store, 'owner-all'));
     const imported = await runCli(['import', '--project', 'test', '--staging', join(dir, 'migration.db'), '--config', config, ...FAST], { cwd: dir });
     expect(imported.code).toBe(0);
 
