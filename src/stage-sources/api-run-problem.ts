@@ -22,7 +22,9 @@ export function apiRunProblem(result: StageApiResult): MigrateError | undefined 
   }
   if (result.noData) {
     return new InputError(`${vendor} gave no data for any ${unit} from ${window.start} to ${window.end}`, [
-      `If it holds events there, check the project and region in the config (sources.${vendor.toLowerCase()}); nothing was recorded as empty, so the next run asks again.`,
+      vendor === 'PostHog'
+        ? "If it holds events there, check the project's apiHost and projectId in the config; nothing was recorded as empty, so the next run asks again."
+        : `If it holds events there, check the project and region in the config (sources.${vendor.toLowerCase()}); nothing was recorded as empty, so the next run asks again.`,
     ]);
   }
   const kept = totals.staged + totals.alreadyStaged + totals.duplicates + totals.skipped;

@@ -93,7 +93,7 @@ async function stagePart(ctx: Context, spec: PartSpec, stamp: string): Promise<P
       return { ...result, error: stop };
     }
     if (read.rows !== read.expected) {
-      const error = `PostHog counts ${read.expected} rows of ${spec.part} but paging read ${read.rows}; read again by the next run`;
+      const error = `PostHog counts ${read.expected} rows of ${spec.part === 'persons' ? 'persons and distinct ids' : spec.part} but paging read ${read.rows}; read again by the next run`;
       markFailed(store, row.id, error, nowIso());
       return { ...result, error };
     }
