@@ -407,6 +407,11 @@ describe('sandbox', () => {
     expect(typeof sandbox.capture?.random).toBe('function');
   });
 
+  it('takes the query API\'s row cap and execution limit', async () => {
+    const { options } = await parseArgv(['sandbox', '--query-max-rows', '10000', '--query-max-scanned-rows', '500000']);
+    expect(toSandboxOptions(options as unknown as SandboxCommandOptions).api?.query).toEqual({ maxRows: 10_000, maxScannedRows: 500_000 });
+  });
+
   it.each([
     [['sandbox', '--fail-500', '2'], '--fail-500 must be a share between 0 and 1'],
     [['sandbox', '--port', '-1'], '--port must be an integer >= 0'],
