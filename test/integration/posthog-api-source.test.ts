@@ -9,6 +9,7 @@ import { runDoctor } from '../../src/doctor/doctor.js';
 import { stageFromApi } from '../../src/stage-sources/stage-api.js';
 import { rangesOf } from '../../src/staging/source-ranges.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
+import { insertEvents } from '../helpers/management-sandbox.js';
 import { posthogInput, sendToSandbox, writeMoveConfig, type SourceEvent } from '../helpers/posthog-source.js';
 import { recordingReporter } from '../helpers/recording-reporter.js';
 import { storedEvents, useSandbox } from '../helpers/sandbox.js';
@@ -52,9 +53,18 @@ function asStaged(properties: Record<string, unknown>): Record<string, unknown> 
   return { ...properties, $set_once: Object.fromEntries(Object.entries(setOnce).filter(([, v]) => v !== null)) };
 }
 
-async function source(options: { maxRows?: number; maxScannedRows?: number; timezone?: string; throttle?: Array<{ limit: number; spanMs: number }> } = {}) {
+interface SourceOptions {
+  maxRows?: number;
+  maxScannedRows?: number;
+  timezone?: string;
+  throttle?: Array<{ limit: number; spanMs: number }>;
+  gate?: (query: string) => void;
+}
+
+async function source(options: SourceOptions = {}) {
   const clock = testClock(NOW);
-  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows: options.maxRows, maxScannedRows: options.maxScannedRows, throttle: options.throttle } } });
+  const { maxRows, maxScannedRows, throttle, gate } = options;
+  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows, maxScannedRows, throttle, gate } } });
   const dir = tempDir();
   const config = writeMoveConfig(dir, sandbox);
   if (options.timezone !== undefined) sandbox.store.db.prepare('UPDATE projects SET timezone = ? WHERE id = 1').run(options.timezone);
@@ -104,6 +114,21 @@ describe('export-source --from posthog-api', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('never records a window done when an event arrives while it is paged: the next run reads it again', async () => {
+    let pages = 0;
+    let late = () => undefined as void;
+    const { sandbox, dir, config, clock } = await source({ maxRows: 5, gate: (query) => (query.startsWith('SELECT uuid') && ++pages === 2 ? late() : undefined) });
+    late = () => insertEvents(sandbox.store, 1, [{ event: 'late', timestamp: '2025-03-01T23:59:00.000Z' }]);
+    await sendToSandbox(sandbox, events(12, 60));
+    const first = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(first.ledger).toMatchObject({ done: 0, failed: 1 });
+    expect(first.ranges[0]!.error).toContain('counts 12 events');
+    expect(stagedEvents(dir)).toHaveLength(0);
+    const again = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(again.ledger).toMatchObject({ done: 1, failed: 0 });
+    expect(stagedEvents(dir)).toHaveLength(13);
   });
 
   it('waits out the 429s of the query endpoint for as long as its Retry-After says, on the clock', async () => {
