@@ -143,7 +143,7 @@ export class RangeRun {
         download = await queryRange({ ...common, span, state: ctx.queryState, timeoutMs: ctx.idleTimeoutMs, onRows: (rows, expected) => ctx.progress.reading(row, rows, expected) });
         if (download.type === 'read') return this.read(download);
       } else {
-        download = await downloadRange({ ...common, idleTimeoutMs: ctx.idleTimeoutMs, onBytes: (bytes) => ctx.progress.downloading(row, bytes) });
+        download = await downloadRange({ ...common, idleTimeoutMs: ctx.idleTimeoutMs, onBytes: (bytes) => ctx.progress.downloading(row, bytes), answerProblem: (sample) => ctx.api.answerProblem(sample) });
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {

@@ -26,7 +26,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { ApiProgress } from './api-progress.js';
 import { adaptiveHours, fetchedIn, MAX_HOURS_PER_REQUEST, planWindow } from './api-plan.js';
 import type { RangeRunContext } from './api-range-run.js';
-import { fetchRanges, summarise, type StageApiResult } from './api-ranges-loop.js';
+import { fetchRanges, summarise, unexpectedFailure, type StageApiResult } from './api-ranges-loop.js';
 import { prepareSpoolDir, removeSpoolDir } from './spool.js';
 import { stagePostHogPeople } from './posthog-people.js';
 import type { StageSourcesInput } from './stage-sources.js';
@@ -140,7 +140,19 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
   return { ctx, done };
 }
 
-export async function stageFromApi(input: StageApiInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock, http?: HttpClient): Promise<StageApiResult> {
+/**
+ * `failure`: aborted by the shell, with the error as its reason, when an error escapes to the
+ * process (thrown inside the HTTP client's socket handling): the ranges in flight are undone
+ * and the run ends with it in words.
+ */
+export async function stageFromApi(
+  input: StageApiInput,
+  reporter: Reporter,
+  signal: AbortSignal,
+  clock: Clock = systemClock,
+  http?: HttpClient,
+  failure?: AbortSignal,
+): Promise<StageApiResult> {
   const api = findApiSource(input.api);
   const started = clock.now();
   const concurrency = checkOptions(api, input);
@@ -157,8 +169,9 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
     const lastRead = lastReadId(store);
     markPassesPending(store);
     const { ctx, done } = await prepare({ api, input, target, window, store, http: client, reporter, signal, clock });
-    const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal });
+    const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal, failure });
     if (signal.aborted) throw interrupted(loop.fetched);
+    if (failure?.aborted) throw unexpectedFailure(failure.reason);
     // Another PostHog: its persons and groups too, read whole by every run (staging keeps what changed).
     const people = api.name === 'posthog-api' ? await stagePostHogPeople({ ...ctx, signal }) : undefined;
     if (signal.aborted) throw interrupted(loop.fetched);

@@ -44,9 +44,3 @@ export function fetchApi(target: ApiTarget, from: string, start: string, end: st
 export function startFetch(target: ApiTarget, from: string, start: string, end: string, extra: string[] = []): ReturnType<typeof startCli> {
   return startCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env });
 }
-
-/** Polls `condition` (the stand-in's log) every 20 ms, for at most 20 s. */
-export async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  if (!condition()) throw new Error('condition not met in time');
-}
