@@ -73,6 +73,11 @@ describe('persons and groups', () => {
       '{"$migrate_distinct_id":"ada","$migrate_timestamp":"2024-01-01T00:00:00Z","$migrate_anon_distinct_id":"z-anon","$set":{}}\n',
     ]);
     expect(personLines(['p2', '{}', null], [], 'UTC')).toEqual([]);
+    // An id PostHog refuses to merge on ('anonymous') is linked, never the one the others are linked to.
+    expect(personLines(['p3', '{}', null], ['anonymous', 'bea'], 'UTC').map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      { $migrate_distinct_id: 'bea', $set: {} },
+      { $migrate_distinct_id: 'bea', $migrate_anon_distinct_id: 'anonymous', $set: {} },
+    ]);
   });
 
   it('a group is its properties as written, with its key and time', () => {

@@ -5,6 +5,7 @@
  * of its distinct ids, and one link from that id to each other one, so persons merged in the
  * source stay one person. Roles are read from names no property is likely to have. Pure.
  */
+import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
 import { printHogQLString } from './hogql-text.js';
 import { toUtcExact } from './posthog-time.js';
 
@@ -68,15 +69,18 @@ function withProperties(record: Record<string, unknown>, field: string, properti
 }
 
 /**
- * A person's lines: its properties set on its first distinct id, then each other id linked
- * to it. A person without a distinct id cannot be addressed, so has none.
+ * A person's lines: its properties set on its first distinct id (the first PostHog merges on,
+ * when one is), then each other id linked to it. A person without a distinct id cannot be
+ * addressed, so has none.
  */
 export function personLines(row: readonly unknown[], distinctIds: readonly string[], timezone: string): string[] {
   const [, properties, createdAt] = row;
   if (distinctIds.length === 0) return [];
-  const [main, ...others] = [...distinctIds].sort();
+  const sorted = [...distinctIds].sort();
+  const main = sorted.find((id) => !isIllegalDistinctId(id)) ?? sorted[0]!;
+  const others = sorted.filter((id) => id !== main);
   const timestamp = typeof createdAt === 'string' ? toUtcExact(createdAt, timezone) : undefined;
-  const base = { [PERSON_ROLES.distinct_id]: main!, ...(timestamp === undefined ? {} : { [PERSON_ROLES.timestamp]: timestamp }) };
+  const base = { [PERSON_ROLES.distinct_id]: main, ...(timestamp === undefined ? {} : { [PERSON_ROLES.timestamp]: timestamp }) };
   return [withProperties(base, '$set', propertiesOf(properties)), ...others.map((other) => `${JSON.stringify({ ...base, [PERSON_ROLES.anon_distinct_id]: other, $set: {} })}\n`)];
 }
 
