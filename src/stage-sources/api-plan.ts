@@ -51,7 +51,7 @@ export function adaptiveHours(api: ApiSource, store: StagingStore, source: strin
   const hours = fetched.reduce((sum, row) => sum + spanLength(spanOf(api, row)), 0);
   if (hours < FIRST_HOURS_PER_REQUEST) return Math.min(maxHours, FIRST_HOURS_PER_REQUEST);
   const bytes = fetched.reduce((sum, row) => sum + row.bytes, 0);
-  return hoursForTarget(bytes / hours, TARGET_ANSWER_BYTES, maxHours);
+  return hoursForTarget(bytes / hours, api.targetBytes ?? TARGET_ANSWER_BYTES, maxHours);
 }
 
 /**

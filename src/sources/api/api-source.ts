@@ -10,7 +10,7 @@ import type { AnswerSample } from './answer-sample.js';
 import type { Span } from './api-ranges.js';
 import type { WindowLimit } from './request-window.js';
 
-export type ApiSourceName = 'mixpanel-api' | 'amplitude-api';
+export type ApiSourceName = 'mixpanel-api' | 'amplitude-api' | 'posthog-api';
 
 export interface RangeRequest {
   url: string;
@@ -33,7 +33,11 @@ export interface ApiSource {
   /** The vendor, for messages: "Mixpanel". */
   vendor: string;
   /** The file format its answers are staged as (see sources/formats.ts). */
-  format: 'mixpanel' | 'amplitude';
+  format: 'mixpanel' | 'amplitude' | 'posthog';
+  /** How a range is fetched: one download (default), or counted then paged through a query API. */
+  fetchBy?: 'download' | 'query';
+  /** Bytes one range's answer should come near, when ranges are sized from the data. */
+  targetBytes?: number;
   /** What one unit of a range is. */
   unit: 'day' | 'hour';
   /** Requests at once, by default and at most. */

@@ -2,12 +2,14 @@
 import { AMPLITUDE_EXPORT } from './amplitude-export-api.js';
 import type { ApiSource, ApiSourceName } from './api-source.js';
 import { MIXPANEL_EXPORT } from './mixpanel-export-api.js';
+import { POSTHOG_QUERY } from './posthog-query-api.js';
 
 export type { ApiSource, ApiSourceName } from './api-source.js';
 
 export const API_SOURCES: Readonly<Record<ApiSourceName, ApiSource>> = {
   'mixpanel-api': MIXPANEL_EXPORT,
   'amplitude-api': AMPLITUDE_EXPORT,
+  'posthog-api': POSTHOG_QUERY,
 };
 
 export function isApiSource(name: string): name is ApiSourceName {

@@ -8,6 +8,7 @@ export interface ApiSourceOptions {
   start?: string;
   end?: string;
   config?: string;
+  project?: string;
   maxRequestsPerHour?: number;
   apiConcurrency?: number;
   hoursPerRequest?: number;
@@ -20,6 +21,7 @@ export interface ApiSourceOptions {
 const API_FLAGS: ReadonlyArray<{ key: keyof ApiSourceOptions; flag: string }> = [
   { key: 'start', flag: '--start' },
   { key: 'end', flag: '--end' },
+  { key: 'project', flag: '--project' },
   { key: 'maxRequestsPerHour', flag: '--max-requests-per-hour' },
   { key: 'apiConcurrency', flag: '--api-concurrency' },
   { key: 'hoursPerRequest', flag: '--hours-per-request' },
@@ -32,11 +34,12 @@ const API_FLAGS: ReadonlyArray<{ key: keyof ApiSourceOptions; flag: string }> = 
 export function apiSourceFlags(command: Command): Command {
   configOption(command);
   return command
-    .option('--start <day|hour>', 'source APIs: first day (mixpanel-api, YYYY-MM-DD) or hour (amplitude-api, YYYY-MM-DDTHH) to fetch')
+    .option('--start <day|hour>', 'source APIs: first day (mixpanel-api, YYYY-MM-DD) or hour (amplitude-api, posthog-api: YYYY-MM-DDTHH, or a day) to fetch')
+    .option('--project <name>', 'posthog-api: the project of the config to read (its apiHost, projectId and a personal API key with query:read)')
     .option('--end <day|hour>', 'source APIs: last day or hour to fetch, inclusive (capped at what ended a day ago)')
-    .option('--max-requests-per-hour <n>', 'source APIs: most requests an hour, 0 = no limit (default: mixpanel-api 60, amplitude-api none)', integerOption('--max-requests-per-hour'))
-    .option('--api-concurrency <n>', 'source APIs: requests at once (default: mixpanel-api 3, at most 3; amplitude-api 1)', integerOption('--api-concurrency', 1))
-    .option('--hours-per-request <n>', 'amplitude-api: hours per request (default: sized from the data, starting with a day)', integerOption('--hours-per-request', 1))
+    .option('--max-requests-per-hour <n>', 'source APIs: most requests an hour, 0 = no limit (default: mixpanel-api 60, amplitude-api none, posthog-api 2400; some PostHog projects allow 120)', integerOption('--max-requests-per-hour'))
+    .option('--api-concurrency <n>', 'source APIs: requests at once (default: mixpanel-api 3, at most 3; amplitude-api 1; posthog-api 1, at most 3)', integerOption('--api-concurrency', 1))
+    .option('--hours-per-request <n>', 'amplitude-api, posthog-api: hours per request (default: sized from the data, starting with a day)', integerOption('--hours-per-request', 1))
     .option('--idle-timeout-ms <ms>', 'source APIs: longest silence of an answer (default 300000)', integerOption('--idle-timeout-ms', 1))
     .option('--retry-initial-ms <ms>', 'source APIs: first retry delay (default 1000)', integerOption('--retry-initial-ms'))
     .option('--retry-max-delay-ms <ms>', 'source APIs: longest computed retry delay (default 60000)', integerOption('--retry-max-delay-ms'))

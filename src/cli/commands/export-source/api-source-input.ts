@@ -26,9 +26,14 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
       `For files ${API_SOURCES[api].vendor} exported, use --from ${API_SOURCES[api].format}.`,
     ]);
   }
-  const shape = await stagingShape({ ...options, from: API_SOURCES[api].format }, nowMs);
+  if (options.project !== undefined && api !== 'posthog-api') throw new UsageError(`--project applies to --from posthog-api only`);
+  // PostHog located these events when they first arrived: their $geoip_* travel as they are, never computed again (--no-geoip, always).
+  const geoip = api === 'posthog-api' ? false : options.geoip;
+  const shape = await stagingShape({ ...options, geoip, from: API_SOURCES[api].format }, nowMs);
   return {
     api,
+    project: options.project,
+    ingestion: shape.ingestion,
     staging: options.staging,
     config: options.config,
     start: options.start,
@@ -36,7 +41,6 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
     nowMs,
     readerOptions: shape.readerOptions,
     rules: shape.rules,
-    ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
     passes: shape.passes,
     workers: options.workers,

@@ -27,6 +27,8 @@ export interface SandboxCommandOptions {
   explicitMembers: boolean;
   exportRenderMs?: number;
   exportContent404UntilReady?: boolean;
+  queryMaxRows?: number;
+  queryMaxScannedRows?: number;
 }
 
 export function faultsOf(o: SandboxCommandOptions): CaptureFaults {
@@ -66,6 +68,7 @@ export function toSandboxOptions(o: SandboxCommandOptions): SandboxOptions {
       explicitMembers: o.explicitMembers,
       exportRenderMs: o.exportRenderMs,
       exportContent404UntilReady: o.exportContent404UntilReady === true,
+      query: { maxRows: o.queryMaxRows, maxScannedRows: o.queryMaxScannedRows },
     },
   };
 }

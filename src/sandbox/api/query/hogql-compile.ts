@@ -32,17 +32,18 @@ export type CompileOutcome = { ok: true; query: CompiledHogQL } | { ok: false; d
  * Without LIMIT, PostHog's paginator sets LIMIT 101 and OFFSET 0 itself: an OFFSET written
  * without LIMIT is replaced, as there.
  */
-export function rowWindow(limit: number | undefined, offset: number | undefined): RowWindow {
+export function rowWindow(limit: number | undefined, offset: number | undefined, maxRows = MAX_SELECT_RETURNED_ROWS): RowWindow {
   if (limit === undefined) return { fetch: DEFAULT_RETURNED_ROWS + 1, skip: 0, paginated: true, limit: DEFAULT_RETURNED_ROWS };
-  const capped = Math.min(limit, MAX_SELECT_RETURNED_ROWS);
+  const capped = Math.min(limit, maxRows);
   return { fetch: capped, skip: offset ?? 0, paginated: false, limit: capped };
 }
 
-export function compileHogQL(text: string, teamId: number): CompileOutcome {
+/** @param maxRows the instance's cap on one answer: 50,000 today, 10,000 on older versions. */
+export function compileHogQL(text: string, teamId: number, maxRows = MAX_SELECT_RETURNED_ROWS): CompileOutcome {
   try {
     const parsed = parseHogQL(text);
     const compiled = compileQuery(parsed, teamId);
-    const window = rowWindow(parsed.limit, parsed.offset);
+    const window = rowWindow(parsed.limit, parsed.offset, maxRows);
     const hogql = `${compiled.hogql} LIMIT ${window.limit}${window.skip > 0 ? ` OFFSET ${window.skip}` : ''}`;
     return { ok: true, query: { ...compiled, hogql, window } };
   } catch (error) {
