@@ -21,7 +21,7 @@ const PLACEHOLDER_WORDS = new Set(['unknown', 'null', 'nil', 'none', 'undefined'
 export function isPlaceholderDevice(device: string): boolean {
   const id = device.startsWith(MIXPANEL_DEVICE_PREFIX) ? device.slice(MIXPANEL_DEVICE_PREFIX.length) : device;
   const trimmed = id.trim();
-  if (/^[0\-]*$/.test(trimmed)) return true;
+  if (/^[0-]*$/.test(trimmed)) return true;
   return PLACEHOLDER_WORDS.has(trimmed.toLowerCase()) || isIllegalDistinctId(id) || isIllegalDistinctId(device);
 }
 

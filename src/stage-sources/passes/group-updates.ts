@@ -35,7 +35,7 @@ export function changePoints(observations: Iterable<Observation>): Observation[]
   const changes: Observation[] = [];
   let last: Buffer | undefined;
   for (const o of observations) {
-    if (last !== undefined && last.equals(o.version)) continue;
+    if (last?.equals(o.version)) continue;
     changes.push(o);
     last = o.version;
   }
