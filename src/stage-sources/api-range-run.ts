@@ -19,7 +19,7 @@ import type { Clock } from '../util/clock.js';
 import { redact } from '../util/redact.js';
 import type { ApiProgress } from './api-progress.js';
 import { stageRange, type RangeStaging } from './stage-range.js';
-import type { FileSummary } from './stage-file.js';
+import type { FileSummary } from './stage-file-options.js';
 import { expectedBytes } from './api-plan.js';
 import { checkSpoolRoom, spoolFile } from './spool.js';
 

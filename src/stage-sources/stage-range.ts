@@ -15,7 +15,8 @@ import type { ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { planFiles } from './file-plan.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
-import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
+import { stageFile } from './stage-file.js';
+import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 export interface RangeStaging {
   store: StagingStore;

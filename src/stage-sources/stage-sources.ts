@@ -29,7 +29,8 @@ import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from './passes/run-passes.js';
 import { PiecePool } from './piece-pool.js';
-import { defaultWorkers, startFile, type FileSummary, type StageFileOptions } from './stage-file.js';
+import { defaultWorkers, startFile } from './stage-file.js';
+import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 export interface StageSourcesInput {
   /** Files as given on the command line. */
