@@ -5,10 +5,10 @@
 import type { GroupProperties } from './group-observations.js';
 import type { SourceNote } from './source-notes.js';
 import { applyIngestionRules, type IngestionRules } from './ingestion-rules.js';
-import { distinctIdText } from '../sources/json/json-numbers.js';
-import { stringifyJson } from '../sources/json/json-writer.js';
-import { setOwnProperty } from '../sources/json/own-property.js';
-import { jsonDepth, MAX_PROPERTIES_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { distinctIdText } from '../json/json-numbers.js';
+import { stringifyJson } from '../json/json-writer.js';
+import { setOwnProperty } from '../json/own-property.js';
+import { jsonDepth, MAX_PROPERTIES_DEPTH, nestsDeeperThan } from '../json/json-depth.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
 import type { RowFacts } from './row-facts.js';

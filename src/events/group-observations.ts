@@ -5,7 +5,7 @@
  * `$groupidentify` (see stage-sources/passes/group-updates.ts). Pure.
  */
 import { hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 
 /** What a row says about one group. */
 export interface GroupProperties {

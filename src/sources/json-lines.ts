@@ -4,11 +4,11 @@
  * out-of-range numbers refused with their path), then mapped by its format into an item.
  */
 import type { CandidateEvent } from '../events/build-event.js';
-import { MAX_PROPERTIES_DEPTH } from '../events/json-depth.js';
+import { MAX_PROPERTIES_DEPTH } from '../json/json-depth.js';
 import { problem, type RowProblem } from '../events/reject-reasons.js';
 import { count } from '../util/format.js';
-import type { JsonProblem } from './json/json-problem.js';
-import { parseJson } from './json/read-json.js';
+import type { JsonProblem } from '../json/json-problem.js';
+import { parseJson } from '../json/read-json.js';
 import { LineSplitter, type OverlongLine, type TextLine } from './line-splitter.js';
 import type { JsonItemMapper, ReaderOptions, SourceItem, SourceReader } from './source-item.js';
 

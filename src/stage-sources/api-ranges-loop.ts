@@ -5,8 +5,8 @@
  * credentials refused, the disk full, Ctrl-C) stops the ranges in flight too; each goes back
  * to pending with nothing of it staged.
  */
-import type { PassesResult } from './passes/run-passes.js';
-import { spanLength, type Span } from '../sources/api/api-ranges.js';
+import type { PassesResult } from '../passes/run-passes.js';
+import { spanLength, type Span } from '../source-apis/api-ranges.js';
 import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { InFlight } from '../util/in-flight.js';

@@ -5,7 +5,7 @@
  * mapping, uuids, rejects). The caller undoes the range's reads if any of them fails.
  */
 import { basename } from 'node:path';
-import { checkStagingRoom } from '../doctor/staging-room.js';
+import { checkStagingRoom } from './staging-room.js';
 import type { Reporter } from '../reporter.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { SourceFormat } from '../sources/source-item.js';

@@ -3,7 +3,7 @@
  * JSON value written out the way Rust's serde_json writes it (a number from its source text,
  * never rounded; objects with sorted keys); NUL replaced by U+FFFD; cut at 200 characters.
  */
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 
 export const MAX_DISTINCT_ID_CHARS = 200;
 

@@ -1,7 +1,7 @@
 /** The flags of export-source that only the source APIs take, declared once: their options, and the refusal of them for files. */
 import type { Command } from 'commander';
 import { UsageError } from '../../../errors.js';
-import { apiSourceNames } from '../../../sources/api/api-sources.js';
+import { apiSourceNames } from '../../../source-apis/api-sources.js';
 import { configOption, integerOption } from '../../options/common-options.js';
 
 export interface ApiSourceOptions {

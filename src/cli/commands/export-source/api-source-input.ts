@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../../../errors.js';
 import type { RetryPolicy } from '../../../http/retry-policy.js';
-import { API_SOURCES, isApiSource, type ApiSourceName } from '../../../sources/api/api-sources.js';
+import { API_SOURCES, isApiSource, type ApiSourceName } from '../../../source-apis/api-sources.js';
 import type { StageApiInput } from '../../../stage-sources/stage-api.js';
 import { stagingShape, type ExportSourceOptions } from './export-source-input.js';
 

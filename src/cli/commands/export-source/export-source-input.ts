@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../../errors.js';
-import { canonicalJson } from '../../../events/canonical-json.js';
+import { canonicalJson } from '../../../json/canonical-json.js';
 import type { MappingFile } from '../../../events/mapping-schema.js';
 import type { GroupColumn } from '../../../events/rules-spec.js';
 import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
@@ -18,7 +18,7 @@ import { checkZone, loadMappingFile } from '../../options/event-rule-options.js'
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
 import { rowSelection, type RowSelectionFlags } from '../../options/row-selection-options.js';
 import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
-import { apiSourceNames } from '../../../sources/api/api-sources.js';
+import { apiSourceNames } from '../../../source-apis/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
 export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags {

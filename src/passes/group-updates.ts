@@ -7,14 +7,14 @@
  * new file is worked out again, and updates no longer wanted are withdrawn unless delivered.
  * PostHog keeps five group types per project: updates are staged for the five seen first.
  */
-import { canonicalJson } from '../../events/canonical-json.js';
-import { deriveUuidBytes } from '../../events/stable-uuid.js';
-import { EventKind, type StagedEvent } from '../../events/staged-event.js';
-import { groupDistinctId } from '../../sources/people/group-record.js';
-import type { DerivedRows } from '../../staging/derived-rows.js';
-import { dropOrphanObservations, groupTotals, groupTypesByAge, GroupTables, redoGroupTypes, type GroupRef, type GroupTotals, type Observation } from '../../staging/group-store.js';
-import type { ScanScope } from '../../staging/pass-state.js';
-import type { StagingStore } from '../../staging/staging-store.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import { deriveUuidBytes } from '../events/stable-uuid.js';
+import { EventKind, type StagedEvent } from '../events/staged-event.js';
+import { groupDistinctId } from '../sources/people/group-record.js';
+import type { DerivedRows } from '../staging/derived-rows.js';
+import { dropOrphanObservations, groupTotals, groupTypesByAge, GroupTables, redoGroupTypes, type GroupRef, type GroupTotals, type Observation } from '../staging/group-store.js';
+import type { ScanScope } from '../staging/pass-state.js';
+import type { StagingStore } from '../staging/staging-store.js';
 
 /** PostHog's limit on group types per project. */
 export const MAX_GROUP_TYPES = 5;

@@ -4,7 +4,7 @@
  * json-numbers.ts), nesting bounded, lone surrogates refused and syntax errors located. Slower
  * than JSON.parse; parseJson sends it only the texts that may need it.
  */
-import { jsonDepth } from '../../events/json-depth.js';
+import { jsonDepth } from './json-depth.js';
 import { describeChar, describeOffset, formatPath, type JsonProblem, type JsonProblemReason, type PathSegment } from './json-problem.js';
 import { floatValue, integerValue } from './json-numbers.js';
 import { isWellFormed, readJsonString } from './json-string-reader.js';

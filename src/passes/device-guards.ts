@@ -6,8 +6,8 @@
  * device seen with more users than the limit (a kiosk, a test rig, a broken SDK) is not linked
  * at all. Pure.
  */
-import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
-import type { DeviceRecord, DeviceUsers } from '../../staging/identity-store.js';
+import { isIllegalDistinctId } from '../events/illegal-distinct-id.js';
+import type { DeviceRecord, DeviceUsers } from '../staging/identity-store.js';
 
 /** Default of --max-users-per-device. */
 export const DEFAULT_MAX_USERS_PER_DEVICE = 5;
