@@ -9,7 +9,7 @@ import { stagedSourceSizes } from '../staging/staged-facts.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { bytes } from '../util/format.js';
 import { roomFor, stagingNeed, type SourceSize } from '../machine/disk-estimate.js';
-import { diskFacts } from '../doctor/gather/local-facts.js';
+import { diskFacts } from '../machine/disk-facts.js';
 
 export async function checkStagingRoom(store: StagingStore, sources: readonly SourceSize[], reporter: Reporter): Promise<void> {
   const need = stagingNeed(sources, stagedSourceSizes(store));

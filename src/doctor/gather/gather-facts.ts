@@ -16,7 +16,8 @@ import type { ConfiguredProject, DoctorFacts, KeyFacts, PersonalKeyFacts, Probe,
 import { importNeed } from '../../machine/disk-estimate.js';
 import { gatherApiFacts, type ApiFacts } from './api-facts.js';
 import { probeEmptyBatch, probeFlags, type ProbeContext } from './ingestion-probes.js';
-import { diskFacts, stagedFacts } from './local-facts.js';
+import { diskFacts } from '../../machine/disk-facts.js';
+import { stagedFacts } from './local-facts.js';
 
 export interface GatherInput {
   config: MigrateConfig;
