@@ -5,7 +5,7 @@
 /** The shell: flags, wording, terminal, signals. */
 const SHELL = '^src/(cli/|main\\.ts$)';
 /** The use cases the shell calls. */
-const USE_CASES = '^src/(stage|passes|import|verify|doctor)/';
+const USE_CASES = '^src/(stage-sources|passes|import|verify|doctor)/';
 /** The floors every use case stands on (shared facts and the doors to outside systems). */
 const SHARED_FLOORS = '^src/(posthog|json|machine|sqlite|util)/';
 
@@ -57,8 +57,8 @@ module.exports = {
     {
       name: 'only-sqlite-door-imports-better-sqlite3',
       severity: 'error',
-      from: { pathNot: '^src/sqlite/' },
-      to: { path: 'node_modules/better-sqlite3/' },
+      from: { pathNot: '^src/sqlite/database\\.ts$' },
+      to: { path: 'node_modules/(@types/)?better-sqlite3/' },
     },
     {
       name: 'only-http-client-imports-undici',
@@ -77,12 +77,12 @@ module.exports = {
       severity: 'error',
       comment: 'PostHog facts, events and delivery\'s pure parts import no fs, undici or SQLite.',
       from: { path: '^src/(posthog|events)/' },
-      to: { path: ['^(node:)?fs(/promises)?$', 'node_modules/(undici|better-sqlite3)/'] },
+      to: { path: ['^(node:)?fs(/promises)?$', 'node_modules/(undici|(@types/)?better-sqlite3)/'] },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: ['^src/', 'node_modules/(better-sqlite3|undici|ora)/'],
+    includeOnly: ['^src/', '^(node:)?fs(/promises)?$', 'node_modules/((@types/)?better-sqlite3|undici|ora)/'],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

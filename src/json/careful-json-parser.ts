@@ -9,9 +9,7 @@ import { describeChar, describeOffset, formatPath, type JsonProblem, type JsonPr
 import { floatValue, integerValue } from './json-numbers.js';
 import { isWellFormed, readJsonString } from './json-string-reader.js';
 import type { JsonArray, JsonObject, JsonParseResult, JsonReadOptions, JsonValue } from './json-value.js';
-
-/** PostHog's capture refuses JSON nested deeper than this (the outermost value is level 1). */
-export const POSTHOG_MAX_JSON_DEPTH = 128;
+import { CAPTURE_JSON_DEPTH_LIMIT } from '../posthog/limits.js';
 
 const FAIL: unique symbol = Symbol('fail');
 type Read = JsonValue | typeof FAIL;
@@ -48,7 +46,7 @@ class CarefulParser {
     private readonly text: string,
     private readonly options: JsonReadOptions,
   ) {
-    this.maxDepth = options.maxDepth ?? POSTHOG_MAX_JSON_DEPTH;
+    this.maxDepth = options.maxDepth ?? CAPTURE_JSON_DEPTH_LIMIT;
   }
 
   parse(): JsonParseResult {

@@ -15,9 +15,8 @@ import type { DerivedRows } from '../staging/derived-rows.js';
 import { dropOrphanObservations, groupTotals, groupTypesByAge, GroupTables, redoGroupTypes, type GroupRef, type GroupTotals, type Observation } from '../staging/group-store.js';
 import type { ScanScope } from '../staging/pass-state.js';
 import type { StagingStore } from '../staging/staging-store.js';
+import { MAX_GROUP_TYPES } from '../posthog/limits.js';
 
-/** PostHog's limit on group types per project. */
-export const MAX_GROUP_TYPES = 5;
 const GROUPS_PER_TRANSACTION = 500;
 
 export interface GroupPassResult {

@@ -6,7 +6,7 @@
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
-import { MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../../events/staged-event.js';
+import { MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../../posthog/limits.js';
 import { valueAtPath } from '../json-columns.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import type { ReaderOptions } from '../source-item.js';

@@ -7,7 +7,7 @@ import { UsageError } from '../../../errors.js';
 import { canonicalJson } from '../../../json/canonical-json.js';
 import type { MappingFile } from '../../../events/mapping-schema.js';
 import type { GroupColumn } from '../../../events/rules-spec.js';
-import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
+import { MAX_GROUP_KEY_CHARS } from '../../../posthog/limits.js';
 import { formatNames, SOURCE_FORMATS } from '../../../sources/formats.js';
 import { JSON_COLUMN_ROLES } from '../../../sources/json-columns.js';
 import { CSV_ROLES, type SourceFormat } from '../../../sources/source-item.js';

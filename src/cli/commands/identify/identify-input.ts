@@ -3,7 +3,8 @@
  * updates ($identify) or group updates ($groupidentify) from a users or groups file. Pure.
  */
 import { UsageError } from '../../../errors.js';
-import { EventKind, MAX_GROUP_KEY_CHARS, RECENT_WINDOW_MS, type EventKindValue } from '../../../events/staged-event.js';
+import { EventKind, RECENT_WINDOW_MS, type EventKindValue } from '../../../events/staged-event.js';
+import { MAX_GROUP_KEY_CHARS } from '../../../posthog/limits.js';
 import type { ReaderOptions } from '../../../sources/source-item.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
