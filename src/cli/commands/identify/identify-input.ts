@@ -10,7 +10,8 @@ import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js'
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone } from '../../options/event-rule-options.js';
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
-import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { defaultedTime, parseMinTime, type TimeOptions } from '../../options/time-options.js';
+import { recordedMinTime } from '../../../stage-sources/recorded-options.js';
 
 export interface IdentifyOptions extends StagingOptions, TimeOptions, ReadingFlags {
   from: 'csv' | 'jsonl';
