@@ -12,6 +12,9 @@
  */
 export const CAPTURE_JSON_DEPTH_LIMIT = 128;
 
+/** Ingestion replaces a timestamp more than 23 hours ahead of the event's arrival with the arrival time. */
+export const FUTURE_TIMESTAMP_ALLOWANCE_MS = 23 * 60 * 60 * 1000;
+
 /** Capture: the largest body as received (20 MiB); a larger one is refused with 413. */
 export const CAPTURE_MAX_RECEIVED_BYTES = 20 * 1024 * 1024;
 
