@@ -50,7 +50,7 @@ module.exports = {
     {
       name: 'sandbox-reaches-no-client-module',
       severity: 'error',
-      comment: 'The sandbox checks the client: it shares PostHog\'s facts (src/posthog) and the floors, never the client\'s rules.',
+      comment: "The sandbox checks the client: it shares PostHog's facts (src/posthog) and the floors, never the client's rules.",
       from: { path: '^src/sandbox/' },
       to: { path: '^src/', pathNot: ['^src/sandbox/', SHARED_FLOORS, '^src/errors\\.ts$'] },
     },
@@ -75,7 +75,7 @@ module.exports = {
     {
       name: 'pure-core-no-io',
       severity: 'error',
-      comment: 'PostHog facts, events and delivery\'s pure parts import no fs, undici or SQLite.',
+      comment: "PostHog facts, events and delivery's pure parts import no fs, undici or SQLite.",
       from: { path: '^src/(posthog|events)/' },
       to: { path: ['^(node:)?fs(/promises)?$', 'node_modules/(undici|(@types/)?better-sqlite3)/'] },
     },
