@@ -75,7 +75,7 @@ module.exports = {
     {
       name: 'pure-core-no-io',
       severity: 'error',
-      comment: "PostHog facts, events and delivery's pure parts import no fs, undici or SQLite.",
+      comment: 'PostHog facts and the event rules import no fs, undici or SQLite.',
       from: { path: '^src/(posthog|events)/' },
       to: { path: ['^(node:)?fs(/promises)?$', 'node_modules/(undici|(@types/)?better-sqlite3)/'] },
     },
