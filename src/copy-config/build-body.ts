@@ -6,7 +6,7 @@
  * destination's as it answered.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../events/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { pickFields, WRITABLE_FIELDS, type CopyKind } from './config-kinds.js';
 import { remapOne, remapReferences, type IdMaps, type MissingReference } from './remap-references.js';
 

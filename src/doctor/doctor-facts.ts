@@ -3,6 +3,7 @@
  * the config, disk numbers, the clock, the staging file). The checks are pure functions of
  * these values, so each verdict is tested with a table of facts.
  */
+import type { DiskFacts } from '../machine/disk-facts.js';
 import type { GroupTypeUse } from '../staging/rule-report.js';
 import type { DayCount, StagedSummary } from '../staging/staged-facts.js';
 
@@ -98,7 +99,6 @@ export interface StagedRuleFacts {
   olderGeoReads: Array<{ path: string; staged: number }>;
 }
 
-export type DiskFacts = { path: string; freeBytes: number } | { path: string; error: string };
 
 export interface MachineFacts {
   disk: DiskFacts;

@@ -2,10 +2,10 @@
  * Group properties seen on events (Amplitude's `group_properties`): for each group, which
  * version of its properties an event carried and when. They are not part of the event PostHog
  * receives; after staging, a pass turns each change of version, in time order, into a
- * `$groupidentify` (see stage-sources/passes/group-updates.ts). Pure.
+ * `$groupidentify` (see passes/group-updates.ts). Pure.
  */
 import { hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 
 /** What a row says about one group. */
 export interface GroupProperties {

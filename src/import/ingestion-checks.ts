@@ -6,7 +6,8 @@
  */
 import { RefusedError } from '../errors.js';
 import { RECENT_WINDOW_MS } from '../events/staged-event.js';
-import { geoReads, groupTypeUses, MAX_GROUP_TYPES, pendingRecentEvents, type GroupTypeUse } from '../staging/rule-report.js';
+import { geoReads, groupTypeUses, pendingRecentEvents, type GroupTypeUse } from '../staging/rule-report.js';
+import { MAX_GROUP_TYPES } from '../posthog/limits.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import type { Reporter } from '../reporter.js';
 import { findProjectRecord, totalStaged } from '../staging/delivery-store.js';

@@ -6,10 +6,10 @@
  * to pending with nothing of it staged.
  */
 import { MigrateError, RemoteError } from '../errors.js';
-import type { PassesResult } from './passes/run-passes.js';
+import type { PassesResult } from '../passes/run-passes.js';
 import type { PeoplePart } from './posthog-people.js';
 import { redact } from '../util/redact.js';
-import { spanLength, type Span } from '../sources/api/api-ranges.js';
+import { spanLength, type Span } from '../source-apis/api-ranges.js';
 import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { InFlight } from '../util/in-flight.js';

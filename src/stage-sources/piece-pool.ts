@@ -17,7 +17,7 @@ import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
 import { InFlight } from '../util/in-flight.js';
 import { startWorker } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
-import { pieceContext, preparePiece, writePiece, type PieceContext, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
+import { pieceContext, preparePiece, writePiece, type PieceContext, type PieceTarget, type PreparedPiece } from './stage-piece.js';
 
 /** How one file's pieces are read: plain data, sent to every worker once per file. */
 export interface WorkerSetup {

@@ -6,10 +6,10 @@
  * to be undone; it is read again by every run, and staging keeps only what changed.
  */
 import { AuthError, InterruptedError, RemoteError } from '../errors.js';
-import { readGroups, readGroupTypes, readPersons, type PeopleRead } from '../sources/api/posthog-people-read.js';
-import { GROUP_ROLES, PERSON_ROLES } from '../sources/api/posthog-people-queries.js';
-import type { QueryCallOptions } from '../sources/api/query-range.js';
-import type { DownloadResult } from '../sources/api/range-download.js';
+import { readGroups, readGroupTypes, readPersons, type PeopleRead } from '../source-apis/posthog-people-read.js';
+import { GROUP_ROLES, PERSON_ROLES } from '../source-apis/posthog-people-queries.js';
+import type { QueryCallOptions } from '../source-apis/query-range.js';
+import type { DownloadResult } from '../source-apis/range-download.js';
 import { findFormat } from '../sources/formats.js';
 import { EventKind, type EventKindValue } from '../events/staged-event.js';
 import { addPendingRanges, markDone, markEmpty, markFailed, markFetching, markPending, rangeName, rangesOf, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';

@@ -18,7 +18,7 @@ import { latestRuns, startRun } from '../staging/import-runs.js';
 import { requeueDelivered } from '../staging/requeue.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
-import { count, plural } from '../util/format.js';
+import { plural } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
 import type { MissingEvent } from './landed-counts.js';

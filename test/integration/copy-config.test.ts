@@ -15,6 +15,7 @@ import { apiCaller, type ApiCall } from '../helpers/api-call.js';
 import { ensureProjects, insertGroupType } from '../helpers/management-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the API's answers are read as loosely as a test reads JSON
 type Json = Record<string, any>;
 
 function insertPerson(store: SandboxStore, teamId: number, distinctId: string): void {

@@ -118,7 +118,7 @@ describe('export-source --from posthog-api', () => {
 
   it('never records a window done when an event arrives while it is paged: the next run reads it again', async () => {
     let pages = 0;
-    let late = () => undefined as void;
+    let late = (): void => undefined;
     const { sandbox, dir, config, clock } = await source({ maxRows: 5, gate: (query) => (query.startsWith('SELECT uuid') && ++pages === 2 ? late() : undefined) });
     late = () => insertEvents(sandbox.store, 1, [{ event: 'late', timestamp: '2025-03-01T23:59:00.000Z' }]);
     await sendToSandbox(sandbox, events(12, 60));

@@ -37,7 +37,7 @@ describe('verify counts delivered uuids', () => {
   }
 
   it('a corrected row re-staged with --replace-changed and lost in PostHog: the withdrawn old version does not count; --resend-missing re-sends it', { timeout: 240_000 }, async () => {
-    const { sandbox, dir, staging, cli, stage } = await setup();
+    const { sandbox, dir, cli, stage } = await setup();
     const rows = ['signed_up,u1,2025-09-01T10:00:00Z,free', 'signed_up,u2,2025-09-01T11:00:00Z,free', 'signed_up,u3,2025-09-01T12:00:00Z,free'];
     const file = writeCsv(dir, 'users.csv', rows);
     expect((await stage(file)).code).toBe(0);

@@ -1,9 +1,9 @@
 /** The pure parts of --from posthog-api: times to UTC, the queries, the row cap, the lines written. Table-driven. */
 import { describe, expect, it } from 'vitest';
-import { isQueryTimeout } from '../../src/sources/api/posthog-query-api.js';
-import { groupLine, pageQuery, personLines, PERSONS, DISTINCT_IDS } from '../../src/sources/api/posthog-people-queries.js';
-import { countEventsQuery, eventLine, eventPageQuery, rowCapOf } from '../../src/sources/api/posthog-queries.js';
-import { toUtcExact } from '../../src/sources/api/posthog-time.js';
+import { isQueryTimeout } from '../../src/source-apis/posthog-query-api.js';
+import { groupLine, pageQuery, personLines, PERSONS, DISTINCT_IDS } from '../../src/source-apis/posthog-people-queries.js';
+import { countEventsQuery, eventLine, eventPageQuery, rowCapOf } from '../../src/source-apis/posthog-queries.js';
+import { toUtcExact } from '../../src/source-apis/posthog-time.js';
 
 const HOUR = Date.UTC(2024, 2, 5) / 3_600_000;
 

@@ -13,10 +13,11 @@ import type { StagingStore } from '../../staging/staging-store.js';
 import type { Clock } from '../../util/clock.js';
 import { hostCheck } from '../checks/host-check.js';
 import type { ConfiguredProject, DoctorFacts, KeyFacts, PersonalKeyFacts, Probe, SeparationFacts, StagedFacts } from '../doctor-facts.js';
-import { importNeed } from '../disk-estimate.js';
+import { importNeed } from '../../machine/disk-estimate.js';
 import { gatherApiFacts, type ApiFacts } from './api-facts.js';
 import { probeEmptyBatch, probeFlags, type ProbeContext } from './ingestion-probes.js';
-import { diskFacts, stagedFacts } from './local-facts.js';
+import { diskFacts } from '../../machine/disk-facts.js';
+import { stagedFacts } from './local-facts.js';
 
 export interface GatherInput {
   config: MigrateConfig;

@@ -4,19 +4,10 @@
  * format the API answers in, made by the same code. Pure but for reading the mapping file.
  */
 import { UsageError } from '../../../errors.js';
-import type { RetryPolicy } from '../../../http/retry-policy.js';
-import { API_SOURCES, isApiSource, type ApiSourceName } from '../../../sources/api/api-sources.js';
+import { apiRequestSettings } from '../../../source-apis/api-options.js';
+import { API_SOURCES, isApiSource, type ApiSourceName } from '../../../source-apis/api-sources.js';
 import type { StageApiInput } from '../../../stage-sources/stage-api.js';
 import { stagingShape, type ExportSourceOptions } from './export-source-input.js';
-
-/**
- * Source API retries: as delivery's, but patient. The budget is wall time from a range's first
- * request, so it holds the downloads themselves (a day of Mixpanel can take many minutes) and
- * the waits for the rate limit as well as the backoffs; a range is worth waiting for.
- */
-export const API_RETRY_DEFAULTS: RetryPolicy = { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 2 * 3_600_000 };
-/** Longest silence of a source API's answer, in ms: an export may think for minutes before its first byte. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 export async function toStageApiInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageApiInput> {
   if (!isApiSource(options.from)) throw new UsageError(`--from ${options.from}: not a source API`);
@@ -47,11 +38,6 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
     maxRequestsPerHour: options.maxRequestsPerHour,
     concurrency: options.apiConcurrency,
     hoursPerRequest: options.hoursPerRequest,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-    retryPolicy: {
-      initialDelayMs: options.retryInitialMs ?? API_RETRY_DEFAULTS.initialDelayMs,
-      maxDelayMs: options.retryMaxDelayMs ?? API_RETRY_DEFAULTS.maxDelayMs,
-      maxTotalWaitMs: options.retryBudgetMs ?? API_RETRY_DEFAULTS.maxTotalWaitMs,
-    },
+    ...apiRequestSettings(options),
   };
 }

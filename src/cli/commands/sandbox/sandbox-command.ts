@@ -20,7 +20,7 @@ function share(name: string): (value: string) => number {
 async function run(options: SandboxCommandOptions): Promise<void> {
   const interrupts = watchInterrupts();
   // Loaded on use, so other commands do not pay for the server's modules at start.
-  const { startSandbox } = await import('../../../sandbox/sandbox-server.js');
+  const { startSandbox } = await import('../../../sandbox/index.js');
   const sandbox = await startSandbox(toSandboxOptions(options));
   try {
     printBanner(sandbox, sandboxDbPath(options.db), options, faultsOf(options));

@@ -1,7 +1,6 @@
 /** sandbox's options as the server's options: where it listens, its store, and the capture faults to inject. Pure. */
 import { resolve } from 'node:path';
-import type { CaptureFaults } from '../../../sandbox/capture/capture-faults.js';
-import type { SandboxOptions } from '../../../sandbox/sandbox-server.js';
+import type { CaptureFaults, SandboxOptions } from '../../../sandbox/index.js';
 import { seededRandom } from '../../../util/seeded-random.js';
 
 export interface SandboxCommandOptions {

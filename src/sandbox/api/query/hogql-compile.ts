@@ -6,11 +6,12 @@
 import { compileQuery, type CompiledQuery } from './hogql-query.js';
 import { parseHogQL } from './hogql-parser.js';
 import { QueryProblem } from './query-problem.js';
+import { MAX_QUERY_ROWS } from '../../../posthog/limits.js';
 
 /** Rows a query without LIMIT answers (PostHog's DEFAULT_RETURNED_ROWS). */
 export const DEFAULT_RETURNED_ROWS = 100;
-/** The most rows any query answers (PostHog's MAX_SELECT_RETURNED_ROWS); a larger LIMIT is lowered to it. */
-export const MAX_SELECT_RETURNED_ROWS = 50_000;
+/** The most rows any query answers; a larger LIMIT is lowered to it. */
+export const MAX_SELECT_RETURNED_ROWS = MAX_QUERY_ROWS;
 
 export interface RowWindow {
   /** Rows to ask SQLite for (one more than answered when paginating, to learn `hasMore`). */

@@ -8,7 +8,9 @@ import { parseDateLiteral, parseDateTimeLiteral, parseUuidLiteral, printIdentifi
 import { QueryProblem, unsupported } from './query-problem.js';
 import { DATETIME, type TableDef } from './hogql-tables.js';
 
-export type ValueKind = 'datetime' | 'date' | 'text' | 'nullable-text' | 'uuid' | 'number' | 'boolean';
+import type { ValueKind } from './hogql-ast.js';
+
+export type { ValueKind };
 
 export interface Compiled {
   sql: string;

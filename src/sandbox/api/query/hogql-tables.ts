@@ -4,7 +4,7 @@
  * `events` (so every compiled expression reads `events.<column>`), with the columns HogQL
  * shows and the ClickHouse types PostHog reports. Pure.
  */
-import type { ValueKind } from './hogql-expressions.js';
+import type { ValueKind } from './hogql-ast.js';
 import { TIMESTAMP_SQL_FORMAT } from './hogql-literals.js';
 
 export interface ColumnDef {

@@ -9,10 +9,10 @@
  * moves the link (if not yet delivered), a device that turns out shared or a kiosk gets its
  * undelivered link withdrawn (a delivered one is kept and reported: PostHog keeps it).
  */
-import { canonicalJson } from '../../events/canonical-json.js';
-import { nameUuidBytes } from '../../events/derived-uuids.js';
-import { EventKind, type StagedEvent } from '../../events/staged-event.js';
-import type { DerivedRows } from '../../staging/derived-rows.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import { nameUuidBytes } from '../events/derived-uuids.js';
+import { EventKind, type StagedEvent } from '../events/staged-event.js';
+import type { DerivedRows } from '../staging/derived-rows.js';
 import {
   collectPairs,
   exampleDevices,
@@ -24,9 +24,9 @@ import {
   redecideAllDevices,
   type DeviceRecord,
   type IdentityTotals,
-} from '../../staging/identity-store.js';
-import type { ScanScope } from '../../staging/pass-state.js';
-import type { StagingStore } from '../../staging/staging-store.js';
+} from '../staging/identity-store.js';
+import type { ScanScope } from '../staging/pass-state.js';
+import type { StagingStore } from '../staging/staging-store.js';
 import { decideDevice } from './device-guards.js';
 
 /**

@@ -7,17 +7,16 @@
  * new file is worked out again, and updates no longer wanted are withdrawn unless delivered.
  * PostHog keeps five group types per project: updates are staged for the five seen first.
  */
-import { canonicalJson } from '../../events/canonical-json.js';
-import { deriveUuidBytes } from '../../events/stable-uuid.js';
-import { EventKind, type StagedEvent } from '../../events/staged-event.js';
-import { groupDistinctId } from '../../sources/people/group-record.js';
-import type { DerivedRows } from '../../staging/derived-rows.js';
-import { dropOrphanObservations, groupTotals, groupTypesByAge, GroupTables, redoGroupTypes, type GroupRef, type GroupTotals, type Observation } from '../../staging/group-store.js';
-import type { ScanScope } from '../../staging/pass-state.js';
-import type { StagingStore } from '../../staging/staging-store.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import { deriveUuidBytes } from '../events/stable-uuid.js';
+import { EventKind, type StagedEvent } from '../events/staged-event.js';
+import { groupDistinctId } from '../sources/people/group-record.js';
+import type { DerivedRows } from '../staging/derived-rows.js';
+import { dropOrphanObservations, groupTotals, groupTypesByAge, GroupTables, redoGroupTypes, type GroupRef, type GroupTotals, type Observation } from '../staging/group-store.js';
+import type { ScanScope } from '../staging/pass-state.js';
+import type { StagingStore } from '../staging/staging-store.js';
+import { MAX_GROUP_TYPES } from '../posthog/limits.js';
 
-/** PostHog's limit on group types per project. */
-export const MAX_GROUP_TYPES = 5;
 const GROUPS_PER_TRANSACTION = 500;
 
 export interface GroupPassResult {
@@ -35,7 +34,7 @@ export function changePoints(observations: Iterable<Observation>): Observation[]
   const changes: Observation[] = [];
   let last: Buffer | undefined;
   for (const o of observations) {
-    if (last !== undefined && last.equals(o.version)) continue;
+    if (last?.equals(o.version)) continue;
     changes.push(o);
     last = o.version;
   }

@@ -5,7 +5,7 @@
  * 4 GB is refused with 400, and a long range may time out with 504: both are split in halves,
  * down to one hour. Pure.
  */
-import type { Verdict } from '../../http/classify-outcome.js';
+import type { Verdict } from '../http/classify-outcome.js';
 import { zipProblem } from './answer-checks.js';
 import { formatHour, spanLength, type Span } from './api-ranges.js';
 import { authVerdict, type ApiSource, type RangeVerdict } from './api-source.js';

@@ -7,11 +7,11 @@
  * at 100M events. Staged events are what is sent: the pass updates those not yet delivered, and
  * refuses when a new file would change the session of an event a project already received.
  */
-import { sessionUuid } from '../../events/derived-uuids.js';
-import type { DerivedRows } from '../../staging/derived-rows.js';
-import type { ScanScope } from '../../staging/pass-state.js';
-import { collectSessionEvents, dropOrphanSessionEvents, sessionTotals, SessionTables, type SessionRow } from '../../staging/session-store.js';
-import type { StagingStore } from '../../staging/staging-store.js';
+import { sessionUuid } from '../events/derived-uuids.js';
+import type { DerivedRows } from '../staging/derived-rows.js';
+import type { ScanScope } from '../staging/pass-state.js';
+import { collectSessionEvents, dropOrphanSessionEvents, sessionTotals, SessionTables, type SessionRow } from '../staging/session-store.js';
+import type { StagingStore } from '../staging/staging-store.js';
 
 /** Rows looked at per transaction, and per page of one person's events. */
 const ROWS_PER_TRANSACTION = 5000;

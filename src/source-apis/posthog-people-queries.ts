@@ -5,7 +5,7 @@
  * of its distinct ids, and one link from that id to each other one, so persons merged in the
  * source stay one person. Roles are read from names no property is likely to have. Pure.
  */
-import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
+import { isIllegalDistinctId } from '../events/illegal-distinct-id.js';
 import { printHogQLString } from './hogql-text.js';
 import { toUtcExact } from './posthog-time.js';
 

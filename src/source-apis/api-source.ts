@@ -4,8 +4,8 @@
  * it, or stop the run). The shared classifier has judged the HTTP outcome already; this says
  * what the judgement means for this API. Pure.
  */
-import type { Verdict } from '../../http/classify-outcome.js';
-import type { SourceApiTarget } from '../../config/resolve-source.js';
+import type { Verdict } from '../http/classify-outcome.js';
+import type { SourceApiTarget } from '../config/resolve-source.js';
 import type { AnswerSample } from './answer-sample.js';
 import type { Span } from './api-ranges.js';
 import type { WindowLimit } from './request-window.js';

@@ -4,7 +4,7 @@
  * the epoch (day 0 is 1970-01-01), hours likewise; each range is inclusive at both ends, as
  * both APIs take it. Pure.
  */
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

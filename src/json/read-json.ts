@@ -4,7 +4,8 @@
  * have read differently (json-hazards.ts); those texts, and every text JSON.parse refuses (for a
  * located message), are read again by the careful parser.
  */
-import { parseJsonCarefully, POSTHOG_MAX_JSON_DEPTH } from './careful-json-parser.js';
+import { parseJsonCarefully } from './careful-json-parser.js';
+import { CAPTURE_JSON_DEPTH_LIMIT } from '../posthog/limits.js';
 import { hasSurrogateEscape, mayDiffer } from './json-hazards.js';
 import { isWellFormed } from './json-string-reader.js';
 import type { JsonParseResult, JsonReadOptions, JsonValue } from './json-value.js';
@@ -23,7 +24,7 @@ export function parseJson(text: string, options: JsonReadOptions = {}): JsonPars
   } catch {
     return parseJsonCarefully(text, options);
   }
-  if (mayDiffer(value, options.maxDepth ?? POSTHOG_MAX_JSON_DEPTH, hasSurrogateEscape(text))) return parseJsonCarefully(text, options);
+  if (mayDiffer(value, options.maxDepth ?? CAPTURE_JSON_DEPTH_LIMIT, hasSurrogateEscape(text))) return parseJsonCarefully(text, options);
   return { ok: true, value };
 }
 

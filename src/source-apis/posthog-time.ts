@@ -3,7 +3,7 @@
  * `...Z` in a UTC project, or without a zone), turned into UTC exactly: the fraction digits are
  * kept as written (offsets are whole minutes, so they never touch them). Pure.
  */
-import { createZoneConverter } from '../../events/time-zone.js';
+import { createZoneConverter } from '../events/time-zone.js';
 
 const TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/;
 

@@ -4,7 +4,7 @@
  * window has room; the wait is reported, not treated as an error. Windows can be seeded with
  * the requests an earlier run made, so a re-run does not start with a burst the API refuses.
  */
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../util/clock.js';
 
 export interface WindowLimit {
   max: number;

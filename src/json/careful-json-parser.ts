@@ -4,14 +4,12 @@
  * json-numbers.ts), nesting bounded, lone surrogates refused and syntax errors located. Slower
  * than JSON.parse; parseJson sends it only the texts that may need it.
  */
-import { jsonDepth } from '../../events/json-depth.js';
+import { jsonDepth } from './json-depth.js';
 import { describeChar, describeOffset, formatPath, type JsonProblem, type JsonProblemReason, type PathSegment } from './json-problem.js';
 import { floatValue, integerValue } from './json-numbers.js';
 import { isWellFormed, readJsonString } from './json-string-reader.js';
 import type { JsonArray, JsonObject, JsonParseResult, JsonReadOptions, JsonValue } from './json-value.js';
-
-/** PostHog's capture refuses JSON nested deeper than this (the outermost value is level 1). */
-export const POSTHOG_MAX_JSON_DEPTH = 128;
+import { CAPTURE_JSON_DEPTH_LIMIT } from '../posthog/limits.js';
 
 const FAIL: unique symbol = Symbol('fail');
 type Read = JsonValue | typeof FAIL;
@@ -48,7 +46,7 @@ class CarefulParser {
     private readonly text: string,
     private readonly options: JsonReadOptions,
   ) {
-    this.maxDepth = options.maxDepth ?? POSTHOG_MAX_JSON_DEPTH;
+    this.maxDepth = options.maxDepth ?? CAPTURE_JSON_DEPTH_LIMIT;
   }
 
   parse(): JsonParseResult {

@@ -5,7 +5,7 @@
  * does not inflate to its end is recorded as damaged: a cut the length and framing missed.
  */
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { isGzip } from '../byte-head.js';
+import { isGzip } from '../sources/byte-head.js';
 
 /** Bytes of the content's start kept for the checks (a first line, an HTML page's head). */
 export const SAMPLE_HEAD_BYTES = 4096;

@@ -1,20 +1,21 @@
 /**
  * How deeply a JSON text nests objects and arrays. PostHog refuses deep JSON (see
  * MAX_PROPERTIES_DEPTH), and the staging file stores properties as SQLite JSONB, which takes
- * at most MAX_JSON_DEPTH levels: deeper properties are a reject, not a failed request or write.
+ * at most SQLITE_MAX_JSON_DEPTH levels: deeper properties are a reject, not a failed request or write.
  */
+import { CAPTURE_JSON_DEPTH_LIMIT } from '../posthog/limits.js';
 
 /**
  * The deepest an event's properties may nest, counting the properties object itself. PostHog's
- * capture (serde_json) refuses a request nested 128 levels deep, counted from the /batch/ body:
- * body, batch list and event take three, which leaves 124. Readers bound the rows they parse
+ * capture (serde_json) refuses a request nested CAPTURE_JSON_DEPTH_LIMIT (128) levels deep, counted
+ * from the /batch/ body: body, batch list and event take three of the 127 it reads, which leaves 124. Readers bound the rows they parse
  * (without recursion, so no depth can crash them) and buildEvent checks the properties as
  * staged: deeper ones are a too_deep reject.
  */
-export const MAX_PROPERTIES_DEPTH = 124;
+export const MAX_PROPERTIES_DEPTH = CAPTURE_JSON_DEPTH_LIMIT - 1 - 3;
 
-/** SQLite's JSON nesting limit (the outer properties object is level 1). */
-export const MAX_JSON_DEPTH = 1000;
+/** SQLite's JSON nesting limit (the outer properties object is level 1): a limit of the staging file, not of PostHog. */
+export const SQLITE_MAX_JSON_DEPTH = 1000;
 
 /** The deepest nesting in `json` (valid JSON text); strings are skipped, escapes included. */
 export function jsonDepth(json: string): number {

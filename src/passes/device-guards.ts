@@ -6,8 +6,8 @@
  * device seen with more users than the limit (a kiosk, a test rig, a broken SDK) is not linked
  * at all. Pure.
  */
-import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
-import type { DeviceRecord, DeviceUsers } from '../../staging/identity-store.js';
+import { isIllegalDistinctId } from '../events/illegal-distinct-id.js';
+import type { DeviceRecord, DeviceUsers } from '../staging/identity-store.js';
 
 /** Default of --max-users-per-device. */
 export const DEFAULT_MAX_USERS_PER_DEVICE = 5;
@@ -21,7 +21,7 @@ const PLACEHOLDER_WORDS = new Set(['unknown', 'null', 'nil', 'none', 'undefined'
 export function isPlaceholderDevice(device: string): boolean {
   const id = device.startsWith(MIXPANEL_DEVICE_PREFIX) ? device.slice(MIXPANEL_DEVICE_PREFIX.length) : device;
   const trimmed = id.trim();
-  if (/^[0\-]*$/.test(trimmed)) return true;
+  if (/^[0-]*$/.test(trimmed)) return true;
   return PLACEHOLDER_WORDS.has(trimmed.toLowerCase()) || isIllegalDistinctId(id) || isIllegalDistinctId(device);
 }
 

@@ -5,7 +5,7 @@
  * API queries on Cloud: 240 a minute, 2,400 an hour, 3 at once (some projects: 120 an hour,
  * given with --max-requests-per-hour). Pure.
  */
-import type { Verdict } from '../../http/classify-outcome.js';
+import type { Verdict } from '../http/classify-outcome.js';
 import { formatHour, spanLength, type Span } from './api-ranges.js';
 import { authVerdict, type ApiSource, type RangeVerdict } from './api-source.js';
 

@@ -8,11 +8,11 @@
  * staged yet, since staging begins once the download is whole.
  */
 import { open } from 'node:fs/promises';
-import type { RetryVerdict, Verdict } from '../../http/classify-outcome.js';
-import type { HttpClient, HttpOutcome } from '../../http/http-client.js';
-import type { RetryPolicy } from '../../http/retry-policy.js';
-import { sendWithRetry } from '../../http/send-with-retry.js';
-import type { Clock } from '../../util/clock.js';
+import type { RetryVerdict, Verdict } from '../http/classify-outcome.js';
+import type { HttpClient, HttpOutcome } from '../http/http-client.js';
+import type { RetryPolicy } from '../http/retry-policy.js';
+import { sendWithRetry } from '../http/send-with-retry.js';
+import type { Clock } from '../util/clock.js';
 import { AnswerSampler, type AnswerSample } from './answer-sample.js';
 import type { RangeRequest } from './api-source.js';
 import type { RequestWindow } from './request-window.js';

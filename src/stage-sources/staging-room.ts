@@ -8,8 +8,8 @@ import type { Reporter } from '../reporter.js';
 import { stagedSourceSizes } from '../staging/staged-facts.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { bytes } from '../util/format.js';
-import { roomFor, stagingNeed, type SourceSize } from './disk-estimate.js';
-import { diskFacts } from './gather/local-facts.js';
+import { roomFor, stagingNeed, type SourceSize } from '../machine/disk-estimate.js';
+import { diskFacts } from '../machine/disk-facts.js';
 
 export async function checkStagingRoom(store: StagingStore, sources: readonly SourceSize[], reporter: Reporter): Promise<void> {
   const need = stagingNeed(sources, stagedSourceSizes(store));

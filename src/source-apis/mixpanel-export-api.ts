@@ -5,7 +5,7 @@
  * answer is JSON lines, each ending with a newline, gzipped when asked. Limits: 60 queries an hour, 3 a second, and a 429
  * beyond them. Pure.
  */
-import type { Verdict } from '../../http/classify-outcome.js';
+import type { Verdict } from '../http/classify-outcome.js';
 import { jsonLinesProblem } from './answer-checks.js';
 import { formatDay, type Span } from './api-ranges.js';
 import { authVerdict, type ApiSource, type RangeVerdict } from './api-source.js';

@@ -5,15 +5,15 @@
  * last transaction records where they got to (see staging/pass-state.ts): idempotent, resumed
  * by the next staging run after a crash, bounded in memory (SQL over indexed tables).
  */
-import { RefusedError, StagingError } from '../../errors.js';
-import { isSqliteError } from '../../sqlite/storage-failure.js';
-import { abandonRead } from '../../staging/source-reads.js';
-import { DerivedRows } from '../../staging/derived-rows.js';
-import { ensureImportRunId } from '../../staging/import-run-id.js';
-import { loadPassState, readsAfter, savePassState, scanScope, type PassSettings } from '../../staging/pass-state.js';
-import { sessionizeReads } from '../../staging/session-store.js';
-import type { StagingStore } from '../../staging/staging-store.js';
-import { count } from '../../util/format.js';
+import { RefusedError, StagingError } from '../errors.js';
+import { isSqliteError } from '../sqlite/storage-failure.js';
+import { abandonRead } from '../staging/source-reads.js';
+import { DerivedRows } from '../staging/derived-rows.js';
+import { ensureImportRunId } from '../staging/import-run-id.js';
+import { loadPassState, readsAfter, savePassState, scanScope, type PassSettings } from '../staging/pass-state.js';
+import { sessionizeReads } from '../staging/session-store.js';
+import type { StagingStore } from '../staging/staging-store.js';
+import { count } from '../util/format.js';
 import { DEFAULT_MAX_USERS_PER_DEVICE } from './device-guards.js';
 import { runGroupPass, type GroupPassResult } from './group-updates.js';
 import { runIdentityPass, type IdentityPassResult } from './identity-links.js';

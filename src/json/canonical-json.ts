@@ -8,7 +8,7 @@
  * sorted are reused): the same text as writeCanonical at a third of its cost, which was a fifth
  * of reading a JSON line. Any other value is written by writeCanonical itself.
  */
-import { setOwnProperty } from '../sources/json/own-property.js';
+import { setOwnProperty } from './own-property.js';
 
 export function canonicalJson(value: unknown): string {
   const sorted = sortedCopy(value, 0);

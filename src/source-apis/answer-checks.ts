@@ -4,7 +4,7 @@
  * middle of a line are not, whatever the status said. Such an answer is retried like a dropped
  * connection, and its range is never recorded as done with nothing, or half, in it. Pure.
  */
-import { isZip } from '../byte-head.js';
+import { isZip } from '../sources/byte-head.js';
 import type { AnswerSample } from './answer-sample.js';
 
 const NEWLINE = 0x0a;

@@ -7,11 +7,11 @@
  */
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Verdict } from '../../http/classify-outcome.js';
-import type { HttpClient, HttpOutcome } from '../../http/http-client.js';
-import type { RetryPolicy } from '../../http/retry-policy.js';
-import { sendWithRetry } from '../../http/send-with-retry.js';
-import type { Clock } from '../../util/clock.js';
+import type { Verdict } from '../http/classify-outcome.js';
+import type { HttpClient, HttpOutcome } from '../http/http-client.js';
+import type { RetryPolicy } from '../http/retry-policy.js';
+import { sendWithRetry } from '../http/send-with-retry.js';
+import type { Clock } from '../util/clock.js';
 import type { Span } from './api-ranges.js';
 import type { RangeRequest } from './api-source.js';
 import { countEventsQuery, eventLine, eventPageQuery, rowCapOf, type EventCursor } from './posthog-queries.js';
