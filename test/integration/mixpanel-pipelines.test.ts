@@ -5,6 +5,7 @@
  * as an object or as JSON text, times in three shapes). Staged into one staging file, each
  * event is there once, as the export API's line would have staged it.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportSource, rejectsOf, stagingIn } from '../helpers/export-source.js';
@@ -62,5 +63,17 @@ describe('export-source --from mixpanel: data pipelines', () => {
     expect(named('Purchase').properties).toMatchObject({ amount: 49.5, items: [{ sku: 'ZÜRICH-1', qty: 2 }, { sku: '東京-7', qty: 1 }], coupon: null });
     expect(named('Exported Report')).toMatchObject({ distinct_id: 'legacy-77', timestamp: '2025-09-01T11:00:00.000Z' });
     for (const event of events) expect(event.properties).not.toHaveProperty('$insert_id');
+  });
+
+  it('an older project: export lines in the project zone (--timezone) and pipeline rows in UTC are the same events', async () => {
+    const target = stagingIn(tempDir());
+    const exported = join(target.dir, 'export.json');
+    const pipeline = join(target.dir, 'pipeline.json');
+    // 10:00 in New York is 14:00 UTC.
+    writeFileSync(exported, JSON.stringify({ event: 'Paid', properties: { time: Date.UTC(2025, 8, 1, 10) / 1000, distinct_id: 'u-1', $insert_id: 'p-1', amount: 5 } }) + '\n');
+    writeFileSync(pipeline, JSON.stringify({ event_name: 'Paid', time: '2025-09-01T14:00:00Z', distinct_id: 'u-1', insert_id: 'p-1', properties: { amount: 5 } }) + '\n');
+    const result = await exportSource(target, ['--from', 'mixpanel', pipeline, exported, '--timezone', 'America/New_York']);
+    expect(result.totals).toMatchObject({ rowsRead: 2, staged: 1, alreadyStaged: 1, rejected: 0 });
+    expect(content(readStagedEvents(target.staging)).map((e) => e.timestamp)).toEqual(['2025-09-01T14:00:00.000Z']);
   });
 });
