@@ -1,6 +1,6 @@
 /**
  * --sessionize <minutes>: sessions for sources that have none (CSV, JSON lines, Mixpanel,
- * Segment, GA4). Per distinct_id, in time order over the whole staging file, a new session
+ * Segment, GA4 events without `ga_session_id`). Per distinct_id, in time order over the whole staging file, a new session
  * starts after that many minutes without an event; each event gets `$session_id`, a UUIDv7
  * whose time is the session's first event, the same on every run. Worked out in SQLite over an
  * index of the events concerned, person by person and in bounded batches, so memory stays flat

@@ -1,13 +1,14 @@
 /**
  * Expands a command-line argument into source files: a file stays itself; a directory gives
  * every file below it whose name the format reads (and every `.zip`); a glob gives what it
- * matches (shells usually expand globs first; a quoted one is expanded here). Hidden files are
- * skipped, and the order is natural and the same on every machine.
+ * matches (shells usually expand globs first; a quoted one is expanded here). Hidden files and
+ * completion markers (`complete`, `_SUCCESS`) are skipped, and the order is natural and the
+ * same on every machine.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
-import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, naturalCompare, splitGlob } from './input-names.js';
+import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, splitGlob } from './input-names.js';
 
 interface DirectoryFiles {
   matching: string[];
@@ -37,6 +38,7 @@ async function walk(dir: string, extensions: readonly string[], out: DirectoryFi
   for (const entry of entries) {
     if (isHiddenPath(entry.name)) continue;
     const path = join(dir, entry.name);
+    if (isMarkerName(entry.name) && !entry.isDirectory()) continue;
     if (entry.isDirectory()) await walk(path, extensions, out);
     else if (entry.isFile() || (entry.isSymbolicLink() && !(await isDirectory(path)))) {
       (classifyName(entry.name, extensions) ? out.matching : out.others).push(path);
@@ -93,7 +95,7 @@ async function matchGlob(dir: string, segments: string[], extensions: readonly s
   }
   const pattern = globSegmentToRegExp(segment);
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const matching = entries.filter((e) => pattern.test(e.name) && (segment.startsWith('.') || !isHiddenPath(e.name)));
+  const matching = entries.filter((e) => pattern.test(e.name) && (segment.startsWith('.') || !isHiddenPath(e.name)) && (e.isDirectory() || !isMarkerName(e.name)));
   for (const entry of matching.sort((a, b) => naturalCompare(a.name, b.name))) {
     const path = join(dir, entry.name);
     if (rest.length === 0 || (await isDirectory(path))) await matchGlob(path, rest, extensions, out);

@@ -22,6 +22,16 @@ export function classifyName(name: string, extensions: readonly string[]): NameK
   return extensions.some((ext) => base.endsWith(ext)) ? 'file' : undefined;
 }
 
+/**
+ * Files that mark a folder's data as complete and hold none: the `complete` of Mixpanel's raw
+ * pipelines and Amplitude's export to S3, the `_SUCCESS` of Spark and Hadoop jobs. Never read
+ * from a directory or a glob, whatever extensions a format reads.
+ */
+export function isMarkerName(name: string): boolean {
+  const base = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  return base === 'complete' || base === '_success';
+}
+
 /** Hidden files and folders (`.DS_Store`, `.git`) and macOS archive leftovers are never read. */
 export function isHiddenPath(path: string): boolean {
   return path.split(/[\\/]/).some((part) => part.startsWith('.') && part !== '.' && part !== '..') || /(^|[\\/])__MACOSX([\\/]|$)/.test(path);

@@ -1,11 +1,15 @@
 /**
  * `export-source --from ga4` on fixtures/ga4 (two days of a GA4 BigQuery export as JSON lines,
- * one plain and one gzipped), through the built CLI, then imported into a real sandbox.
+ * one plain and one gzipped), through the built CLI, then imported into a real sandbox, where
+ * GA4's sessions are PostHog's without --sessionize.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { sessionsOf } from '../../src/sandbox/capture/ingested-data.js';
+import { ga4SessionId } from '../../src/sources/vendors/ga4-session.js';
+import { computedSessionId } from '../../src/passes/sessionize.js';
 import { exportSource, rejectsOf, stagingIn } from '../helpers/export-source.js';
 import { FIXTURES, runCli } from '../helpers/run-cli.js';
 import { useSandbox, withoutGeoip, writeSandboxConfig } from '../helpers/sandbox.js';
@@ -20,6 +24,15 @@ const DAY1 = join(DIR, 'events_20250901.json');
 const DAY2 = join(DIR, 'events_20250902.json.gz');
 
 type Obj = Record<string, unknown>;
+
+/** The `ga_session_id` parameter of a row, as GA4 writes it (digits), or undefined. */
+function gaSessionIdOf(row: Obj): unknown {
+  const params = Array.isArray(row.event_params) ? (row.event_params as Obj[]) : [];
+  return (params.find((p) => p.key === 'ga_session_id')?.value as Obj | undefined)?.int_value;
+}
+
+/** The time of a UUIDv7, as ISO text. */
+const v7Time = (id: string): string => new Date(Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16)).toISOString();
 
 /** The parseable rows of both days with their file and line. */
 function sourceRows(): Array<{ path: string; line: number; row: Obj }> {
@@ -72,6 +85,7 @@ describe('export-source --from ga4', () => {
       if (event.event === '$pageview') expect(event.properties).toMatchObject({ $current_url: expect.stringMatching(/^https:\/\/shop\.example\.com\//), $host: 'shop.example.com', $ga_session_id: expect.any(Number) });
       if (event.event === '$screen') expect(event.properties).toMatchObject({ $screen_name: expect.any(String), $os: 'iOS', firebase_screen_id: '-3820393876329286712' });
       if (row.user_id) expect(event.properties.$set).toMatchObject({ crm_score: '9007199254740993' }); // beyond 2^53: its exact digits
+      expect(event.properties.$session_id).toBe(ga4SessionId(row.user_pseudo_id, gaSessionIdOf(row)));
     }
     expect([...new Set(events.map((e) => e.event))].sort()).toEqual(['$pageview', '$screen', 'first_visit', 'purchase', 'scroll', 'select_content', 'session_start', 'user_engagement']);
     // Two events of one bundle at one microsecond, without batch_event_index, differ by their parameters: both staged.
@@ -104,5 +118,35 @@ describe('export-source --from ga4', () => {
     expect(person).toMatchObject({ signup_year: 2024, crm_score: '9007199254740993', ga4_first_touch_time: expect.any(String) });
     const source = (identified.traffic_source as Obj).source;
     expect(person.$initial_utm_source).toBe(source === '(direct)' ? undefined : source);
+
+    // Sessions without --sessionize: one per user_pseudo_id and ga_session_id, filed at the session's start.
+    const expected = new Map<string, { start: string; events: number }>();
+    for (const { row } of sourceRows()) {
+      const id = ga4SessionId(row.user_pseudo_id, gaSessionIdOf(row));
+      if (id !== undefined) expected.set(id, { start: new Date(Number(gaSessionIdOf(row)) * 1000).toISOString(), events: 0 });
+    }
+    for (const event of readStagedEvents(target.staging)) {
+      const id = event.properties.$session_id as string | undefined;
+      if (id !== undefined) expected.get(id)!.events++;
+    }
+    expect(expected.size).toBe(10);
+    const sessions = sessionsOf(sandbox.store, 1);
+    expect(sessions.map((s) => [s.sessionId, s.sessionStart, s.eventCount]).sort()).toEqual([...expected].map(([id, s]) => [id, s.start, s.events]).sort());
+    for (const session of sessions) expect(v7Time(session.sessionId)).toBe(session.sessionStart);
+  });
+
+  it('--sessionize still gives sessions to the events without ga_session_id, and leaves GA4\'s alone', async () => {
+    const target = stagingIn(tempDir());
+    await exportSource(target, ['--from', 'ga4', DIR, '--sessionize', '30']);
+    const sources = new Map(sourceRows().map((s) => [`${s.path}:${s.line}`, s.row]));
+    const events = readStagedEvents(target.staging).filter((e) => e.source !== '');
+    const computed = events.filter((e) => gaSessionIdOf(sources.get(`${e.source}:${e.line}`)!) === undefined);
+    expect(computed.length).toBeGreaterThan(0);
+    for (const event of events) {
+      const row = sources.get(`${event.source}:${event.line}`)!;
+      const ga4 = ga4SessionId(row.user_pseudo_id, gaSessionIdOf(row));
+      if (ga4 !== undefined) expect(event.properties.$session_id).toBe(ga4);
+      else expect(event.properties.$session_id).toBe(computedSessionId(event.distinct_id, Date.parse(v7Time(event.properties.$session_id as string))));
+    }
   });
 });

@@ -16,6 +16,8 @@ const sandboxAt = useSandbox();
 
 const SOURCES: Array<[string, string[]]> = [
   ['mixpanel', [join(FIXTURES, 'mixpanel')]],
+  // An old raw pipeline and a JSON pipeline holding the same events: each imported once.
+  ['mixpanel', [join(FIXTURES, 'mixpanel-pipelines')]],
   ['amplitude', [join(FIXTURES, 'amplitude', 'export-123456.zip')]],
   ['posthog', [join(FIXTURES, 'posthog')]],
   ['segment', [join(FIXTURES, 'segment')]],

@@ -45,6 +45,19 @@ describe('expanding source arguments', () => {
     expect(files.map((file) => file.split('/').pop())).toEqual(expected);
   });
 
+  it('never reads completion markers (complete, _SUCCESS) from a directory or a glob', async () => {
+    const dir = tempDir();
+    const files = ['raw/123/2025/09/01/full_day/complete', 'raw/123/2025/09/01/full_day/part-0', 'raw/123/2025/09/01/full_day/part-1.json.gz', 'raw/_SUCCESS'];
+    for (const file of files) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), file.endsWith('complete') || file.endsWith('_SUCCESS') ? '' : '{}\n');
+    }
+    expect(relativeTo(dir)(await expandInput(join(dir, 'raw'), JSON_LINES))).toEqual(['raw/123/2025/09/01/full_day/part-1.json.gz']);
+    expect(relativeTo(dir)(await expandInput(join(dir, 'raw/*/*/*/*/full_day/*'), JSON_LINES))).toEqual([
+      'raw/123/2025/09/01/full_day/part-0', 'raw/123/2025/09/01/full_day/part-1.json.gz',
+    ]);
+  });
+
   it('reads a hidden directory the user names', async () => {
     const dir = exportsFolder();
     expect(relativeTo(dir)(await expandInput(join(dir, 'export/.cache'), JSON_LINES))).toEqual(['export/.cache/old.json']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flattenGa4Params } from '../../src/sources/vendors/ga4-params.js';
 import { GA4_EVENT_RENAMES, mapGa4 } from '../../src/sources/vendors/ga4.js';
+import { ga4SessionId } from '../../src/sources/vendors/ga4-session.js';
 import { mapAndBuild, stagedEvent, type Staged } from '../helpers/map-and-build.js';
 
 type Record_ = Record<string, unknown>;
@@ -51,6 +52,7 @@ describe('GA4 mapping: what is staged', () => {
       $set: { plan: 'pro', signup_year: 2024 },
       $set_once: { $initial_utm_source: 'newsletter', $initial_utm_medium: 'email', $initial_utm_campaign: 'autumn-sale', ga4_first_touch_time: '2025-08-02T00:00:00.123Z' },
       ga4_stream_id: '4567890123', ga4_platform: 'WEB', ga4_is_active_user: true,
+      $session_id: ga4SessionId('539614342.1754092800', 1756718000),
     });
   });
 

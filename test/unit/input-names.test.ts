@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANY_GZIP, classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, naturalCompare, splitGlob } from '../../src/sources/input-names.js';
+import { ANY_GZIP, classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, splitGlob } from '../../src/sources/input-names.js';
 
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'];
 
@@ -38,6 +38,18 @@ describe('source file names', () => {
     ['123456/123456_2025-09-01_9#0.json.gz', false],
   ])('%s hidden: %s', (path, hidden) => {
     expect(isHiddenPath(path)).toBe(hidden);
+  });
+
+  it.each<[string, boolean]>([
+    ['complete', true],
+    ['2025/09/01/full_day/complete', true],
+    ['COMPLETE', true],
+    ['_SUCCESS', true],
+    ['complete.json', false],
+    ['incomplete', false],
+    ['part-0.json.gz', false],
+  ])('%s is a completion marker: %s', (name, marker) => {
+    expect(isMarkerName(name)).toBe(marker);
   });
 });
 

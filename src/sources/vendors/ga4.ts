@@ -9,6 +9,8 @@ import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { addGa4Fields, ga4InitialSource, GA4_RECORDS } from './ga4-fields.js';
 import { flattenGa4Params, ga4Ecommerce, ga4Items } from './ga4-params.js';
+import { ga4SessionId } from './ga4-session.js';
+import type { SessionIdCache } from './vendor-sessions.js';
 import { addReferringDomain } from './referring-domain.js';
 import { jsonLinesReader } from '../json-lines.js';
 import { addUrlParts, isMissing, isObject, renameIfAbsent, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
@@ -108,9 +110,10 @@ function addPerson(out: Properties, record: Properties, userProperties: Properti
   setIfAbsent(out, '$set_once', once);
 }
 
-function propertiesOf(record: Properties, params: Properties, userProperties: Properties): Properties {
+function propertiesOf(record: Properties, params: Properties, userProperties: Properties, sessionId: string | undefined): Properties {
   const out: Properties = { ...params };
   for (const [from, to] of GA4_PARAM_RENAMES) renameIfAbsent(out, from, to);
+  setIfAbsent(out, '$session_id', sessionId);
   addUrlParts(out);
   addReferringDomain(out);
   const web = String(record.platform).toUpperCase() === 'WEB' || (isObject(record.device) && isObject(record.device.web_info));
@@ -126,8 +129,8 @@ function propertiesOf(record: Properties, params: Properties, userProperties: Pr
   return out;
 }
 
-/** One exported event as a candidate. */
-export function mapGa4(record: Properties): CandidateEvent | RowProblem {
+/** One exported event as a candidate; `sessions` keeps the session ids of one file's recent events. */
+export function mapGa4(record: Properties, sessions?: SessionIdCache): CandidateEvent | RowProblem {
   const params = flattenGa4Params(record.event_params, 'event_params');
   if (!params.ok) return params.problem;
   const userProperties = flattenGa4Params(record.user_properties, 'user_properties');
@@ -140,11 +143,14 @@ export function mapGa4(record: Properties): CandidateEvent | RowProblem {
     distinctId: distinctId.value,
     timestamp: time.value,
     uuid: undefined,
-    properties: propertiesOf(record, params.value, userProperties.value),
+    properties: propertiesOf(record, params.value, userProperties.value, ga4SessionId(record.user_pseudo_id, params.value.ga_session_id, sessions)),
     identity: ga4Identity(record, params.value),
     fieldNames: { event: 'event_name', distinctId: distinctId.field, timestamp: 'event_timestamp' },
   };
 }
 
-export const ga4JsonItems = vendorItems(() => mapGa4);
+export const ga4JsonItems = vendorItems(() => {
+  const sessions: SessionIdCache = new Map();
+  return (record) => mapGa4(record, sessions);
+});
 export const readGa4 = jsonLinesReader(ga4JsonItems);

@@ -1,7 +1,9 @@
 /**
  * `--from mixpanel`: Mixpanel's raw event export (JSON lines of `{"event", "properties"}` with
- * `time`, `distinct_id`, `$insert_id` inside the properties), mapped the way PostHog's own
- * Mixpanel importer maps it. Pure: the README's Mixpanel table is this file.
+ * `time`, `distinct_id`, `$insert_id` inside the properties; the export API's answers and the
+ * old raw pipelines' files), and the current JSON pipelines' rows (mixpanel-pipeline.ts),
+ * mapped the way PostHog's own Mixpanel importer maps the export. Pure: the Mixpanel table of
+ * docs/sources.md is this file.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../json/canonical-json.js';
@@ -10,6 +12,7 @@ import { createZoneConverter, type ZoneConverter } from '../../events/time-zone.
 import { parseTimestamp } from '../../events/timestamp.js';
 import { jsonLinesReader } from '../json-lines.js';
 import { setOwnProperty } from '../../json/own-property.js';
+import { isPipelineRow, pipelineParts, PIPELINE_COLUMNS } from './mixpanel-pipeline.js';
 import { addUrlParts, isMissing, isObject, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
 
 /** Event renames this source adds to the built-in ones (which already include this one). */
@@ -91,47 +94,100 @@ export function mixpanelProperties(source: Properties): Properties {
   return out;
 }
 
-function distinctIdOf(source: Properties): { value: unknown; field: string } {
-  const key = DISTINCT_ID_FIELDS.find((name) => !isMissing(source[name])) ?? 'distinct_id';
-  return { value: source[key], field: `properties.${key}` };
+function distinctIdKey(source: Properties): (typeof DISTINCT_ID_FIELDS)[number] {
+  return DISTINCT_ID_FIELDS.find((name) => !isMissing(source[name])) ?? 'distinct_id';
+}
+
+/** The pipeline column each distinct_id field comes from when the row gave it there. */
+const PIPELINE_ID_COLUMNS = { distinct_id: 'distinct_id', $user_id: 'user_id', $device_id: 'device_id' } as const;
+
+/** What the export's record and the pipeline's row both come down to. */
+interface MixpanelParts {
+  event: unknown;
+  source: Properties;
+  timeMs: number;
+  /** Top-level fields the mapping does not read: kept as properties unless already there. */
+  extra: Array<[string, unknown]>;
+  /** The whole record, the identity of an event without `$insert_id`. */
+  record: Properties;
+  fieldNames: { event: string; distinctId: string; timestamp: string };
+  sourceTime?: unknown;
 }
 
 /**
- * One raw-export record as a candidate. With a `$insert_id`, the uuid is derived from Mixpanel's
- * own dedup key (event name, distinct_id, `$insert_id`, time to the second), so re-exports and
- * overlapping exports give the same uuid whatever else differs. Without one, from the record.
+ * The candidate of an export record or a pipeline row. With a `$insert_id`, the uuid is derived
+ * from Mixpanel's own dedup key (event name, distinct_id, `$insert_id`, time to the second), so
+ * re-exports, overlapping exports and pipelines give the same uuid whatever else differs.
+ * Without one, from the record.
  */
-export function mapMixpanel(record: Properties, zone?: ZoneConverter): CandidateEvent | RowProblem {
+function mixpanelCandidate(parts: MixpanelParts): CandidateEvent {
+  const { event, source, timeMs } = parts;
+  const distinctId = source[distinctIdKey(source)];
+  const properties = mixpanelProperties(source);
+  for (const [key, value] of parts.extra) setIfAbsent(properties, key, value);
+  const candidate: CandidateEvent = {
+    event,
+    distinctId,
+    timestamp: new Date(timeMs).toISOString(),
+    uuid: undefined,
+    properties,
+    identity: '',
+    fieldNames: parts.fieldNames,
+  };
+  // Read in the project zone (or as UTC without one): another zone would move it.
+  if (parts.sourceTime !== undefined) candidate.sourceTime = parts.sourceTime;
+  const insertId = source.$insert_id;
+  if (typeof insertId === 'string' && insertId.trim() !== '') {
+    candidate.identity = canonicalJson(['mixpanel $insert_id', event, String(distinctId ?? ''), insertId]);
+    candidate.uuidTimeMs = Math.floor(timeMs / 1000) * 1000;
+  } else {
+    candidate.identity = canonicalJson(parts.record);
+  }
+  return candidate;
+}
+
+const extraFields = (record: Properties, read: (key: string) => boolean): Array<[string, unknown]> =>
+  Object.entries(record).filter(([key]) => !read(key) && key !== 'token' && key !== 'api_key');
+
+/** One raw-export record (the export API's, or an old raw pipeline's) as a candidate. */
+function mapExportRecord(record: Properties, zone?: ZoneConverter): CandidateEvent | RowProblem {
   if (!isObject(record.properties)) {
     return problem('bad_properties', 'properties', record.properties === undefined ? 'no "properties" object (Mixpanel keeps time and distinct_id there)' : 'properties must be a JSON object');
   }
   const source = record.properties;
   const timeMs = mixpanelTime(source.time, zone);
   if (typeof timeMs !== 'number') return timeMs;
-  const distinctId = distinctIdOf(source);
-  const properties = mixpanelProperties(source);
-  for (const key of Object.keys(record)) {
-    if (key !== 'event' && key !== 'properties' && key !== 'token' && key !== 'api_key') setIfAbsent(properties, key, record[key]);
-  }
-  const candidate: CandidateEvent = {
+  return mixpanelCandidate({
     event: record.event,
-    distinctId: distinctId.value,
-    timestamp: new Date(timeMs).toISOString(),
-    uuid: undefined,
-    properties,
-    identity: '',
-    fieldNames: { distinctId: distinctId.field, timestamp: 'properties.time' },
-    // Read in the project zone (or as UTC without one): another zone would move it.
+    source,
+    timeMs,
+    extra: extraFields(record, (key) => key === 'event' || key === 'properties'),
+    record,
+    fieldNames: { event: 'event', distinctId: `properties.${distinctIdKey(source)}`, timestamp: 'properties.time' },
     sourceTime: source.time,
-  };
-  const insertId = source.$insert_id;
-  if (typeof insertId === 'string' && insertId.trim() !== '') {
-    candidate.identity = canonicalJson(['mixpanel $insert_id', record.event, String(distinctId.value ?? ''), insertId]);
-    candidate.uuidTimeMs = Math.floor(timeMs / 1000) * 1000;
-  } else {
-    candidate.identity = canonicalJson(record);
-  }
-  return candidate;
+  });
+}
+
+/** One row of the current JSON pipelines as a candidate: the same event as the export's, in UTC. */
+function mapPipelineRow(row: Properties): CandidateEvent | RowProblem {
+  const parts = pipelineParts(row);
+  if ('reason' in parts) return parts;
+  const key = distinctIdKey(parts.source);
+  const column = PIPELINE_ID_COLUMNS[key];
+  return mixpanelCandidate({
+    ...parts,
+    extra: extraFields(row, (name) => PIPELINE_COLUMNS.has(name)),
+    record: row,
+    fieldNames: { event: 'event_name', distinctId: isMissing(row[column]) ? `properties.${key}` : column, timestamp: 'time' },
+  });
+}
+
+/**
+ * A line of `--from mixpanel`, told apart by its shape: a pipeline row names its event
+ * `event_name`; anything else is read as the export's `{"event", "properties"}`.
+ */
+export function mapMixpanel(record: Properties, zone?: ZoneConverter): CandidateEvent | RowProblem {
+  return isPipelineRow(record) ? mapPipelineRow(record) : mapExportRecord(record, zone);
 }
 
 export const mixpanelItems = vendorItems((options) => {

@@ -21,8 +21,8 @@ export const POSTHOG_TOP_LEVEL: ReadonlyArray<readonly [string, string]> = [
   ['ip', '$ip'],
 ];
 
-/** `properties` as an object: batch exports to Parquet write it as JSON text. */
-function propertiesOf(value: unknown): { value: Properties } | { problem: RowProblem } {
+/** `properties` as an object: batch exports to Parquet (and warehouses' JSON columns) write it as JSON text. */
+export function propertiesOf(value: unknown): { value: Properties } | { problem: RowProblem } {
   if (value === undefined || value === null) return { value: {} };
   if (isObject(value)) return { value: { ...value } };
   if (typeof value === 'string') {
