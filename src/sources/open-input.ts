@@ -6,12 +6,14 @@
  * text-decoder.ts), which are rejected one by one with their lines.
  */
 import { constants, createReadStream, open as openCallback } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open as openFile, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { InputError, InterruptedError, MigrateError } from '../errors.js';
 import { CHUNK_BYTES, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
+import { isParquet } from './columnar/parquet-file.js';
+import { openParquetInput } from './columnar/parquet-input.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 
 export { isGzip, type ByteSource } from './byte-head.js';
@@ -38,6 +40,8 @@ export interface SourceInput {
   utf8Bytes?: AsyncIterable<Buffer>;
   /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
   fingerprint(): string | undefined;
+  /** A Parquet file: the rows of each of its row groups (its lines are its rows, see parquet-input.ts). */
+  rowGroupRows?: number[];
   /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
   close?(): Promise<void>;
   /**
@@ -253,10 +257,23 @@ export async function openSourceInput(file: string, options: OpenOptions = {}): 
   const path = resolve(file);
   const { stream, sizeBytes } = await statSource(path, file);
   if (stream) options.notice?.(`${file}: a pipe or FIFO, read once as it comes; waiting for its data`);
+  if (!stream && (await startsWithParquet(path))) return openParquetInput(path, file, sizeBytes, async () => openSourceInput(file, options));
   const open: ByteSource = stream ? () => openStream(path, file) : async () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
   const input: SourceInput = { path, displayName: file, sizeBytes, ...(await textOrInputError(file, openText(open, file, options, stream))) };
   if (!stream) input.reopen = async (again) => openSourceInput(file, { ...options, ...again });
   return input;
+}
+
+/** True when the file starts with Parquet's magic bytes: PostHog's `.parquet.zst` names are such files, not compressed ones. */
+async function startsWithParquet(path: string): Promise<boolean> {
+  const handle = await openFile(path, 'r');
+  try {
+    const head = new Uint8Array(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && isParquet(head);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** True when `file` is a regular file (not standard input, a pipe or a FIFO, which are read only once). */
