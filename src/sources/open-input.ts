@@ -42,6 +42,12 @@ export interface SourceInput {
   fingerprint(): string | undefined;
   /** A Parquet file: the rows of each of its row groups (its lines are its rows, see parquet-input.ts). */
   rowGroupRows?: number[];
+  /**
+   * A source whose text can be made from any line on without reading the text before (a
+   * Parquet file): a read records `key` as its fingerprint at each piece, in place of a hash of
+   * the text, and is resumed by `textFromLine` (a new iterable, from that line's start).
+   */
+  resumable?: { key: string; textFromLine(line: number): AsyncIterable<string> };
   /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
   close?(): Promise<void>;
   /**

@@ -29,7 +29,7 @@ import { pieceCuts, writtenProgress, type CutProgress, type ReadStart } from './
 import { PiecePool, type PoolFile } from './piece-pool.js';
 import { PieceSplitter } from './piece-splitter.js';
 import { SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
-import { TextProgress } from './text-progress.js';
+import { newProgress } from './text-progress.js';
 
 export interface StageFileOptions {
   store: StagingStore;
@@ -123,7 +123,7 @@ async function beginFile(options: StageFileOptions, plan: FilePlan, pool: PieceP
     opened = await openRead(options, plan);
   }
   const input = opened?.input ?? options.input;
-  const start: ReadStart = opened?.start ?? { text: input.text, tracker: new TextProgress(), resumable: plan.resumable };
+  const start: ReadStart = opened?.start ?? { text: input.text, tracker: newProgress(input), resumable: plan.resumable };
   const summary = startSummary(options, opened?.plan ?? plan, input);
   if (opened?.restarted !== undefined) summary.restarted = opened.restarted;
   const target: PieceTarget = { scope: { readId: -1 }, writer: options.writer, written: () => {}, observed: (groups) => recordGroupObservations(store, groups) };

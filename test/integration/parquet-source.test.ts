@@ -113,6 +113,38 @@ describe('export-source --from parquet', () => {
   });
 });
 
+/** Every staged event with its line, and every reject, in staging order, without the run's own id. */
+function contents(staging: string) {
+  return readStaging(staging, (db) => ({
+    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p FROM events ORDER BY seq`).all(),
+    rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line').all(),
+  }));
+}
+
+describe('a Parquet file staged part-way, killed, then staged again', () => {
+  it.each([['in-process', '0'], ['on a worker thread', '1']])('resumes %s at the row its last piece ended on, every row once', async (_name, workers) => {
+    const dir = tempDir();
+    const file = join(dir, 'big.parquet');
+    // About 190 characters a row: three pieces; every 7,001st row has no event (rejected).
+    await writeParquet(file, `SELECT CASE WHEN i % 7001 = 5 THEN NULL ELSE 'ev' || (i % 5) END AS event, 'user_' || (i % 997) AS distinct_id,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, repeat('n', 120) || ' ' || i AS note FROM range(14000) t(i)`);
+    const stage = (staging: string, env: Record<string, string> = {}) => runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env });
+    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+    expect(killed.signal).toBe('SIGKILL');
+    const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+    expect(partial.sources).toMatchObject([{ status: 'partial' }]);
+    const line = partial.sources[0].progressLine as number;
+    expect(line).toBeGreaterThan(2048); // past the first row group
+    const resumed = await stage('m.db');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
+    const whole = await stage('whole.db');
+    expect(JSON.parse(whole.stdout).totals).toMatchObject({ rowsRead: 14000, staged: 13998, rejected: 2 });
+    expect(JSON.parse(resumed.stdout).totals).toEqual(JSON.parse(whole.stdout).totals);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  });
+});
+
 describe('export-source --from posthog on a Parquet batch export', () => {
   it('keeps uuids, reads properties from JSON text, keeps elements_chain and leaves person state out', async () => {
     const target = stagingIn(tempDir());

@@ -8,6 +8,7 @@
  * keep their micro- and nanoseconds, a top-level DECIMAL column its exact numeral (hyparquet
  * divides into a float), strings their bad bytes as marks so their rows are rejected.
  */
+import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
@@ -33,6 +34,8 @@ const PARSERS: Partial<ParquetParsers> = {
 /** An open Parquet file: its columns, its row groups' sizes, and reads of one row group. */
 export interface ParquetFile {
   columns: string[];
+  /** `sha256:<hex>` of the footer (the file's metadata: row groups, their places and sizes): what a resumed read checks. */
+  footerDigest: string;
   /** Rows of each row group, in order. */
   rowGroupRows: number[];
   /** The rows of one row group as JSON object lines. */
@@ -120,12 +123,16 @@ export async function openParquet(path: string, displayName: string, sizeBytes: 
   } finally {
     await file.close();
   }
+  const footerBytes = metadata.metadata_length + 8;
+  const footerDigest = `sha256:${createHash('sha256').update(new Uint8Array(await file.slice(sizeBytes - footerBytes, sizeBytes))).digest('hex')}`;
+  await file.close();
   const decimals = takeDecimals(metadata);
   const columns = topLevelNames(metadata.schema);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
   return {
     columns,
+    footerDigest,
     rowGroupRows,
     async rowGroupLines(index) {
       const rowStart = starts[index]!;

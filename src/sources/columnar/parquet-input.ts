@@ -1,7 +1,9 @@
 /**
  * A Parquet file as a source input: its rows as JSON object lines, one row group decoded at a
  * time, line N being row N of the file. Pieces are cut from that text as from any JSON-lines
- * file; a read is resumed at the row its last written piece ended on (see docs/sources.md).
+ * file. A read is resumed at the row its last written piece ended on: the row groups before
+ * the one holding it are not read again, and the file is known to be the same by its footer
+ * (its row groups' places, sizes and statistics), not by decoding the rows before.
  */
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -17,11 +19,16 @@ async function fileDigest(path: string): Promise<string> {
   return `sha256:${hash.digest('hex')}`;
 }
 
-async function* rowText(parquet: ParquetFile): AsyncIterable<string> {
+/** The rows' text from row `fromRow` (0-based): the row groups before it are not read. */
+async function* rowText(parquet: ParquetFile, fromRow: number): AsyncIterable<string> {
+  let first = 0;
   for (let group = 0; group < parquet.rowGroupRows.length; group++) {
+    const rows = parquet.rowGroupRows[group]!;
+    first += rows;
+    if (first <= fromRow) continue;
     const lines = await parquet.rowGroupLines(group);
     let chunk = '';
-    for (const line of lines) {
+    for (const line of lines.slice(Math.max(0, fromRow - (first - rows)))) {
       chunk += line + '\n';
       if (chunk.length >= TEXT_CHUNK_CHARS) {
         yield chunk;
@@ -36,9 +43,9 @@ async function* rowText(parquet: ParquetFile): AsyncIterable<string> {
 export async function openParquetInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
   const parquet = await openParquet(path, displayName, sizeBytes);
   let digest: string | undefined;
-  async function* text(): AsyncIterable<string> {
+  async function* text(fromRow: number): AsyncIterable<string> {
     try {
-      yield* rowText(parquet);
+      yield* rowText(parquet, fromRow);
       digest = await fileDigest(path);
     } finally {
       await parquet.close().catch(() => {});
@@ -51,8 +58,9 @@ export async function openParquetInput(path: string, displayName: string, sizeBy
     compressed: false,
     encoding: 'utf-8',
     headText: '{',
-    text: text(),
+    text: text(0),
     rowGroupRows: parquet.rowGroupRows,
+    resumable: { key: parquet.footerDigest, textFromLine: (line) => text(line - 1) },
     fingerprint: () => digest,
     close: () => parquet.close().catch(() => {}),
     reopen,
