@@ -6,7 +6,7 @@ import { csvRecordReader, jsonlRecordItems, jsonlRecordReader } from './people/r
 import { userMapper } from './people/user-record.js';
 import { tableItems } from './columnar/table-rows.js';
 import { jsonLinesReader } from './json-lines.js';
-import { ANY_GZIP } from './input-names.js';
+import { ANY_GZIP, NOT_READ } from './input-names.js';
 import type { SourceFormat } from './source-item.js';
 import { AMPLITUDE_EVENT_RENAMES, amplitudeItems, readAmplitude } from './vendors/amplitude.js';
 import { GA4_EVENT_RENAMES, ga4JsonItems, readGa4 } from './vendors/ga4.js';
@@ -25,7 +25,8 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   jsonl: { reader: readJsonl, jsonItems: jsonlItems, layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
   mixpanel: { reader: readMixpanel, jsonItems: mixpanelItems, layout: 'lines', extensions: [...JSON_LINES, '.txt'], timezone: 'project', eventRenames: MIXPANEL_EVENT_RENAMES },
   amplitude: { reader: readAmplitude, jsonItems: amplitudeItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: AMPLITUDE_EVENT_RENAMES },
-  posthog: { reader: readPostHog, jsonItems: posthogItems, layout: 'lines', extensions: [...JSON_LINES, ...PARQUET], timezone: 'utc', parquet: 'also' },
+  // A batch export's run manifest (`<start>-<end>_manifest.json`, the list of its files) holds no events.
+  posthog: { reader: readPostHog, jsonItems: posthogItems, layout: 'lines', extensions: [...JSON_LINES, ...PARQUET, `${NOT_READ}_manifest.json`], timezone: 'utc', parquet: 'also' },
   // Segment's archive names its files `<received-day>/<name>.gz`: any gzipped file is read.
   segment: { reader: readSegment, jsonItems: segmentItems, layout: 'lines', extensions: [...JSON_LINES, '.txt', ANY_GZIP], timezone: 'rows' },
   ga4: { reader: readGa4, jsonItems: ga4JsonItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },

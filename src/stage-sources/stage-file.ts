@@ -79,6 +79,18 @@ export interface FileSummary extends PieceResult {
 /** Files (or a run's files, together) of this many bytes or more are read on worker threads by default. */
 const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Text a Parquet file decodes to, per byte of the file: its columns are compressed and encoded
+ * (dictionaries, run lengths), so its rows as text are many times its size (about 10x for a
+ * PostHog batch export in zstd); its workers are chosen by that.
+ */
+const PARQUET_TEXT_PER_BYTE = 8;
+
+/** The bytes of text an input is read as, for choosing workers: a Parquet file's estimated (see PARQUET_TEXT_PER_BYTE). */
+export function textBytes(input: Pick<SourceInput, 'sizeBytes' | 'rowGroupRows'>): number {
+  return input.rowGroupRows !== undefined && input.sizeBytes > 0 ? input.sizeBytes * PARQUET_TEXT_PER_BYTE : input.sizeBytes;
+}
+
 /** Worker threads for `bytes` of input (negative: a stream, whose size is not known): one fewer than the cores (this thread writes and reads pieces too), or none for small inputs. */
 export function defaultWorkers(bytes: number): number {
   return bytes >= WORKERS_FROM_BYTES || bytes < 0 ? Math.max(1, availableParallelism() - 1) : 0;
@@ -242,7 +254,7 @@ export async function startFile(options: StageFileOptions, plan: FilePlan, pool:
 
 /** Stages one file on its own pool (workers as StageFileOptions.workers says). */
 export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
-  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes));
+  const pool = new PiecePool(options.workers ?? defaultWorkers(textBytes(options.input)));
   try {
     return await (await startFile(options, plan, pool)).done;
   } finally {

@@ -4,6 +4,7 @@
  * stage then import into the sandbox with every value compared with DuckDB's own reading.
  */
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportSource, rejectsOf, stagingIn } from '../helpers/export-source.js';
@@ -159,6 +160,7 @@ describe('export-source --from posthog on a Parquet batch export', () => {
     expect(result.totals).toMatchObject({ rowsRead: 100, staged: 100, rejected: 0 });
     const source = await queryJson(`SELECT uuid::VARCHAR AS uuid, event, properties, distinct_id, epoch_ms(timestamp) AS ms, elements_chain FROM read_parquet('${file}')`);
     const staged = new Map(readStagedEvents(target.staging).map((e) => [e.uuid, e]));
+    expect(source).toHaveLength(100);
     for (const row of source) {
       const event = staged.get(row.uuid as string)!;
       expect({ event: event.event, distinct_id: event.distinct_id, timestamp: event.timestamp }).toEqual({ event: row.event, distinct_id: row.distinct_id, timestamp: new Date(row.ms as number).toISOString() });
@@ -166,5 +168,19 @@ describe('export-source --from posthog on a Parquet batch export', () => {
       if (row.elements_chain !== '') expect(event.properties.$elements_chain).toBe(row.elements_chain);
       for (const dropped of ['person_id', 'person_properties', 'team_id', 'created_at', '_inserted_at']) expect(event.properties).not.toHaveProperty(dropped);
     }
+  });
+
+  it('reads JSON lines gzipped one member per line next to Parquet, and never reads the run manifest as events', async () => {
+    const target = stagingIn(tempDir());
+    const lines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ uuid: `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`, event: 'ev', distinct_id: `u${i}`, timestamp: '2024-01-01T00:00:00Z', properties: { i } }) + '\n');
+    // As batch exports write JSON lines with gzip: each line compressed on its own, the members concatenated.
+    writeFileSync(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.jsonl.gz'), Buffer.concat(lines.map((line) => gzipSync(line))));
+    await writeParquet(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.parquet.sz'), `SELECT uuid() AS uuid, 'ev' AS event, '{}' AS properties, 'p' || i AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp FROM range(5) t(i)`, 'snappy');
+    writeFileSync(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json'), JSON.stringify({ files: ['x-0.jsonl.gz', 'x-1.parquet.sz'] }));
+    const result = await exportSource(target, ['--from', 'posthog', target.dir]);
+    expect(result.files).toHaveLength(2);
+    expect(result.totals).toMatchObject({ rowsRead: 25, staged: 25, rejected: 0 });
+    const staged = readStagedEvents(target.staging);
+    expect(staged.filter((e) => e.distinct_id.startsWith('u')).map((e) => e.properties.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });

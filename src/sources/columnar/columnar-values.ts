@@ -115,9 +115,9 @@ function writeEntries(entries: ReadonlyArray<readonly [string, unknown]>): strin
   return out + '}';
 }
 
-/** One row as a JSON object line, its columns in the file's order (every column, null ones too). */
-export function writeRow(names: readonly string[], row: Readonly<Record<string, unknown>>): string {
+/** One row (its values in column order) as a JSON object line: every column, null ones too. */
+export function writeRow(names: readonly string[], values: readonly unknown[]): string {
   let out = '{';
-  for (let i = 0; i < names.length; i++) out += (i === 0 ? '' : ',') + stringText(names[i]!) + ':' + writeValue(row[names[i]!]);
+  for (let i = 0; i < names.length; i++) out += (i === 0 ? '' : ',') + stringText(names[i]!) + ':' + writeValue(values[i]);
   return out + '}';
 }

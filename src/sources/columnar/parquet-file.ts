@@ -38,8 +38,11 @@ export interface ParquetFile {
   footerDigest: string;
   /** Rows of each row group, in order. */
   rowGroupRows: number[];
-  /** The rows of one row group as JSON object lines. */
-  rowGroupLines(index: number): Promise<string[]>;
+  /**
+   * The rows of one row group, decoded, and each as a JSON object line when asked: a row
+   * group's text is made a chunk at a time, never held whole.
+   */
+  rowGroup(index: number): Promise<{ rows: number; line(row: number): string }>;
   close(): Promise<void>;
 }
 
@@ -134,18 +137,25 @@ export async function openParquet(path: string, displayName: string, sizeBytes: 
     columns,
     footerDigest,
     rowGroupRows,
-    async rowGroupLines(index) {
+    async rowGroup(index) {
       const rowStart = starts[index]!;
-      let rows: Array<Record<string, unknown>> = [];
+      let rows: unknown[][] = [];
       try {
-        await parquetRead({ file, metadata, compressors, parsers: PARSERS, utf8: false, rowFormat: 'object', rowStart, rowEnd: rowStart + rowGroupRows[index]!, onComplete: (read) => (rows = read) });
+        await parquetRead({ file, metadata, compressors, parsers: PARSERS, utf8: false, rowStart, rowEnd: rowStart + rowGroupRows[index]!, onComplete: (read) => (rows = read) });
       } catch (error) {
         throw new InputError(`${displayName}: row group ${index + 1} cannot be read (${(error as Error).message})`);
       }
-      return rows.map((row) => {
-        for (const [name, scale] of decimals) row[name] = exactDecimal(row[name], scale);
-        return writeRow(columns, row);
-      });
+      const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
+      return {
+        rows: rows.length,
+        line(row) {
+          const values = rows[row]!;
+          // Each row is written once: it is released as soon as its line is made.
+          rows[row] = [];
+          for (const [at, scale] of decimalAt) values[at] = exactDecimal(values[at], scale);
+          return writeRow(columns, values);
+        },
+      };
     },
     close: () => file.close(),
   };

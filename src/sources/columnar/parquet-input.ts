@@ -26,10 +26,10 @@ async function* rowText(parquet: ParquetFile, fromRow: number): AsyncIterable<st
     const rows = parquet.rowGroupRows[group]!;
     first += rows;
     if (first <= fromRow) continue;
-    const lines = await parquet.rowGroupLines(group);
+    const decoded = await parquet.rowGroup(group);
     let chunk = '';
-    for (const line of lines.slice(Math.max(0, fromRow - (first - rows)))) {
-      chunk += line + '\n';
+    for (let row = Math.max(0, fromRow - (first - rows)); row < decoded.rows; row++) {
+      chunk += decoded.line(row) + '\n';
       if (chunk.length >= TEXT_CHUNK_CHARS) {
         yield chunk;
         chunk = '';
