@@ -11,6 +11,8 @@ import { addGa4Fields, ga4InitialSource, GA4_RECORDS } from './ga4-fields.js';
 import { flattenGa4Params, ga4Ecommerce, ga4Items } from './ga4-params.js';
 import { addReferringDomain } from './referring-domain.js';
 import { jsonLinesReader } from '../json-lines.js';
+import { ga4SessionId } from './ga4-session.js';
+import type { SessionIdCache } from './vendor-session.js';
 import { addUrlParts, isMissing, isObject, renameIfAbsent, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
 
 /** GA4's page and screen views are PostHog's (the built-in renames have them too). */
@@ -111,6 +113,7 @@ function addPerson(out: Properties, record: Properties, userProperties: Properti
 function propertiesOf(record: Properties, params: Properties, userProperties: Properties): Properties {
   const out: Properties = { ...params };
   for (const [from, to] of GA4_PARAM_RENAMES) renameIfAbsent(out, from, to);
+  setIfAbsent(out, '$session_id', ga4SessionId(out.$ga_session_id, record.user_pseudo_id, sessions));
   addUrlParts(out);
   addReferringDomain(out);
   const web = String(record.platform).toUpperCase() === 'WEB' || (isObject(record.device) && isObject(record.device.web_info));
@@ -125,6 +128,9 @@ function propertiesOf(record: Properties, params: Properties, userProperties: Pr
   }
   return out;
 }
+
+/** Session ids made lately (one export's events of a session come close together). */
+const sessions: SessionIdCache = new Map();
 
 /** One exported event as a candidate. */
 export function mapGa4(record: Properties): CandidateEvent | RowProblem {
