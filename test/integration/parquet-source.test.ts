@@ -3,10 +3,11 @@
  * codec, the types that lose precision when read carelessly, rejects naming their row group,
  * stage then import into the sandbox with every value compared with DuckDB's own reading.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeZip } from '../../scripts/zip-writer.mjs';
 import { exportSource, rejectsOf, stagingIn } from '../helpers/export-source.js';
 import { PARQUET_CODECS, queryJson, writeParquet } from '../helpers/duckdb.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -100,7 +101,7 @@ describe('export-source --from parquet', () => {
     expect(rejects[2]!.message).toContain('(row group 3 of 3, row 4 of it)');
   });
 
-  it('refuses a Parquet file under a text format, and a text file under --from parquet', async () => {
+  it('refuses a Parquet file under a text format or in a zip, and a text file under --from parquet', async () => {
     const target = stagingIn(tempDir());
     const file = join(target.dir, 'events.parquet');
     await writeParquet(file, `SELECT 'ev' AS event, 'u' AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp`);
@@ -111,6 +112,10 @@ describe('export-source --from parquet', () => {
     const asParquet = await runCli(['export-source', '--from', 'parquet', join(target.dir, 'events.csv'), '--staging', target.staging], { cwd: target.dir });
     expect(asParquet.code).toBe(3);
     expect(asParquet.stderr).toContain('is not a Parquet file');
+    writeFileSync(join(target.dir, 'events.zip'), makeZip([{ name: 'events.parquet', data: readFileSync(file), method: 'deflate' }]));
+    const zipped = await runCli(['export-source', '--from', 'parquet', join(target.dir, 'events.zip'), '--staging', target.staging], { cwd: target.dir });
+    expect(zipped.code).toBe(3);
+    expect(zipped.stderr).toContain('is a Parquet file, which is read only as a file on disk');
   });
 });
 
