@@ -21,7 +21,6 @@ const PARQUET = ['.parquet', '.parquet.sz', '.parquet.zst', '.parquet.br', '.par
 /** Event sources, by the name `--from` takes. */
 export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   csv: { reader: readCsv, layout: 'csv', extensions: ['.csv'], timezone: 'rows' },
-  parquet: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: PARQUET, timezone: 'rows', parquet: 'only' },
   jsonl: { reader: readJsonl, jsonItems: jsonlItems, layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
   mixpanel: { reader: readMixpanel, jsonItems: mixpanelItems, layout: 'lines', extensions: [...JSON_LINES, '.txt'], timezone: 'project', eventRenames: MIXPANEL_EVENT_RENAMES },
   amplitude: { reader: readAmplitude, jsonItems: amplitudeItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: AMPLITUDE_EVENT_RENAMES },
@@ -30,6 +29,7 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   // Segment's archive names its files `<received-day>/<name>.gz`: any gzipped file is read.
   segment: { reader: readSegment, jsonItems: segmentItems, layout: 'lines', extensions: [...JSON_LINES, '.txt', ANY_GZIP], timezone: 'rows' },
   ga4: { reader: readGa4, jsonItems: ga4JsonItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },
+  parquet: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: PARQUET, timezone: 'rows', parquet: 'only' },
 };
 
 /** Users and groups files, by `<kind>-<format>`. */
