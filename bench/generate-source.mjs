@@ -4,14 +4,15 @@
 // Usage: node bench/generate-source.mjs [--format F] <out> [events=1000000]  (format csv by default)
 // Formats: csv (flat columns and a small JSON properties column), csv-nested (nested JSON
 // properties, quoted line ends), jsonl, mixpanel (raw export lines), amplitude (a zip of hourly
-// gzipped JSON-lines files, as its Export API gives), posthog (batch-export lines).
+// gzipped JSON-lines files, as its Export API gives), posthog (batch-export lines), posthog-parquet
+// (a batch export in Parquet, zstd; bench/generate-parquet.mjs).
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { zipDirectory, zipEntryHeaders } from '../scripts/zip-writer.mjs';
 import { amplitudeRows, csvNestedRows, CSV_NESTED_HEADER, jsonlRows, KINDS, mixpanelRows, posthogRows, SPAN_MS, START_MS } from './lib/source-rows.mjs';
 
-const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog'];
+const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog', 'posthog-parquet'];
 
 const args = process.argv.slice(2);
 const formatAt = args.findIndex((a) => a === '--format' || a.startsWith('--format='));
@@ -24,6 +25,13 @@ if (!FORMATS.includes(format) || !out) {
 }
 const total = Number(countArg ?? 1_000_000);
 const counts = Object.fromEntries(KINDS.map((k) => [k, 0]));
+if (format === 'posthog-parquet') {
+  // Written by DuckDB, loaded only for this format.
+  const { generateParquet } = await import('./generate-parquet.mjs');
+  const expect = await generateParquet(out, total);
+  writeFileSync(`${out}.meta.json`, `${JSON.stringify({ format, events: total, files: 1, expect: { ...counts, ...expect } })}\n`);
+  process.exit(0);
+}
 
 /** Writes `bytes`, waiting when the stream asks to. */
 async function write(stream, bytes) {

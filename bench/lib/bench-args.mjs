@@ -8,7 +8,7 @@ export const STEPS = ['floor', 'export', 'import', 'peer', 'status'];
  * CSV of the earlier runs, a CSV with nested JSON properties and quoted line ends, plain JSON
  * lines, and the vendors' exports. Import and the peer run on the two CSVs (flat and nested).
  */
-export const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog'];
+export const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog', 'posthog-parquet'];
 
 export const DEFAULT_EVENTS = 1_000_000;
 /**

@@ -3,6 +3,7 @@ export const TARGETS: {
   exportRowsPerSec: number;
   exportVsFloor: number;
   nestedCsvVsFloor: number;
+  parquetVsFloor: number;
   importEventsPerSec: number;
   importVsPeer: number;
   peakRssBytes: number;

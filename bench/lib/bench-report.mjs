@@ -8,6 +8,8 @@ export const TARGETS = {
   exportVsFloor: 0.5,
   /** A CSV whose properties column holds nested JSON (and quoted line ends): within 1.67x of csv-parse. */
   nestedCsvVsFloor: 0.6,
+  /** A PostHog batch export in Parquet: within 2x of a bare hyparquet pass (issue 30). */
+  parquetVsFloor: 0.5,
   importEventsPerSec: 150_000,
   importVsPeer: 10,
   peakRssBytes: 300e6,
@@ -25,6 +27,7 @@ export const FLOORS = {
   mixpanel: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
   amplitude: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
   posthog: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
+  'posthog-parquet': { floor: 'hyparquet floor', min: TARGETS.parquetVsFloor },
 };
 
 export const FILE_HEADER = `# Benchmarks

@@ -24,7 +24,7 @@ import { startSandbox } from './sandbox-process.mjs';
  * @property {string} imported
  */
 
-const EXTENSIONS = { csv: 'csv', 'csv-nested': 'csv', jsonl: 'jsonl', mixpanel: 'jsonl', amplitude: 'zip', posthog: 'jsonl' };
+const EXTENSIONS = { csv: 'csv', 'csv-nested': 'csv', jsonl: 'jsonl', mixpanel: 'jsonl', amplitude: 'zip', posthog: 'jsonl', 'posthog-parquet': 'parquet.zst' };
 
 /**
  * @param {string} work
@@ -72,9 +72,9 @@ function parseJson(stdout, label) {
   }
 }
 
-/** @param {BenchPaths} p @param {FormatFiles} f the bare pass: csv-parse for the CSVs, readline and JSON.parse for the rest */
+/** @param {BenchPaths} p @param {FormatFiles} f the bare pass: csv-parse for the CSVs, hyparquet for Parquet, readline and JSON.parse for the rest */
 export async function floorStep(p, f) {
-  const script = f.format === 'csv' || f.format === 'csv-nested' ? 'csv-parse-floor.mjs' : 'json-parse-floor.mjs';
+  const script = f.format === 'csv' || f.format === 'csv-nested' ? 'csv-parse-floor.mjs' : f.format === 'posthog-parquet' ? 'parquet-floor.mjs' : 'json-parse-floor.mjs';
   const m = await measureNode([join(p.root, 'bench', script), f.source], { label: `${f.format} floor` });
   return { rows: parseJson(m.stdout, `${f.format} floor`).rows, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes };
 }
@@ -82,7 +82,7 @@ export async function floorStep(p, f) {
 /** @param {BenchPaths} p @param {FormatFiles} f */
 export async function exportStep(p, f) {
   removeStaging(f.staged);
-  const from = f.format === 'csv-nested' ? 'csv' : f.format;
+  const from = f.format === 'csv-nested' ? 'csv' : f.format === 'posthog-parquet' ? 'posthog' : f.format;
   const m = await measureNode([p.cli, 'export-source', '--from', from, f.source, '--staging', f.staged, '--quiet', '--json'], { label: `migrate export-source --from ${from}` });
   const totals = parseJson(m.stdout, 'migrate export-source').totals;
   const got = { staged: totals.staged, rejected: totals.rejected, skipped: totals.skipped, duplicates: totals.duplicates };

@@ -131,7 +131,7 @@ export function inferCell(text: string): unknown {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** JSON string literal of `text`; the common case needs no escaping and skips JSON.stringify. */
-function jsonString(text: string): string {
+export function jsonString(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
@@ -145,7 +145,7 @@ function identityOf(columns: CsvColumns, fields: string[]): string {
   return out + '}';
 }
 
-function mergeJsonProperties(properties: Record<string, unknown>, text: string, column: string): RowProblem | undefined {
+export function mergeJsonProperties(properties: Record<string, unknown>, text: string, column: string): RowProblem | undefined {
   const parsed = parseJson(text, { maxDepth: MAX_PROPERTIES_DEPTH, wellFormedText: true });
   if (!parsed.ok) {
     const p = parsed.problem;

@@ -8,7 +8,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
-import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, splitGlob } from './input-names.js';
+import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, NOT_READ, splitGlob } from './input-names.js';
 
 interface DirectoryFiles {
   matching: string[];
@@ -47,7 +47,7 @@ async function walk(dir: string, extensions: readonly string[], out: DirectoryFi
 }
 
 function describe(extensions: readonly string[]): string {
-  return [...extensions, '.zip'].join(', ');
+  return [...extensions.filter((ext) => !ext.startsWith(NOT_READ)), '.zip'].join(', ');
 }
 
 async function listDirectory(dir: string, extensions: readonly string[]): Promise<DirectoryFiles> {

@@ -4,7 +4,9 @@ import { jsonlItems, readJsonl } from './jsonl-source.js';
 import { groupMapper } from './people/group-record.js';
 import { csvRecordReader, jsonlRecordItems, jsonlRecordReader } from './people/record-readers.js';
 import { userMapper } from './people/user-record.js';
-import { ANY_GZIP } from './input-names.js';
+import { tableItems } from './columnar/table-rows.js';
+import { jsonLinesReader } from './json-lines.js';
+import { ANY_GZIP, NOT_READ } from './input-names.js';
 import type { SourceFormat } from './source-item.js';
 import { AMPLITUDE_EVENT_RENAMES, amplitudeItems, readAmplitude } from './vendors/amplitude.js';
 import { GA4_EVENT_RENAMES, ga4JsonItems, readGa4 } from './vendors/ga4.js';
@@ -13,6 +15,8 @@ import { posthogItems, readPostHog } from './vendors/posthog.js';
 import { readSegment, segmentItems } from './vendors/segment.js';
 
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'] as const;
+/** PostHog's batch exports name a Parquet file by its internal codec (`.parquet.zst`); `.parquet.gz` is read through its `.gz`. */
+const PARQUET = ['.parquet', '.parquet.sz', '.parquet.zst', '.parquet.br', '.parquet.lz4'] as const;
 
 /** Event sources, by the name `--from` takes. */
 export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
@@ -20,10 +24,12 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   jsonl: { reader: readJsonl, jsonItems: jsonlItems, layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
   mixpanel: { reader: readMixpanel, jsonItems: mixpanelItems, layout: 'lines', extensions: [...JSON_LINES, '.txt'], timezone: 'project', eventRenames: MIXPANEL_EVENT_RENAMES },
   amplitude: { reader: readAmplitude, jsonItems: amplitudeItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: AMPLITUDE_EVENT_RENAMES },
-  posthog: { reader: readPostHog, jsonItems: posthogItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc' },
+  // A batch export's run manifest (`<start>-<end>_manifest.json`, the list of its files) holds no events.
+  posthog: { reader: readPostHog, jsonItems: posthogItems, layout: 'lines', extensions: [...JSON_LINES, ...PARQUET, `${NOT_READ}_manifest.json`], timezone: 'utc', parquet: 'also' },
   // Segment's archive names its files `<received-day>/<name>.gz`: any gzipped file is read.
   segment: { reader: readSegment, jsonItems: segmentItems, layout: 'lines', extensions: [...JSON_LINES, '.txt', ANY_GZIP], timezone: 'rows' },
   ga4: { reader: readGa4, jsonItems: ga4JsonItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },
+  parquet: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: PARQUET, timezone: 'rows', parquet: 'only' },
 };
 
 /** Users and groups files, by `<kind>-<format>`. */

@@ -9,14 +9,18 @@ export type NameKind = 'file' | 'archive' | undefined;
 /** An extension that accepts every gzipped name, whatever comes before `.gz` (Segment's archive). */
 export const ANY_GZIP = '*.gz';
 
+/** An extension starting with this names the files a format never reads (`!_manifest.json`). */
+export const NOT_READ = '!';
+
 /**
  * Classifies a name by its extension: `.zip` is an archive; otherwise, after an optional `.gz`,
  * it must end with one of `extensions` (lowercase, with the dot), or be gzipped when they hold
- * ANY_GZIP. Case is ignored.
+ * ANY_GZIP, and must not end with one they hold after NOT_READ. Case is ignored.
  */
 export function classifyName(name: string, extensions: readonly string[]): NameKind {
   const lower = name.toLowerCase();
   if (lower.endsWith('.zip')) return 'archive';
+  if (extensions.some((ext) => ext.startsWith(NOT_READ) && lower.endsWith(ext.slice(1)))) return undefined;
   if (lower.endsWith('.gz') && extensions.includes(ANY_GZIP)) return 'file';
   const base = lower.endsWith('.gz') ? lower.slice(0, -3) : lower;
   return extensions.some((ext) => base.endsWith(ext)) ? 'file' : undefined;

@@ -6,55 +6,22 @@
  * text-decoder.ts), which are rejected one by one with their lines.
  */
 import { constants, createReadStream, open as openCallback } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open as openFile, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { InputError, InterruptedError, MigrateError } from '../errors.js';
 import { CHUNK_BYTES, isZip, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
+import { isParquet } from './columnar/parquet-file.js';
+import { openParquetInput } from './columnar/parquet-input.js';
+import type { OpenOptions, SourceInput } from './source-input.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 
 export { isGzip, isZip, type ByteSource } from './byte-head.js';
+export type { OpenOptions, SourceInput } from './source-input.js';
 
 const openFd = promisify(openCallback);
 
-export interface SourceInput {
-  /** Absolute path; `<stdin>` for standard input. */
-  path: string;
-  displayName: string;
-  /** Size in bytes; -1 for a stream (pipe, FIFO, standard input), whose size is not known before it is read. */
-  sizeBytes: number;
-  compressed: boolean;
-  /** The WHATWG name of the encoding the text is decoded from. */
-  encoding: string;
-  /** The start of the decoded text, to its first line that is not blank (at most 16 Ki characters): a CSV header, a JSON array's `[`. */
-  headText: string;
-  /** Decoded text, in chunks of about 64 KiB, from the start. */
-  text: AsyncIterable<string>;
-  /**
-   * UTF-8 sources only: the content's bytes (gunzipped, without the byte-order mark), for
-   * readers that decode where they read (worker threads). Read either this or `text`, never both.
-   */
-  utf8Bytes?: AsyncIterable<Buffer>;
-  /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
-  fingerprint(): string | undefined;
-  /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
-  close?(): Promise<void>;
-  /**
-   * Opens the source again from its start, with other options if given (an encoding); absent
-   * for a stream, which is read once.
-   */
-  reopen?(options?: Pick<OpenOptions, 'encoding'>): Promise<SourceInput>;
-}
-
-export interface OpenOptions {
-  /** The encoding --encoding names (a WHATWG name); a byte-order mark wins over it. Default utf-8. */
-  encoding?: string;
-  /** Ends a wait for a FIFO's writer, or for the next bytes of a pipe. */
-  signal?: AbortSignal;
-  /** Told when a pipe or FIFO is opened (which waits for its writer). */
-  notice?: (text: string) => void;
-}
 
 /** What every source gives once its bytes are known to be text. */
 export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
@@ -77,6 +44,8 @@ function firstLines(text: string): string {
 function textEncoding(peeked: ByteHead, displayName: string, options: OpenOptions): { encoding: string; bom: number } {
   const { head } = peeked;
   if (isZip(head)) throw new InputError(`${displayName}: is a zip archive; unzip it first`);
+  // Regular files starting so are read as Parquet before this; a Parquet stream or archive entry cannot be (it is read from its end).
+  if (isParquet(head)) throw new InputError(`${displayName}: is a Parquet file, which is read only as a file on disk (not from a zip archive, a pipe or standard input)`);
   const bom = byteOrderMark(head);
   const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
   if (isAsciiCompatible(encoding) && head.includes(0)) {
@@ -248,10 +217,23 @@ export async function openSourceInput(file: string, options: OpenOptions = {}): 
   const path = resolve(file);
   const { stream, sizeBytes } = await statSource(path, file);
   if (stream) options.notice?.(`${file}: a pipe or FIFO, read once as it comes; waiting for its data`);
+  if (!stream && (await startsWithParquet(path))) return openParquetInput(path, file, sizeBytes, async () => openSourceInput(file, options));
   const open: ByteSource = stream ? () => openStream(path, file) : async () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
   const input: SourceInput = { path, displayName: file, sizeBytes, ...(await textOrInputError(file, openText(open, file, options, stream))) };
   if (!stream) input.reopen = async (again) => openSourceInput(file, { ...options, ...again });
   return input;
+}
+
+/** True when the file starts with Parquet's magic bytes: PostHog's `.parquet.zst` names are such files, not compressed ones. */
+async function startsWithParquet(path: string): Promise<boolean> {
+  const handle = await openFile(path, 'r');
+  try {
+    const head = new Uint8Array(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && isParquet(head);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** True when `file` is a regular file (not standard input, a pipe or a FIFO, which are read only once). */

@@ -31,6 +31,8 @@ export interface ReaderOptions {
   keyColumn?: string;
   /** Amplitude only: reject an event without `event_time` rather than take its client or server time. */
   strictTime?: boolean;
+  /** Parquet files: the rows of each row group, so rejects name theirs (see row-group-items.ts). */
+  rowGroupRows?: number[];
   /** Mixpanel only: the project's time zone (IANA name), in which older projects' exports write `time`. */
   timezone?: string;
 }
@@ -70,6 +72,11 @@ export interface SourceFormat {
    * Mixpanel project zone its `time` values were written in; `utc`, not accepted (always UTC).
    */
   timezone: 'rows' | 'project' | 'utc';
+  /**
+   * Reads Parquet files (told by their first bytes, whatever their names), their rows as JSON
+   * object lines: `only` them, or `also` them next to JSON lines.
+   */
+  parquet?: 'only' | 'also';
   /** Event renames the format adds to the built-in ones (null drops the event). */
   eventRenames?: Readonly<Record<string, string | null>>;
 }

@@ -69,6 +69,11 @@ function checkHeader(file: SourceInput, delimiter: string): void {
 export function fileReading(file: SourceInput, source: SourceFormat, options: Omit<ReaderOptions, 'displayName'>): FileReading {
   const notices: string[] = [];
   const readerOptions = { ...options, encoding: file.encoding };
+  if (file.rowGroupRows !== undefined) {
+    if (source.parquet === undefined) throw new InputError(`${file.displayName}: is a Parquet file, which this format does not read`, ['Read it with --from parquet (a table of events) or --from posthog (a PostHog batch export).']);
+    return { source, readerOptions: { ...readerOptions, rowGroupRows: file.rowGroupRows }, recorded: {}, notices };
+  }
+  if (source.parquet === 'only') throw new InputError(`${file.displayName}: is not a Parquet file (it does not start with PAR1)`);
   const recorded: Record<string, unknown> = { encoding: file.encoding };
   if (file.encoding !== (options.encoding ?? 'utf-8')) notices.push(`read as ${file.encoding}, as its byte-order mark says`);
   if (source.layout === 'csv') {

@@ -11,7 +11,8 @@ import type { FilePlan } from './file-plan.js';
 import type { ReadStart } from './piece-cuts.js';
 import { emptyResult, SHOWN_REJECTS } from './stage-piece.js';
 import type { FileSummary, StageFileOptions } from './stage-file-options.js';
-import { skipStagedText, TextProgress } from './text-progress.js';
+import type { ReadProgress } from '../staging/source-reads.js';
+import { newProgress, skipStagedText, type TextProgress } from './text-progress.js';
 
 /** A read begun: its id, the input (opened again if the file changed), where its text starts. */
 export interface OpenedRead {
@@ -38,6 +39,14 @@ export function startSummary(options: StageFileOptions, plan: FilePlan, input: S
   return summary;
 }
 
+/** The text after the staged part: skipped to by hashing it, or made from its line when the source can (a Parquet file, checked by its key). */
+async function restOfText(input: SourceInput, progress: ReadProgress, tracker: TextProgress): Promise<AsyncIterable<string> | undefined> {
+  if (input.resumable === undefined) return skipStagedText(input.text, progress, tracker);
+  if (progress.fingerprint !== input.resumable.key) return undefined;
+  tracker.chars = progress.chars;
+  return input.resumable.textFromLine(progress.line);
+}
+
 /** Resumes the interrupted read when the file is the same up to its last piece; else a new read. */
 export async function openRead(options: StageFileOptions, plan: FilePlan): Promise<OpenedRead> {
   const { store } = options;
@@ -51,8 +60,8 @@ export async function openRead(options: StageFileOptions, plan: FilePlan): Promi
     options.onNotice?.(`note: ${input.displayName}: ${restarted}; staging it from the start`);
   }
   if (resumed?.progress != null) {
-    const tracker = new TextProgress();
-    const rest = await skipStagedText(input.text, resumed.progress, tracker);
+    const tracker = newProgress(input);
+    const rest = await restOfText(input, resumed.progress, tracker);
     if (rest !== undefined) {
       const resume = { chars: resumed.progress.chars, line: resumed.progress.line, header: resumed.header, afterCr: tracker.endsInCr };
       return { readId: resumed.id, input, start: { text: rest, tracker, resumable: true, resume }, plan };
@@ -67,7 +76,7 @@ export async function openRead(options: StageFileOptions, plan: FilePlan): Promi
     }
     input = await options.reopen();
   }
-  return { readId: beginNewRead(options, plan, input), input, start: { text: input.text, tracker: new TextProgress(), resumable: plan.resumable }, plan: { ...plan, resume: undefined }, restarted };
+  return { readId: beginNewRead(options, plan, input), input, start: { text: input.text, tracker: newProgress(input), resumable: plan.resumable }, plan: { ...plan, resume: undefined }, restarted };
 }
 
 /** A new read of `input`, superseding an interrupted one it does not resume. */

@@ -26,11 +26,23 @@ import { pieceCuts, writtenProgress, type CutProgress, type ReadStart } from './
 import { PiecePool, type PoolFile } from './piece-pool.js';
 import { PieceSplitter } from './piece-splitter.js';
 import { SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
-import { TextProgress } from './text-progress.js';
+import { newProgress } from './text-progress.js';
 import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 /** Files (or a run's files, together) of this many bytes or more are read on worker threads by default. */
 const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Text a Parquet file decodes to, per byte of the file: its columns are compressed and encoded
+ * (dictionaries, run lengths), so its rows as text are many times its size (about 10x for a
+ * PostHog batch export in zstd); its workers are chosen by that.
+ */
+const PARQUET_TEXT_PER_BYTE = 8;
+
+/** The bytes of text an input is read as, for choosing workers: a Parquet file's estimated (see PARQUET_TEXT_PER_BYTE). */
+export function textBytes(input: Pick<SourceInput, 'sizeBytes' | 'rowGroupRows'>): number {
+  return input.rowGroupRows !== undefined && input.sizeBytes > 0 ? input.sizeBytes * PARQUET_TEXT_PER_BYTE : input.sizeBytes;
+}
 
 /** Worker threads for `bytes` of input (negative: a stream, whose size is not known): one fewer than the cores (this thread writes and reads pieces too), or none for small inputs. */
 export function defaultWorkers(bytes: number): number {
@@ -76,7 +88,7 @@ async function beginFile(options: StageFileOptions, plan: FilePlan, pool: PieceP
     opened = await openRead(options, plan);
   }
   const input = opened?.input ?? options.input;
-  const start: ReadStart = opened?.start ?? { text: input.text, tracker: new TextProgress(), resumable: plan.resumable };
+  const start: ReadStart = opened?.start ?? { text: input.text, tracker: newProgress(input), resumable: plan.resumable };
   const summary = startSummary(options, opened?.plan ?? plan, input);
   if (opened?.restarted !== undefined) summary.restarted = opened.restarted;
   const target: PieceTarget = { scope: { readId: -1 }, writer: options.writer, written: () => {}, observed: (groups) => recordGroupObservations(store, groups) };
@@ -218,7 +230,7 @@ export async function startFile(options: StageFileOptions, plan: FilePlan, pool:
 
 /** Stages one file on its own pool (workers as StageFileOptions.workers says). */
 export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
-  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes), undefined, options.signal);
+  const pool = new PiecePool(options.workers ?? defaultWorkers(textBytes(options.input)), undefined, options.signal);
   try {
     return await (await startFile(options, plan, pool)).done;
   } finally {

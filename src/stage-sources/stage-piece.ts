@@ -10,6 +10,7 @@ import { SKIPPED_BY_MAP } from '../events/row-filters.js';
 import { rowSteps, stageRow, type EventOutcome, type RowSteps, type RowTransform } from '../events/row-steps.js';
 import { rulesFromSpec, type RulesSpec } from '../events/rules-spec.js';
 import { addNote, type NoteCounts, type SourceNote } from '../events/source-notes.js';
+import { locateInRowGroup } from '../sources/columnar/row-group-items.js';
 import { findFormat } from '../sources/formats.js';
 import { isWellFormedText, markedBytesProblem, wellFormed } from '../sources/invalid-text.js';
 import { countLineEnds, headOf } from '../sources/line-ends.js';
@@ -136,8 +137,9 @@ function addItem(item: SourceItem, context: PieceContext, piece: Building): void
   const { result, rejects } = piece;
   result.rowsRead++;
   if ('problem' in item) {
-    noteReject(result, item.line, item.problem);
-    rejects.push(item);
+    const located = locateInRowGroup(context.readerOptions, item.line, item.problem);
+    noteReject(result, item.line, located);
+    rejects.push({ ...item, problem: located });
     return;
   }
   const rules = context.rules;
@@ -145,8 +147,9 @@ function addItem(item: SourceItem, context: PieceContext, piece: Building): void
   const outcome = context.steps === undefined ? buildEvent(item.candidate, rules) : stageRow(item.candidate, rules, context.steps, { file: context.readerOptions.displayName, line: item.line });
   if (outcome.type === 'skipped') return noteSkip(result, (outcome as { reason?: string }).reason ?? SKIPPED_BY_MAP);
   if (outcome.type === 'rejected') {
-    noteReject(result, item.line, outcome.problem);
-    rejects.push({ line: item.line, raw: item.raw, problem: outcome.problem });
+    const located = locateInRowGroup(context.readerOptions, item.line, outcome.problem);
+    noteReject(result, item.line, located);
+    rejects.push({ line: item.line, raw: item.raw, problem: located });
     return;
   }
   countNotes(result, item.candidate.notes);

@@ -29,7 +29,7 @@ import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from '../passes/run-passes.js';
 import { PiecePool } from './piece-pool.js';
-import { defaultWorkers, startFile } from './stage-file.js';
+import { defaultWorkers, startFile, textBytes } from './stage-file.js';
 import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 export interface StageSourcesInput {
@@ -216,7 +216,7 @@ async function stageOne(
  * started has settled.
  */
 async function stageAll(input: StageSourcesInput, target: Pick<StageFileOptions, 'store' | 'writer'>, settled: FileSettings[], plans: FilePlan[], reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<StagedFile[]> {
-  const bytes = settled.reduce((sum, s) => (sum < 0 || s.input.sizeBytes < 0 ? -1 : sum + s.input.sizeBytes), 0);
+  const bytes = settled.reduce((sum, s) => (sum < 0 || s.input.sizeBytes < 0 ? -1 : sum + textBytes(s.input)), 0);
   const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer, signal);
   const pending: Array<Promise<StagedFile>> = [];
   try {

@@ -31,6 +31,29 @@ export class TextProgress {
 }
 
 /**
+ * The progress of a source whose text is made again from any line (SourceInput.resumable):
+ * its fingerprint is the source's key, and the text is counted, not hashed.
+ */
+export class KeyedProgress extends TextProgress {
+  constructor(private readonly key: string) {
+    super();
+  }
+
+  override update(text: string): void {
+    this.chars += text.length;
+  }
+
+  override fingerprint(): string {
+    return this.key;
+  }
+}
+
+/** The progress tracker of a new read of `input`. */
+export function newProgress(input: { resumable?: { key: string } }): TextProgress {
+  return input.resumable === undefined ? new TextProgress() : new KeyedProgress(input.resumable.key);
+}
+
+/**
  * The text as it arrives, hashed into a TextProgress up to the point asked: the end of each
  * piece, whose fingerprint is recorded with it. Only text not yet hashed is held (about what
  * the piece splitter holds), never the file.

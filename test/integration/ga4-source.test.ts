@@ -50,6 +50,23 @@ function sourceRows(): Array<{ path: string; line: number; row: Obj }> {
 }
 
 describe('export-source --from ga4', () => {
+  it('gives the events of each GA4 session one UUIDv7 $session_id whose time is its start', async () => {
+    const target = stagingIn(tempDir());
+    const result = await exportSource(target, ['--from', 'ga4', DIR]);
+    expect(JSON.stringify(result)).not.toContain('not a UUIDv7');
+    const sessions = new Map<string, Set<unknown>>();
+    for (const event of readStagedEvents(target.staging)) {
+      const number = event.properties.$ga_session_id;
+      if (number === undefined) continue;
+      const id = event.properties.$session_id as string;
+      expect(parseInt(id.replaceAll('-', '').slice(0, 12), 16)).toBe(Number(number) * 1000);
+      const key = `${String(event.properties.ga4_user_pseudo_id ?? event.distinct_id)} ${String(number)}`;
+      sessions.set(key, (sessions.get(key) ?? new Set()).add(id));
+    }
+    expect(sessions.size).toBeGreaterThan(1);
+    for (const ids of sessions.values()) expect(ids.size).toBe(1);
+  });
+
   it('stages both days; a second run stages nothing new', async () => {
     const target = stagingIn(tempDir());
     const first = await exportSource(target, ['--from', 'ga4', DIR]);

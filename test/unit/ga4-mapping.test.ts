@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isUuidV7, sessionUuid } from '../../src/events/derived-uuids.js';
 import { flattenGa4Params } from '../../src/sources/vendors/ga4-params.js';
 import { GA4_EVENT_RENAMES, mapGa4 } from '../../src/sources/vendors/ga4.js';
 import { ga4SessionId } from '../../src/sources/vendors/ga4-session.js';
@@ -140,6 +141,34 @@ describe('GA4 mapping: what is staged', () => {
   it('lets a parameter win over a record field of the same PostHog name', () => {
     const staged = stagedEvent(stage({ event_params: [str('utm_source', 'param'), str('$browser', 'Mine')] }));
     expect(staged.properties).toMatchObject({ utm_source: 'param', $browser: 'Mine' });
+  });
+});
+
+describe('GA4 sessions', () => {
+  const sessionOf = (overrides: Record_) => stagedEvent(stage(overrides)).properties.$session_id as string | undefined;
+  const params = (id: string | number | null) => [str('page_location', 'https://shop.example.com/'), ...(id === null ? [] : [int('ga_session_id', id)])];
+
+  it('gives a UUIDv7 $session_id whose time is the session start, the same for every event of the session', () => {
+    const id = sessionOf({ event_params: params('1756718000') })!;
+    expect(isUuidV7(id)).toBe(true);
+    expect(parseInt(id.replaceAll('-', '').slice(0, 12), 16)).toBe(1756718000_000);
+    expect(sessionOf({ event_params: params(1756718000), event_name: 'scroll', event_timestamp: '1756718100000000' })).toBe(id);
+    expect(sessionOf({ event_params: params('1756718000'), user_id: null })).toBe(id);
+  });
+
+  it.each([
+    ['another device, the same number', { user_pseudo_id: 'other.1' }],
+    ['another session of the device', { event_params: params('1756719000') }],
+  ])('%s is another session', (_name, overrides) => {
+    expect(sessionOf({ event_params: params('1756718000'), ...overrides })).not.toBe(sessionOf({ event_params: params('1756718000') }));
+  });
+
+  it.each([
+    ['no ga_session_id', { event_params: params(null) }],
+    ['no user_pseudo_id', { event_params: params('1756718000'), user_pseudo_id: null }],
+    ['a session id that is not a time', { event_params: params('-5') }],
+  ])('%s: no $session_id', (_name, overrides) => {
+    expect(sessionOf(overrides)).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANY_GZIP, classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, splitGlob } from '../../src/sources/input-names.js';
+import { ANY_GZIP, classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, NOT_READ, splitGlob } from '../../src/sources/input-names.js';
 
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'];
 
@@ -26,6 +26,14 @@ describe('source file names', () => {
     ['notes.md', undefined],
   ])('with ANY_GZIP (Segment), %s is %s', (name, kind) => {
     expect(classifyName(name, [...JSON_LINES, ANY_GZIP])).toBe(kind);
+  });
+
+  it.each<[string, string | undefined]>([
+    ['2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.parquet.zst', 'file'],
+    ['2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json', undefined],
+    ['events.json', 'file'],
+  ])('with a name never read (PostHog), %s is %s', (name, kind) => {
+    expect(classifyName(name, [...JSON_LINES, '.parquet.zst', `${NOT_READ}_manifest.json`])).toBe(kind);
   });
 
   it.each<[string, boolean]>([

@@ -1,0 +1,47 @@
+/** A source opened as text, as the readers see it (opened by open-input.ts, or as a Parquet file by columnar/parquet-input.ts). */
+
+export interface SourceInput {
+  /** Absolute path; `<stdin>` for standard input. */
+  path: string;
+  displayName: string;
+  /** Size in bytes; -1 for a stream (pipe, FIFO, standard input), whose size is not known before it is read. */
+  sizeBytes: number;
+  compressed: boolean;
+  /** The WHATWG name of the encoding the text is decoded from. */
+  encoding: string;
+  /** The start of the decoded text, to its first line that is not blank (at most 16 Ki characters): a CSV header, a JSON array's `[`. */
+  headText: string;
+  /** Decoded text, in chunks of about 64 KiB, from the start. */
+  text: AsyncIterable<string>;
+  /**
+   * UTF-8 sources only: the content's bytes (gunzipped, without the byte-order mark), for
+   * readers that decode where they read (worker threads). Read either this or `text`, never both.
+   */
+  utf8Bytes?: AsyncIterable<Buffer>;
+  /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
+  fingerprint(): string | undefined;
+  /** A Parquet file: the rows of each of its row groups (its lines are its rows, see parquet-input.ts). */
+  rowGroupRows?: number[];
+  /**
+   * A source whose text can be made from any line on without reading the text before (a
+   * Parquet file): a read records `key` as its fingerprint at each piece, in place of a hash of
+   * the text, and is resumed by `textFromLine` (a new iterable, from that line's start).
+   */
+  resumable?: { key: string; textFromLine(line: number): AsyncIterable<string> };
+  /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
+  close?(): Promise<void>;
+  /**
+   * Opens the source again from its start, with other options if given (an encoding); absent
+   * for a stream, which is read once.
+   */
+  reopen?(options?: Pick<OpenOptions, 'encoding'>): Promise<SourceInput>;
+}
+
+export interface OpenOptions {
+  /** The encoding --encoding names (a WHATWG name); a byte-order mark wins over it. Default utf-8. */
+  encoding?: string;
+  /** Ends a wait for a FIFO's writer, or for the next bytes of a pipe. */
+  signal?: AbortSignal;
+  /** Told when a pipe or FIFO is opened (which waits for its writer). */
+  notice?: (text: string) => void;
+}
