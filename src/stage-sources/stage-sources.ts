@@ -6,6 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
+import type { BucketChoices } from '../buckets/bucket-settings.js';
+import { BucketSources, isBucketUrl } from '../buckets/open-bucket-inputs.js';
 import { checkStagingRoom } from '../doctor/staging-room.js';
 import { SKIPPED_BY_MAP } from '../events/row-filters.js';
 import type { RulesSpec } from '../events/rules-spec.js';
@@ -69,6 +71,11 @@ export interface StageSourcesInput {
    * with `inherits` take the earlier read's value (see content-options.ts). Absent: none.
    */
   defaulted?: readonly string[];
+  /**
+   * How `s3://` and `gs://` addresses are reached: the user's choices (endpoint, profile, keys'
+   * variables) and the environment the AWS conventions read. Absent: no flags, no environment.
+   */
+  buckets?: { choices: BucketChoices; env: Readonly<Record<string, string | undefined>> };
 }
 
 /** A file's summary, with what was noticed reading it (a delimiter found, a likely wrong encoding). */
@@ -134,13 +141,13 @@ async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
 }
 
 /** Opens every file (a file named twice is read once); on a failure closes those opened. */
-async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>): Promise<SourceInput[]> {
+async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>, seen = new Set<string>()): Promise<SourceInput[]> {
   const inputs: SourceInput[] = [];
-  const seen = new Set<string>();
   try {
     for (const name of names) {
-      if (seen.has(resolve(name))) continue;
-      seen.add(resolve(name));
+      const key = isBucketUrl(name) ? name : resolve(name);
+      if (seen.has(key)) continue;
+      seen.add(key);
       inputs.push(...(await open(name)));
     }
     return inputs;
@@ -150,24 +157,44 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
   }
 }
 
+/** The run's inputs, and what closes the bucket clients they read through. */
+interface OpenedFiles {
+  inputs: SourceInput[];
+  buckets: BucketSources;
+}
+
 /**
- * The files named, expanded and opened as the input asks. A zip archive found in a directory
- * or by a glob that holds nothing the format reads is skipped with a notice, as other files
- * there are; one named on the command line is an error.
+ * The files named, expanded and opened as the input asks, bucket addresses among them (each
+ * object an input, in key order). A zip archive found in a directory or by a glob that holds
+ * nothing the format reads is skipped with a notice, as other files there are; one named on
+ * the command line is an error.
  */
-async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal): Promise<SourceInput[]> {
+async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<OpenedFiles> {
   const options: OpenOptions = { encoding: input.readerOptions.encoding, signal, notice: (text) => reporter.notice(text) };
-  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name, options)]);
-  const named = new Set<string>();
-  const names: string[] = [];
-  for (const file of input.files) {
-    const found = await expandInput(file, source.extensions);
-    if (found.length === 1 && found[0] === file) named.add(file);
-    names.push(...found);
+  const buckets = new BucketSources({ choices: input.buckets?.choices ?? {}, env: input.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text) });
+  if (!input.expandInputs) return { inputs: await openAll(input.files, async (name) => [await openSourceInput(name, options)]), buckets };
+  const inputs: SourceInput[] = [];
+  const seen = new Set<string>();
+  try {
+    for (const file of input.files) {
+      if (isBucketUrl(file)) {
+        for (const object of await buckets.open(file, source.extensions, options)) {
+          if (!seen.has(object.path)) inputs.push(object);
+          seen.add(object.path);
+        }
+        continue;
+      }
+      const found = await expandInput(file, source.extensions);
+      const named = found.length === 1 && found[0] === file;
+      inputs.push(...(await openAll(found, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named ? undefined : (notice) => reporter.notice(notice) }), seen)));
+    }
+  } catch (error) {
+    await closeAll(inputs);
+    buckets.close();
+    throw error;
   }
-  const inputs = await openAll(names, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named.has(name) ? undefined : (notice) => reporter.notice(notice) }));
   if (inputs.length === 0) throw new InputError(`no source files to read in ${input.files.join(', ')} (the zip archives found hold none)`);
-  return inputs;
+  return { inputs, buckets };
 }
 
 /**
@@ -242,7 +269,8 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  let inputs = await openFiles(input, source, reporter, signal);
+  const opened = await openFiles(input, source, reporter, signal, clock);
+  let inputs = opened.inputs;
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
@@ -289,5 +317,6 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   } finally {
     store?.close();
     await closeAll(inputs);
+    opened.buckets.close();
   }
 }

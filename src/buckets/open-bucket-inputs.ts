@@ -1,0 +1,74 @@
+/**
+ * Bucket addresses as source inputs, read like files: each object's bytes stream through the
+ * same readers (plain, gzip with any number of members), never written to disk. An object is
+ * recorded in the staging file under its address (`s3://bucket/key`) with its size, so an
+ * interrupted read of it is resumed by the next run as a file's is, and a changed object is a
+ * changed file.
+ */
+import { InputError, MigrateError } from '../errors.js';
+import { openText, type OpenOptions, type SourceInput } from '../sources/open-input.js';
+import type { Clock } from '../util/clock.js';
+import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
+import { listObjects } from './bucket-listing.js';
+import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
+import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
+import { objectByteSource, type ObjectAddress } from './object-bytes.js';
+import { createS3Calls } from './s3-client.js';
+
+export { isBucketUrl } from './bucket-url.js';
+
+export interface BucketRun {
+  choices: BucketChoices;
+  env: Readonly<Record<string, string | undefined>>;
+  clock: Clock;
+  signal?: AbortSignal;
+  notice: (text: string) => void;
+}
+
+/** One client per scheme for the run; closed with the inputs. */
+export class BucketSources {
+  private readonly contexts = new Map<BucketScheme, BucketContext>();
+
+  constructor(private readonly run: BucketRun) {}
+
+  private context(scheme: BucketScheme): BucketContext {
+    let context = this.contexts.get(scheme);
+    if (context === undefined) {
+      const settings = resolveS3Settings(scheme, this.run.choices, this.run.env);
+      context = { calls: createS3Calls(settings), clock: this.run.clock, policy: BUCKET_RETRY_POLICY, endpoint: endpointName(settings), signal: this.run.signal, onRetry: this.run.notice };
+      this.contexts.set(scheme, context);
+    }
+    return context;
+  }
+
+  /** The objects an address names, opened as inputs in key order. */
+  async open(arg: string, extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
+    const scheme = parseBucketUrl(arg)?.scheme ?? 's3';
+    const context = this.context(scheme);
+    const { address, objects, notices } = await listObjects(context, arg, extensions);
+    for (const notice of notices) this.run.notice(notice);
+    const inputs: SourceInput[] = [];
+    for (const object of objects) inputs.push(await openObject(context, { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object }, options));
+    return inputs;
+  }
+
+  close(): void {
+    for (const context of this.contexts.values()) context.calls.close();
+    this.contexts.clear();
+  }
+}
+
+async function openObject(context: BucketContext, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
+  const { url } = address;
+  if (/\.zip$/i.test(address.object.key)) throw new InputError(`${url}: a zip archive in a bucket is not read yet; unzip it into the bucket, or download it first`);
+  try {
+    // The signal ends reads of streams only; an object's reads end by themselves.
+    const text = await openText(objectByteSource(context, address), url, { ...options, signal: undefined });
+    const input: SourceInput = { path: url, displayName: url, sizeBytes: address.object.sizeBytes, ...text };
+    input.reopen = async (again) => openObject(context, address, { ...options, ...again });
+    return input;
+  } catch (error) {
+    if (error instanceof MigrateError) throw error;
+    throw new InputError(`${url}: cannot be read (${(error as Error).message})`);
+  }
+}
