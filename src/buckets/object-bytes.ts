@@ -50,7 +50,47 @@ async function* objectChunks(context: BucketContext, address: ObjectAddress): As
   }
 }
 
+/**
+ * Objects up to this size are fetched once: the bytes looked at first (whether gzip, which
+ * encoding) are all of them, kept until the object is read. Exporters that write many small
+ * files (Mixpanel's incremental pipelines) would otherwise cost two requests a file.
+ */
+export const SMALL_OBJECT_BYTES = 64 * 1024;
+/** Most bytes of small objects kept at once for a run; beyond it an object is fetched twice. */
+const KEPT_BYTES = 64 * 1024 * 1024;
+
+/** The bytes of small objects kept between their first look and their read, for one run. */
+export class SmallObjects {
+  private keptBytes = 0;
+
+  async fetch(context: BucketContext, address: ObjectAddress): Promise<Buffer | undefined> {
+    if (address.object.sizeBytes > SMALL_OBJECT_BYTES || this.keptBytes + address.object.sizeBytes > KEPT_BYTES) return undefined;
+    const parts: Buffer[] = [];
+    for await (const chunk of objectChunks(context, address)) parts.push(chunk);
+    const bytes = Buffer.concat(parts);
+    this.keptBytes += bytes.length;
+    return bytes;
+  }
+
+  release(bytes: Buffer): void {
+    this.keptBytes -= bytes.length;
+  }
+}
+
 /** Opens the object's bytes from the start, as files are opened (see sources/byte-head.ts). */
-export function objectByteSource(context: BucketContext, address: ObjectAddress): () => Promise<NodeJS.ReadableStream> {
-  return async () => Readable.from(objectChunks(context, address), { objectMode: false });
+export function objectByteSource(context: BucketContext, address: ObjectAddress, small?: SmallObjects): () => Promise<NodeJS.ReadableStream> {
+  let kept: Buffer | undefined;
+  let opens = 0;
+  return async () => {
+    opens++;
+    if (opens === 1 && small !== undefined) kept = await small.fetch(context, address);
+    if (kept === undefined) return Readable.from(objectChunks(context, address), { objectMode: false });
+    const bytes = kept;
+    // The second open is the read: after it the object is fetched again if ever needed.
+    if (opens >= 2) {
+      small?.release(bytes);
+      kept = undefined;
+    }
+    return Readable.from([bytes], { objectMode: false });
+  };
 }

@@ -12,7 +12,7 @@ import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
 import { listObjects } from './bucket-listing.js';
 import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
-import { objectByteSource, type ObjectAddress } from './object-bytes.js';
+import { objectByteSource, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
 
 export { isBucketUrl } from './bucket-url.js';
@@ -28,6 +28,7 @@ export interface BucketRun {
 /** One client per scheme for the run; closed with the inputs. */
 export class BucketSources {
   private readonly contexts = new Map<BucketScheme, BucketContext>();
+  private readonly small = new SmallObjects();
 
   constructor(private readonly run: BucketRun) {}
 
@@ -48,7 +49,7 @@ export class BucketSources {
     const { address, objects, notices } = await listObjects(context, arg, extensions);
     for (const notice of notices) this.run.notice(notice);
     const inputs: SourceInput[] = [];
-    for (const object of objects) inputs.push(await openObject(context, { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object }, options));
+    for (const object of objects) inputs.push(await openObject(context, this.small, { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object }, options));
     return inputs;
   }
 
@@ -58,14 +59,14 @@ export class BucketSources {
   }
 }
 
-async function openObject(context: BucketContext, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
+async function openObject(context: BucketContext, small: SmallObjects | undefined, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
   const { url } = address;
   if (/\.zip$/i.test(address.object.key)) throw new InputError(`${url}: a zip archive in a bucket is not read yet; unzip it into the bucket, or download it first`);
   try {
     // The signal ends reads of streams only; an object's reads end by themselves.
-    const text = await openText(objectByteSource(context, address), url, { ...options, signal: undefined });
+    const text = await openText(objectByteSource(context, address, small), url, { ...options, signal: undefined });
     const input: SourceInput = { path: url, displayName: url, sizeBytes: address.object.sizeBytes, ...text };
-    input.reopen = async (again) => openObject(context, address, { ...options, ...again });
+    input.reopen = async (again) => openObject(context, undefined, address, { ...options, ...again });
     return input;
   } catch (error) {
     if (error instanceof MigrateError) throw error;

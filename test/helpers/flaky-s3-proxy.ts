@@ -42,8 +42,9 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
       let sent = 0;
       answer.on('data', (chunk: Buffer) => {
         if (cutThis !== undefined && sent + chunk.length >= cutThis.afterBytes) {
+          // The bytes before the cut reach the client before the connection drops.
           res.write(chunk.subarray(0, cutThis.afterBytes - sent));
-          res.socket?.destroy();
+          res.socket?.end();
           answer.destroy();
           return;
         }
