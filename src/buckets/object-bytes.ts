@@ -17,14 +17,15 @@ export interface ObjectAddress {
   object: ObjectInfo;
 }
 
-async function* objectChunks(context: BucketContext, address: ObjectAddress): AsyncIterable<Buffer> {
+/** The bytes from `startByte` up to `endByte` (exclusive; default the object's end). */
+export async function* objectChunks(context: BucketContext, address: ObjectAddress, startByte = 0, endByte = address.object.sizeBytes): AsyncIterable<Buffer> {
   const { bucket, url, object } = address;
   const action = { type: 'read', bucket, url } as const;
-  let offset = 0;
+  let offset = startByte;
   let drops = 0;
   let firstDropMs: number | undefined;
   for (;;) {
-    const { body } = await withRetries(context, action, () => context.calls.getObject(bucket, object.key, { startByte: offset, etag: object.etag || undefined }, context.signal));
+    const { body } = await withRetries(context, action, () => context.calls.getObject(bucket, object.key, { startByte: offset, endByte: endByte < object.sizeBytes ? endByte : undefined, etag: object.etag || undefined }, context.signal));
     let failure: Error | undefined;
     try {
       for await (const chunk of body) {
@@ -38,7 +39,7 @@ async function* objectChunks(context: BucketContext, address: ObjectAddress): As
     } finally {
       body.destroy();
     }
-    if (failure === undefined && offset >= object.sizeBytes) return;
+    if (failure === undefined && offset >= endByte) return;
     if (context.signal?.aborted) throw new InputError(`${url}: reading was interrupted`);
     const why = failure === undefined ? 'the answer ended early' : failure.message;
     firstDropMs ??= context.clock.now();

@@ -12,6 +12,7 @@ import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
 import { listObjects } from './bucket-listing.js';
 import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
+import { isZipKey, openZipObject } from './object-zip.js';
 import { objectByteSource, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
 
@@ -49,7 +50,11 @@ export class BucketSources {
     const { address, objects, notices } = await listObjects(context, arg, extensions);
     for (const notice of notices) this.run.notice(notice);
     const inputs: SourceInput[] = [];
-    for (const object of objects) inputs.push(await openObject(context, this.small, { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object }, options));
+    for (const object of objects) {
+      const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
+      if (isZipKey(object.key)) inputs.push(...(await openZipObject(context, objectAddress, extensions, options)));
+      else inputs.push(await openObject(context, this.small, objectAddress, options));
+    }
     return inputs;
   }
 
@@ -61,7 +66,6 @@ export class BucketSources {
 
 async function openObject(context: BucketContext, small: SmallObjects | undefined, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
   const { url } = address;
-  if (/\.zip$/i.test(address.object.key)) throw new InputError(`${url}: a zip archive in a bucket is not read yet; unzip it into the bucket, or download it first`);
   try {
     // The signal ends reads of streams only; an object's reads end by themselves.
     const text = await openText(objectByteSource(context, address, small), url, { ...options, signal: undefined });

@@ -57,8 +57,8 @@ export interface ObjectBody {
 
 export interface S3Calls {
   listPage(bucket: string, prefix: string, token: string | undefined, signal?: AbortSignal): Promise<S3Result<{ objects: ObjectInfo[]; next: string | undefined }>>;
-  /** The object's bytes from `startByte` on, only while its ETag is still `etag` (when given). */
-  getObject(bucket: string, key: string, at: { startByte: number; etag?: string }, signal?: AbortSignal): Promise<S3Result<ObjectBody>>;
+  /** The object's bytes from `startByte` up to `endByte` (exclusive; absent: its end), only while its ETag is still `etag` (when given). */
+  getObject(bucket: string, key: string, at: { startByte: number; endByte?: number; etag?: string }, signal?: AbortSignal): Promise<S3Result<ObjectBody>>;
   close(): void;
 }
 
@@ -105,7 +105,7 @@ export function createS3Calls(settings: S3Settings): S3Calls {
       }, signal),
     getObject: (bucket, key, at, signal) =>
       attempt(async () => {
-        const range = at.startByte > 0 ? `bytes=${at.startByte}-` : undefined;
+        const range = at.endByte !== undefined && at.endByte > at.startByte ? `bytes=${at.startByte}-${at.endByte - 1}` : at.startByte > 0 ? `bytes=${at.startByte}-` : undefined;
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range, IfMatch: at.etag }), { abortSignal: signal });
         return { body: answer.Body as Readable, etag: answer.ETag ?? '' };
       }, signal),

@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentReporter } from '../../src/reporter.js';
 import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
+import { makeZip } from '../../scripts/zip-writer.mjs';
 import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
 import { MOTO_KEYS, startMoto, type MotoServer } from '../helpers/moto-server.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -85,6 +86,24 @@ describe('export-source from an S3 bucket', () => {
     expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
 
   }, 300_000);
+
+  it('reads a zip object through ranged reads, entry by entry, as the same zip file on disk', async () => {
+    const dir = tempDir();
+    const zip = makeZip([
+      { name: 'export/b.json.gz', data: gzipSync(mixpanelLines(500, 30)), method: 'store' },
+      { name: 'export/a.json', data: Buffer.from(mixpanelLines(0, 40)), method: 'deflate' },
+      { name: 'export/readme.md', data: Buffer.from('not data') },
+    ]);
+    await moto.createBucket('zipped');
+    await moto.put('zipped', 'amplitude/export.zip', zip);
+    writeFileSync(join(dir, 'export.zip'), zip);
+    const fromBucket = await stage(dir, 'bucket.db', ['s3://zipped/amplitude/', '--from', 'mixpanel', '--json']);
+    expect(fromBucket.code, fromBucket.stderr).toBe(0);
+    expect(JSON.parse(fromBucket.stdout).files.map((f: { path: string }) => f.path)).toEqual(['s3://zipped/amplitude/export.zip!export/a.json', 's3://zipped/amplitude/export.zip!export/b.json.gz']);
+    const fromDisk = await stage(dir, 'disk.db', [join(dir, 'export.zip'), '--from', 'mixpanel', '--json']);
+    expect(fromDisk.code, fromDisk.stderr).toBe(0);
+    expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
+  }, 60_000);
 
   it('reads gzip and multi-member gzip objects, globs over keys, and a batch export manifest', async () => {
     const dir = tempDir();
