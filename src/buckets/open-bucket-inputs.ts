@@ -52,8 +52,9 @@ export class BucketSources {
     const inputs: SourceInput[] = [];
     for (const object of objects) {
       const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
-      if (isZipKey(object.key)) inputs.push(...(await openZipObject(context, objectAddress, extensions, options)));
-      else inputs.push(await openObject(context, this.small, objectAddress, options));
+      const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag };
+      const opened = isZipKey(object.key) ? await openZipObject(context, objectAddress, extensions, options) : [await openObject(context, this.small, objectAddress, options)];
+      for (const input of opened) inputs.push({ ...input, bucketObject: record });
     }
     return inputs;
   }

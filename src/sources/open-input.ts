@@ -38,6 +38,8 @@ export interface SourceInput {
   utf8Bytes?: AsyncIterable<Buffer>;
   /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
   fingerprint(): string | undefined;
+  /** For an object in a bucket (or an entry of a zip object): the object, recorded as listed. */
+  bucketObject?: BucketObjectRecord;
   /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
   close?(): Promise<void>;
   /**
@@ -45,6 +47,15 @@ export interface SourceInput {
    * for a stream, which is read once.
    */
   reopen?(options?: Pick<OpenOptions, 'encoding'>): Promise<SourceInput>;
+}
+
+/** An object of a bucket as listed: its address (`s3://bucket/key`), bucket, key, size and ETag. */
+export interface BucketObjectRecord {
+  url: string;
+  bucket: string;
+  key: string;
+  sizeBytes: number;
+  etag: string;
 }
 
 export interface OpenOptions {

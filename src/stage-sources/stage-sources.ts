@@ -14,7 +14,7 @@ import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
 import { findFormat } from '../sources/formats.js';
-import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/open-input.js';
+import { openSourceInput, type BucketObjectRecord, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
@@ -27,6 +27,7 @@ import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
 import { addNotes, type NoteCounts } from '../events/source-notes.js';
+import { recordBucketObjects } from '../staging/bucket-objects.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from './passes/run-passes.js';
@@ -134,6 +135,13 @@ export function nothingStagedError(result: StageSourcesResult): InputError | und
   return new InputError(`nothing was staged: ${t.rejected === t.rowsRead ? 'every row read was rejected' : 'no row was staged and some were rejected'} (${top})`, [
     `Every rejected row, with its file, line and reason: \`${migrateCommand('rejects', { staging: result.staging })}\`.`,
   ]);
+}
+
+/** The bucket objects among the inputs, once each (a zip object's entries share theirs). */
+function uniqueObjects(inputs: readonly SourceInput[]): BucketObjectRecord[] {
+  const byUrl = new Map<string, BucketObjectRecord>();
+  for (const input of inputs) if (input.bucketObject !== undefined) byUrl.set(input.bucketObject.url, input.bucketObject);
+  return [...byUrl.values()];
 }
 
 async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
@@ -298,6 +306,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       const next = read.resumable ? 'staging that file again resumes it' : 'staging it again undoes what it staged and stages it from the start';
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
+    recordBucketObjects(store, uniqueObjects(inputs), new Date(clock.now()).toISOString());
     await checkStagingRoom(store, inputs, reporter);
     checkPassOptions(store, input.passes ?? {});
     const lastRead = lastReadId(store);

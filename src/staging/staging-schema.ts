@@ -389,6 +389,22 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE source_reads ADD COLUMN skipped_by TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE source_reads ADD COLUMN rows_added INTEGER NOT NULL DEFAULT 0;
   `,
+  /*
+   * v12: the objects of s3:// and gs:// sources as each run listed them: the address (the path
+   * its reads are recorded under; a zip object's entries under `<url>!<entry>`), bucket, key,
+   * size and ETag. status counts them done, partial and not yet read per prefix. version_id is
+   * for versioned buckets (not filled yet: listings do not give it).
+   */ `
+  CREATE TABLE bucket_objects (
+    url TEXT PRIMARY KEY,
+    bucket TEXT NOT NULL,
+    key TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    etag TEXT NOT NULL,
+    version_id TEXT,
+    listed_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

@@ -140,8 +140,11 @@ describe('export-source from an S3 bucket', () => {
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(partial.sources).toMatchObject([{ status: 'partial' }]);
+    expect(partial.bucketPrefixes).toEqual([{ prefix: 's3://kill/big/', objects: 1, done: 0, partial: 1, pending: 0, sizeBytes: expect.any(Number) }]);
     const resumed = await stage(dir, 'm.db', [...args, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
+    const status = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(status.stdout).toMatch(/Bucket objects by prefix:\n.*\n\s+s3:\/\/kill\/big\/\s+1\s+\S+ \S+\s+1\s+0\s+0/);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(partial.sources[0].progressLine);
     const whole = await stage(dir, 'whole.db', [...args, '--json']);
     expect(whole.code).toBe(0);

@@ -102,3 +102,28 @@ describe('where bucket calls go', () => {
     expect(() => resolveS3Settings('s3', { keyEnv }, { MY_ID: 'AKIAEXAMPLE' })).toThrow('sources.buckets.secretAccessKeyEnv: environment variable MY_SECRET is not set');
   });
 });
+
+describe('bucket objects per prefix, for status', () => {
+  it('counts objects done, partial and not read, a zip object by its entries', async () => {
+    const { bucketPrefixes } = await import('../../src/staging/bucket-objects.js');
+    const objects = [
+      { url: 's3://b/a/1.json', sizeBytes: 10 },
+      { url: 's3://b/a/2.json', sizeBytes: 20 },
+      { url: 's3://b/a/3.json', sizeBytes: 30 },
+      { url: 's3://b/z/x.zip', sizeBytes: 5 },
+      { url: 's3://b/z/y.zip', sizeBytes: 5 },
+    ];
+    const states = new Map([
+      ['s3://b/a/1.json', 'done'],
+      ['s3://b/a/2.json', 'partial'],
+      ['s3://b/z/x.zip!e1.json', 'done'],
+      ['s3://b/z/x.zip!e2.json', 'done'],
+      ['s3://b/z/y.zip!e1.json', 'done'],
+      ['s3://b/z/y.zip!e2.json', 'interrupted'],
+    ]);
+    expect(bucketPrefixes(objects, states)).toEqual([
+      { prefix: 's3://b/a/', objects: 3, done: 1, partial: 1, pending: 1, sizeBytes: 60 },
+      { prefix: 's3://b/z/', objects: 2, done: 1, partial: 1, pending: 0, sizeBytes: 10 },
+    ]);
+  });
+});
