@@ -6,6 +6,7 @@
  * changed file.
  */
 import { InputError, MigrateError } from '../errors.js';
+import pLimit from 'p-limit';
 import { openText, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { Clock } from '../util/clock.js';
 import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
@@ -25,6 +26,9 @@ export interface BucketRun {
   signal?: AbortSignal;
   notice: (text: string) => void;
 }
+
+/** Objects looked at at once while a run opens its inputs. */
+const OPENING_CONCURRENCY = 8;
 
 /** One client per scheme for the run; closed with the inputs. */
 export class BucketSources {
@@ -49,13 +53,19 @@ export class BucketSources {
     const context = this.context(scheme);
     const { address, objects, notices } = await listObjects(context, arg, extensions);
     for (const notice of notices) this.run.notice(notice);
-    const inputs: SourceInput[] = [];
-    for (const object of objects) {
-      const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
-      const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag };
-      const opened = isZipKey(object.key) ? await openZipObject(context, objectAddress, extensions, options) : [await openObject(context, this.small, objectAddress, options)];
-      for (const input of opened) inputs.push({ ...input, bucketObject: record });
-    }
+    // Each object is looked at before any row is staged (a request each): a few at once, kept in key order.
+    const limit = pLimit(OPENING_CONCURRENCY);
+    const opened = await Promise.all(
+      objects.map((object) =>
+        limit(async () => {
+          const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
+          const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag };
+          const found = isZipKey(object.key) ? await openZipObject(context, objectAddress, extensions, options) : [await openObject(context, this.small, objectAddress, options)];
+          return found.map((input) => ({ ...input, bucketObject: record }));
+        }),
+      ),
+    );
+    const inputs = opened.flat();
     return inputs;
   }
 

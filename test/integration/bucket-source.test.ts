@@ -179,6 +179,24 @@ describe('export-source from an S3 bucket', () => {
   }, 60_000);
 });
 
+describe("doctor's look at bucket sources", () => {
+  it('lists and reads each address and sums its objects; a missing bucket is a failure in words', async () => {
+    const { probePrefixes } = await import('../../src/buckets/probe-prefixes.js');
+    await moto.createBucket('doctor');
+    await putTree('doctor', { 'p/a.json': mixpanelLines(0, 10), 'p/b.json.gz': gzipSync(mixpanelLines(10, 10)), 'p/notes.md': 'x' });
+    const probes = await probePrefixes({
+      addresses: ['s3://doctor/p/', 's3://no-such-doctor-bucket/'],
+      extensions: ['.json'],
+      choices: { endpointUrl: moto.endpointUrl, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
+      env: moto.env,
+      clock: testClock(),
+      policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
+    });
+    expect(probes[0]).toMatchObject({ type: 'readable', objects: 2, compressedBytes: expect.any(Number) });
+    expect(probes[1]).toMatchObject({ type: 'failed', message: expect.stringContaining('no such bucket') });
+  }, 60_000);
+});
+
 describe('throttling and dropped connections, through the one retry path on the injected clock', () => {
   function input(dir: string, file: string, endpointUrl: string): StageSourcesInput {
     return {

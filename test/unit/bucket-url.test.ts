@@ -127,3 +127,14 @@ describe('bucket objects per prefix, for status', () => {
     ]);
   });
 });
+
+describe("doctor's bucket check", () => {
+  it('sums the objects, estimates the staging space, and compares it with the free space', async () => {
+    const { bucketCheck } = await import('../../src/doctor/checks/bucket-check.js');
+    const readable = { address: 's3://b/p/', type: 'readable', objects: 3, sizeBytes: 100e6, compressedBytes: 0 } as const;
+    expect(bucketCheck([readable], 1e12)).toMatchObject({ verdict: 'ok', message: expect.stringContaining('3 objects') });
+    expect(bucketCheck([readable], 100e6)).toMatchObject({ verdict: 'problem', message: expect.stringContaining('more than the') });
+    expect(bucketCheck([{ ...readable, compressedBytes: 100e6 }], 100e6)).toMatchObject({ verdict: 'warning', message: expect.stringContaining('guessed') });
+    expect(bucketCheck([readable, { address: 's3://x/', type: 'failed', message: 's3://x/: no such bucket "x"' }], 1e12)).toMatchObject({ verdict: 'problem', message: 's3://x/: no such bucket "x"' });
+  });
+});

@@ -10,7 +10,7 @@ import { readingOptions } from '../../options/reading-options.js';
 import { rowSelectionOptions } from '../../options/row-selection-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { apiSourceFlags } from './api-source-flags.js';
-import { bucketFlags } from './bucket-flags.js';
+import { bucketFlags } from '../../options/bucket-options.js';
 import { toStageApiInput } from './api-source-input.js';
 import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
 import { runApiStaging } from './run-api-staging.js';

@@ -20,7 +20,7 @@ import { rowSelection, type RowSelectionFlags } from '../../options/row-selectio
 import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
 import { apiSourceNames } from '../../../sources/api/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
-import { toBucketInput, type BucketFlags } from './bucket-flags.js';
+import { toBucketInput, type BucketFlags } from '../../options/bucket-options.js';
 
 export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags, BucketFlags {
   from: string;

@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { BucketChoices } from '../../../buckets/bucket-settings.js';
-import { isBucketUrl } from '../../../buckets/bucket-url.js';
-import { configPath, loadConfig } from '../../../config/load-config.js';
+import type { BucketChoices } from '../../buckets/bucket-settings.js';
+import { isBucketUrl } from '../../buckets/bucket-url.js';
+import { configPath, loadConfig } from '../../config/load-config.js';
 
 export interface BucketFlags {
   endpointUrl?: string;
