@@ -66,5 +66,8 @@ export function bucketPrefixes(objects: ReadonlyArray<{ url: string; sizeBytes: 
 }
 
 export function listedBucketObjects(store: StagingStore): Array<{ url: string; sizeBytes: number }> {
+  // A file of an older version read as it is (read-only) has no such table: it read no buckets.
+  const exists = store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bucket_objects'").get();
+  if (exists === undefined) return [];
   return store.db.prepare('SELECT url, size_bytes AS sizeBytes FROM bucket_objects ORDER BY url').all() as Array<{ url: string; sizeBytes: number }>;
 }
