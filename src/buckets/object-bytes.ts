@@ -5,7 +5,7 @@
  * object fails its ranged read (412) instead of splicing two versions together.
  */
 import { Readable } from 'node:stream';
-import { InputError } from '../errors.js';
+import { InputError, InterruptedError } from '../errors.js';
 import { decideRetry } from '../http/retry-policy.js';
 import { withRetries, type BucketContext } from './bucket-calls.js';
 import type { ObjectInfo } from './s3-client.js';
@@ -40,7 +40,7 @@ export async function* objectChunks(context: BucketContext, address: ObjectAddre
       body.destroy();
     }
     if (failure === undefined && offset >= endByte) return;
-    if (context.signal?.aborted) throw new InputError(`${url}: reading was interrupted`);
+    if (context.signal?.aborted) throw new InterruptedError(`interrupted while reading ${url}`, ['Run the same command again: what was staged is kept and the rest is read.']);
     const why = failure === undefined ? 'the answer ended early' : failure.message;
     firstDropMs ??= context.clock.now();
     const decision = decideRetry(context.policy, { attempt: drops, elapsedMs: context.clock.now() - firstDropMs }, undefined, context.clock.random);
