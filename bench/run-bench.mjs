@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, USAGE } from './lib/bench-args.mjs';
 import { count, evaluate, footnotes, formatTable, headlines, headlineText, insertSection, megabytes, runSection, shellQuote } from './lib/bench-report.mjs';
 import { exportStep, floorStep, formatFiles, importStep, peerStep, readMeta, removeStaging, statusStep } from './lib/bench-steps.mjs';
+import { bucketStep } from './lib/bucket-step.mjs';
 import { rssMethod } from './lib/measure-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -111,6 +112,7 @@ async function runFormats(sources) {
     const r = { format };
     if (on('floor')) r.floor = await step(`${format}: floor (a bare pass over the file)`, () => floorStep(paths, f));
     if (on('export')) r.export = await step(`${format}: migrate export-source`, () => exportStep(paths, f));
+    if (on('bucket') && format === 'mixpanel') r.bucket = await step(`${format}: migrate export-source s3:// (the same file in moto's S3 server on loopback)`, () => bucketStep(paths, f));
     if (r.export && !options.keep && !keptForImport(format)) removeStaging(f.staged);
     formats.push(r);
   }

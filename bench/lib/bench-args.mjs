@@ -1,7 +1,10 @@
 // Pure: the bench's command line (no I/O), so it can be tested table-driven.
 
-/** The measured steps, in the order they run: floor and export for each format, then import, peer and status. */
-export const STEPS = ['floor', 'export', 'import', 'peer', 'status'];
+/**
+ * The measured steps, in the order they run: floor and export for each format (and, for
+ * mixpanel, the same file staged from moto's S3 server: bucket), then import, peer and status.
+ */
+export const STEPS = ['floor', 'export', 'bucket', 'import', 'peer', 'status'];
 
 /**
  * The source formats, each generated with a fixed seed (bench/generate-source.mjs): the flat

@@ -15,6 +15,8 @@ export const TARGETS = {
   peakRssBytes: 300e6,
   stagingVsCsv: 1.5,
   statusMs: 1_000,
+  /** The Mixpanel file staged from an S3 server on loopback, against the same file on local disk. */
+  bucketVsLocal: 0.8,
   /** The event count the RSS and status targets are set at. */
   atEvents: 5_000_000,
 };
@@ -72,6 +74,7 @@ export function perSecond(n, ms) {
  * @property {string} format
  * @property {Measured & { rows: number }} [floor]
  * @property {Measured & { rows: number, stagingBytes: number, sourceBytes: number, expected: Counts, got: Counts }} [export]
+ * @property {Measured & { rows: number, staged: number, sourceBytes: number }} [bucket] the same file staged from moto (mixpanel)
  * @typedef {object} ImportResults
  * @property {'flat' | 'nested'} kind the flat CSV's events, or the nested CSV's
  * @property {Measured & { events: number, staged: number, counted: number, wireBytes: number, requests: number }} [import]
@@ -134,6 +137,24 @@ const countsText = (c) => `${count(c.staged)} staged, ${count(c.rejected)} rejec
  * @param {boolean} small
  * @returns {Row[]}
  */
+/**
+ * The bucket step against the local export of the same file, in rows/s.
+ * @param {NonNullable<FormatResults['bucket']>} b @param {NonNullable<FormatResults['export']>} e
+ * @returns {Row}
+ */
+function bucketRow(b, e) {
+  const ratio = rate(b, b.rows) / rate(e, e.rows);
+  const same = b.staged === e.got.staged;
+  return {
+    step: 'mixpanel: export-source s3://',
+    what: `rows/s from moto${same ? '' : ` (staged ${count(b.staged)}, not ${count(e.got.staged)})`}`,
+    figure: `${count(rate(b, b.rows))} (${seconds(b.wallMs)})`,
+    ratio: `${times(ratio)} local disk`,
+    target: `>= ${TARGETS.bucketVsLocal}× local disk`,
+    met: met(same && ratio >= TARGETS.bucketVsLocal),
+  };
+}
+
 function formatRows(f, small) {
   const { floor: floorName, min } = FLOORS[/** @type {keyof typeof FLOORS} */ (f.format)] ?? { floor: 'floor', min: TARGETS.exportVsFloor };
   /** @type {Row[]} */
@@ -164,6 +185,7 @@ function formatRows(f, small) {
     target: flat ? `<= ${TARGETS.stagingVsCsv}× CSV` : '',
     met: flat ? met(sizeRatio <= TARGETS.stagingVsCsv) : '',
   });
+  if (f.bucket) rows.push(bucketRow(f.bucket, e));
   const same = JSON.stringify(e.got) === JSON.stringify(e.expected);
   rows.push({ step, what: 'counts', figure: countsText(e.got), ratio: '', target: 'as generated', met: met(same) });
   return rows;

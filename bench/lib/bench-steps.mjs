@@ -64,7 +64,7 @@ function stagingBytes(file) {
 }
 
 /** The child's stdout, which is one JSON document. @param {string} stdout @param {string} label */
-function parseJson(stdout, label) {
+export function parseJson(stdout, label) {
   try {
     return JSON.parse(stdout);
   } catch {

@@ -52,7 +52,7 @@ function readVmHwm(pid) {
  * Runs `node <args>` (no npx, no shell: the measured process is node itself, under GNU time
  * when it is used) and fails with its stderr when it exits non-zero.
  * @param {readonly string[]} args
- * @param {{ cwd?: string, label: string }} options
+ * @param {{ cwd?: string, env?: Record<string, string>, label: string }} options
  * @returns {Promise<Measurement>}
  */
 export async function measureNode(args, options) {
@@ -62,7 +62,7 @@ export async function measureNode(args, options) {
   const [command, argv] = how === 'time' ? [GNU_TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args]] : [process.execPath, [...args]];
   try {
     const startedNs = process.hrtime.bigint();
-    const child = spawn(command, argv, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, { cwd: options.cwd, env: options.env === undefined ? undefined : { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let polled = /** @type {number | null} */ (null);
     const poll = how === 'proc' ? setInterval(() => (polled = readVmHwm(/** @type {number} */ (child.pid)) ?? polled), POLL_MS) : undefined;
     const [stdout, stderr, code] = await Promise.all([collect(child.stdout), collect(child.stderr), exitCode(child)]);

@@ -40,13 +40,40 @@ export const amplitudeSourceSchema = z
   .strict()
   .superRefine((source, ctx) => oneOf(ctx, source.secretKey, source.secretKeyEnv, 'secretKey'));
 
+/**
+ * How `s3://` and `gs://` addresses are reached when the AWS conventions (the default credential
+ * chain, AWS_ENDPOINT_URL_S3) are not what the user wants: keys come only from environment
+ * variables named here, never inline.
+ */
+export const bucketsSourceSchema = z
+  .object({
+    /** An S3-compatible endpoint (MinIO, R2, GCS's https://storage.googleapis.com); --endpoint-url wins. */
+    endpointUrl: url.optional(),
+    /** The region asked first (a bucket elsewhere is followed). */
+    region: z.string().min(1).optional(),
+    /** A profile of the shared AWS config files; --profile wins. */
+    profile: z.string().min(1).optional(),
+    accessKeyIdEnv: envName.optional(),
+    secretAccessKeyEnv: envName.optional(),
+    sessionTokenEnv: envName.optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if ((b.accessKeyIdEnv === undefined) !== (b.secretAccessKeyEnv === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['secretAccessKeyEnv'], message: 'give both "accessKeyIdEnv" and "secretAccessKeyEnv", or neither' });
+    }
+    if (b.sessionTokenEnv !== undefined && b.accessKeyIdEnv === undefined) ctx.addIssue({ code: 'custom', path: ['sessionTokenEnv'], message: 'needs "accessKeyIdEnv" and "secretAccessKeyEnv"' });
+  });
+
 export const sourcesSchema = z
   .object({
     mixpanel: mixpanelSourceSchema.optional(),
     amplitude: amplitudeSourceSchema.optional(),
+    buckets: bucketsSourceSchema.optional(),
   })
   .strict();
 
 export type MixpanelSourceConfig = z.infer<typeof mixpanelSourceSchema>;
 export type AmplitudeSourceConfig = z.infer<typeof amplitudeSourceSchema>;
+export type BucketsSourceConfig = z.infer<typeof bucketsSourceSchema>;
 export type SourcesConfig = z.infer<typeof sourcesSchema>;

@@ -12,11 +12,15 @@ import { findProject, resolveIngestion } from '../config/resolve-project.js';
 import type { Reporter } from '../reporter.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import type { DoctorReport } from './check-result.js';
+import { doctorReport, type DoctorReport } from './check-result.js';
 import { gatherFacts } from './gather/gather-facts.js';
 import { runChecks } from './run-checks.js';
 import { DOCTOR_RETRY_POLICY, DOCTOR_TIMEOUT_MS } from './doctor-timing.js';
 import { runSourceDoctor } from './source-doctor.js';
+import type { BucketChoices } from '../buckets/bucket-settings.js';
+import { probePrefixes } from '../buckets/probe-prefixes.js';
+import { findFormat } from '../sources/formats.js';
+import { bucketCheck } from './checks/bucket-check.js';
 
 export interface DoctorInput {
   project: string;
@@ -26,6 +30,8 @@ export interface DoctorInput {
   /** A source project (no project key, a personal key): the window export-source would read. */
   start?: string;
   end?: string;
+  /** --source: s3:// and gs:// addresses to list and read, and to size the staging file for. */
+  sources?: { addresses: string[]; format: string; choices: BucketChoices; env: Readonly<Record<string, string | undefined>> };
 }
 
 /** A project with a personal key and no project key is read from, not sent to: it is checked as a source. */
@@ -44,7 +50,13 @@ export async function runDoctor(input: DoctorInput, reporter: Reporter, signal: 
   try {
     reporter.progress(`${target.name}: checking ${target.host}`);
     const facts = await gatherFacts({ config, target, store, stagingPath: input.staging, policy: DOCTOR_RETRY_POLICY, timeoutMs: DOCTOR_TIMEOUT_MS, clock, signal });
-    return runChecks(facts);
+    const report = runChecks(facts);
+    if (input.sources === undefined || input.sources.addresses.length === 0) return report;
+    reporter.progress(`listing ${input.sources.addresses.join(', ')}`);
+    const extensions = findFormat(input.sources.format)?.extensions ?? [];
+    const probes = await probePrefixes({ ...input.sources, extensions, clock, policy: DOCTOR_RETRY_POLICY, signal });
+    const disk = facts.machine.disk;
+    return doctorReport(report.project, report.host, [...report.checks, bucketCheck(probes, 'error' in disk ? undefined : disk.freeBytes)]);
   } finally {
     store?.close();
   }

@@ -18,7 +18,7 @@ import type { OpenOptions, SourceInput } from './source-input.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 
 export { isGzip, isZip, type ByteSource } from './byte-head.js';
-export type { OpenOptions, SourceInput } from './source-input.js';
+export type { BucketObjectRecord, OpenOptions, SourceInput } from './source-input.js';
 
 const openFd = promisify(openCallback);
 

@@ -20,6 +20,8 @@ export interface SourceInput {
   utf8Bytes?: AsyncIterable<Buffer>;
   /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
   fingerprint(): string | undefined;
+  /** For an object in a bucket (or an entry of a zip object): the object, recorded as listed. */
+  bucketObject?: BucketObjectRecord;
   /** A Parquet file: the rows of each of its row groups (its lines are its rows, see parquet-input.ts). */
   rowGroupRows?: number[];
   /**
@@ -44,4 +46,13 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** Told when a pipe or FIFO is opened (which waits for its writer). */
   notice?: (text: string) => void;
+}
+
+/** An object of a bucket as listed: its address (`s3://bucket/key`), bucket, key, size and ETag. */
+export interface BucketObjectRecord {
+  url: string;
+  bucket: string;
+  key: string;
+  sizeBytes: number;
+  etag: string;
 }

@@ -93,7 +93,14 @@ export interface OpenInputsOptions extends OpenOptions {
 export async function openZipInputs(file: string, extensions: readonly string[], options: OpenInputsOptions = {}): Promise<SourceInput[]> {
   const path = resolve(file);
   await stat(path);
-  const zip = await openArchive(path, file);
+  return zipEntryInputs(await openArchive(path, file), path, file, extensions, options);
+}
+
+/**
+ * The inputs of an open archive's entries (see openZipInputs), whatever reads its bytes: a
+ * file, or ranged reads of an object in a bucket. `path` and `displayName` name the archive.
+ */
+export async function zipEntryInputs(zip: ZipFile, path: string, file: string, extensions: readonly string[], options: OpenInputsOptions = {}): Promise<SourceInput[]> {
   const close = async (): Promise<void> => {
     if (zip.isOpen) zip.close();
   };

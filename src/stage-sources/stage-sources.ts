@@ -6,13 +6,15 @@
  */
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
+import type { BucketChoices } from '../buckets/bucket-settings.js';
+import { BucketSources, isBucketUrl } from '../buckets/open-bucket-inputs.js';
 import { checkStagingRoom } from './staging-room.js';
 import { SKIPPED_BY_MAP } from '../events/row-filters.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
 import { findFormat } from '../sources/formats.js';
-import { openSourceInput, type OpenOptions, type SourceInput } from '../sources/open-input.js';
+import { openSourceInput, type BucketObjectRecord, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
 import { EventWriter } from '../staging/event-writer.js';
@@ -25,6 +27,7 @@ import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
 import { addNotes, type NoteCounts } from '../events/source-notes.js';
+import { recordBucketObjects } from '../staging/bucket-objects.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from '../passes/run-passes.js';
@@ -70,6 +73,11 @@ export interface StageSourcesInput {
    * with `inherits` take the earlier read's value (see content-options.ts). Absent: none.
    */
   defaulted?: readonly string[];
+  /**
+   * How `s3://` and `gs://` addresses are reached: the user's choices (endpoint, profile, keys'
+   * variables) and the environment the AWS conventions read. Absent: no flags, no environment.
+   */
+  buckets?: { choices: BucketChoices; env: Readonly<Record<string, string | undefined>> };
 }
 
 /** A file's summary, with what was noticed reading it (a delimiter found, a likely wrong encoding). */
@@ -130,18 +138,25 @@ export function nothingStagedError(result: StageSourcesResult): InputError | und
   ]);
 }
 
+/** The bucket objects among the inputs, once each (a zip object's entries share theirs). */
+function uniqueObjects(inputs: readonly SourceInput[]): BucketObjectRecord[] {
+  const byUrl = new Map<string, BucketObjectRecord>();
+  for (const input of inputs) if (input.bucketObject !== undefined) byUrl.set(input.bucketObject.url, input.bucketObject);
+  return [...byUrl.values()];
+}
+
 async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
   await Promise.all(inputs.map((input) => input.close?.()));
 }
 
 /** Opens every file (a file named twice is read once); on a failure closes those opened. */
-async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>): Promise<SourceInput[]> {
+async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>, seen = new Set<string>()): Promise<SourceInput[]> {
   const inputs: SourceInput[] = [];
-  const seen = new Set<string>();
   try {
     for (const name of names) {
-      if (seen.has(resolve(name))) continue;
-      seen.add(resolve(name));
+      const key = isBucketUrl(name) ? name : resolve(name);
+      if (seen.has(key)) continue;
+      seen.add(key);
       inputs.push(...(await open(name)));
     }
     return inputs;
@@ -151,24 +166,44 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
   }
 }
 
+/** The run's inputs, and what closes the bucket clients they read through. */
+interface OpenedFiles {
+  inputs: SourceInput[];
+  buckets: BucketSources;
+}
+
 /**
- * The files named, expanded and opened as the input asks. A zip archive found in a directory
- * or by a glob that holds nothing the format reads is skipped with a notice, as other files
- * there are; one named on the command line is an error.
+ * The files named, expanded and opened as the input asks, bucket addresses among them (each
+ * object an input, in key order). A zip archive found in a directory or by a glob that holds
+ * nothing the format reads is skipped with a notice, as other files there are; one named on
+ * the command line is an error.
  */
-async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal): Promise<SourceInput[]> {
+async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<OpenedFiles> {
   const options: OpenOptions = { encoding: input.readerOptions.encoding, signal, notice: (text) => reporter.notice(text) };
-  if (!input.expandInputs) return openAll(input.files, async (name) => [await openSourceInput(name, options)]);
-  const named = new Set<string>();
-  const names: string[] = [];
-  for (const file of input.files) {
-    const found = await expandInput(file, source.extensions);
-    if (found.length === 1 && found[0] === file) named.add(file);
-    names.push(...found);
+  const buckets = new BucketSources({ choices: input.buckets?.choices ?? {}, env: input.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text) });
+  if (!input.expandInputs) return { inputs: await openAll(input.files, async (name) => [await openSourceInput(name, options)]), buckets };
+  const inputs: SourceInput[] = [];
+  const seen = new Set<string>();
+  try {
+    for (const file of input.files) {
+      if (isBucketUrl(file)) {
+        for (const object of await buckets.open(file, source.extensions, options)) {
+          if (!seen.has(object.path)) inputs.push(object);
+          seen.add(object.path);
+        }
+        continue;
+      }
+      const found = await expandInput(file, source.extensions);
+      const named = found.length === 1 && found[0] === file;
+      inputs.push(...(await openAll(found, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named ? undefined : (notice) => reporter.notice(notice) }), seen)));
+    }
+  } catch (error) {
+    await closeAll(inputs);
+    buckets.close();
+    throw error;
   }
-  const inputs = await openAll(names, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named.has(name) ? undefined : (notice) => reporter.notice(notice) }));
   if (inputs.length === 0) throw new InputError(`no source files to read in ${input.files.join(', ')} (the zip archives found hold none)`);
-  return inputs;
+  return { inputs, buckets };
 }
 
 /**
@@ -243,7 +278,8 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  let inputs = await openFiles(input, source, reporter, signal);
+  const opened = await openFiles(input, source, reporter, signal, clock);
+  let inputs = opened.inputs;
   let store: StagingStore | undefined;
   try {
     store = StagingStore.open(input.staging, { lockFor: input.command });
@@ -271,6 +307,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       const next = read.resumable ? 'staging that file again resumes it' : 'staging it again undoes what it staged and stages it from the start';
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
+    recordBucketObjects(store, uniqueObjects(inputs), new Date(clock.now()).toISOString());
     await checkStagingRoom(store, inputs, reporter);
     checkPassOptions(store, input.passes ?? {});
     const lastRead = lastReadId(store);
@@ -290,5 +327,6 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   } finally {
     store?.close();
     await closeAll(inputs);
+    opened.buckets.close();
   }
 }

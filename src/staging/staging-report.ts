@@ -2,6 +2,7 @@
  * Read-only views of the staging file for `status` and `rejects`. Every figure comes from
  * counters or indexes, so status stays fast on tens of millions of events.
  */
+import { bucketPrefixes, listedBucketObjects, type BucketPrefixReport } from './bucket-objects.js';
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
 import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
 import { passesReport, type PassesReport } from './pass-state.js';
@@ -49,6 +50,8 @@ export interface StagingReport {
   /** The process holding the writer lock (a running or killed import, export-source...), if any. */
   writer: LockHolder | null;
   sources: SourceReport[];
+  /** Objects of s3:// and gs:// sources per prefix: done, partial, not read yet. */
+  bucketPrefixes: BucketPrefixReport[];
   /** The sources' counts added up: rowsRead + added = staged + alreadyStaged + duplicates + skipped + rejected. */
   sourceTotals: ReadCounts & { withdrawn: number; skippedBy: SkippedBy };
   /** Withdrawn events (kept aside, never sent), and per project those it had received before. */
@@ -199,6 +202,7 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     note: store.readNote ?? null,
     writer: store.lockHolder() ?? null,
     sources,
+    bucketPrefixes: bucketPrefixes(listedBucketObjects(store), new Map(sources.map((s) => [s.path, s.status]))),
     sourceTotals: sourceTotals(sources),
     withdrawn: withdrawnReport(store),
     events: kindReport(store, 0),

@@ -409,6 +409,22 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER session_event_added AFTER INSERT ON session_events
     BEGIN INSERT INTO session_dirty (distinct_id) SELECT new.distinct_id WHERE NOT EXISTS (SELECT 1 FROM session_dirty WHERE distinct_id = new.distinct_id); END;
   `,
+  /*
+   * v13: the objects of s3:// and gs:// sources as each run listed them: the address (the path
+   * its reads are recorded under; a zip object's entries under `<url>!<entry>`), bucket, key,
+   * size and ETag. status counts them done, partial and not yet read per prefix. version_id is
+   * for versioned buckets (not filled yet: listings do not give it).
+   */ `
+  CREATE TABLE bucket_objects (
+    url TEXT PRIMARY KEY,
+    bucket TEXT NOT NULL,
+    key TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    etag TEXT NOT NULL,
+    version_id TEXT,
+    listed_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

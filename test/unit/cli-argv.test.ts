@@ -186,7 +186,7 @@ describe('export-source', () => {
     [['--from', 'ga4', 'e.json', '--timezone', 'UTC'], '--timezone does not apply to --from ga4'],
     [['--from', 'csv', 'a.csv', '--segment-group-type', 'company'], '--segment-group-type applies to --from segment only'],
     [['--from', 'segment', 'logs/', '--segment-group-type', '  '], '--segment-group-type: must be 1 to 400 characters'],
-    [['--from', 'csv'], 'no source files given: name files, directories or globs'],
+    [['--from', 'csv'], 'no source files given: name files, directories, globs or s3:// prefixes'],
     [['--from', 'mixpanel', 'e.jsonl', '--start', '2025-01-01'], '--start applies to the source APIs only (--from mixpanel-api, amplitude-api, posthog-api), not --from mixpanel'],
     [['--from', 'csv', 'a.csv', '--retry-budget-ms', '10'], '--retry-budget-ms applies to the source APIs only'],
     [['--from', 'csv', 'a.csv', '--min-time', 'yesterday'], '--min-time yesterday: expected a date (2000-01-01) or a time with a zone'],
@@ -378,8 +378,12 @@ describe('import and resume', () => {
 
 describe('doctor', () => {
   it.each<[string[], Record<string, unknown>]>([
-    [['--project', 'test'], { project: 'test', staging: './migration.db' }],
-    [['--project', 'prod', '--staging', 's.db', '--config', 'c.json', '--json'], { project: 'prod', staging: 's.db', config: 'c.json', json: true }],
+    [['--project', 'test'], { project: 'test', staging: './migration.db', source: [] }],
+    [['--project', 'prod', '--staging', 's.db', '--config', 'c.json', '--json'], { project: 'prod', staging: 's.db', config: 'c.json', json: true, source: [] }],
+    [
+      ['--project', 'test', '--source', 's3://b/p/', '--source', 'gs://g/q/', '--from', 'amplitude', '--endpoint-url', 'http://127.0.0.1:9000', '--profile', 'prod'],
+      { project: 'test', staging: './migration.db', source: ['s3://b/p/', 'gs://g/q/'], from: 'amplitude', endpointUrl: 'http://127.0.0.1:9000', profile: 'prod' },
+    ],
   ])('doctor %j', async (args, expected) => {
     const { options } = await parseArgv(['doctor', ...args]);
     expect(options).toEqual(expected);

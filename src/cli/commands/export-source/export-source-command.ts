@@ -10,6 +10,7 @@ import { readingOptions } from '../../options/reading-options.js';
 import { rowSelectionOptions } from '../../options/row-selection-options.js';
 import { timeOptions } from '../../options/time-options.js';
 import { apiSourceFlags } from './api-source-flags.js';
+import { bucketFlags } from '../../options/bucket-options.js';
 import { toStageApiInput } from './api-source-input.js';
 import { toExportSourceInput, type ExportSourceOptions } from './export-source-input.js';
 import { runApiStaging } from './run-api-staging.js';
@@ -19,7 +20,7 @@ export function registerExportSource(program: Command): void {
   const command = program
     .command('export-source')
     .description('read source files, or a source\'s export API, into the staging file (validated, mapped, with stable uuids)')
-    .argument('[files...]', 'source files, directories or globs (.gz and .zip read as streams); - reads standard input, and pipes such as <(zcat x.gz) work; none for a source API')
+    .argument('[files...]', 'source files, directories or globs (.gz and .zip read as streams), or s3:// and gs:// prefixes, keys or globs; - reads standard input, and pipes such as <(zcat x.gz) work; none for a source API')
     .addOption(new Option('--from <format>', 'source format, or a source API (mixpanel-api, amplitude-api: see --start)').choices([...formatNames(), ...apiSourceNames()]).makeOptionMandatory())
     .option('--map <file>', 'mapping file: event and property renames (extends the defaults)')
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected); mixpanel: the project time zone')
@@ -36,6 +37,7 @@ export function registerExportSource(program: Command): void {
   geoipOption(command);
   readingOptions(command, 'read event, distinct_id, timestamp, uuid or properties from another field: a CSV header, or a dotted path in JSON such as properties.user.id (repeatable)');
   apiSourceFlags(command);
+  bucketFlags(command);
   stagingOption(command);
   quietOption(command);
   jsonOption(command);

@@ -18,8 +18,9 @@ import { rowSelection, type RowSelectionFlags } from '../../options/row-selectio
 import { defaultedTime, parseMinTime, type TimeOptions } from '../../options/time-options.js';
 import { apiSourceNames } from '../../../source-apis/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
+import { toBucketInput, type BucketFlags } from '../../options/bucket-options.js';
 
-export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags {
+export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags, BucketFlags {
   from: string;
   map?: string;
   timezone?: string;
@@ -138,7 +139,7 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
 export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
   refuseApiFlags(options.from, options);
   if (files.length === 0) {
-    throw new UsageError('no source files given: name files, directories or globs', [`To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`]);
+    throw new UsageError('no source files given: name files, directories, globs or s3:// prefixes', [`To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`]);
   }
   const shape = await stagingShape(options, nowMs);
   return {
@@ -155,5 +156,10 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
     passes: shape.passes,
+    ...withBuckets(toBucketInput(files, options, process.env)),
   };
+}
+
+function withBuckets(buckets: StageSourcesInput['buckets']): Pick<StageSourcesInput, 'buckets'> {
+  return buckets === undefined ? {} : { buckets };
 }

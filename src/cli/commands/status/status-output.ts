@@ -19,6 +19,13 @@ function range(kind: KindReport): string {
   return kind.count === 0 ? '' : ` (${kind.first} .. ${kind.last})`;
 }
 
+function printBucketPrefixes(report: StagingReport): void {
+  if (report.bucketPrefixes.length === 0) return;
+  print('Bucket objects by prefix:');
+  const rows = report.bucketPrefixes.map((p) => [`  ${p.prefix}`, count(p.objects), bytes(p.sizeBytes), count(p.done), count(p.partial), count(p.pending)]);
+  print(table(fitColumn([['  prefix', 'objects', 'size', 'done', 'partial', 'not read'], ...rows], 0, MAX_TABLE_WIDTH)));
+}
+
 function printSources(report: StagingReport): void {
   if (report.sources.length === 0) {
     print(`No sources staged yet: run \`${migrateCommand('export-source', { staging: report.staging })}\`.`);
@@ -132,6 +139,7 @@ function printStagingReport(report: StagingReport): void {
   print(`Staging file: ${displayPath(report.staging)}`);
   if (report.note !== null) print(`Note: ${report.note}.`);
   printSources(report);
+  printBucketPrefixes(report);
   printRanges(report);
   print(`Events: ${count(report.events.count)}${range(report.events)}`);
   printWithdrawn(report);

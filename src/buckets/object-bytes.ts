@@ -1,0 +1,97 @@
+/**
+ * An object's bytes as one stream, whatever happens to the connection: when it drops part-way
+ * (or S3 ends the body short), the read continues with a ranged read from the byte reached,
+ * guarded by the object's ETag, after the project's backoff on the injected clock. A changed
+ * object fails its ranged read (412) instead of splicing two versions together.
+ */
+import { Readable } from 'node:stream';
+import { InputError, InterruptedError } from '../errors.js';
+import { decideRetry } from '../http/retry-policy.js';
+import { withRetries, type BucketContext } from './bucket-calls.js';
+import type { ObjectInfo } from './s3-client.js';
+
+export interface ObjectAddress {
+  bucket: string;
+  /** `s3://bucket/key`, for messages. */
+  url: string;
+  object: ObjectInfo;
+}
+
+/** The bytes from `startByte` up to `endByte` (exclusive; default the object's end). */
+export async function* objectChunks(context: BucketContext, address: ObjectAddress, startByte = 0, endByte = address.object.sizeBytes): AsyncIterable<Buffer> {
+  const { bucket, url, object } = address;
+  const action = { type: 'read', bucket, url } as const;
+  let offset = startByte;
+  let drops = 0;
+  let firstDropMs: number | undefined;
+  for (;;) {
+    const { body } = await withRetries(context, action, () => context.calls.getObject(bucket, object.key, { startByte: offset, endByte: endByte < object.sizeBytes ? endByte : undefined, etag: object.etag || undefined }, context.signal));
+    let failure: Error | undefined;
+    try {
+      for await (const chunk of body) {
+        offset += (chunk as Buffer).length;
+        drops = 0;
+        firstDropMs = undefined;
+        yield chunk as Buffer;
+      }
+    } catch (error) {
+      failure = error as Error;
+    } finally {
+      body.destroy();
+    }
+    if (failure === undefined && offset >= endByte) return;
+    if (context.signal?.aborted) throw new InterruptedError(`interrupted while reading ${url}`, ['Run the same command again: what was staged is kept and the rest is read.']);
+    const why = failure === undefined ? 'the answer ended early' : failure.message;
+    firstDropMs ??= context.clock.now();
+    const decision = decideRetry(context.policy, { attempt: drops, elapsedMs: context.clock.now() - firstDropMs }, undefined, context.clock.random);
+    if (decision.type === 'give-up') throw new InputError(`${url}: the connection kept dropping at byte ${offset} of ${object.sizeBytes} (${why}); ${decision.reason}`);
+    context.onRetry?.(`${url}: the connection dropped at byte ${offset} of ${object.sizeBytes} (${why}); reading on from there in ${Math.round(decision.delayMs)} ms`);
+    await context.clock.sleep(decision.delayMs, context.signal);
+    drops++;
+  }
+}
+
+/**
+ * Objects up to this size are fetched once: the bytes looked at first (whether gzip, which
+ * encoding) are all of them, kept until the object is read. Exporters that write many small
+ * files (Mixpanel's incremental pipelines) would otherwise cost two requests a file.
+ */
+export const SMALL_OBJECT_BYTES = 64 * 1024;
+/** Most bytes of small objects kept at once for a run; beyond it an object is fetched twice. */
+const KEPT_BYTES = 64 * 1024 * 1024;
+
+/** The bytes of small objects kept between their first look and their read, for one run. */
+export class SmallObjects {
+  private keptBytes = 0;
+
+  async fetch(context: BucketContext, address: ObjectAddress): Promise<Buffer | undefined> {
+    if (address.object.sizeBytes > SMALL_OBJECT_BYTES || this.keptBytes + address.object.sizeBytes > KEPT_BYTES) return undefined;
+    const parts: Buffer[] = [];
+    for await (const chunk of objectChunks(context, address)) parts.push(chunk);
+    const bytes = Buffer.concat(parts);
+    this.keptBytes += bytes.length;
+    return bytes;
+  }
+
+  release(bytes: Buffer): void {
+    this.keptBytes -= bytes.length;
+  }
+}
+
+/** Opens the object's bytes from the start, as files are opened (see sources/byte-head.ts). */
+export function objectByteSource(context: BucketContext, address: ObjectAddress, small?: SmallObjects): () => Promise<NodeJS.ReadableStream> {
+  let kept: Buffer | undefined;
+  let opens = 0;
+  return async () => {
+    opens++;
+    if (opens === 1 && small !== undefined) kept = await small.fetch(context, address);
+    if (kept === undefined) return Readable.from(objectChunks(context, address), { objectMode: false });
+    const bytes = kept;
+    // The second open is the read: after it the object is fetched again if ever needed.
+    if (opens >= 2) {
+      small?.release(bytes);
+      kept = undefined;
+    }
+    return Readable.from([bytes], { objectMode: false });
+  };
+}

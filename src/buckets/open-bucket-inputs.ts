@@ -1,0 +1,90 @@
+/**
+ * Bucket addresses as source inputs, read like files: each object's bytes stream through the
+ * same readers (plain, gzip with any number of members), never written to disk. An object is
+ * recorded in the staging file under its address (`s3://bucket/key`) with its size, so an
+ * interrupted read of it is resumed by the next run as a file's is, and a changed object is a
+ * changed file.
+ */
+import { InputError, MigrateError } from '../errors.js';
+import pLimit from 'p-limit';
+import { openText, type OpenOptions, type SourceInput } from '../sources/open-input.js';
+import type { Clock } from '../util/clock.js';
+import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
+import { listObjects } from './bucket-listing.js';
+import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
+import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
+import { isZipKey, openZipObject } from './object-zip.js';
+import { objectByteSource, SmallObjects, type ObjectAddress } from './object-bytes.js';
+import { createS3Calls } from './s3-client.js';
+
+export { isBucketUrl } from './bucket-url.js';
+
+export interface BucketRun {
+  choices: BucketChoices;
+  env: Readonly<Record<string, string | undefined>>;
+  clock: Clock;
+  signal?: AbortSignal;
+  notice: (text: string) => void;
+}
+
+/** Objects looked at at once while a run opens its inputs. */
+const OPENING_CONCURRENCY = 8;
+
+/** One client per scheme for the run; closed with the inputs. */
+export class BucketSources {
+  private readonly contexts = new Map<BucketScheme, BucketContext>();
+  private readonly small = new SmallObjects();
+
+  constructor(private readonly run: BucketRun) {}
+
+  private context(scheme: BucketScheme): BucketContext {
+    let context = this.contexts.get(scheme);
+    if (context === undefined) {
+      const settings = resolveS3Settings(scheme, this.run.choices, this.run.env);
+      context = { calls: createS3Calls(settings), clock: this.run.clock, policy: BUCKET_RETRY_POLICY, endpoint: endpointName(settings), signal: this.run.signal, onRetry: this.run.notice };
+      this.contexts.set(scheme, context);
+    }
+    return context;
+  }
+
+  /** The objects an address names, opened as inputs in key order. */
+  async open(arg: string, extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
+    const scheme = parseBucketUrl(arg)?.scheme ?? 's3';
+    const context = this.context(scheme);
+    const { address, objects, notices } = await listObjects(context, arg, extensions);
+    for (const notice of notices) this.run.notice(notice);
+    // Each object is looked at before any row is staged (a request each): a few at once, kept in key order.
+    const limit = pLimit(OPENING_CONCURRENCY);
+    const opened = await Promise.all(
+      objects.map((object) =>
+        limit(async () => {
+          const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
+          const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag };
+          const found = isZipKey(object.key) ? await openZipObject(context, objectAddress, extensions, options) : [await openObject(context, this.small, objectAddress, options)];
+          return found.map((input) => ({ ...input, bucketObject: record }));
+        }),
+      ),
+    );
+    const inputs = opened.flat();
+    return inputs;
+  }
+
+  close(): void {
+    for (const context of this.contexts.values()) context.calls.close();
+    this.contexts.clear();
+  }
+}
+
+async function openObject(context: BucketContext, small: SmallObjects | undefined, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
+  const { url } = address;
+  try {
+    // The signal ends reads of streams only; an object's reads end by themselves.
+    const text = await openText(objectByteSource(context, address, small), url, { ...options, signal: undefined });
+    const input: SourceInput = { path: url, displayName: url, sizeBytes: address.object.sizeBytes, ...text };
+    input.reopen = async (again) => openObject(context, undefined, address, { ...options, ...again });
+    return input;
+  } catch (error) {
+    if (error instanceof MigrateError) throw error;
+    throw new InputError(`${url}: cannot be read (${(error as Error).message})`);
+  }
+}

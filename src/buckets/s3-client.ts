@@ -1,0 +1,114 @@
+/**
+ * The one module that imports the AWS SDK. It turns every S3 call into a value: the answer, or
+ * a failure (status, S3's error code, or a network failure) for the caller to judge. The SDK
+ * makes one attempt per call (maxAttempts 1): retries, their waits and their clock are the
+ * project's (bucket-calls.ts through http/send-with-retry.ts), never the SDK's.
+ *
+ * Who and where follow the AWS conventions: the SDK's default credential chain (environment,
+ * shared config and credentials files with AWS_PROFILE or --profile, SSO, container and
+ * instance roles) unless keys are given; the bucket's own region, followed when S3 answers that
+ * the bucket is elsewhere; a custom endpoint with path-style addressing.
+ */
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+
+export interface BucketCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+export interface S3Settings {
+  /** A custom endpoint (MinIO, R2, GCS, moto); addressed path-style. Absent: AWS's own. */
+  endpointUrl?: string;
+  /** The region to ask first; a bucket elsewhere is followed. Default us-east-1. */
+  region: string;
+  /** A profile of the shared config files; absent: AWS_PROFILE or `default`. */
+  profile?: string;
+  /** Keys to sign with; absent: the SDK's default credential chain. */
+  credentials?: BucketCredentials;
+  /** Bound on one request up to its answer's headers, in ms. */
+  requestTimeoutMs: number;
+}
+
+export interface ObjectInfo {
+  key: string;
+  sizeBytes: number;
+  /** With its quotes, as S3 gives it. */
+  etag: string;
+}
+
+/** Why a call failed: S3's answer (status and error code), or no answer at all. */
+export interface S3Failure {
+  /** HTTP status of S3's answer; undefined when none came (network, timeout, aborted). */
+  status: number | undefined;
+  /** S3's error code (`AccessDenied`, `NoSuchBucket`, `SlowDown`) or the network error's code. */
+  code: string;
+  message: string;
+  kind: 'answer' | 'network' | 'timeout' | 'aborted';
+}
+
+export type S3Result<T> = { ok: true; value: T } | { ok: false; failure: S3Failure };
+
+export interface ObjectBody {
+  body: Readable;
+  etag: string;
+}
+
+export interface S3Calls {
+  listPage(bucket: string, prefix: string, token: string | undefined, signal?: AbortSignal): Promise<S3Result<{ objects: ObjectInfo[]; next: string | undefined }>>;
+  /** The object's bytes from `startByte` up to `endByte` (exclusive; absent: its end), only while its ETag is still `etag` (when given). */
+  getObject(bucket: string, key: string, at: { startByte: number; endByte?: number; etag?: string }, signal?: AbortSignal): Promise<S3Result<ObjectBody>>;
+  close(): void;
+}
+
+type SdkError = Error & { $metadata?: { httpStatusCode?: number }; Code?: string; code?: string };
+
+/** An SDK exception as a failure value. */
+export function toFailure(error: unknown, signal?: AbortSignal): S3Failure {
+  const e = error as SdkError;
+  if (signal?.aborted === true || e.name === 'AbortError') return { status: undefined, code: 'Aborted', message: 'the request was abandoned', kind: 'aborted' };
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined) return { status, code: e.Code ?? e.name, message: e.message, kind: 'answer' };
+  if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT' || e.name === 'RequestTimeout') return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'timeout' };
+  return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'network' };
+}
+
+async function attempt<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<S3Result<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, failure: toFailure(error, signal) };
+  }
+}
+
+export function createS3Calls(settings: S3Settings): S3Calls {
+  const client = new S3Client({
+    region: settings.region,
+    endpoint: settings.endpointUrl,
+    forcePathStyle: settings.endpointUrl !== undefined,
+    followRegionRedirects: true,
+    maxAttempts: 1,
+    profile: settings.profile,
+    credentials: settings.credentials,
+    // Ranged reads of an object carry no whole-object checksum; bytes are checked by the readers (gzip, zip CRC).
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    requestHandler: { requestTimeout: settings.requestTimeoutMs, connectionTimeout: Math.min(settings.requestTimeoutMs, 30_000) },
+  });
+  return {
+    listPage: (bucket, prefix, token, signal) =>
+      attempt(async () => {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }), { abortSignal: signal });
+        const objects = (page.Contents ?? []).map((o) => ({ key: o.Key ?? '', sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
+        return { objects, next: page.IsTruncated === true ? page.NextContinuationToken : undefined };
+      }, signal),
+    getObject: (bucket, key, at, signal) =>
+      attempt(async () => {
+        const range = at.endByte !== undefined && at.endByte > at.startByte ? `bytes=${at.startByte}-${at.endByte - 1}` : at.startByte > 0 ? `bytes=${at.startByte}-` : undefined;
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range, IfMatch: at.etag }), { abortSignal: signal });
+        return { body: answer.Body as Readable, etag: answer.ETag ?? '' };
+      }, signal),
+    close: () => client.destroy(),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * A loopback proxy in front of moto that misbehaves as S3 does under load: it answers
+ * `503 SlowDown` to the first requests, and can cut an object's body part-way (a dropped
+ * connection). Everything else is passed through unchanged, so signatures still hold.
+ */
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FlakyProxyOptions {
+  /** Requests answered 503 SlowDown before any is passed on. */
+  slowDowns: number;
+  /** Cut the body of the first whole-object GET (no Range) whose key ends so, after this many bytes. */
+  cut?: { keySuffix: string; afterBytes: number };
+}
+
+export interface FlakyProxy {
+  url: string;
+  /** Every request seen: method, path and Range header. */
+  seen: Array<{ method: string; url: string; range: string | undefined }>;
+  close(): Promise<void>;
+}
+
+const SLOW_DOWN = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>';
+
+export async function startFlakyProxy(target: string, options: FlakyProxyOptions): Promise<FlakyProxy> {
+  const upstream = new URL(target);
+  const seen: FlakyProxy['seen'] = [];
+  let slowDowns = options.slowDowns;
+  let cut = options.cut;
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const range = req.headers.range;
+    seen.push({ method: req.method ?? '', url: req.url ?? '', range });
+    if (slowDowns > 0) {
+      slowDowns--;
+      res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);
+      return;
+    }
+    const cutThis = cut !== undefined && req.method === 'GET' && range === undefined && (req.url ?? '').split('?')[0]!.endsWith(cut.keySuffix) ? cut : undefined;
+    if (cutThis !== undefined) cut = undefined;
+    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      let sent = 0;
+      answer.on('data', (chunk: Buffer) => {
+        if (cutThis !== undefined && sent + chunk.length >= cutThis.afterBytes) {
+          // The bytes before the cut reach the client before the connection drops.
+          res.write(chunk.subarray(0, cutThis.afterBytes - sent));
+          res.socket?.end();
+          answer.destroy();
+          return;
+        }
+        sent += chunk.length;
+        res.write(chunk);
+      });
+      answer.on('end', () => res.end());
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  };
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * export-source reading s3:// addresses from moto's S3 server on loopback: a prefix of more
+ * than 1,000 objects staged exactly as the same files on disk, gzip and multi-member gzip
+ * objects, a PostHog batch export's manifest, a run killed inside an object then resumed, an
+ * object changed between runs, a missing bucket, throttling and a dropped connection.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentReporter } from '../../src/reporter.js';
+import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
+import { makeZip } from '../../scripts/zip-writer.mjs';
+import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { MOTO_KEYS, startMoto, type MotoServer } from '../helpers/moto-server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { readStaging } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+import { testClock } from '../helpers/test-clock.js';
+
+const tempDir = useTempDir();
+let moto: MotoServer;
+
+beforeAll(async () => {
+  moto = await startMoto();
+}, 60_000);
+afterAll(async () => {
+  await moto?.stop();
+});
+
+/** Mixpanel export lines: `{"event", "properties": {distinct_id, time, $insert_id, ...}}`. */
+function mixpanelLines(from: number, rows: number, note = 'n'): string {
+  const lines: string[] = [];
+  for (let i = from; i < from + rows; i++) {
+    lines.push(JSON.stringify({ event: `ev${i % 5}`, properties: { distinct_id: `user_${i % 997}`, time: 1704067200 + i * 60, $insert_id: `ins-${i}`, note: note.repeat(20), i } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
+  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...moto.env, ...env } });
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result;
+}
+
+/** What two staging files must agree on: every event (its own $import_run aside) and every reject. */
+function contents(staging: string) {
+  return readStaging(staging, (db) => ({
+    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p FROM events ORDER BY uuid`).all() as unknown[],
+    rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line, message').all() as unknown[],
+  }));
+}
+
+function writeTree(root: string, files: Record<string, string | Buffer>): void {
+  for (const [key, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, key)), { recursive: true });
+    writeFileSync(join(root, key), body);
+  }
+}
+
+async function putTree(bucket: string, files: Record<string, string | Buffer>): Promise<void> {
+  const entries = Object.entries(files);
+  // A few at a time: moto is one Python process.
+  for (let i = 0; i < entries.length; i += 32) await Promise.all(entries.slice(i, i + 32).map(([key, body]) => moto.put(bucket, key, body)));
+}
+
+describe('export-source from an S3 bucket', () => {
+  it('stages a prefix of more than 1,000 objects (listed page by page) exactly as the same files on disk', async () => {
+    const dir = tempDir();
+    const files: Record<string, string | Buffer> = {};
+    for (let n = 0; n < 1_010; n++) files[`exports/2024/${String(n % 7).padStart(2, '0')}/part-${n}.json`] = mixpanelLines(n * 3, 3);
+    files['exports/2024/00/big.json.gz'] = gzipSync(mixpanelLines(100_000, 50));
+    const markers = { 'exports/2024/complete': '', 'exports/2024/00/_SUCCESS': '', 'exports/2024/.hidden.json': mixpanelLines(900_000, 1) };
+    await moto.createBucket('many');
+    await putTree('many', { ...files, ...markers });
+    writeTree(join(dir, 'local'), files);
+
+    const fromBucket = await stage(dir, 'bucket.db', ['s3://many/exports/', '--from', 'mixpanel', '--json', '--workers', '0']);
+    expect(fromBucket.code, fromBucket.stderr).toBe(0);
+    const fromDisk = await stage(dir, 'disk.db', [join(dir, 'local'), '--from', 'mixpanel', '--json', '--workers', '0']);
+    expect(fromDisk.code, fromDisk.stderr).toBe(0);
+    const bucketResult = JSON.parse(fromBucket.stdout);
+    expect(bucketResult.files).toHaveLength(1_011);
+    expect(bucketResult.totals.staged).toBe(1_010 * 3 + 50);
+    expect(bucketResult.files.map((f: { path: string }) => f.path)).toContain('s3://many/exports/2024/00/big.json.gz');
+    expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
+
+  }, 300_000);
+
+  it('reads a zip object through ranged reads, entry by entry, as the same zip file on disk', async () => {
+    const dir = tempDir();
+    const zip = makeZip([
+      { name: 'export/b.json.gz', data: gzipSync(mixpanelLines(500, 30)), method: 'store' },
+      { name: 'export/a.json', data: Buffer.from(mixpanelLines(0, 40)), method: 'deflate' },
+      { name: 'export/readme.md', data: Buffer.from('not data') },
+    ]);
+    await moto.createBucket('zipped');
+    await moto.put('zipped', 'amplitude/export.zip', zip);
+    writeFileSync(join(dir, 'export.zip'), zip);
+    const fromBucket = await stage(dir, 'bucket.db', ['s3://zipped/amplitude/', '--from', 'mixpanel', '--json']);
+    expect(fromBucket.code, fromBucket.stderr).toBe(0);
+    expect(JSON.parse(fromBucket.stdout).files.map((f: { path: string }) => f.path)).toEqual(['s3://zipped/amplitude/export.zip!export/a.json', 's3://zipped/amplitude/export.zip!export/b.json.gz']);
+    const fromDisk = await stage(dir, 'disk.db', [join(dir, 'export.zip'), '--from', 'mixpanel', '--json']);
+    expect(fromDisk.code, fromDisk.stderr).toBe(0);
+    expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
+  }, 60_000);
+
+  it('reads gzip and multi-member gzip objects, globs over keys, and a batch export manifest', async () => {
+    const dir = tempDir();
+    const multi = Buffer.concat(mixpanelLines(0, 40).split('\n').filter(Boolean).map((line) => gzipSync(`${line}\n`)));
+    await moto.createBucket('gzip-objects');
+    await putTree('gzip-objects', {
+      'run/a.jsonl.gz': gzipSync(mixpanelLines(1000, 20)),
+      'run/b.jsonl.gz': multi,
+      'ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.jsonl': mixpanelLines(2000, 5),
+      'ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.jsonl': mixpanelLines(3000, 5),
+      'ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-2.jsonl': mixpanelLines(4000, 5),
+      'ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json': JSON.stringify({
+        files: ['ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.jsonl', 'ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.jsonl'],
+      }),
+    });
+    const result = await stage(dir, 'm.db', ['s3://gzip-objects/run/*.jsonl.gz', 's3://gzip-objects/ph/', '--from', 'mixpanel', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.totals.staged).toBe(20 + 40 + 10);
+    expect(json.files.map((f: { path: string }) => f.path)).toEqual([
+      's3://gzip-objects/run/a.jsonl.gz',
+      's3://gzip-objects/run/b.jsonl.gz',
+      's3://gzip-objects/ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.jsonl',
+      's3://gzip-objects/ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.jsonl',
+    ]);
+  }, 120_000);
+
+  it('resumes an object killed part-way at its last piece: every row once, as if never interrupted', async () => {
+    const dir = tempDir();
+    await moto.createBucket('kill');
+    await moto.put('kill', 'big/events.json', mixpanelLines(0, 14_000, 'x'));
+    const args = ['s3://kill/big/', '--from', 'mixpanel', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+    expect(partial.sources).toMatchObject([{ status: 'partial' }]);
+    expect(partial.bucketPrefixes).toEqual([{ prefix: 's3://kill/big/', objects: 1, done: 0, partial: 1, pending: 0, sizeBytes: expect.any(Number) }]);
+    const resumed = await stage(dir, 'm.db', [...args, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const status = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(status.stdout).toMatch(/Bucket objects by prefix:\n.*\n\s+s3:\/\/kill\/big\/\s+1\s+\S+ \S+\s+1\s+0\s+0/);
+    expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(partial.sources[0].progressLine);
+    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    expect(whole.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  }, 120_000);
+
+  it('treats an object changed between runs as a changed file: the new row staged, the gone one withdrawn', async () => {
+    const dir = tempDir();
+    await moto.createBucket('changing');
+    const lines = mixpanelLines(0, 10).split('\n');
+    await moto.put('changing', 'e/day.json', lines.join('\n'));
+    const first = await stage(dir, 'm.db', ['s3://changing/e/day.json', '--from', 'mixpanel', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    lines[3] = JSON.stringify({ event: 'corrected', properties: { distinct_id: 'user_3', time: 1704067380, $insert_id: 'ins-3' } });
+    await moto.put('changing', 'e/day.json', lines.join('\n'));
+    const second = await stage(dir, 'm.db', ['s3://changing/e/day.json', '--from', 'mixpanel', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).totals).toMatchObject({ staged: 1, alreadyStaged: 9, withdrawn: 1 });
+  }, 60_000);
+
+  it('names a missing bucket and an empty prefix in words, and exits non-zero', async () => {
+    const dir = tempDir();
+    const noBucket = await stage(dir, 'm.db', ['s3://no-such-bucket-here/x/', '--from', 'mixpanel']);
+    expect(noBucket.code).toBe(3);
+    expect(noBucket.stderr).toContain('no such bucket "no-such-bucket-here"');
+    await moto.createBucket('empty');
+    const empty = await stage(dir, 'm.db', ['s3://empty/nothing/', '--from', 'mixpanel']);
+    expect(empty.code).toBe(3);
+    expect(empty.stderr).toContain('s3://empty/nothing/: no source objects there');
+    expect(`${noBucket.stderr}${empty.stderr}`).not.toContain(MOTO_KEYS.secretAccessKey);
+  }, 60_000);
+});
+
+describe("doctor's look at bucket sources", () => {
+  it('lists and reads each address and sums its objects; a missing bucket is a failure in words', async () => {
+    const { probePrefixes } = await import('../../src/buckets/probe-prefixes.js');
+    await moto.createBucket('doctor');
+    await putTree('doctor', { 'p/a.json': mixpanelLines(0, 10), 'p/b.json.gz': gzipSync(mixpanelLines(10, 10)), 'p/notes.md': 'x' });
+    const probes = await probePrefixes({
+      addresses: ['s3://doctor/p/', 's3://no-such-doctor-bucket/'],
+      extensions: ['.json'],
+      choices: { endpointUrl: moto.endpointUrl, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
+      env: moto.env,
+      clock: testClock(),
+      policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
+    });
+    expect(probes[0]).toMatchObject({ type: 'readable', objects: 2, compressedBytes: expect.any(Number) });
+    expect(probes[1]).toMatchObject({ type: 'failed', message: expect.stringContaining('no such bucket') });
+  }, 60_000);
+});
+
+describe('throttling and dropped connections, through the one retry path on the injected clock', () => {
+  function input(dir: string, file: string, endpointUrl: string): StageSourcesInput {
+    return {
+      files: [file],
+      staging: join(dir, 'm.db'),
+      command: 'export-source',
+      format: 'mixpanel',
+      readerOptions: { inferTypes: true, columns: {} },
+      rules: { nowMs: Date.UTC(2026, 0, 1) },
+      recordedOptions: {},
+      workers: 0,
+      expandInputs: true,
+      // Keys through the config's variables: the SDK's own chain reads this process's environment.
+      buckets: { choices: { endpointUrl, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } }, env: moto.env },
+    };
+  }
+
+  it('waits out SlowDown answers and reads on from the byte reached when a connection drops', async () => {
+    const dir = tempDir();
+    await moto.createBucket('flaky');
+    const body = gzipSync(mixpanelLines(0, 3_000));
+    await moto.put('flaky', 'p/events.json.gz', body);
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 3, cut: { keySuffix: 'events.json.gz', afterBytes: Math.floor(body.length / 2) } });
+    const clock = testClock();
+    try {
+      const result = await stageSources(input(dir, 's3://flaky/p/', proxy.url), silentReporter, new AbortController().signal, clock);
+      expect(result.totals.staged).toBe(3_000);
+    } finally {
+      await proxy.close();
+    }
+    expect(clock.waits.length).toBeGreaterThanOrEqual(4);
+    expect(proxy.seen.some((r) => /^bytes=[1-9]\d*-$/.test(r.range ?? ''))).toBe(true);
+  }, 60_000);
+
+  it('gives up after the retry budget with the endpoint and the failure in words', async () => {
+    const dir = tempDir();
+    await moto.createBucket('throttled');
+    await moto.put('throttled', 'p/a.json', mixpanelLines(0, 3));
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 10_000 });
+    try {
+      await expect(stageSources(input(dir, 's3://throttled/p/', proxy.url), silentReporter, new AbortController().signal, testClock())).rejects.toThrow(/kept failing \(HTTP 503 SlowDown\), after retries/);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});
