@@ -73,6 +73,18 @@ module.exports = {
       to: { path: 'node_modules/ora/' },
     },
     {
+      name: 'only-s3-client-imports-the-aws-sdk',
+      severity: 'error',
+      from: { pathNot: '^src/buckets/s3-client\\.ts$' },
+      to: { path: 'node_modules/@aws-sdk/' },
+    },
+    {
+      name: 'only-parquet-file-imports-hyparquet',
+      severity: 'error',
+      from: { pathNot: '^src/sources/columnar/parquet-file\\.ts$' },
+      to: { path: 'node_modules/hyparquet' },
+    },
+    {
       name: 'pure-core-no-io',
       severity: 'error',
       comment: 'PostHog facts and the event rules import no fs, undici or SQLite.',
@@ -82,7 +94,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: ['^src/', '^(node:)?fs(/promises)?$', 'node_modules/((@types/)?better-sqlite3|undici|ora)/'],
+    includeOnly: ['^src/', '^(node:)?fs(/promises)?$', 'node_modules/((@types/)?better-sqlite3|undici|ora|@aws-sdk/[^/]+|hyparquet[^/]*)/'],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
