@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { InputError, InterruptedError, MigrateError } from '../errors.js';
 import { CHUNK_BYTES, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
+import { standardStreams } from '../util/standard-streams.js';
 
 export { isGzip, type ByteSource } from './byte-head.js';
 
@@ -226,7 +227,7 @@ const STDIN_PATH = '<stdin>';
 
 async function openStdin(options: OpenOptions): Promise<SourceInput> {
   // Standard input is a source like a file; the shell's other streams stay in src/cli.
-  const stdin = process.stdin;
+  const stdin = standardStreams().stdin;
   if (stdin.isTTY === true) {
     throw new InputError(`${STDIN_NAME}: standard input is a terminal; pipe the data into it (e.g. zcat events.csv.gz | migrate export-source --from csv -)`);
   }

@@ -1,9 +1,12 @@
 /**
- * Runs the built CLI (`bin/migrate.js` over dist/) as a subprocess: integration tests drive
- * the real program, exit codes and output included.
+ * Runs the built CLI (dist/): integration tests drive the real program, exit codes and output
+ * included. runCli runs it in this process (see in-process-cli.ts) unless the process itself is
+ * the point; startCli and runCliProcess start `bin/migrate.js` as a subprocess, for tests that
+ * signal it, kill it, run it as another user or read how the process ended.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from './in-process-cli.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../bin/migrate.js', import.meta.url));
@@ -48,6 +51,17 @@ export function startCli(args: string[], options: CliOptions = {}): { child: Chi
   return { child, done };
 }
 
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/** The CLI as a subprocess, to its end. */
+export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+/** Runs that need a process of their own: under another user, or killed by a test hook (MIGRATE_TEST_KILL_AFTER_PIECES). */
+function needsProcess(options: CliOptions): boolean {
+  return options.wrapper !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
+}
+
+/** The CLI to its end: in-process, or as a subprocess when the process is the point (see needsProcess). */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return needsProcess(options) ? runCliProcess(args, options) : runInProcess(REPO_ROOT, CLI, args, options);
 }
