@@ -25,12 +25,14 @@ export interface CliOptions {
   input?: string;
   /** A command to run the CLI under, e.g. `['setpriv', '--reuid=65534', ...]` to run it as another user. */
   wrapper?: string[];
+  /** The bin/migrate.js to start (a copy, see other-user.ts); this checkout's by default. */
+  cli?: string;
 }
 
 /** Starts the CLI; the caller may signal the child before awaiting `done`. */
 export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
   const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
-  const child = spawn(command!, [...prefix, CLI, ...args], {
+  const child = spawn(command!, [...prefix, options.cli ?? CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -58,7 +60,7 @@ export function runCliProcess(args: string[], options: CliOptions = {}): Promise
 
 /** Runs that need a process of their own: under another user, or killed by a test hook (MIGRATE_TEST_KILL_AFTER_PIECES). */
 function needsProcess(options: CliOptions): boolean {
-  return options.wrapper !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
+  return options.wrapper !== undefined || options.cli !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
 }
 
 /** The CLI to its end: in-process, or as a subprocess when the process is the point (see needsProcess). */
