@@ -38,6 +38,8 @@ export interface StandinServer {
   clearFaults(): void;
   /** Ends every stalled answer (the client has usually gone). */
   release(): void;
+  /** Resolves once a request for the range `key` has come (at once if one came already). */
+  requested(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,13 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
   const requests: LoggedRequest[] = [];
   const faults = new Map<string, Fault[]>();
   const stalled = new Set<ServerResponse>();
+  const keys = new Set<string>();
+  const waiting = new Map<string, Array<() => void>>();
+  const logKey = (key: string): void => {
+    keys.add(key);
+    for (const resolve of waiting.get(key) ?? []) resolve();
+    waiting.delete(key);
+  };
   const takeFault = (key: string): Fault | undefined => faults.get(key)?.shift() ?? faults.get('*')?.shift();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -69,15 +78,20 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
     requests.push({ path: url.pathname, query, authorized, acceptEncoding });
     if (url.pathname !== handler.path) return send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') });
     if (!authorized) return send(res, handler.unauthorized());
+    logKey(handler.key(query));
     const fault = takeFault(handler.key(query));
     if (fault?.type === 'answer') return send(res, { status: fault.status, headers: fault.headers ?? {}, body: Buffer.from(fault.body ?? '') });
     const answer = handler.answer(query, acceptEncoding);
     if (fault === undefined || answer.status !== 200) return send(res, answer);
     // Chunked (no length), as a streaming export answers: the client only learns of the cut when the connection ends.
     res.writeHead(200, answer.headers);
-    res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
-    if (fault.type === 'drop-mid-body') setTimeout(() => res.socket?.destroy(), 20);
-    else stalled.add(res);
+    const half = answer.body.subarray(0, Math.floor(answer.body.length / 2));
+    // Dropped once the half has left for the client (no timer), or stalled until released.
+    if (fault.type === 'drop-mid-body') res.write(half, () => res.socket?.destroy());
+    else {
+      res.write(half);
+      stalled.add(res);
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -94,6 +108,7 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
       for (const res of stalled) res.destroy();
       stalled.clear();
     },
+    requested: (key) => (keys.has(key) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(key, [...(waiting.get(key) ?? []), resolve]))),
     close: () =>
       new Promise((resolve) => {
         for (const res of stalled) res.destroy();

@@ -1,10 +1,12 @@
 /**
  * Runs `export-source --from mixpanel-api | amplitude-api` (the built CLI) against a stand-in:
  * a temp dir with a config naming the stand-in as the API host, the secret in the environment,
- * and options that keep tests from sleeping (no rate limit, retries after a millisecond).
+ * and options that keep tests from sleeping (no rate limit, retries after a millisecond). The
+ * kill tests start it as a subprocess (startFetch); the other runs are in-process.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spoolDirOf } from '../../src/stage-sources/spool.js';
 import { runCli, startCli, type CliResult } from './run-cli.js';
 
 export const MIXPANEL_SECRET = 'mp-secret-7f3a9c2e1b';
@@ -45,8 +47,24 @@ export function startFetch(target: ApiTarget, from: string, start: string, end: 
   return startCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env });
 }
 
-/** Polls `condition` (the stand-in's log) every 20 ms, for at most 20 s. */
-export async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  if (!condition()) throw new Error('condition not met in time');
+/**
+ * Resolves once the answer of the range whose name contains `range` has bytes in its spool file
+ * (`<staging>.fetch`, see src/stage-sources/spool.ts): the run is in the middle of that range.
+ * Call it once the stand-in has the request (the folder exists from the start of the run).
+ */
+export function spooled(target: ApiTarget, range: string): Promise<void> {
+  const dir = spoolDirOf(target.staging);
+  const holdsBytes = (): boolean => readdirSync(dir).some((name) => name.includes(range) && name.endsWith('.part') && statSync(join(dir, name)).size > 0);
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dir, () => {
+      if (!holdsBytes()) return;
+      watcher.close();
+      resolve();
+    });
+    watcher.on('error', reject);
+    if (holdsBytes()) {
+      watcher.close();
+      resolve();
+    }
+  });
 }

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAmplitudeStandin, type AmplitudeStandin } from '../helpers/amplitude-api-standin.js';
 import { basicAuth } from '../helpers/export-api-standin.js';
 import { exportSource, rejectsOf, stagingIn, statusOf } from '../helpers/export-source.js';
-import { AMPLITUDE_KEY, AMPLITUDE_SECRET, amplitudeTarget, fetchApi, startFetch, until, type ApiTarget } from '../helpers/source-api-cli.js';
+import { AMPLITUDE_KEY, AMPLITUDE_SECRET, amplitudeTarget, fetchApi, startFetch, spooled, type ApiTarget } from '../helpers/source-api-cli.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -171,8 +171,8 @@ describe('export-source --from amplitude-api', () => {
     const { standin, target } = await setup(sampleHours(DAYS));
     standin.inject('20250902T00-20250902T23', { type: 'stall' });
     const { child, done } = startFetch(target, 'amplitude-api', '2025-09-01T00', '2025-09-03T23', ['--hours-per-request', '24']);
-    await until(() => standin.ranges().includes('20250902T00-20250902T23'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await standin.requested('20250902T00-20250902T23');
+    await spooled(target, '20250902T00-20250902T23');
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
     standin.release();

@@ -110,7 +110,7 @@ describe('stageFromApi', () => {
     standin.inject(dayNames[1]!, { type: 'stall' });
     const controller = new AbortController();
     const running = stageFromApi(input(dayNames[0]!, dayNames[2]!), recordingReporter(), controller.signal, testClock(NOW));
-    while (!standin.days().includes(dayNames[1]!)) await new Promise((resolve) => setTimeout(resolve, 10));
+    await standin.requested(dayNames[1]!);
     controller.abort();
     await expect(running).rejects.toBeInstanceOf(InterruptedError);
     const store = StagingStore.open(target.staging);
