@@ -5,7 +5,7 @@
  * may read. Undefined where this process may not switch users, or `nobody` cannot run Node.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { asNobody } from './small-disk.js';
 import { REPO_ROOT, type CliOptions } from './run-cli.js';
@@ -26,14 +26,37 @@ function runtimePackages(): string[] {
   return [...found];
 }
 
+/** Copies `from` into `to`, readable by all: a hard link for a file others may read already (fast), else a copy made readable. */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  chmodSync(to, 0o755);
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const [source, target] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory()) copyTree(source, target);
+    else if (entry.isFile()) copyReadable(source, target);
+  }
+}
+
+function copyReadable(source: string, target: string): void {
+  const mode = statSync(source).mode;
+  if ((mode & 0o004) !== 0) {
+    try {
+      return linkSync(source, target);
+    } catch {
+      // Another file system: copy it.
+    }
+  }
+  copyFileSync(source, target);
+  chmodSync(target, (mode & 0o777) | 0o444);
+}
+
 /** Copies the built CLI into `dir` (made readable by all); returns the path of its bin/migrate.js. */
 function copyCli(dir: string): string {
   const root = join(dir, 'migrate-cli');
-  mkdirSync(join(root, 'node_modules'), { recursive: true });
-  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
-  for (const name of runtimePackages()) cpSync(join(REPO_ROOT, 'node_modules', name), join(root, 'node_modules', name), { recursive: true });
-  chmodSync(dir, 0o755);
-  spawnSync('chmod', ['-R', 'a+rX', root]);
+  for (const part of ['bin', 'dist']) copyTree(join(REPO_ROOT, part), join(root, part));
+  copyReadable(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
+  for (const name of runtimePackages()) copyTree(join(REPO_ROOT, 'node_modules', name), join(root, 'node_modules', name));
+  for (const folder of [dir, root, join(root, 'node_modules')]) chmodSync(folder, 0o755);
   return join(root, 'bin', 'migrate.js');
 }
 
