@@ -39,6 +39,11 @@ export function isGzip(head: Uint8Array): boolean {
   return head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08;
 }
 
+/** True when the bytes start like a zip archive (a local file header or an empty archive). */
+export function isZip(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
+}
+
 /**
  * `promise`, or a rejection as soon as `signal` aborts. The listener is removed once the
  * promise settles: racing every read against one long-lived promise kept each chunk read alive.

@@ -11,11 +11,11 @@ import { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { InputError, InterruptedError, MigrateError } from '../errors.js';
-import { CHUNK_BYTES, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
+import { CHUNK_BYTES, isZip, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 import { standardStreams } from '../util/standard-streams.js';
 
-export { isGzip, type ByteSource } from './byte-head.js';
+export { isGzip, isZip, type ByteSource } from './byte-head.js';
 
 const openFd = promisify(openCallback);
 
@@ -59,11 +59,6 @@ export interface OpenOptions {
 
 /** What every source gives once its bytes are known to be text. */
 export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
-
-/** True when the bytes start like a zip archive (a local file header or an empty archive). */
-export function isZip(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
-}
 
 /** Characters of a source's first text kept until it is read: every input of a run keeps its own. */
 const HEAD_TEXT_CHARS = 16 * 1024;

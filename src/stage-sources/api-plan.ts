@@ -3,9 +3,9 @@
  * to fetch. Mixpanel: one range per day. Amplitude: the hours not fetched yet, cut into ranges
  * sized so an answer stays near a target (from the bytes per hour seen so far), or as given.
  */
-import { cut, formatDay, formatHour, gaps, hoursForTarget, parseDay, parseHour, spanLength, type Span } from '../sources/api/api-ranges.js';
+import { cut, cutAtWindow, formatDay, formatHour, gaps, hoursForTarget, overlapLength, parseDay, parseHour, spanLength, type Span } from '../sources/api/api-ranges.js';
 import type { ApiSource } from '../sources/api/api-source.js';
-import { addPendingRanges, dropPlanned, rangesOf, type RangeRow } from '../staging/source-ranges.js';
+import { addPendingRanges, cutUnfetched, dropPlanned, rangesOf, type RangeRow } from '../staging/source-ranges.js';
 import type { StagingStore } from '../staging/staging-store.js';
 
 /** Bytes one Amplitude answer should come near: a quarter of its 4 GB cap, so a busier stretch still fits. */
@@ -25,17 +25,17 @@ function boundsOf(api: ApiSource, span: Span): { start: string; end: string } {
   return { start: format(span.first), end: format(span.last) };
 }
 
-/** The ledger's ranges of `source` that lie in `window`. */
+/** The ledger's ranges of `source` with at least a day or hour in `window`. */
 export function rangesIn(api: ApiSource, store: StagingStore, source: string, window: Span): Array<RangeRow & { span: Span }> {
   return rangesOf(store, source)
     .map((row) => ({ ...row, span: spanOf(api, row) }))
-    .filter((row) => row.span.first >= window.first && row.span.last <= window.last);
+    .filter((row) => overlapLength(row.span, window) > 0);
 }
 
-/** Ranges of `window` the ledger holds as fetched (done or empty), and the days or hours they cover. */
+/** Ranges of `window` the ledger holds as fetched (done or empty), and the days or hours of the window they cover. */
 export function fetchedIn(api: ApiSource, store: StagingStore, source: string, window: Span): { ranges: number; units: number } {
   const fetched = rangesIn(api, store, source, window).filter((row) => row.status === 'done' || row.status === 'empty');
-  return { ranges: fetched.length, units: fetched.reduce((sum, row) => sum + spanLength(row.span), 0) };
+  return { ranges: fetched.length, units: fetched.reduce((sum, row) => sum + overlapLength(row.span, window), 0) };
 }
 
 /** What an answer for `span` should weigh, from the bytes per day or hour of the source's answers so far (0: nothing known). */
@@ -55,17 +55,33 @@ export function adaptiveHours(api: ApiSource, store: StagingStore, source: strin
 }
 
 /**
- * Plans the window's ranges not fetched yet as pending. Days: one each (a day already in the
- * ledger keeps its row). Hours: the hours no range holds (pending ranges cut from a window are
- * cut again; halves of a split and failed ranges stay as they are) are cut into ranges of
+ * Ranges not fetched (pending, or failed in an earlier run) that an edge of `window` falls
+ * inside, cut at that edge: the part inside is fetched with the window, the rest keeps its
+ * state for a window of its own. Without the cut, a window starting in the middle of a failed
+ * range would take its hours as covered and never fetch them.
+ */
+function cutAtEdges(api: ApiSource, store: StagingStore, source: string, window: Span): void {
+  for (const row of rangesOf(store, source)) {
+    if (row.status !== 'pending' && row.status !== 'failed') continue;
+    const parts = cutAtWindow(spanOf(api, row), window);
+    if (parts.length > 1) cutUnfetched(store, row, parts.map((span) => boundsOf(api, span)));
+  }
+}
+
+/**
+ * Plans the window's ranges not fetched yet as pending, so that every day or hour of the window
+ * is in a range that lies wholly inside it (see cutAtEdges). Days: one each (a day already in
+ * the ledger keeps its row). Hours: the hours no range holds (pending ranges cut from a window
+ * are cut again; halves of a split and failed ranges stay as they are) are cut into ranges of
  * `hoursPerRequest`.
  */
 export function planWindow(api: ApiSource, store: StagingStore, source: string, window: Span, hoursPerRequest: number, nowIso: string): void {
-  if (api.unit === 'day') {
-    addPendingRanges(store, source, cut(window, 1).map((span) => boundsOf(api, span)), nowIso);
-    return;
-  }
   store.transaction(() => {
+    cutAtEdges(api, store, source, window);
+    if (api.unit === 'day') {
+      addPendingRanges(store, source, cut(window, 1).map((span) => boundsOf(api, span)), nowIso);
+      return;
+    }
     dropPlanned(store, source, boundsOf(api, window));
     const covered = rangesOf(store, source).map((row) => spanOf(api, row));
     const planned = gaps(window, covered).flatMap((gap) => cut(gap, hoursPerRequest));
@@ -78,7 +94,9 @@ export function rangeKey(row: { start: string; end: string }): string {
   return `${row.start}/${row.end}`;
 }
 
-/** The next range to fetch: the earliest of the window pending (or failed in an earlier run) and not tried in this one. */
+/** The next range to fetch: the earliest of the window pending (or failed in an earlier run), wholly inside it, and not tried in this run. */
 export function nextRange(api: ApiSource, store: StagingStore, source: string, window: Span, tried: ReadonlySet<string>): (RangeRow & { span: Span }) | undefined {
-  return rangesIn(api, store, source, window).find((row) => (row.status === 'pending' || row.status === 'failed') && !tried.has(rangeKey(row)));
+  return rangesIn(api, store, source, window).find(
+    (row) => (row.status === 'pending' || row.status === 'failed') && row.span.first >= window.first && row.span.last <= window.last && !tried.has(rangeKey(row)),
+  );
 }

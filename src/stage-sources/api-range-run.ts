@@ -135,6 +135,7 @@ export class RangeRun {
         onRetry: (reason, ms) => ctx.progress.notice(`${label}: ${reason}; retrying in ${ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`}`),
         onBytes: (bytes) => ctx.progress.downloading(row, bytes),
         splitsOn: (status) => ctx.api.splitsOn(status, span),
+        answerProblem: (sample) => ctx.api.answerProblem(sample),
       });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {

@@ -5,7 +5,9 @@
  * credentials refused, the disk full, Ctrl-C) stops the ranges in flight too; each goes back
  * to pending with nothing of it staged.
  */
+import { MigrateError, RemoteError } from '../errors.js';
 import type { PassesResult } from './passes/run-passes.js';
+import { redact } from '../util/redact.js';
 import { spanLength, type Span } from '../sources/api/api-ranges.js';
 import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
@@ -20,6 +22,8 @@ export interface LoopOptions {
   fixedHours?: number;
   /** The user's Ctrl-C. */
   signal: AbortSignal;
+  /** Aborted, with the error as its reason, when something failed outside any range's own code (an error thrown inside the HTTP client's socket handling). */
+  failure?: AbortSignal;
 }
 
 export interface LoopResult {
@@ -77,6 +81,17 @@ class Loop {
   }
 
   async run(): Promise<LoopResult> {
+    const onFailure = (): void => this.stopWith(unexpectedFailure(this.o.failure!.reason));
+    if (this.o.failure?.aborted) onFailure();
+    this.o.failure?.addEventListener('abort', onFailure);
+    try {
+      return await this.fetchAll();
+    } finally {
+      this.o.failure?.removeEventListener('abort', onFailure);
+    }
+  }
+
+  private async fetchAll(): Promise<LoopResult> {
     const { api, target, staging } = this.ctx;
     for (;;) {
       await this.inFlight.below(this.o.concurrency);
@@ -107,6 +122,11 @@ class Loop {
 
   private failed(range: RangeResult, error: unknown): void {
     if (range.requests > 0 || range.error !== undefined) this.result.ranges.push(range);
+    this.stopWith(error instanceof MigrateError ? error : unexpectedFailure(error));
+  }
+
+  /** The first reason to stop wins; every range in flight is stopped and undone. */
+  private stopWith(error: MigrateError): void {
     this.stop ??= error;
     this.controller.abort();
   }
@@ -117,6 +137,18 @@ class Loop {
     const hours = adaptiveHours(api, staging.store, target.source, MAX_HOURS_PER_REQUEST);
     planWindow(api, staging.store, target.source, this.o.window, hours, new Date(clock.now()).toISOString());
   }
+}
+
+/**
+ * A failure no range's code expected (thrown inside the HTTP client, or a bug): the run stops
+ * with it in words, never a stack trace, and the ranges in flight are undone as on Ctrl-C.
+ */
+export function unexpectedFailure(error: unknown): MigrateError {
+  if (error instanceof MigrateError) return error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new RemoteError(`the fetch stopped on an unexpected failure (${redact(what)}); the ranges being fetched were undone, nothing of them is staged`, [
+    'Run the same command again: only the ranges not done are fetched.',
+  ]);
 }
 
 export function fetchRanges(base: Context, o: LoopOptions): Promise<LoopResult> {

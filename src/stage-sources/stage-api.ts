@@ -25,7 +25,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { ApiProgress } from './api-progress.js';
 import { adaptiveHours, fetchedIn, MAX_HOURS_PER_REQUEST, planWindow } from './api-plan.js';
 import type { RangeRunContext } from './api-range-run.js';
-import { fetchRanges, summarise, type StageApiResult } from './api-ranges-loop.js';
+import { fetchRanges, summarise, unexpectedFailure, type StageApiResult } from './api-ranges-loop.js';
 import { prepareSpoolDir, removeSpoolDir } from './spool.js';
 import type { StageSourcesInput } from './stage-sources.js';
 
@@ -131,7 +131,19 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
   return { ctx, done };
 }
 
-export async function stageFromApi(input: StageApiInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock, http?: HttpClient): Promise<StageApiResult> {
+/**
+ * `failure`: aborted by the shell, with the error as its reason, when an error escapes to the
+ * process (thrown inside the HTTP client's socket handling): the ranges in flight are undone
+ * and the run ends with it in words.
+ */
+export async function stageFromApi(
+  input: StageApiInput,
+  reporter: Reporter,
+  signal: AbortSignal,
+  clock: Clock = systemClock,
+  http?: HttpClient,
+  failure?: AbortSignal,
+): Promise<StageApiResult> {
   const api = findApiSource(input.api);
   const started = clock.now();
   const concurrency = checkOptions(api, input);
@@ -148,8 +160,9 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
     const lastRead = lastReadId(store);
     markPassesPending(store);
     const { ctx, done } = await prepare({ api, input, target, window, store, http: client, reporter, signal, clock });
-    const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal });
+    const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal, failure });
     if (signal.aborted) throw interrupted(loop.fetched);
+    if (failure?.aborted) throw unexpectedFailure(failure.reason);
     const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
     // Identity links, group updates and sessions are worked out over the whole staging file, as after file staging.
     const passes = runPasses(store, input.passes ?? {}, lastRead);

@@ -4,6 +4,9 @@
  * staged like any row (exactly what is sent, counted by kind and name), under read 0 and line 0
  * (no file), so nothing that re-reads a file ever takes them for rows gone from it. A derived row
  * no longer wanted is withdrawn unless a project received it (PostHog keeps what it received).
+ * Like every staged row they carry `$geoip_disable` (they have no `$ip` of their own: PostHog
+ * would otherwise place them, and the person they touch, at the machine that sends them),
+ * `$import_source` and the staging file's `$import_run`.
  */
 import type { StagedEvent } from '../events/staged-event.js';
 import type { Statement } from '../sqlite/database.js';
@@ -12,6 +15,12 @@ import { selectRow, withdrawSelected, type WithdrawReason } from './withdrawals.
 
 /** The read id of derived rows: no source read has it (ids start at 1). */
 export const DERIVED_READ_ID = 0;
+
+/** `$import_source` of each kind of derived row. */
+const IMPORT_SOURCES: Readonly<Record<string, string>> = { $identify: 'identity-links', $groupidentify: 'group-updates' };
+
+/** The provenance every derived row is stamped with, as a SQL expression over `jsonb(?)` and the bound source and run. */
+const STAMPED = `jsonb_set(jsonb(?), '$."$geoip_disable"', json('true'), '$."$import_source"', ?, '$."$import_run"', ?)`;
 
 export interface DerivedRowState {
   seq: number;
@@ -28,10 +37,11 @@ export class DerivedRows {
   private readonly delivered: Statement;
   private readonly retime: Statement;
 
-  constructor(private readonly store: StagingStore) {
+  /** `importRun`: the staging file's `$import_run`, stamped on every row staged. */
+  constructor(private readonly store: StagingStore, private readonly importRun: string) {
     const db = store.db;
     this.insert = db.prepare(
-      `INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, jsonb(?), ${DERIVED_READ_ID}, 0)
+      `INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ${STAMPED}, ${DERIVED_READ_ID}, 0)
        ON CONFLICT (uuid) DO NOTHING`,
     );
     this.countName = db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, 1) ON CONFLICT (kind, name) DO UPDATE SET count = count + 1');
@@ -42,9 +52,31 @@ export class DerivedRows {
 
   /** Stages a derived row; false when its uuid is staged already. */
   stage(event: StagedEvent): boolean {
-    if (this.insert.run(event.uuid, event.kind, event.event, event.distinctId, event.timestampMs, event.propertiesJson).changes === 0) return false;
+    const source = IMPORT_SOURCES[event.event] ?? 'derived';
+    if (this.insert.run(event.uuid, event.kind, event.event, event.distinctId, event.timestampMs, event.propertiesJson, source, this.importRun).changes === 0) return false;
     this.countName.run(event.kind, event.event);
     return true;
+  }
+
+  /**
+   * Once per staging file: stamps the derived rows an earlier migrate staged without the stamp
+   * and no project received yet, so they are sent like the rest; returns how many. Rows a
+   * project received stay as they were sent (the same uuid always carries the same content).
+   */
+  stampUnsentOlderRows(): number {
+    const db = this.store.db;
+    if (db.prepare("SELECT 1 FROM meta WHERE key = 'derived_rows_stamped'").get() !== undefined) return 0;
+    const stamped = db
+      .prepare(
+        `UPDATE events SET properties = jsonb_set(properties, '$."$geoip_disable"', json('true'),
+           '$."$import_source"', coalesce(properties ->> '$."$import_source"', CASE event WHEN '$identify' THEN 'identity-links' WHEN '$groupidentify' THEN 'group-updates' ELSE 'derived' END),
+           '$."$import_run"', ?)
+         WHERE kind IN (1, 2) AND read_id = ${DERIVED_READ_ID} AND properties ->> '$."$import_run"' IS NULL
+           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = events.seq)`,
+      )
+      .run(this.importRun).changes;
+    db.prepare("INSERT INTO meta (key, value) VALUES ('derived_rows_stamped', ?)").run(String(stamped));
+    return stamped;
   }
 
   /** The staged row with this uuid, if it is still staged. */

@@ -138,6 +138,22 @@ export function splitRange(store: StagingStore, row: RangeRow, parts: readonly R
   });
 }
 
+/**
+ * Replaces a range not fetched (pending or failed: nothing of it is staged) by consecutive
+ * parts, each keeping its state, attempts and error: a window that starts or ends inside it
+ * fetches the part it asks for, and the rest stays as it was for a later window.
+ */
+export function cutUnfetched(store: StagingStore, row: RangeRow, parts: readonly RangeBounds[]): void {
+  store.transaction(() => {
+    const copy = store.db.prepare(
+      `INSERT INTO source_ranges (source, range_start, range_end, status, origin, attempts, options, error, created_at, requested_at, finished_at)
+       SELECT source, ?, ?, status, origin, attempts, options, error, created_at, requested_at, finished_at FROM source_ranges WHERE id = ?`,
+    );
+    for (const part of parts) copy.run(part.start, part.end, row.id);
+    store.db.prepare('DELETE FROM source_ranges WHERE id = ?').run(row.id);
+  });
+}
+
 /** Removes the pending ranges of `source` cut from a window (not the halves of a split) that overlap `[start, end]`, to cut them again. */
 export function dropPlanned(store: StagingStore, source: string, window: RangeBounds): void {
   store.db

@@ -17,11 +17,19 @@ export interface LoggedRequest {
 
 /** A fault for the next request of a range (or of any range, under '*'). */
 export type Fault =
-  | { type: 'answer'; status: number; headers?: Record<string, string>; body?: string }
+  | { type: 'answer'; status: number; headers?: Record<string, string>; body?: string | Buffer }
   /** Half the real body, then the connection is destroyed. */
   | { type: 'drop-mid-body' }
   /** Half the real body, then silence until `release()` (or the client gives up). */
-  | { type: 'stall' };
+  | { type: 'stall' }
+  /** The real answer, not gzipped, with neither a length nor chunks (it ends when the connection does), cut in the middle of a line. */
+  | { type: 'unframed-cut' }
+  /** The real answer, not gzipped, whole but with a Content-Length larger than it; then the connection is closed. */
+  | { type: 'long-length' }
+  /** The real answer, whole, with `Connection: close`: the connection is closed once it is sent. */
+  | { type: 'close-after' }
+  /** The real answer with its bytes changed by `mangle` (a damaged archive). */
+  | { type: 'mangle'; mangle(body: Buffer): Buffer };
 
 export interface RealAnswer {
   status: number;
@@ -38,8 +46,8 @@ export interface StandinServer {
   clearFaults(): void;
   /** Ends every stalled answer (the client has usually gone). */
   release(): void;
-  /** Resolves once a request for the range `key` has come (at once if one came already). */
-  requested(key: string): Promise<void>;
+  /** Resolves once a stalled answer's first half has been handed to the connection (at once if one was). */
+  stalled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,13 +70,8 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
   const requests: LoggedRequest[] = [];
   const faults = new Map<string, Fault[]>();
   const stalled = new Set<ServerResponse>();
-  const keys = new Set<string>();
-  const waiting = new Map<string, Array<() => void>>();
-  const logKey = (key: string): void => {
-    keys.add(key);
-    for (const resolve of waiting.get(key) ?? []) resolve();
-    waiting.delete(key);
-  };
+  const stallWaiters: Array<() => void> = [];
+  let stallsSent = 0;
   const takeFault = (key: string): Fault | undefined => faults.get(key)?.shift() ?? faults.get('*')?.shift();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -78,20 +81,21 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
     requests.push({ path: url.pathname, query, authorized, acceptEncoding });
     if (url.pathname !== handler.path) return send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') });
     if (!authorized) return send(res, handler.unauthorized());
-    logKey(handler.key(query));
     const fault = takeFault(handler.key(query));
     if (fault?.type === 'answer') return send(res, { status: fault.status, headers: fault.headers ?? {}, body: Buffer.from(fault.body ?? '') });
-    const answer = handler.answer(query, acceptEncoding);
+    const plain = fault?.type === 'unframed-cut' || fault?.type === 'long-length';
+    const answer = handler.answer(query, plain ? '' : acceptEncoding);
     if (fault === undefined || answer.status !== 200) return send(res, answer);
+    if (fault.type === 'mangle') return send(res, { ...answer, body: fault.mangle(answer.body) });
+    if (fault.type !== 'drop-mid-body' && fault.type !== 'stall') return sendRaw(res, fault.type, answer);
     // Chunked (no length), as a streaming export answers: the client only learns of the cut when the connection ends.
     res.writeHead(200, answer.headers);
-    const half = answer.body.subarray(0, Math.floor(answer.body.length / 2));
-    // Dropped once the half has left for the client (no timer), or stalled until released.
-    if (fault.type === 'drop-mid-body') res.write(half, () => res.socket?.destroy());
-    else {
-      res.write(half);
-      stalled.add(res);
-    }
+    if (fault.type === 'stall') stalled.add(res);
+    res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)), () => {
+      if (fault.type === 'drop-mid-body') return res.socket?.destroy();
+      stallsSent++;
+      for (const waiter of stallWaiters.splice(0)) waiter();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -108,7 +112,7 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
       for (const res of stalled) res.destroy();
       stalled.clear();
     },
-    requested: (key) => (keys.has(key) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(key, [...(waiting.get(key) ?? []), resolve]))),
+    stalled: () => new Promise<void>((resolve) => (stallsSent > 0 ? resolve() : stallWaiters.push(resolve))),
     close: () =>
       new Promise((resolve) => {
         for (const res of stalled) res.destroy();
@@ -116,6 +120,23 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
         server.close(() => resolve());
       }),
   };
+}
+
+/** Where a body of lines is cut in the middle of one: half-way, moved off a line's end. */
+function midLine(body: Buffer): number {
+  let at = Math.floor(body.length / 2);
+  while (at > 1 && (body[at - 1] === 0x0a || body[at] === 0x0a)) at--;
+  return at;
+}
+
+/** Writes an answer on the socket itself, framed as HTTP/1.1 servers must not (or merely may) frame it, then closes the connection. */
+function sendRaw(res: ServerResponse, type: 'unframed-cut' | 'long-length' | 'close-after', answer: RealAnswer): void {
+  const socket = res.socket!;
+  const body = type === 'unframed-cut' ? answer.body.subarray(0, midLine(answer.body)) : answer.body;
+  const length = type === 'unframed-cut' ? [] : [`content-length: ${type === 'long-length' ? body.length + 4096 : body.length}`];
+  const head = ['HTTP/1.1 200 OK', ...Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`), ...length, 'connection: close', '', ''].join('\r\n');
+  socket.write(head);
+  socket.end(body);
 }
 
 export function basicAuth(user: string, password: string): string {

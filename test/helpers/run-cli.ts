@@ -27,6 +27,8 @@ export interface CliOptions {
   wrapper?: string[];
   /** The bin/migrate.js to start (a copy, see other-user.ts); this checkout's by default. */
   cli?: string;
+  /** A process of its own even for runCli: the process is the point (an error escaping to it, how it ends). */
+  ownProcess?: boolean;
 }
 
 /** Starts the CLI; the caller may signal the child before awaiting `done`. */
@@ -58,9 +60,9 @@ export function runCliProcess(args: string[], options: CliOptions = {}): Promise
   return startCli(args, options).done;
 }
 
-/** Runs that need a process of their own: under another user, or killed by a test hook (MIGRATE_TEST_KILL_AFTER_PIECES). */
+/** Runs that need a process of their own: asked for, under another user, or killed by a test hook (MIGRATE_TEST_KILL_AFTER_PIECES). */
 function needsProcess(options: CliOptions): boolean {
-  return options.wrapper !== undefined || options.cli !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
+  return options.ownProcess === true || options.wrapper !== undefined || options.cli !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
 }
 
 /** The CLI to its end: in-process, or as a subprocess when the process is the point (see needsProcess). */

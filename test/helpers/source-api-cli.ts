@@ -1,13 +1,11 @@
 /**
  * Runs `export-source --from mixpanel-api | amplitude-api` (the built CLI) against a stand-in:
  * a temp dir with a config naming the stand-in as the API host, the secret in the environment,
- * and options that keep tests from sleeping (no rate limit, retries after a millisecond). The
- * kill tests start it as a subprocess (startFetch); the other runs are in-process.
+ * and options that keep tests from sleeping (no rate limit, retries after a millisecond).
  */
-import { readdirSync, statSync, watch, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spoolDirOf } from '../../src/stage-sources/spool.js';
-import { runCli, startCli, type CliResult } from './run-cli.js';
+import { runCli, startCli, type CliOptions, type CliResult } from './run-cli.js';
 
 export const MIXPANEL_SECRET = 'mp-secret-7f3a9c2e1b';
 export const AMPLITUDE_SECRET = 'amp-secret-4d8e2a6f0c';
@@ -39,32 +37,10 @@ function args(target: ApiTarget, from: string, start: string, end: string, extra
   return ['export-source', '--from', from, '--start', start, '--end', end, '--staging', target.staging, '--config', target.config, ...FAST, ...extra];
 }
 
-export function fetchApi(target: ApiTarget, from: string, start: string, end: string, extra: string[] = []): Promise<CliResult> {
-  return runCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env });
+export function fetchApi(target: ApiTarget, from: string, start: string, end: string, extra: string[] = [], options: Pick<CliOptions, 'ownProcess'> = {}): Promise<CliResult> {
+  return runCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env, ...options });
 }
 
 export function startFetch(target: ApiTarget, from: string, start: string, end: string, extra: string[] = []): ReturnType<typeof startCli> {
   return startCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env });
-}
-
-/**
- * Resolves once the answer of the range whose name contains `range` has bytes in its spool file
- * (`<staging>.fetch`, see src/stage-sources/spool.ts): the run is in the middle of that range.
- * Call it once the stand-in has the request (the folder exists from the start of the run).
- */
-export function spooled(target: ApiTarget, range: string): Promise<void> {
-  const dir = spoolDirOf(target.staging);
-  const holdsBytes = (): boolean => readdirSync(dir).some((name) => name.includes(range) && name.endsWith('.part') && statSync(join(dir, name)).size > 0);
-  return new Promise((resolve, reject) => {
-    const watcher = watch(dir, () => {
-      if (!holdsBytes()) return;
-      watcher.close();
-      resolve();
-    });
-    watcher.on('error', reject);
-    if (holdsBytes()) {
-      watcher.close();
-      resolve();
-    }
-  });
 }

@@ -150,10 +150,14 @@ describe('Amplitude: identity links, sessions and groups', () => {
     expect(twoKeys.properties.$groups).toEqual({ company: 'acme' });
 
     const updates = readStagedEvents(target.staging).filter((e) => e.event === '$groupidentify');
+    // Sent like every other row: never located at the importing machine, and found by the staging file's $import_run.
+    const stamp = { $geoip_disable: true, $import_source: 'group-updates', $import_run: readStagedEvents(target.staging)[0]!.properties.$import_run };
+    expect(stamp.$import_run).toEqual(expect.any(String));
     expect(updates.map((u) => [u.timestamp, u.properties])).toEqual([
-      ['2025-09-01T09:10:00.000Z', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', plan: 'free' } }],
-      ['2025-09-01T12:01:00.000Z', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', plan: 'pro' } }],
+      ['2025-09-01T09:10:00.000Z', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', plan: 'free' }, ...stamp }],
+      ['2025-09-01T12:01:00.000Z', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', plan: 'pro' }, ...stamp }],
     ]);
+    for (const link of readStagedEvents(target.staging).filter((e) => e.event === '$identify' && e.source === '')) expect(link.properties).toMatchObject({ ...stamp, $import_source: 'identity-links' });
     const group = sandbox.store.db.prepare("SELECT group_properties FROM groups WHERE team_id = 1 AND group_key = 'acme'").get() as { group_properties: string };
     expect(JSON.parse(group.group_properties)).toEqual({ name: 'Acme', plan: 'pro' });
     expect(sandbox.store.db.prepare("SELECT count(*) AS n FROM groups WHERE group_key = 'globex'").get()).toEqual({ n: 0 });

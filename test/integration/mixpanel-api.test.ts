@@ -5,18 +5,23 @@
  * the only one a re-run fetches; a re-run of a finished window fetches nothing; kill -9 in
  * the middle of a day, then a re-run, stages every event once.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basicAuth } from '../helpers/export-api-standin.js';
 import { exportSource, rejectsOf, stagingIn, statusOf } from '../helpers/export-source.js';
 import { startMixpanelStandin, type MixpanelRecord, type MixpanelStandin } from '../helpers/mixpanel-api-standin.js';
-import { fetchApi, MIXPANEL_SECRET, mixpanelTarget, startFetch, spooled, type ApiTarget } from '../helpers/source-api-cli.js';
+import { fetchApi, MIXPANEL_SECRET, mixpanelTarget, startFetch, type ApiTarget } from '../helpers/source-api-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
+import { personOfDistinctId } from '../../src/sandbox/capture/ingested-data.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { FAST } from '../helpers/staging.js';
+import { writeVerifyConfig } from '../helpers/verify-config.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
+const sandboxAt = useSandbox();
 const PROJECT = '3141592';
 const USER = 'migrate.a1b2c3.mp-service-account';
 const DAYS = ['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04'];
@@ -45,8 +50,8 @@ function json(result: { stdout: string }) {
   return JSON.parse(result.stdout);
 }
 
-async function fetchDays(target: ApiTarget, extra: string[] = [], start = DAYS[0]!, end = DAYS.at(-1)!) {
-  return fetchApi(target, 'mixpanel-api', start, end, ['--json', '--api-concurrency', '1', ...extra]);
+async function fetchDays(target: ApiTarget, extra: string[] = [], start = DAYS[0]!, end = DAYS.at(-1)!, options: { ownProcess?: boolean } = {}) {
+  return fetchApi(target, 'mixpanel-api', start, end, ['--json', '--api-concurrency', '1', ...extra], options);
 }
 
 describe('export-source --from mixpanel-api', () => {
@@ -190,6 +195,118 @@ describe('export-source --from mixpanel-api', () => {
     expect(json(again).ledger).toEqual({ done: 4, empty: 0, failed: 0, pending: 0 });
   });
 
+  it('retries a 200 that is not a clean export (an HTML page, an error object, a body without length cut mid-line); a day answered so to the end fails, never done', async () => {
+    const { standin, target } = await setup();
+    const html = '<!DOCTYPE html>\n<html><head><title>Sign in - Corporate Proxy</title></head><body>Please log in</body></html>\n';
+    standin.inject(DAYS[0]!, { type: 'answer', status: 200, headers: { 'content-type': 'text/html' }, body: html });
+    standin.inject(DAYS[1]!, { type: 'answer', status: 200, headers: { 'content-type': 'application/json' }, body: '{"error": "Internal error, please retry"}' });
+    standin.inject(DAYS[2]!, { type: 'unframed-cut' });
+    const result = await fetchDays(target);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = json(result);
+    expect(summary.ranges.map((r: { start: string; requests: number; status: string }) => [r.start, r.requests, r.status])).toEqual([
+      [DAYS[0], 2, 'done'], [DAYS[1], 2, 'done'], [DAYS[2], 2, 'done'], [DAYS[3], 1, 'done'],
+    ]);
+    expect(summary.totals).toMatchObject({ rowsRead: 4 * PER_DAY, staged: 4 * PER_DAY, rejected: 0 });
+
+    // Answered so until the retry budget is spent: the days fail with what was wrong, nothing of them staged, and a re-run fetches them.
+    const other = mixpanelTarget(tempDir(), standin.url, PROJECT, USER);
+    for (let i = 0; i < 30; i++) {
+      standin.inject(DAYS[0]!, { type: 'answer', status: 200, headers: { 'content-type': 'text/html' }, body: html });
+      standin.inject(DAYS[1]!, { type: 'answer', status: 200, body: '{"error": "Internal error, please retry"}' });
+      standin.inject(DAYS[2]!, { type: 'unframed-cut' });
+    }
+    const failing = await fetchDays(other, ['--retry-budget-ms', '12']);
+    expect(failing.code).toBe(8);
+    expect(json(failing).ledger).toEqual({ done: 1, empty: 0, failed: 3, pending: 0 });
+    const errors = json(failing).ranges.filter((r: { status: string }) => r.status === 'failed').map((r: { error: string }) => r.error);
+    expect(errors).toEqual([
+      expect.stringContaining('an HTML page ("<!DOCTYPE html>'),
+      expect.stringContaining('an error in place of the data: "Internal error, please retry"'),
+      expect.stringMatching(/the answer ends in the middle of a line, after \d+ bytes: cut short/),
+    ]);
+    expect(readStagedEvents(other.staging).filter((e) => e.source !== '')).toHaveLength(PER_DAY);
+    standin.clearFaults();
+    const again = await fetchDays(other);
+    expect(again.code).toBe(0);
+    expect(json(again).ledger).toEqual({ done: 4, empty: 0, failed: 0, pending: 0 });
+    expect(readStagedEvents(other.staging).filter((e) => e.source !== '')).toHaveLength(4 * PER_DAY);
+  });
+
+  it('a Content-Length longer than the body, then a closed connection, is a failed attempt: retried, never a crash or a range left fetching', async () => {
+    // Days large enough that the body arrives in many pieces while the spool file is written.
+    const big = Object.fromEntries(DAYS.map((d) => [d, dayEvents(d, 2000)]));
+    const { standin, target } = await setup(big);
+    standin.inject(DAYS[0]!, { type: 'long-length' });
+    for (const day of DAYS.slice(1)) standin.inject(day, { type: 'close-after' });
+    const result = await fetchDays(target, [], DAYS[0], DAYS[3]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(json(result).ranges.map((r: { start: string; requests: number; status: string }) => [r.start, r.requests, r.status])).toEqual([
+      [DAYS[0], 2, 'done'], [DAYS[1], 1, 'done'], [DAYS[2], 1, 'done'], [DAYS[3], 1, 'done'],
+    ]);
+    expect(new Set(readStagedEvents(target.staging).filter((e) => e.source !== '').map((e) => e.uuid)).size).toBe(4 * 2000);
+
+    const other = mixpanelTarget(tempDir(), standin.url, PROJECT, USER);
+    standin.inject(DAYS[1]!, ...Array.from({ length: 30 }, () => ({ type: 'long-length' as const })));
+    const failing = await fetchDays(other, ['--retry-budget-ms', '12'], DAYS[1], DAYS[1]);
+    expect(failing.code).toBe(8);
+    expect(failing.stderr).not.toMatch(/AssertionError|unexpected failure|\n\s+at /);
+    expect(json(failing).ledger).toEqual({ done: 0, empty: 0, failed: 1, pending: 0 });
+    expect(existsSync(`${other.staging}.fetch`)).toBe(false);
+    expect((await statusOf(stagingIn(other.dir))).ranges[0].counts).toMatchObject({ failed: 1, fetching: 0 });
+  });
+
+  it('an error escaping to the process mid-run ends it in words (exit 8), never a stack trace; the days not done are fetched by the next run', async () => {
+    const { standin, target } = await setup();
+    // A transform (run in-process for small answers) that lets an error escape, as one thrown from a socket's handler inside the HTTP client would.
+    const module = join(target.dir, 'escape.mjs');
+    writeFileSync(module, "let thrown = false;\nexport default (e) => {\n  if (!thrown) { thrown = true; setImmediate(() => { throw new Error('escaped from a handler'); }); }\n  return e;\n};\n");
+    // A process of its own: the error escapes to the process (in this one, it would be the test runner's).
+    const result = await fetchDays(target, ['--transform', module], DAYS[0], DAYS.at(-1), { ownProcess: true });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain('error: the fetch stopped on an unexpected failure (Error: escaped from a handler); the ranges being fetched were undone, nothing of them is staged');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(`${target.staging}.fetch`)).toBe(false);
+    const counts = (await statusOf(stagingIn(target.dir))).ranges[0].counts;
+    expect(counts).toMatchObject({ fetching: 0, failed: 0 });
+    expect(counts.pending).toBeGreaterThan(0);
+
+    const again = await fetchDays(target);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).ledger).toEqual({ done: 4, empty: 0, failed: 0, pending: 0 });
+    expect(standin.days().filter((d) => d === DAYS[0])).toHaveLength(1);
+  });
+
+  it('stages identity links that land like every event: no person placed at the importing machine, verify complete', async () => {
+    // Visitors on $device:<id> who log in later the same day: each link is an $identify the passes derive.
+    const visits = (day: string): MixpanelRecord[] => dayEvents(day, 10).map((e, i) => {
+      const device = `dev-${day}-${i % 5}`;
+      return { ...e, properties: { ...e.properties, distinct_id: i < 5 ? `$device:${device}` : `user_${day}_${i % 5}`, $device_id: device, ...(i < 5 ? {} : { $user_id: `user_${day}_${i % 5}` }) } };
+    });
+    const { target } = await setup(Object.fromEntries(DAYS.map((d) => [d, visits(d)])));
+    const staged = await fetchDays(target);
+    expect(staged.code, staged.stderr).toBe(0);
+    expect(json(staged).passes.identity).toMatchObject({ staged: 4 * 5 });
+
+    const sandbox = await sandboxAt();
+    const projects = JSON.parse(readFileSync(writeVerifyConfig(target.dir, sandbox), 'utf8'));
+    writeFileSync(target.config, JSON.stringify({ ...JSON.parse(readFileSync(target.config, 'utf8')), ...projects }));
+    const cli = (args: string[]) => runCli([...args, '--staging', target.staging, '--config', target.config], { cwd: target.dir });
+    const imported = await cli(['import', '--project', 'test', ...FAST]);
+    expect(imported.code, imported.stderr).toBe(0);
+    for (const day of DAYS) {
+      for (let i = 0; i < 5; i++) {
+        const person = personOfDistinctId(sandbox.store, 1, `user_${day}_${i}`);
+        expect(person?.distinctIds).toContain(`$device:dev-${day}-${i}`);
+        expect(person?.properties).not.toHaveProperty('$initial_geoip_city_name');
+      }
+    }
+    const verified = await cli(['verify', '--project', 'test']);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`all 4 days complete: ${4 * 15} of ${4 * 15} delivered events landed`);
+  });
+
   it('keeps the secret out of stdout, stderr, the staging file and the range ledger', async () => {
     const { standin, target } = await setup();
     standin.inject(DAYS[0]!, { type: 'answer', status: 500, body: `echo ${MIXPANEL_SECRET}` });
@@ -208,8 +325,8 @@ describe('export-source --from mixpanel-api', () => {
     const { standin, target } = await setup();
     standin.inject(DAYS[2]!, { type: 'stall' });
     const { child, done } = startFetch(target, 'mixpanel-api', DAYS[0]!, DAYS[3]!, ['--api-concurrency', '1']);
-    await standin.requested(DAYS[2]!);
-    await spooled(target, DAYS[2]!);
+    // The range is recorded as being fetched before its request goes out; half its answer is on the wire.
+    await standin.stalled();
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
     standin.release();

@@ -69,6 +69,12 @@ describe('Mixpanel: identity links', () => {
       ['$create_alias', 'mu6', 'old-id'],
     ]);
     expect(staged.find((e) => e.properties.$distinct_id_before_identity !== undefined)?.properties.$distinct_id_before_identity).toBe('anon-2');
+    // The links are sent like every other row: never located at the importing machine, and found by the staging file's $import_run.
+    const run = staged[0]!.properties.$import_run;
+    expect(run).toEqual(expect.any(String));
+    for (const link of staged.filter((e) => e.source === '')) {
+      expect(link.properties).toMatchObject({ $geoip_disable: true, $import_source: 'identity-links', $import_run: run });
+    }
 
     const sandbox = await sandboxAt();
     const config = writeSandboxConfig(target.dir, sandbox);
@@ -86,5 +92,7 @@ describe('Mixpanel: identity links', () => {
     expect(person('$device:00000000-0000-0000-0000-000000000000')).not.toBe(person('mu5'));
     expect(person('anon-2')).toBe(person('mu2'));
     expect(person('old-id')).toBe(person('mu6'));
+    // No person was placed where the import ran (the sandbox's GeoIP places every sender at "Sandbox City").
+    for (const id of ['mu1', 'mu3', 'mu4', 'mu5', 'mu2', 'mu6']) expect(personOfDistinctId(sandbox.store, 1, id)!.properties, id).not.toHaveProperty('$initial_geoip_city_name');
   });
 });

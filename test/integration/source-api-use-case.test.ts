@@ -1,12 +1,13 @@
 /**
  * stageFromApi in-process, on the test clock (nothing sleeps): Mixpanel's rate limit is a wait
  * shown on the progress line, not an error, and a re-run starts with the requests the last one
- * made; Ctrl-C puts the range in flight back to pending; the end of the window is capped at
+ * made; Ctrl-C, or an error escaping to the process, puts the range in flight back to pending; the end of the window is capped at
  * what has settled; import undoes a range a killed run left half fetched before it sends.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError, RemoteError } from '../../src/errors.js';
 import { openForImport } from '../../src/import/import-target.js';
 import { stageFromApi, type StageApiInput } from '../../src/stage-sources/stage-api.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
@@ -23,6 +24,16 @@ const tempDir = useTempDir();
 const PROJECT = '271828';
 const USER = 'sa.user';
 const NOW = Date.UTC(2025, 5, 20, 12);
+
+/** The ledger's days and their states. */
+function dayStatuses(staging: string): Array<[string, string]> {
+  const store = StagingStore.open(staging);
+  try {
+    return rangesOf(store, `mixpanel-api:${PROJECT}`).map((r) => [r.start, r.status]);
+  } finally {
+    store.close();
+  }
+}
 
 const standins: MixpanelStandin[] = [];
 afterEach(async () => {
@@ -110,17 +121,26 @@ describe('stageFromApi', () => {
     standin.inject(dayNames[1]!, { type: 'stall' });
     const controller = new AbortController();
     const running = stageFromApi(input(dayNames[0]!, dayNames[2]!), recordingReporter(), controller.signal, testClock(NOW));
-    await standin.requested(dayNames[1]!);
+    await standin.stalled();
     controller.abort();
     await expect(running).rejects.toBeInstanceOf(InterruptedError);
-    const store = StagingStore.open(target.staging);
-    try {
-      expect(rangesOf(store, `mixpanel-api:${PROJECT}`).map((r) => [r.start, r.status])).toEqual([
-        [dayNames[0], 'done'], [dayNames[1], 'pending'], [dayNames[2], 'pending'],
-      ]);
-    } finally {
-      store.close();
-    }
+    expect(dayStatuses(target.staging)).toEqual([[dayNames[0], 'done'], [dayNames[1], 'pending'], [dayNames[2], 'pending']]);
+  });
+
+  it('an error escaping to the process mid-fetch stops the run in words: the range in flight pending, no spool file left', async () => {
+    const dayNames = days(1, 3);
+    const { standin, input, target } = await setup(dayNames);
+    standin.inject(dayNames[1]!, { type: 'stall' });
+    const failure = new AbortController();
+    const running = stageFromApi(input(dayNames[0]!, dayNames[2]!), recordingReporter(), new AbortController().signal, testClock(NOW), undefined, failure.signal);
+    await standin.stalled();
+    // What the shell's guard does with an error thrown inside the HTTP client's socket handling.
+    failure.abort(Object.assign(new Error('assert(!this.paused)'), { name: 'AssertionError' }));
+    const error = await running.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(RemoteError);
+    expect((error as Error).message).toBe('the fetch stopped on an unexpected failure (AssertionError: assert(!this.paused)); the ranges being fetched were undone, nothing of them is staged');
+    expect(existsSync(`${target.staging}.fetch`)).toBe(false);
+    expect(dayStatuses(target.staging)).toEqual([[dayNames[0], 'done'], [dayNames[1], 'pending'], [dayNames[2], 'pending']]);
   });
 });
 

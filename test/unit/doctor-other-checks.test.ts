@@ -45,7 +45,7 @@ describe('machine checks', () => {
     neededBytes: 10 * MIB,
     localNowMs: Date.parse('2026-03-01T12:00:00Z'),
     serverDate: 'Sun, 01 Mar 2026 12:00:00 GMT',
-    nodeVersion: '20.18.0',
+    nodeVersion: '22.19.0',
     ...fields,
   });
 
@@ -72,10 +72,10 @@ describe('machine checks', () => {
   });
 
   it.each([
-    ['20.18.0', 'ok'],
-    ['22.1.0', 'ok'],
-    ['20.17.9', 'problem'],
-    ['18.20.4', 'problem'],
+    ['22.19.0', 'ok'],
+    ['24.1.0', 'ok'],
+    ['22.18.9', 'problem'],
+    ['20.18.0', 'problem'],
   ])('node %s: %s', (nodeVersion, verdict) => {
     expect(nodeCheck(machine({ nodeVersion })).verdict).toBe(verdict);
   });

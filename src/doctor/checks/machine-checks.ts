@@ -11,7 +11,7 @@ import { roomFor } from '../disk-estimate.js';
 /** Clock skew above which the rules about recent and future events may judge wrongly, in ms. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 /** The oldest Node.js the tool supports (package.json "engines"). */
-export const MIN_NODE: readonly [number, number] = [20, 18];
+export const MIN_NODE: readonly [number, number] = [22, 19];
 
 const FREE_UP = 'Free disk space there, or put the staging file on a larger disk (--staging <file>).';
 

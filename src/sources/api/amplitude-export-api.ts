@@ -6,6 +6,7 @@
  * down to one hour. Pure.
  */
 import type { Verdict } from '../../http/classify-outcome.js';
+import { zipProblem } from './answer-checks.js';
 import { formatHour, spanLength, type Span } from './api-ranges.js';
 import { authVerdict, type ApiSource, type RangeVerdict } from './api-source.js';
 
@@ -61,4 +62,5 @@ export const AMPLITUDE_EXPORT: ApiSource = {
   },
   splitsOn: timedOut,
   judge,
+  answerProblem: zipProblem,
 };

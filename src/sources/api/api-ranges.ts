@@ -128,6 +128,24 @@ export function gaps(window: Span, covered: readonly Span[]): Span[] {
   return out;
 }
 
+/**
+ * `span` cut where the edges of `window` fall inside it: the part before the window, the part
+ * within it, the part after; `[span]` when it lies wholly inside or outside the window.
+ */
+export function cutAtWindow(span: Span, window: Span): Span[] {
+  if (span.last < window.first || span.first > window.last) return [span];
+  const out: Span[] = [];
+  if (span.first < window.first) out.push({ first: span.first, last: window.first - 1 });
+  out.push({ first: Math.max(span.first, window.first), last: Math.min(span.last, window.last) });
+  if (span.last > window.last) out.push({ first: window.last + 1, last: span.last });
+  return out;
+}
+
+/** How many units of `span` lie in `window`. */
+export function overlapLength(span: Span, window: Span): number {
+  return Math.max(0, Math.min(span.last, window.last) - Math.max(span.first, window.first) + 1);
+}
+
 /** `gap` cut into consecutive spans of at most `size`. */
 export function cut(gap: Span, size: number): Span[] {
   const out: Span[] = [];

@@ -6,6 +6,7 @@
  */
 import type { Verdict } from '../../http/classify-outcome.js';
 import type { SourceApiTarget } from '../../config/resolve-source.js';
+import type { AnswerSample } from './answer-sample.js';
 import type { Span } from './api-ranges.js';
 import type { WindowLimit } from './request-window.js';
 
@@ -47,6 +48,8 @@ export interface ApiSource {
   /** A transient failure to act on rather than retry (a gateway timeout on a long range); `status` is the answer's, if any. */
   splitsOn(status: number | undefined, span: Span): boolean;
   judge(verdict: Verdict, status: number | undefined, span: Span, target: SourceApiTarget): RangeVerdict;
+  /** Why a whole 2xx answer is not an export (an HTML page, an error object, a cut body): it is retried as a failed attempt. */
+  answerProblem(sample: AnswerSample): string | undefined;
 }
 
 /** A refusal of the credentials stops the run at once, naming where they came from. */

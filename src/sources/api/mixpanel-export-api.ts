@@ -2,10 +2,11 @@
  * Mixpanel's raw event export (`GET /api/2.0/export`), one request per day: `from_date` and
  * `to_date` both the day (inclusive, in the project's days: UTC for projects created from 2023,
  * the project's time zone before), `project_id`, Basic credentials of a service account; the
- * answer is JSON lines, gzipped when asked. Limits: 60 queries an hour, 3 a second, and a 429
+ * answer is JSON lines, each ending with a newline, gzipped when asked. Limits: 60 queries an hour, 3 a second, and a 429
  * beyond them. Pure.
  */
 import type { Verdict } from '../../http/classify-outcome.js';
+import { jsonLinesProblem } from './answer-checks.js';
 import { formatDay, type Span } from './api-ranges.js';
 import { authVerdict, type ApiSource, type RangeVerdict } from './api-source.js';
 
@@ -51,4 +52,5 @@ export const MIXPANEL_EXPORT: ApiSource = {
   },
   splitsOn: () => false,
   judge,
+  answerProblem: jsonLinesProblem,
 };

@@ -8,6 +8,7 @@
 import { RefusedError } from '../../errors.js';
 import { abandonRead } from '../../staging/source-reads.js';
 import { DerivedRows } from '../../staging/derived-rows.js';
+import { ensureImportRunId } from '../../staging/import-run-id.js';
 import { loadPassState, readsAfter, savePassState, scanScope, type PassSettings } from '../../staging/pass-state.js';
 import { sessionizeReads } from '../../staging/session-store.js';
 import type { StagingStore } from '../../staging/staging-store.js';
@@ -52,7 +53,8 @@ function runAll(store: StagingStore, options: PassOptions): PassesResult | Refus
   const scope = scanScope(store, state);
   const previous: PassSettings = state?.settings ?? {};
   const maxUsersPerDevice = options.maxUsersPerDevice ?? previous.maxUsersPerDevice ?? DEFAULT_MAX_USERS_PER_DEVICE;
-  const derived = new DerivedRows(store);
+  const derived = new DerivedRows(store, ensureImportRunId(store));
+  derived.stampUnsentOlderRows();
   const reads = sessionizeReads(store);
   const minutes = reads[0]?.minutes;
   const sessions = minutes === undefined ? undefined : { ...runSessionPass(store, derived, scope, reads, minutes), minutes };
