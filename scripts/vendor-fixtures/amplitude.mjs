@@ -31,7 +31,7 @@ function eventProperties(type, web) {
 
 function userProperties(userId) {
   const props = { plan: r.pick(['free', 'pro']), initial_referrer: r.pick(['EMPTY', 'https://www.google.com/']), initial_utm_source: r.pick(['EMPTY', 'newsletter']) };
-  if (userId) props['名前'] = userId.split('@')[0];
+  if (userId) props.名前 = userId.split('@')[0];
   return props;
 }
 

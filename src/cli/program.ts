@@ -6,29 +6,34 @@
 import { Command, type OutputConfiguration } from 'commander';
 import { standardStreams } from '../util/standard-streams.js';
 import { VERSION } from '../version.js';
+import { MIGRATE_COMMANDS, type MigrateCommandName } from '../util/migrate-command.js';
 import { checkRequiredAfterUnknown } from './options/required-options.js';
 
 export { VERSION };
 
 type Register = (program: Command) => void;
 
-/** Command names, in help order, with the module that registers them. */
-const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
-  { names: ['export-source'], load: async () => (await import('./commands/export-source/export-source-command.js')).registerExportSource },
-  { names: ['identify-users', 'identify-groups'], load: async () => (await import('./commands/identify/identify-command.js')).registerIdentify },
-  { names: ['doctor'], load: async () => (await import('./commands/doctor/doctor-command.js')).registerDoctor },
-  { names: ['import'], load: async () => (await import('./commands/import/import-command.js')).registerImport },
-  { names: ['resume'], load: async () => (await import('./commands/resume/resume-command.js')).registerResume },
-  { names: ['status'], load: async () => (await import('./commands/status/status-command.js')).registerStatus },
-  { names: ['verify'], load: async () => (await import('./commands/verify/verify-command.js')).registerVerify },
-  { names: ['rejects'], load: async () => (await import('./commands/rejects/rejects-command.js')).registerRejects },
-  { names: ['sandbox'], load: async () => (await import('./commands/sandbox/sandbox-command.js')).registerSandbox },
-  { names: ['projects'], load: async () => (await import('./commands/projects/projects-command.js')).registerProjects },
-  { names: ['group-types'], load: async () => (await import('./commands/group-types/group-types-command.js')).registerGroupTypes },
-  { names: ['members'], load: async () => (await import('./commands/members/members-command.js')).registerMembers },
-  { names: ['exports'], load: async () => (await import('./commands/exports/exports-command.js')).registerExports },
-  { names: ['groups'], load: async () => (await import('./commands/groups/groups-command.js')).registerGroups },
-];
+const loadIdentify = async (): Promise<Register> => (await import('./commands/identify/identify-command.js')).registerIdentify;
+
+/** The module that registers each command of the registry (util/migrate-command.ts); identify registers both of its commands. */
+const LOADERS: Readonly<Record<MigrateCommandName, () => Promise<Register>>> = {
+  'export-source': async () => (await import('./commands/export-source/export-source-command.js')).registerExportSource,
+  'identify-users': loadIdentify,
+  'identify-groups': loadIdentify,
+  doctor: async () => (await import('./commands/doctor/doctor-command.js')).registerDoctor,
+  import: async () => (await import('./commands/import/import-command.js')).registerImport,
+  resume: async () => (await import('./commands/resume/resume-command.js')).registerResume,
+  status: async () => (await import('./commands/status/status-command.js')).registerStatus,
+  verify: async () => (await import('./commands/verify/verify-command.js')).registerVerify,
+  rejects: async () => (await import('./commands/rejects/rejects-command.js')).registerRejects,
+  sandbox: async () => (await import('./commands/sandbox/sandbox-command.js')).registerSandbox,
+  projects: async () => (await import('./commands/projects/projects-command.js')).registerProjects,
+  'group-types': async () => (await import('./commands/group-types/group-types-command.js')).registerGroupTypes,
+  members: async () => (await import('./commands/members/members-command.js')).registerMembers,
+  exports: async () => (await import('./commands/exports/exports-command.js')).registerExports,
+  'copy-config': async () => (await import('./commands/copy-config/copy-config-command.js')).registerCopyConfig,
+  groups: async () => (await import('./commands/groups/groups-command.js')).registerGroups,
+};
 
 /** Commander's help and errors go to the run's streams (the process's own, unless a test runs the program in-process). */
 function commanderOutput(): OutputConfiguration {
@@ -50,8 +55,9 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput(commanderOutput());
-  const named = COMMANDS.filter((command) => command.names.includes(argv[2] ?? ''));
-  for (const command of named.length > 0 ? named : COMMANDS) (await command.load())(program);
+  const named = MIGRATE_COMMANDS.filter((command) => command.name === argv[2]);
+  const loaders = new Set((named.length > 0 ? named : MIGRATE_COMMANDS).map((command) => LOADERS[command.name]));
+  for (const load of loaders) (await load())(program);
   checkRequiredAfterUnknown(program);
   return program;
 }

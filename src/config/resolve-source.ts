@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { registerSecret } from '../util/redact.js';
 import type { MigrateConfig } from './config-schema.js';
+import { resolveManagement } from './resolve-project.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -79,5 +80,22 @@ export function resolveAmplitude(config: MigrateConfig, file: string, env: Env =
     baseUrl: amplitude.apiHost ?? AMPLITUDE_HOSTS[amplitude.region ?? 'us'],
     authorization: basic(amplitude.apiKey, secretKey),
     credentialSettings: `sources.amplitude.apiKey and ${secretSetting('sources.amplitude.secretKey', amplitude.secretKeyEnv)} in ${file}`,
+  };
+}
+
+/**
+ * Another PostHog project of the config as a source (`--from posthog-api --project old`): its
+ * API host, project id and personal key (`query:read`), as the management commands take them.
+ * The ledger names it by project and host, so two instances' project 1 never share ranges.
+ */
+export function resolvePostHogSource(config: MigrateConfig, file: string, name: string, env: Env = process.env): SourceApiTarget & { projectId: string } {
+  const project = resolveManagement(config, name, env);
+  const host = new URL(project.apiHost).host;
+  return {
+    source: `posthog-api:${project.projectId}@${host}`,
+    projectId: project.projectId,
+    baseUrl: project.apiHost.replace(/\/+$/, ''),
+    authorization: `Bearer ${project.personalApiKey}`,
+    credentialSettings: `projects.${name}.personalApiKey in ${file} (a personal API key with query:read on project ${project.projectId})`,
   };
 }

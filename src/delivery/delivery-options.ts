@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../config/hosts.js';
 import { UsageError } from '../errors.js';
 import type { RetryPolicy } from '../http/retry-policy.js';
 
-interface IntegerRow<K extends string> {
+export interface IntegerRow<K extends string> {
   key: K;
   kind: 'integer';
   /** The flag with its value placeholder, e.g. `--chunk-events <n>`. */
@@ -37,7 +37,8 @@ interface SwitchRow<K extends string> {
   help: string;
 }
 
-function integer<const K extends string>(key: K, row: Omit<IntegerRow<K>, 'key' | 'kind'>): IntegerRow<K> {
+/** A row of an options table: the delivery options below, and the source APIs' (source-apis/api-options.ts). */
+export function integer<const K extends string>(key: K, row: Omit<IntegerRow<K>, 'key' | 'kind'>): IntegerRow<K> {
   return { key, kind: 'integer', ...row };
 }
 
@@ -110,7 +111,7 @@ export type DeliverySettings = { [O in DeliveryOption as O['key']]: O extends { 
 export type GivenSettings = Partial<DeliverySettings>;
 
 /** The flag's name without its placeholder, e.g. `--chunk-events`. */
-export function flagName(option: DeliveryOption): string {
+export function flagName(option: { flag: string }): string {
   return option.flag.split(' ')[0]!;
 }
 

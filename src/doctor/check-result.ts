@@ -5,7 +5,7 @@
 
 export type Verdict = 'ok' | 'warning' | 'problem';
 
-export type CheckName = 'host' | 'project-key' | 'separate-projects' | 'scopes' | 'disk' | 'clock' | 'node' | 'existing-data' | 'ingestion-rules' | 'billing';
+export type CheckName = 'host' | 'project-key' | 'separate-projects' | 'scopes' | 'disk' | 'clock' | 'node' | 'existing-data' | 'ingestion-rules' | 'billing' | 'source-project' | 'source-query' | 'source-data';
 
 export interface CheckResult {
   check: CheckName;

@@ -3,6 +3,7 @@
  * the config, disk numbers, the clock, the staging file). The checks are pure functions of
  * these values, so each verdict is tested with a table of facts.
  */
+import type { DiskFacts } from '../machine/disk-facts.js';
 import type { GroupTypeUse } from '../staging/rule-report.js';
 import type { DayCount, StagedSummary } from '../staging/staged-facts.js';
 
@@ -37,8 +38,12 @@ export interface ApiProject {
 }
 
 export type KeyFacts =
-  /** The personal key read the configured project; `others` is filled when its token differs. */
-  | { via: 'api'; configuredKey: string; projectId: string; project: ApiProject; others?: ApiProject[] }
+  /**
+   * The personal key read the configured project; `others` is filled when its token differs.
+   * `flags` is the ingestion host's own answer to the key: the API may be another PostHog than
+   * the host events go to (`apiHost` set apart from `host`).
+   */
+  | { via: 'api'; configuredKey: string; projectId: string; project: ApiProject; others?: ApiProject[]; flags?: Probe }
   /** The API did not answer the project (404, 403 without access...); the flags endpoint was asked instead. */
   | { via: 'api-failed'; projectId: string; status: number; message: string; flags: Probe }
   /** PostHog's flags endpoint, asked with the project key; `why` says why not the API. */
@@ -94,7 +99,6 @@ export interface StagedRuleFacts {
   olderGeoReads: Array<{ path: string; staged: number }>;
 }
 
-export type DiskFacts = { path: string; freeBytes: number } | { path: string; error: string };
 
 export interface MachineFacts {
   disk: DiskFacts;

@@ -43,14 +43,17 @@ function record(store: StagingStore, report: DoctorReport): void {
   recordPreflight(store, { project: report.project, host: report.host, outcome: report.problems > 0 ? 'failed' : 'passed', problems: report.problems, warnings: report.warnings, checks });
 }
 
-/** Runs the preflight when due; throws a PreflightError (exit 10) when it finds a problem. */
-export async function preflightImport(input: PreflightInput, reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<void> {
+/**
+ * Runs the preflight when due; throws a PreflightError (exit 10) when it finds a problem.
+ * Returns whether its checks ran (and so said their warnings).
+ */
+export async function preflightImport(input: PreflightInput, reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<boolean> {
   const { store, target } = input;
-  if (!due(store, target)) return;
+  if (!due(store, target)) return false;
   if (input.skip) {
     recordPreflight(store, { project: target.name, host: target.host, outcome: 'skipped', problems: 0, warnings: 0, checks: [] });
     reporter.warn(`${target.name}: preflight skipped (--skip-preflight); recorded in the staging file`);
-    return;
+    return false;
   }
   reporter.progress(`${target.name}: preflight (the checks of migrate doctor)`);
   const policy = retryPolicy(input.settings);
@@ -60,7 +63,7 @@ export async function preflightImport(input: PreflightInput, reporter: Reporter,
     if (check.verdict !== 'ok') reporter.warn(`${target.name}: preflight ${check.verdict} (${check.check}): ${check.message}${check.fix !== undefined ? `\n  ${check.fix}` : ''}`);
   }
   record(store, report);
-  if (report.problems === 0) return;
+  if (report.problems === 0) return true;
   throw new PreflightError(`the preflight of project "${target.name}" found ${plural(report.problems, 'problem')}; nothing was sent`, [
     `Full report: ${migrateCommand(`doctor --project ${shellWord(target.name)}`, { staging: store.path, config: input.configFile })}`,
     'To send anyway, at your own risk: --skip-preflight (recorded in the staging file).',

@@ -5,25 +5,18 @@
 import type { GroupProperties } from './group-observations.js';
 import type { SourceNote } from './source-notes.js';
 import { applyIngestionRules, type IngestionRules } from './ingestion-rules.js';
-import { distinctIdText } from '../sources/json/json-numbers.js';
-import { stringifyJson } from '../sources/json/json-writer.js';
-import { setOwnProperty } from '../sources/json/own-property.js';
-import { jsonDepth, MAX_PROPERTIES_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { distinctIdText } from '../json/json-numbers.js';
+import { stringifyJson } from '../json/json-writer.js';
+import { setOwnProperty } from '../json/own-property.js';
+import { jsonDepth, MAX_PROPERTIES_DEPTH, nestsDeeperThan } from '../json/json-depth.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { NameMap } from './name-map.js';
 import type { RowFacts } from './row-facts.js';
 import { DEFAULT_MIN_TIME_MS, parseTimestamp, timeBoundsProblem, zonelessBoundsProblem } from './timestamp.js';
 import type { ZoneConverter } from './time-zone.js';
 import { deriveUuidBytes, normaliseUuid, uuidBytes, zonedRowKey } from './stable-uuid.js';
-import {
-  EventKind,
-  MAX_DISTINCT_ID_CHARS,
-  MAX_EVENT_BYTES,
-  MAX_GROUP_KEY_CHARS,
-  RECENT_WINDOW_MS,
-  type EventKindValue,
-  type StagedEvent,
-} from './staged-event.js';
+import { EventKind, RECENT_WINDOW_MS, type EventKindValue, type StagedEvent } from './staged-event.js';
+import { CAPTURE_JSON_DEPTH_LIMIT, CLIENT_MAX_EVENT_BYTES, MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../posthog/limits.js';
 
 /** What a source reader extracted from one row, before any rule is applied. */
 export interface CandidateEvent {
@@ -168,7 +161,7 @@ function eventBytes(parts: readonly string[]): number {
   let chars = 0;
   for (const part of parts) chars += part.length;
   // Each UTF-16 unit is at most 3 UTF-8 bytes: only measure exactly when it could matter.
-  if (chars * 3 <= MAX_EVENT_BYTES) return chars;
+  if (chars * 3 <= CLIENT_MAX_EVENT_BYTES) return chars;
   let bytes = 0;
   for (const part of parts) bytes += Buffer.byteLength(part, 'utf8');
   return bytes;
@@ -211,12 +204,12 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   if (facts !== undefined && 'reason' in facts) return reject(facts);
   const propertiesJson = stringifyJson(renamed.properties)!;
   if (nestsDeeperThan(propertiesJson, MAX_PROPERTIES_DEPTH)) {
-    const message = `properties nest ${jsonDepth(propertiesJson)} levels deep; PostHog accepts at most ${MAX_PROPERTIES_DEPTH} (it refuses a request nested 128 levels deep)`;
+    const message = `properties nest ${jsonDepth(propertiesJson)} levels deep; PostHog accepts at most ${MAX_PROPERTIES_DEPTH} (it refuses a request nested ${CAPTURE_JSON_DEPTH_LIMIT} levels deep)`;
     return reject(problem('too_deep', 'properties', message));
   }
   const size = eventBytes([propertiesJson, mappedName, distinctId]) + 120;
-  if (size > MAX_EVENT_BYTES) {
-    return reject(problem('event_too_large', '', `event is ${Math.round(size / 1024)} KiB; PostHog accepts at most ${MAX_EVENT_BYTES / 1024} KiB`));
+  if (size > CLIENT_MAX_EVENT_BYTES) {
+    return reject(problem('event_too_large', '', `event is ${Math.round(size / 1024)} KiB; PostHog accepts at most ${CLIENT_MAX_EVENT_BYTES / 1024} KiB`));
   }
   return {
     type: 'event',

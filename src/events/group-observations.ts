@@ -2,10 +2,10 @@
  * Group properties seen on events (Amplitude's `group_properties`): for each group, which
  * version of its properties an event carried and when. They are not part of the event PostHog
  * receives; after staging, a pass turns each change of version, in time order, into a
- * `$groupidentify` (see stage-sources/passes/group-updates.ts). Pure.
+ * `$groupidentify` (see passes/group-updates.ts). Pure.
  */
 import { hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 
 /** What a row says about one group. */
 export interface GroupProperties {
@@ -33,21 +33,33 @@ export function observe(group: GroupProperties, timestampMs: number, uuid: Uint8
 }
 
 /**
- * A piece's observations with only the first and last of each (group, version) kept: enough
- * to find where the version starts and where it was last seen, and one to two rows per group
- * and piece rather than one per event. A version seen again after another inside one piece keeps
- * its first and last time, so a change back is still found; only repeated flips within one piece
- * lose their middle.
+ * Observations are kept per (group, version, UTC hour): only the first and last sighting of a
+ * version in an hour. First and last combine across pieces and files (the earliest of the
+ * earliest, the latest of the latest), so what is kept, and so the change points, depend only on
+ * the events staged, not on how files were split or the order they came in. Only flips back and
+ * forth inside one hour lose their middle; the last sighting of every hour is always kept, so the
+ * state a group ends each hour with is right.
  */
+export const OBSERVATION_BUCKET_MS = 3_600_000;
+
+export function observationBucket(timestampMs: number): number {
+  return Math.floor(timestampMs / OBSERVATION_BUCKET_MS);
+}
+
+/** True when `a` comes after `b` (time, then uuid: the order the group pass reads them in). */
+export function observedAfter(a: { timestampMs: number; uuid: Uint8Array }, b: { timestampMs: number; uuid: Uint8Array }): boolean {
+  return a.timestampMs > b.timestampMs || (a.timestampMs === b.timestampMs && Buffer.compare(a.uuid, b.uuid) > 0);
+}
+
+/** A piece's observations with only the first and last of each (group, version, hour) kept. */
 export function firstAndLast(observations: readonly GroupObservation[]): GroupObservation[] {
   const ends = new Map<string, { first: GroupObservation; last: GroupObservation }>();
-  const later = (a: GroupObservation, b: GroupObservation): boolean => a.timestampMs > b.timestampMs || (a.timestampMs === b.timestampMs && Buffer.compare(a.uuid, b.uuid) > 0);
   for (const o of observations) {
-    const id = `${o.type}\u0000${o.key}\u0000${Buffer.from(o.version).toString('hex')}`;
+    const id = `${o.type}\u0000${o.key}\u0000${Buffer.from(o.version).toString('hex')}\u0000${observationBucket(o.timestampMs)}`;
     const seen = ends.get(id);
     if (seen === undefined) ends.set(id, { first: o, last: o });
-    else if (later(seen.first, o)) seen.first = o;
-    else if (later(o, seen.last)) seen.last = o;
+    else if (observedAfter(seen.first, o)) seen.first = o;
+    else if (observedAfter(o, seen.last)) seen.last = o;
   }
   const out: GroupObservation[] = [];
   for (const { first, last } of ends.values()) out.push(...(first === last ? [first] : [first, last]));

@@ -2,13 +2,10 @@
  * The distinct_ids PostHog refuses to merge on (`cannot_merge_with_illegal_distinct_id`): the
  * placeholders a broken client sends instead of a real id. Every event sent with one of them
  * lands on one person shared by everyone who sent it, and an `$identify` or alias naming one is
- * not merged. Shared by the staging rules and the sandbox, which models the refusal. Pure.
+ * not merged. The lists are PostHog's (posthog/lists.ts); the sandbox applies them on its own. Pure.
  */
+import { ILLEGAL_DISTINCT_IDS_ANY_CASE as CASE_INSENSITIVE, ILLEGAL_DISTINCT_IDS_EXACT as CASE_SENSITIVE } from '../posthog/lists.js';
 
-/** Compared ignoring case. */
-const CASE_INSENSITIVE = ['anonymous', 'guest', 'distinctid', 'distinct_id', 'id', 'not_authenticated', 'email', 'undefined', 'true', 'false'];
-/** Compared exactly. */
-const CASE_SENSITIVE = ['[object Object]', 'NaN', 'None', 'none', 'null', '0'];
 /** Each id, and its single- and double-quoted forms (what a client that stringified twice sends). */
 const withQuotes = (ids: readonly string[]): string[] => ids.flatMap((id) => [id, `'${id}'`, `"${id}"`]);
 const ILLEGAL_LOWER = new Set(withQuotes(CASE_INSENSITIVE));

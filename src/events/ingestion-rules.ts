@@ -20,6 +20,7 @@ import { coercePropertyTypes, type ForcedType } from './property-coercion.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import { FACT_EVENT_SET, FACT_ILLEGAL_ID, rowProfile, type RowFacts } from './row-facts.js';
 import { EventKind, type EventKindValue } from './staged-event.js';
+import { MAX_PERSON_PROPERTIES_BYTES } from '../posthog/limits.js';
 
 export interface IngestionRules {
   /**
@@ -35,8 +36,6 @@ export interface IngestionRules {
   types?: Readonly<Record<string, ForcedType>>;
 }
 
-/** PostHog caps a person's properties at 512 KB. */
-export const MAX_PERSON_PROPERTIES_BYTES = 512 * 1024;
 
 /** The id fields of the events that link two ids: both must be ids PostHog merges on. */
 const LINK_FIELDS: ReadonlyMap<string, string> = new Map([

@@ -4,7 +4,7 @@
  * `utm_*` properties as strings. The map file's `"types"` names the type of any top-level
  * property; `utm_*` properties are strings unless named there. Pure.
  */
-import { setOwnProperty } from '../sources/json/own-property.js';
+import { setOwnProperty } from '../json/own-property.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 
 export type ForcedType = 'string' | 'number' | 'boolean';

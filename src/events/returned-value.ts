@@ -6,9 +6,9 @@
  * become a string, `{}` or null without a word. An `undefined` member is left out, as JSON
  * leaves it out: that is how a transform deletes a property.
  */
-import { MAX_UINT64, MIN_INT64 } from '../sources/json/json-numbers.js';
-import { isWellFormed } from '../sources/json/json-string-reader.js';
-import { MAX_JSON_DEPTH } from './json-depth.js';
+import { MAX_UINT64, MIN_INT64 } from '../json/json-numbers.js';
+import { isWellFormed } from '../json/json-string-reader.js';
+import { SQLITE_MAX_JSON_DEPTH } from '../json/json-depth.js';
 
 /** What is wrong with the value at `path`, or undefined when it is a JSON value. */
 export function returnedValueProblem(value: unknown, path: string, depth = 0): string | undefined {
@@ -23,7 +23,7 @@ export function returnedValueProblem(value: unknown, path: string, depth = 0): s
       return undefined;
     case 'object':
       if (value === null) return undefined;
-      if (depth >= MAX_JSON_DEPTH) return `${path} nests more than ${MAX_JSON_DEPTH} levels deep (or refers to itself)`;
+      if (depth >= SQLITE_MAX_JSON_DEPTH) return `${path} nests more than ${SQLITE_MAX_JSON_DEPTH} levels deep (or refers to itself)`;
       return Array.isArray(value) ? arrayProblem(value, path, depth) : objectProblem(value, path, depth);
     default:
       return `${path} is ${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`}, which JSON cannot hold`;

@@ -22,11 +22,5 @@ export interface StagedEvent {
   propertiesJson: string;
 }
 
-/** PostHog caps distinct_id at 200 characters (longer ids would be cut and merge people). */
-export const MAX_DISTINCT_ID_CHARS = 200;
-/** PostHog's limit on a group type or key. */
-export const MAX_GROUP_KEY_CHARS = 400;
-/** Official clients drop events over 900 KiB; the pipeline discards those over about 1 MB. */
-export const MAX_EVENT_BYTES = 900 * 1024;
 /** PostHog's guidance: historical events at least 48 hours old. Newer ones get a warning. */
 export const RECENT_WINDOW_MS = 48 * 60 * 60 * 1000;

@@ -5,6 +5,7 @@
  */
 import { problem, type RowProblem } from './reject-reasons.js';
 import type { ZoneConverter } from './time-zone.js';
+import { FUTURE_TIMESTAMP_ALLOWANCE_MS } from '../posthog/limits.js';
 
 /**
  * `wallMs`, the wall-clock reading of a time written without a zone, as if it were UTC. On a
@@ -19,18 +20,13 @@ export type TimestampResult = { ok: true; ms: number; wallMs?: number } | { ok: 
  * cell) and 1900-01-01 (a spreadsheet's empty date). Changed with --min-time.
  */
 export const DEFAULT_MIN_TIME_MS = Date.UTC(2000, 0, 1);
-/**
- * PostHog replaces a timestamp more than 23 hours ahead of its arrival with the arrival time,
- * so such an event would land at the wrong time; anything closer is kept as sent.
- */
-export const FUTURE_ALLOWANCE_MS = 23 * 60 * 60 * 1000;
 /** The widest UTC offset accepted; a time without a zone is this far from UTC at most. */
 const MAX_OFFSET_MS = 18 * 60 * 60 * 1000;
 
 export interface TimeBounds {
   /** Times before this (UTC ms) are rejected as implausible_timestamp. */
   minTimeMs: number;
-  /** "Now" (UTC ms): times more than FUTURE_ALLOWANCE_MS after it are rejected as future_timestamp. */
+  /** "Now" (UTC ms): times more than FUTURE_TIMESTAMP_ALLOWANCE_MS after it are rejected as future_timestamp (PostHog would move them to their arrival time). */
   nowMs: number;
 }
 
@@ -49,7 +45,7 @@ export function timeBoundsProblem(ms: number, field: string, bounds: TimeBounds)
       `${new Date(ms).toISOString()} is before ${formatBound(bounds.minTimeMs)} (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>`,
     );
   }
-  if (ms > bounds.nowMs + FUTURE_ALLOWANCE_MS) {
+  if (ms > bounds.nowMs + FUTURE_TIMESTAMP_ALLOWANCE_MS) {
     return problem('future_timestamp', field, `${new Date(ms).toISOString()} is more than 23 hours in the future (PostHog would replace it with the time it arrives)`);
   }
   return undefined;
@@ -63,7 +59,7 @@ export function zonelessBoundsProblem(result: TimestampResult, field: string, bo
   if (result.ok || result.wallMs === undefined) return undefined;
   const earliest = result.wallMs - MAX_OFFSET_MS;
   const latest = result.wallMs + MAX_OFFSET_MS;
-  return latest < bounds.minTimeMs || earliest > bounds.nowMs + FUTURE_ALLOWANCE_MS ? timeBoundsProblem(result.wallMs, field, bounds) : undefined;
+  return latest < bounds.minTimeMs || earliest > bounds.nowMs + FUTURE_TIMESTAMP_ALLOWANCE_MS ? timeBoundsProblem(result.wallMs, field, bounds) : undefined;
 }
 
 /** Epoch values above this are milliseconds (the rule Mixpanel's exports follow). */

@@ -10,7 +10,7 @@
  * one gets its own, derived from the row and its position, so a re-run gives the same uuids.
  * A further event that carries the row's uuid (as a spread copy does) is given its own too.
  */
-import { distinctIdText } from '../sources/json/json-numbers.js';
+import { distinctIdText } from '../json/json-numbers.js';
 import { renameProperties, type CandidateEvent, type EventRules } from './build-event.js';
 import { problem, type RowProblem } from './reject-reasons.js';
 import { returnedValueProblem } from './returned-value.js';

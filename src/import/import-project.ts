@@ -16,7 +16,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { dryRun, type DryRunReport } from './dry-run.js';
 import { bindForRun, executeRun } from './import-run.js';
 import { checkBinding, checkSharedProject, checkTestFirst, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
-import { checkStagedRules, prepareSendOrder } from './ingestion-checks.js';
+import { checkStagedRules, prepareSendOrder, warnUnlocatedRows } from './ingestion-checks.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ImportInput {
@@ -68,7 +68,9 @@ async function withPreparedImport<T>(input: ImportInput, reporter: Reporter, wor
 export function importProject(input: ImportInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<RunResult> {
   return withPreparedImport(input, reporter, async ({ file, config, target, keySource, store, settings }) => {
     checkStagedRules(store, target.name, settings, clock);
-    await preflightImport({ store, config, configFile: file, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
+    const checked = await preflightImport({ store, config, configFile: file, target, settings, skip: input.skipPreflight === true }, reporter, signal, clock);
+    // The preflight's ingestion-rules check says it when it runs; after the first chunk it does not.
+    if (!checked) warnUnlocatedRows(store, target.name, reporter);
     prepareSendOrder(store, settings, reporter);
     const run = bindForRun(store, target, reporter, (projectId) =>
       startRun(store, { projectId, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file }),

@@ -6,14 +6,16 @@
  */
 import { RefusedError } from '../errors.js';
 import { RECENT_WINDOW_MS } from '../events/staged-event.js';
-import { groupTypeUses, MAX_GROUP_TYPES, pendingRecentEvents, type GroupTypeUse } from '../staging/rule-report.js';
+import { geoReads, groupTypeUses, pendingRecentEvents, type GroupTypeUse } from '../staging/rule-report.js';
+import { MAX_GROUP_TYPES } from '../posthog/limits.js';
 import type { DeliverySettings } from '../delivery/delivery-options.js';
 import type { Reporter } from '../reporter.js';
-import { findProjectRecord } from '../staging/delivery-store.js';
+import { findProjectRecord, totalStaged } from '../staging/delivery-store.js';
+import { stageLatestResends } from '../staging/latest-resends.js';
 import { stageReassertions } from '../staging/reassertions.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
-import { plural } from '../util/format.js';
+import { count, plural } from '../util/format.js';
 
 /** The sentence refusing more than 5 group types, or undefined. Pure. */
 export function groupTypesProblem(uses: readonly GroupTypeUse[]): string | undefined {
@@ -49,13 +51,39 @@ export function checkStagedRules(store: StagingStore, project: string, settings:
 }
 
 /**
- * Before a run sends: in the default order (people first), the re-assertions the file needs
- * now are staged (see reassertions.ts), and said.
+ * Before a run sends: the latest update of each person or group that has an older one still to
+ * send behind a delivered newer one is staged again (see latest-resends.ts); in the default order
+ * (people first), the re-assertions the file needs now are staged (see reassertions.ts); each said.
  */
 export function prepareSendOrder(store: StagingStore, settings: DeliverySettings, reporter: Reporter): void {
+  const latest = stageLatestResends(store);
+  if (latest.added > 0) {
+    reporter.notice(
+      `${plural(latest.added, 'person or group', 'persons or groups')} got an update older than one a project already received: their latest update is staged again to be sent after it (PostHog keeps the last one it processes).`,
+    );
+  }
   if (settings.peopleLast) return;
   const made = stageReassertions(store);
   if (made.added > 0) {
     reporter.notice(`${plural(made.added, 'person')} whose events carry their own $set will get the users file's values again after the events (${plural(made.total, 're-assertion')} staged).`);
   }
+}
+
+/**
+ * Rows staged by a migrate that set no `$geoip_disable` would be located by PostHog at the
+ * machine that sends them, and their persons with them: said before every run that still has
+ * rows to send (import, resume, a re-send), not only by the project's first preflight.
+ */
+export function warnUnlocatedRows(store: StagingStore, project: string, reporter: Reporter): void {
+  const older = geoReads(store).older;
+  if (older.length === 0) return;
+  const record = findProjectRecord(store, project);
+  const pending = totalStaged(store) - (record?.delivered ?? 0) - (record?.deadLetters ?? 0);
+  if (pending <= 0) return;
+  const rows = older.reduce((n, r) => n + r.staged, 0);
+  reporter.warn(
+    `${project}: ${plural(older.length, 'read')} staged by an older migrate (${older.map((r) => r.path).join(', ')}) set no $geoip_disable: ` +
+      `those of their ${count(rows)} rows still to be sent will be located by PostHog, with their persons, at this machine\n` +
+      '  Stage those files again into a new staging file (--staging new.db) before sending them: rows without their own $ip then carry $geoip_disable.',
+  );
 }

@@ -12,7 +12,7 @@ import { migrateCommand } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
 import { bindForRun, executeRun } from './import-run.js';
 import { checkBinding, checkSharedProject, importFailure, loadTarget, nextStepAfter, openForImport } from './import-target.js';
-import { checkStagedRules, prepareSendOrder } from './ingestion-checks.js';
+import { checkStagedRules, prepareSendOrder, warnUnlocatedRows } from './ingestion-checks.js';
 import type { RunResult } from './run-summary.js';
 
 export interface ResumeInput {
@@ -82,6 +82,7 @@ export async function resumeImport(input: ResumeInput, reporter: Reporter, signa
     checkBinding(store, target);
     const settings = resolveSettings(target.host, mergeSettings(unfinished.settings, input.given));
     checkStagedRules(store, target.name, settings, clock);
+    warnUnlocatedRows(store, target.name, reporter);
     prepareSendOrder(store, settings, reporter);
     const bound = bindForRun(
       store,

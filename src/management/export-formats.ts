@@ -1,16 +1,7 @@
-/** The media types the service can export to, and the file extension of each. */
-export const EXPORT_FORMATS = {
-  'image/png': 'png',
-  'application/pdf': 'pdf',
-  'text/csv': 'csv',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'video/webm': 'webm',
-  'video/mp4': 'mp4',
-  'image/gif': 'gif',
-  'application/json': 'json',
-} as const;
+/** The export formats the client offers: PostHog's list (posthog/lists.ts), and the check of a value against it. */
+import { EXPORT_FORMATS, type ExportFormat } from '../posthog/lists.js';
 
-export type ExportFormat = keyof typeof EXPORT_FORMATS;
+export type { ExportFormat } from '../posthog/lists.js';
 
 export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];
 

@@ -16,9 +16,6 @@ export const hogqlAnswerSchema = z.looseObject({
 });
 export type HogQLAnswer = z.infer<typeof hogqlAnswerSchema>;
 
-/** PostHog's cap on the rows of one answer when the query has a LIMIT. */
-export const MAX_QUERY_ROWS = 50_000;
-
 export function runHogQL(client: ManagementClient, query: string): Promise<HogQLAnswer> {
   return client.json(
     {

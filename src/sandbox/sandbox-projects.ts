@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../sqlite/database.js';
 import { SANDBOX_ORGANIZATION_ID, SANDBOX_PRODUCTION_PROJECT_ID, SANDBOX_TEST_PROJECT_ID } from './sandbox-seed-ids.js';
-import type { SandboxStore } from './sandbox-store.js';
+/** The store's database (sandbox-store.ts seeds its projects through this file, so the type is not imported back). */
+type ProjectsStore = { readonly db: Database };
 
 export interface SandboxProject {
   id: number;
@@ -39,12 +40,12 @@ export function seedProjects(db: Database): void {
   })();
 }
 
-export function listSandboxProjects(store: SandboxStore): SandboxProject[] {
+export function listSandboxProjects(store: ProjectsStore): SandboxProject[] {
   const rows = store.db.prepare('SELECT id, name, api_token AS apiToken FROM projects ORDER BY id').all() as Array<Omit<SandboxProject, 'role'>>;
   return rows.map((row) => ({ ...row, role: row.id === SANDBOX_PRODUCTION_PROJECT_ID ? 'production' : 'test' }));
 }
 
-export function projectIdForToken(store: SandboxStore, token: string): number | undefined {
+export function projectIdForToken(store: ProjectsStore, token: string): number | undefined {
   const row = store.db.prepare('SELECT id FROM projects WHERE api_token = ?').get(token) as { id: number } | undefined;
   return row?.id;
 }

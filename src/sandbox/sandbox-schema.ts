@@ -177,4 +177,23 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (team_id, session_id)
   ) WITHOUT ROWID;
   `,
+  /* v5: the project's configuration objects (actions, cohorts, flags, insights, dashboards and their
+     tiles, annotations, experiments, surveys), each a JSON body, and static cohorts' members. */ `
+  CREATE TABLE config_objects (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    team_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX config_objects_by_kind ON config_objects (team_id, kind, id);
+
+  CREATE TABLE static_cohort_people (
+    cohort_id INTEGER NOT NULL,
+    person_id INTEGER NOT NULL,
+    PRIMARY KEY (cohort_id, person_id)
+  ) WITHOUT ROWID;
+  `,
 ];

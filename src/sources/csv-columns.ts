@@ -4,11 +4,11 @@
  */
 import type { CandidateEvent } from '../events/build-event.js';
 import { problem, type RowProblem } from '../events/reject-reasons.js';
-import { MAX_PROPERTIES_DEPTH } from '../events/json-depth.js';
+import { MAX_PROPERTIES_DEPTH } from '../json/json-depth.js';
 import type { CsvRecord } from './csv-tokenizer.js';
-import { exactIntegerOfText } from './json/json-numbers.js';
-import { setOwnProperty } from './json/own-property.js';
-import { parseJson } from './json/read-json.js';
+import { exactIntegerOfText } from '../json/json-numbers.js';
+import { setOwnProperty } from '../json/own-property.js';
+import { parseJson } from '../json/read-json.js';
 import type { CsvRole } from './source-item.js';
 
 export interface CsvColumns {

@@ -4,13 +4,14 @@
  * out-of-range numbers refused with their path), then mapped by its format into an item.
  */
 import type { CandidateEvent } from '../events/build-event.js';
-import { MAX_PROPERTIES_DEPTH } from '../events/json-depth.js';
+import { MAX_PROPERTIES_DEPTH } from '../json/json-depth.js';
 import { problem, type RowProblem } from '../events/reject-reasons.js';
 import { count } from '../util/format.js';
-import type { JsonProblem } from './json/json-problem.js';
-import { parseJson } from './json/read-json.js';
+import type { JsonProblem } from '../json/json-problem.js';
+import { parseJson } from '../json/read-json.js';
 import { LineSplitter, type OverlongLine, type TextLine } from './line-splitter.js';
 import type { JsonItemMapper, ReaderOptions, SourceItem, SourceReader } from './source-item.js';
+import { CAPTURE_JSON_DEPTH_LIMIT } from '../posthog/limits.js';
 
 /**
  * The deepest a line may nest: its properties object is one level down, so this is as deep as
@@ -34,7 +35,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function rowProblem(p: JsonProblem, maxDepth: number): RowProblem {
   if (p.reason !== 'too_deep') return problem(p.reason, p.field, p.message);
   const depth = p.depth ?? maxDepth + 1;
-  const message = `the row nests ${depth} levels deep; it may nest ${maxDepth}, as event properties may nest at most ${MAX_PROPERTIES_DEPTH} (PostHog refuses a request nested 128 levels deep)`;
+  const message = `the row nests ${depth} levels deep; it may nest ${maxDepth}, as event properties may nest at most ${MAX_PROPERTIES_DEPTH} (PostHog refuses a request nested ${CAPTURE_JSON_DEPTH_LIMIT} levels deep)`;
   return problem('too_deep', p.field, message);
 }
 

@@ -4,11 +4,11 @@
  * nothing in the file is silently lost, except the capture-time fields listed below.
  */
 import type { CandidateEvent } from '../events/build-event.js';
-import { canonicalJson } from '../events/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { problem, type RowProblem } from '../events/reject-reasons.js';
 import { applyJsonColumns, valueAtPath } from './json-columns.js';
 import { jsonItemMapper, jsonLinesReader, type JsonItemMapper } from './json-lines.js';
-import { setOwnProperty } from './json/own-property.js';
+import { setOwnProperty } from '../json/own-property.js';
 import type { CsvRole, ReaderOptions } from './source-item.js';
 
 export { itemOf, parseObjectLine, readLines, type JsonRecordMapper } from './json-lines.js';

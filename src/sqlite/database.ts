@@ -68,6 +68,21 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   return db;
 }
 
+/**
+ * A writable copy of `db` in memory (the file is not touched): for reading a file made by an
+ * older version through this version's schema without upgrading the file itself.
+ */
+export function copyInMemory(db: Database): Database {
+  const image = db.serialize();
+  // Bytes 18 and 19 of the header say WAL mode (2), which a database in memory cannot open: the
+  // copy is marked as a rollback-journal database (1), its pages unchanged.
+  image[18] = 1;
+  image[19] = 1;
+  const copy = new BetterSqlite3(image);
+  copy.pragma('foreign_keys = ON');
+  return copy;
+}
+
 /** Reads the schema version kept in `PRAGMA user_version`. */
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -3,8 +3,8 @@
  * to fetch. Mixpanel: one range per day. Amplitude: the hours not fetched yet, cut into ranges
  * sized so an answer stays near a target (from the bytes per hour seen so far), or as given.
  */
-import { cut, cutAtWindow, formatDay, formatHour, gaps, hoursForTarget, overlapLength, parseDay, parseHour, spanLength, type Span } from '../sources/api/api-ranges.js';
-import type { ApiSource } from '../sources/api/api-source.js';
+import { cut, cutAtWindow, formatDay, formatHour, gaps, hoursForTarget, overlapLength, parseDay, parseHour, spanLength, type Span } from '../source-apis/api-ranges.js';
+import type { ApiSource } from '../source-apis/api-source.js';
 import { addPendingRanges, cutUnfetched, dropPlanned, rangesOf, type RangeRow } from '../staging/source-ranges.js';
 import type { StagingStore } from '../staging/staging-store.js';
 
@@ -51,7 +51,7 @@ export function adaptiveHours(api: ApiSource, store: StagingStore, source: strin
   const hours = fetched.reduce((sum, row) => sum + spanLength(spanOf(api, row)), 0);
   if (hours < FIRST_HOURS_PER_REQUEST) return Math.min(maxHours, FIRST_HOURS_PER_REQUEST);
   const bytes = fetched.reduce((sum, row) => sum + row.bytes, 0);
-  return hoursForTarget(bytes / hours, TARGET_ANSWER_BYTES, maxHours);
+  return hoursForTarget(bytes / hours, api.targetBytes ?? TARGET_ANSWER_BYTES, maxHours);
 }
 
 /**

@@ -9,6 +9,8 @@ import { bytes, count, duration } from '../util/format.js';
 
 export class ApiProgress {
   private unitsDone = 0;
+  private readonly unitsBefore: number;
+  private readonly startMs: number | undefined;
 
   constructor(
     private readonly reporter: Reporter,
@@ -16,8 +18,12 @@ export class ApiProgress {
     private readonly unit: 'day' | 'hour',
     private readonly totalUnits: number,
     unitsDone: number,
+    /** The run's clock, for an estimate of the time left from the rate achieved so far. */
+    private readonly nowMs?: () => number,
   ) {
     this.unitsDone = unitsDone;
+    this.unitsBefore = unitsDone;
+    this.startMs = nowMs?.();
   }
 
   /** A range as people read it: `2024-03-05`, or `20240305T00-20240305T23`. */
@@ -31,7 +37,15 @@ export class ApiProgress {
   }
 
   private tally(): string {
-    return `${count(this.unitsDone)} of ${count(this.totalUnits)} ${this.unit}s done`;
+    return `${count(this.unitsDone)} of ${count(this.totalUnits)} ${this.unit}s done${this.timeLeft()}`;
+  }
+
+  /** From the rate of this run (waits for the rate limit included), never from a guess. */
+  private timeLeft(): string {
+    const ran = this.unitsDone - this.unitsBefore;
+    if (this.nowMs === undefined || this.startMs === undefined || ran <= 0) return '';
+    const left = ((this.nowMs() - this.startMs) / ran) * (this.totalUnits - this.unitsDone);
+    return left > 0 ? `, about ${duration(left)} left` : '';
   }
 
   waiting(waitMs: number): void {
@@ -41,6 +55,10 @@ export class ApiProgress {
 
   downloading(range: { start: string; end: string }, received: number): void {
     this.reporter.progress(`${this.label(range)}: downloading, ${bytes(received)} (${this.tally()})`);
+  }
+
+  reading(range: { start: string; end: string }, rows: number, expected: number): void {
+    this.reporter.progress(`${this.label(range)}: ${count(rows)} of ${count(expected)} events read (${this.tally()})`);
   }
 
   staging(range: { start: string; end: string }, counts: ReadCounts): void {

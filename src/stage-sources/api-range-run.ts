@@ -9,17 +9,18 @@ import type { SourceApiTarget } from '../config/resolve-source.js';
 import { AuthError, InputError, InterruptedError, PreflightError, RemoteError, type MigrateError } from '../errors.js';
 import type { HttpClient } from '../http/http-client.js';
 import type { RetryPolicy } from '../http/retry-policy.js';
-import { halves, type Span } from '../sources/api/api-ranges.js';
-import type { ApiSource, RangeVerdict } from '../sources/api/api-source.js';
-import { downloadRange } from '../sources/api/range-download.js';
-import type { RequestWindow } from '../sources/api/request-window.js';
+import { halves, type Span } from '../source-apis/api-ranges.js';
+import type { ApiSource, RangeVerdict } from '../source-apis/api-source.js';
+import { downloadRange } from '../source-apis/range-download.js';
+import { queryRange, type QueryState } from '../source-apis/query-range.js';
+import type { RequestWindow } from '../source-apis/request-window.js';
 import { markDone, markEmpty, markFailed, markFetching, markPending, noteRequest, rangeName, rangeStatus, splitRange, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';
 import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { Clock } from '../util/clock.js';
 import { redact } from '../util/redact.js';
 import type { ApiProgress } from './api-progress.js';
 import { stageRange, type RangeStaging } from './stage-range.js';
-import type { FileSummary } from './stage-file.js';
+import type { FileSummary } from './stage-file-options.js';
 import { expectedBytes } from './api-plan.js';
 import { checkSpoolRoom, spoolFile } from './spool.js';
 
@@ -53,6 +54,8 @@ export interface RangeRunContext {
   progress: ApiProgress;
   /** Aborted by the user, or by another range's reason to stop. */
   signal: AbortSignal;
+  /** A query API: the instance's row cap and time zone, learned as the run goes. */
+  queryState: QueryState;
   /** Ranges stage one at a time: one connection writes, and workers are per file already. */
   stagingTurn<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -86,6 +89,8 @@ export class RangeRun {
   private readonly name: string;
   private readonly spool: string;
   readonly result: RangeResult;
+  /** Rows the source counted in the range, when it says (a query API): what staging must read. */
+  private expectedRows: number | undefined;
 
   constructor(private readonly ctx: RangeRunContext, private readonly row: RangeRow, private readonly span: Span) {
     this.name = rangeName(ctx.target.source, row);
@@ -116,27 +121,30 @@ export class RangeRun {
     const { ctx, row, span } = this;
     const label = ctx.progress.label(row);
     await checkSpoolRoom(ctx.staging.store.path, this.name, expectedBytes(ctx.api, ctx.staging.store, ctx.target.source, span));
+    const common = {
+      http: ctx.http,
+      request: ctx.api.request(ctx.target, span),
+      spoolPath: this.spool,
+      policy: ctx.policy,
+      clock: ctx.clock,
+      signal: ctx.signal,
+      window: ctx.window,
+      onWait: (ms: number) => ctx.progress.waiting(ms),
+      onRequest: () => {
+        this.result.requests++;
+        noteRequest(ctx.staging.store, row.id, nowIso(ctx.clock));
+      },
+      onRetry: (reason: string, ms: number) => ctx.progress.notice(`${label}: ${reason}; retrying in ${ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`}`),
+      splitsOn: (status: number | undefined) => ctx.api.splitsOn(status, span),
+    };
     let download;
     try {
-      download = await downloadRange({
-        http: ctx.http,
-        request: ctx.api.request(ctx.target, span),
-        spoolPath: this.spool,
-        idleTimeoutMs: ctx.idleTimeoutMs,
-        policy: ctx.policy,
-        clock: ctx.clock,
-        signal: ctx.signal,
-        window: ctx.window,
-        onWait: (ms) => ctx.progress.waiting(ms),
-        onRequest: () => {
-          this.result.requests++;
-          noteRequest(ctx.staging.store, row.id, nowIso(ctx.clock));
-        },
-        onRetry: (reason, ms) => ctx.progress.notice(`${label}: ${reason}; retrying in ${ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`}`),
-        onBytes: (bytes) => ctx.progress.downloading(row, bytes),
-        splitsOn: (status) => ctx.api.splitsOn(status, span),
-        answerProblem: (sample) => ctx.api.answerProblem(sample),
-      });
+      if (ctx.api.fetchBy === 'query') {
+        download = await queryRange({ ...common, span, state: ctx.queryState, timeoutMs: ctx.idleTimeoutMs, onRows: (rows, expected) => ctx.progress.reading(row, rows, expected) });
+        if (download.type === 'read') return this.read(download);
+      } else {
+        download = await downloadRange({ ...common, idleTimeoutMs: ctx.idleTimeoutMs, onBytes: (bytes) => ctx.progress.downloading(row, bytes), answerProblem: (sample) => ctx.api.answerProblem(sample) });
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
         throw new PreflightError(`the disk next to the staging file filled up while downloading ${this.name}; nothing of it was staged`, [
@@ -150,6 +158,18 @@ export class RangeRun {
     const verdict = ctx.api.judge(download.verdict, download.status, span, ctx.target);
     if (download.type === 'gave-up' && verdict.type === 'failed') return { type: 'failed', message: `${verdict.message}; ${download.reason}` };
     return verdict;
+  }
+
+  /** A window read through a query API: data only when every row its count promised came. */
+  private read(read: { bytes: number; rows: number; expected: number }): RangeVerdict {
+    this.result.bytes = read.bytes;
+    this.expectedRows = read.expected;
+    if (read.expected === 0 && read.rows === 0) return { type: 'empty' };
+    if (read.rows === read.expected) return { type: 'data' };
+    return {
+      type: 'failed',
+      message: `${this.ctx.api.vendor} counts ${read.expected} events in ${this.name} but paging read ${read.rows} (events still arriving, or copies not merged yet in the source); the window is left to the next run`,
+    };
   }
 
   private async settle(verdict: RangeVerdict): Promise<void> {
@@ -196,6 +216,10 @@ export class RangeRun {
         undoRangeReads(store, ctx.target.source, row, (error as Error).message);
         if (error instanceof InputError) return this.fail((error as Error).message);
         throw error;
+      }
+      if (this.expectedRows !== undefined && this.result.rowsRead !== this.expectedRows) {
+        undoRangeReads(store, ctx.target.source, row, 'fewer rows read than the source counted');
+        return this.fail(`${this.expectedRows} events counted in the source, ${this.result.rowsRead} read from the answers`);
       }
       const counts = { bytes: this.result.bytes, rowsRead: this.result.rowsRead, rowsStaged: this.result.staged, rowsRejected: this.result.rejected };
       if (this.result.rowsRead === 0) markEmpty(store, row.id, ctx.rangeOptions, nowIso(ctx.clock));

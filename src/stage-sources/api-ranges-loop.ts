@@ -6,9 +6,10 @@
  * to pending with nothing of it staged.
  */
 import { MigrateError, RemoteError } from '../errors.js';
-import type { PassesResult } from './passes/run-passes.js';
+import type { PassesResult } from '../passes/run-passes.js';
+import type { PeoplePart } from './posthog-people.js';
 import { redact } from '../util/redact.js';
-import { spanLength, type Span } from '../sources/api/api-ranges.js';
+import { spanLength, type Span } from '../source-apis/api-ranges.js';
 import { addByReason, COUNT_KEYS, emptyCounts, type ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { InFlight } from '../util/in-flight.js';
@@ -51,6 +52,8 @@ export interface StageApiResult {
   requests: number;
   /** The source has given no data at all (every range empty): suspicious, so nothing is recorded as empty. */
   noData: boolean;
+  /** posthog-api: the persons and each group type's groups, staged after the events. */
+  people?: PeoplePart[];
   /** What the passes after staging did (identity links, group updates, sessions), as after file staging. */
   passes?: PassesResult;
   elapsedMs: number;

@@ -16,9 +16,15 @@ export function apiRunProblem(result: StageApiResult): MigrateError | undefined 
       `Run the same command again: only the ranges not done are fetched. \`${migrateCommand('status', place)}\` lists them with their errors.`,
     ]);
   }
+  const failedPart = result.people?.find((part) => part.status === 'failed');
+  if (failedPart !== undefined) {
+    return new RemoteError(`PostHog ${failedPart.part}: ${failedPart.error ?? 'failed'}; nothing of them was staged`, ['Run the same command again: the persons and groups are read again, and windows done are not.']);
+  }
   if (result.noData) {
     return new InputError(`${vendor} gave no data for any ${unit} from ${window.start} to ${window.end}`, [
-      `If it holds events there, check the project and region in the config (sources.${vendor.toLowerCase()}); nothing was recorded as empty, so the next run asks again.`,
+      vendor === 'PostHog'
+        ? "If it holds events there, check the project's apiHost and projectId in the config; nothing was recorded as empty, so the next run asks again."
+        : `If it holds events there, check the project and region in the config (sources.${vendor.toLowerCase()}); nothing was recorded as empty, so the next run asks again.`,
     ]);
   }
   const kept = totals.staged + totals.alreadyStaged + totals.duplicates + totals.skipped;

@@ -6,7 +6,7 @@
  * line, after which nothing more of the file can be read.
  */
 import { problem } from '../events/reject-reasons.js';
-import { JsonArraySplitter, type ArrayEntry } from '../sources/json/json-array-splitter.js';
+import { JsonArraySplitter, type ArrayEntry } from '../json/json-array-splitter.js';
 import { largeRecord, type PieceReject, type TextPiece } from './text-piece.js';
 
 export class ArrayPieces {

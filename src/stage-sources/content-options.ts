@@ -11,7 +11,7 @@
  * record it), so staging a file again after an upgrade reads it as it was read then and stages
  * nothing new. Only a value given explicitly is a change.
  */
-import { canonicalJson } from '../events/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 
 /** What a run reads a file with, which an inherited value is put into. */
 export interface RunSettings {

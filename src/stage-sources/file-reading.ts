@@ -8,7 +8,7 @@
 import { InputError } from '../errors.js';
 import { CsvTokenizer, type CsvItem } from '../sources/csv-tokenizer.js';
 import { markedBytesProblem } from '../sources/invalid-text.js';
-import { jsonLayoutOf } from '../sources/json/json-array-splitter.js';
+import { jsonLayoutOf } from '../json/json-array-splitter.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { count } from '../util/format.js';

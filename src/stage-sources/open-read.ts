@@ -10,7 +10,7 @@ import { readNotes } from '../staging/read-notes.js';
 import type { FilePlan } from './file-plan.js';
 import type { ReadStart } from './piece-cuts.js';
 import { emptyResult, SHOWN_REJECTS } from './stage-piece.js';
-import type { FileSummary, StageFileOptions } from './stage-file.js';
+import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 import { skipStagedText, TextProgress } from './text-progress.js';
 
 /** A read begun: its id, the input (opened again if the file changed), where its text starts. */

@@ -9,6 +9,7 @@
  * takes a worker, so when every worker has a piece waiting, this thread reads the next piece
  * itself.
  */
+import { InterruptedError } from '../errors.js';
 import type { RowTransform } from '../events/row-steps.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { PieceProgress } from '../staging/source-reads.js';
@@ -16,7 +17,7 @@ import type { ReaderOptions, SourceReader } from '../sources/source-item.js';
 import { InFlight } from '../util/in-flight.js';
 import { startWorker } from '../util/worker-bridge.js';
 import type { TextPiece } from './piece-splitter.js';
-import { pieceContext, preparePiece, writePiece, type PieceContext, type PieceResult, type PieceTarget, type PreparedPiece } from './stage-piece.js';
+import { pieceContext, preparePiece, writePiece, type PieceContext, type PieceTarget, type PreparedPiece } from './stage-piece.js';
 
 /** How one file's pieces are read: plain data, sent to every worker once per file. */
 export interface WorkerSetup {
@@ -73,6 +74,8 @@ interface Preparers {
   /** Resolves with the piece read and checked by the least busy worker. */
   prepare(key: number, piece: TextPiece): Promise<PreparedPiece>;
   close(): Promise<void>;
+  /** Stops every worker at once, whatever it is doing; the pieces they hold fail with `reason`. */
+  terminate(reason: Error): Promise<void>;
 }
 
 /** @param bounded bound each worker's old generation (see WORKER_OLD_GENERATION_MB) */
@@ -109,7 +112,14 @@ function preparers(count: number, bounded: boolean): Preparers {
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
     },
+    async terminate(reason) {
+      await Promise.all(workers.map((worker) => worker.terminate(reason)));
+    },
   };
+}
+
+function transformInterrupted(): InterruptedError {
+  return new InterruptedError('interrupted while a transform was reading rows');
 }
 
 /** Pieces staged at once by a pool of `count` workers (and this thread). */
@@ -138,6 +148,8 @@ const ROWS_PER_COMMIT = 4096;
  */
 export class PiecePool {
   private workers: Preparers | undefined;
+  /** The run has a transform: its pieces are read on workers only, and an interrupt stops them at once. */
+  private transformed = false;
   private nextKey = 0;
   private lastWrite: Promise<unknown> = Promise.resolve();
   private failure: unknown;
@@ -148,10 +160,29 @@ export class PiecePool {
   private afterCommit: Array<() => void> = [];
 
   /**
-   * @param workerCount worker threads, started with the first file; 0 reads every piece here.
+   * @param workerCount worker threads, started with the first file; 0 reads every piece here
+   *   (a run with a transform has one at least).
    * @param shared the transaction consecutive writes share (else each commits its own).
+   * @param signal the run's interrupt: with a transform, it stops the workers at once.
    */
-  constructor(private readonly workerCount: number, private readonly shared?: SharedTransaction) {}
+  constructor(
+    private readonly workerCount: number,
+    private readonly shared?: SharedTransaction,
+    private readonly signal?: AbortSignal,
+  ) {
+    signal?.addEventListener('abort', () => this.interrupt(), { once: true });
+  }
+
+  /**
+   * A transform is the user's code, and may never return (a loop, a wait on something that never
+   * comes): its pieces are read on worker threads, never here, so this thread stays free to take
+   * Ctrl-C; and on an interrupt those workers are stopped rather than waited for. The pieces they
+   * held were not written: a resumed read reads them again.
+   */
+  private interrupt(): void {
+    if (!this.transformed || this.workers === undefined) return;
+    void this.workers.terminate(transformInterrupted());
+  }
 
   /** A file whose pieces come next; `transform` is the module of `setup.rules.transform`, loaded on this thread. */
   addFile(setup: WorkerSetup, reader: SourceReader, target: PieceTarget, transform: RowTransform | undefined): PoolFile {
@@ -160,8 +191,11 @@ export class PiecePool {
 
   /** Where a piece is read: by the least busy worker, or here when every worker holds enough. */
   private prepare(file: PoolFile, piece: TextPiece): Promise<PreparedPiece> {
-    if (this.workerCount > 0) this.workers ??= preparers(this.workerCount, file.setup.rules.transform === undefined);
-    if (this.workers === undefined || !this.workers.hasRoom()) return preparePiece(file.context, piece);
+    this.transformed ||= file.setup.rules.transform !== undefined;
+    const count = this.transformed ? Math.max(1, this.workerCount) : this.workerCount;
+    if (this.transformed && this.signal?.aborted) return Promise.reject(transformInterrupted());
+    if (count > 0) this.workers ??= preparers(count, !this.transformed);
+    if (this.workers === undefined || (!this.transformed && !this.workers.hasRoom())) return preparePiece(file.context, piece);
     // Sent with the file's first piece a worker reads, so workers only ever hold the contexts
     // of files with pieces in flight (see stage-worker.ts).
     if (!file.defined) this.workers.define(file.key, file.setup);

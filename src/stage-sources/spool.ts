@@ -6,8 +6,8 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { roomFor } from '../doctor/disk-estimate.js';
-import { diskFacts } from '../doctor/gather/local-facts.js';
+import { roomFor } from '../machine/disk-estimate.js';
+import { diskFacts } from '../machine/disk-facts.js';
 import { PreflightError } from '../errors.js';
 import { bytes } from '../util/format.js';
 

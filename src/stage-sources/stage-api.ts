@@ -6,19 +6,20 @@
  * the ranges not done, and one with everything done fetches nothing.
  */
 import { configPath, loadConfig } from '../config/load-config.js';
-import { resolveAmplitude, resolveMixpanel, type SourceApiTarget } from '../config/resolve-source.js';
+import { resolveAmplitude, resolveMixpanel, resolvePostHogSource, type SourceApiTarget } from '../config/resolve-source.js';
 import { InterruptedError, RefusedError, UsageError } from '../errors.js';
 import { createHttpClient, type HttpClient } from '../http/http-client.js';
 import type { RetryPolicy } from '../http/retry-policy.js';
 import type { Reporter } from '../reporter.js';
-import { dayWindow, hourWindow, type Window } from '../sources/api/api-ranges.js';
-import { findApiSource, type ApiSource, type ApiSourceName } from '../sources/api/api-sources.js';
-import { RequestWindow } from '../sources/api/request-window.js';
+import { dayWindow, hourWindow, type Window } from '../source-apis/api-ranges.js';
+import { CLOUD_ROW_CAP } from '../source-apis/posthog-queries.js';
+import { findApiSource, type ApiSource, type ApiSourceName } from '../source-apis/api-sources.js';
+import { RequestWindow } from '../source-apis/request-window.js';
 import { findFormat } from '../sources/formats.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { rangeName, rangesOf, recoverInterruptedRanges, reopenEmpty, requestTimes } from '../staging/source-ranges.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
-import { checkPassOptions, runPasses } from './passes/run-passes.js';
+import { checkPassOptions, runPasses } from '../passes/run-passes.js';
 import { ensureImportRunId } from '../staging/import-run-id.js';
 import { StagingStore } from '../staging/staging-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -27,6 +28,7 @@ import { adaptiveHours, fetchedIn, MAX_HOURS_PER_REQUEST, planWindow } from './a
 import type { RangeRunContext } from './api-range-run.js';
 import { fetchRanges, summarise, unexpectedFailure, type StageApiResult } from './api-ranges-loop.js';
 import { prepareSpoolDir, removeSpoolDir } from './spool.js';
+import { stagePostHogPeople } from './posthog-people.js';
 import type { StageSourcesInput } from './stage-sources.js';
 
 export type { StageApiResult } from './api-ranges-loop.js';
@@ -48,6 +50,8 @@ export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'read
   concurrency?: number;
   /** Amplitude: hours per request, fixed. Default: sized from the data, starting with a day. */
   hoursPerRequest?: number;
+  /** posthog-api: the config's project to read. */
+  project?: string;
   /** Longest silence of an answer, in ms. */
   idleTimeoutMs: number;
   retryPolicy: RetryPolicy;
@@ -56,6 +60,10 @@ export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'read
 function resolveTarget(api: ApiSource, input: StageApiInput): SourceApiTarget & { projectId?: string } {
   const config = loadConfig(input.config);
   const file = configPath(input.config);
+  if (api.name === 'posthog-api') {
+    if (input.project === undefined) throw new UsageError('--from posthog-api reads a project of the config: give --project <name>');
+    return resolvePostHogSource(config, file, input.project, input.env);
+  }
   return api.name === 'mixpanel-api' ? resolveMixpanel(config, file, input.env) : resolveAmplitude(config, file, input.env);
 }
 
@@ -64,7 +72,7 @@ function checkOptions(api: ApiSource, input: StageApiInput): number {
   if (concurrency < 1 || concurrency > api.concurrency.max) {
     throw new UsageError(`--api-concurrency ${concurrency}: --from ${api.name} takes 1${api.concurrency.max > 1 ? ` to ${api.concurrency.max}` : ''} request${api.concurrency.max > 1 ? 's' : ''} at once`);
   }
-  if (input.hoursPerRequest !== undefined && api.unit !== 'hour') throw new UsageError(`--hours-per-request applies to --from amplitude-api only`);
+  if (input.hoursPerRequest !== undefined && api.unit !== 'hour') throw new UsageError(`--hours-per-request applies to --from amplitude-api and posthog-api only`);
   if (input.hoursPerRequest !== undefined && (input.hoursPerRequest < 1 || input.hoursPerRequest > 365 * 24)) {
     throw new UsageError('--hours-per-request: 1 to 8760 (Amplitude takes at most 365 days in one request)');
   }
@@ -126,7 +134,8 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
       readerOptions: input.readerOptions, rules: withImportRun(input, store), recordedOptions: input.recordedOptions, workers: input.workers, signal: s.signal, reporter: s.reporter,
     },
     rangeOptions,
-    progress: new ApiProgress(s.reporter, api.vendor, api.unit, window.last - window.first + 1, done.units),
+    queryState: { pageRows: CLOUD_ROW_CAP },
+    progress: new ApiProgress(s.reporter, api.vendor, api.unit, window.last - window.first + 1, done.units, () => clock.now()),
   };
   return { ctx, done };
 }
@@ -163,10 +172,13 @@ export async function stageFromApi(
     const loop = await fetchRanges(ctx, { window, concurrency, fixedHours: input.hoursPerRequest, signal, failure });
     if (signal.aborted) throw interrupted(loop.fetched);
     if (failure?.aborted) throw unexpectedFailure(failure.reason);
+    // Another PostHog: its persons and groups too, read whole by every run (staging keeps what changed).
+    const people = api.name === 'posthog-api' ? await stagePostHogPeople({ ...ctx, signal }) : undefined;
+    if (signal.aborted) throw interrupted(loop.fetched);
     const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
     // Identity links, group updates and sessions are worked out over the whole staging file, as after file staging.
     const passes = runPasses(store, input.passes ?? {}, lastRead);
-    return { ...summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done }), passes };
+    return { ...summarise(store, ctx, { window, recovered, loop, noData, elapsedMs: clock.now() - started, alreadyDone: done }), passes, ...(people === undefined ? {} : { people }) };
   } finally {
     store.close();
     await removeSpoolDir(store.path);

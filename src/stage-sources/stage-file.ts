@@ -11,13 +11,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { InputError, InterruptedError } from '../errors.js';
-import type { RulesSpec } from '../events/rules-spec.js';
 import type { SourceInput } from '../sources/open-input.js';
-import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
-import type { EventWriter, ReadScope } from '../staging/event-writer.js';
-import { abandonRead, addByReason, COUNT_KEYS, earlierReads, finishRead, recordProgress, type PieceProgress, type ReadCounts } from '../staging/source-reads.js';
-import type { StagingStore } from '../staging/staging-store.js';
-import { withdrawnByRead, type WithdrawnByRead } from '../staging/withdrawals.js';
+import type { ReadScope } from '../staging/event-writer.js';
+import { abandonRead, addByReason, COUNT_KEYS, earlierReads, finishRead, recordProgress, type PieceProgress } from '../staging/source-reads.js';
+import { withdrawnByRead } from '../staging/withdrawals.js';
 import { addNotes } from '../events/source-notes.js';
 import { recordGroupObservations } from '../staging/group-observations-store.js';
 import { recordReadNotes } from '../staging/read-notes.js';
@@ -30,51 +27,7 @@ import { PiecePool, type PoolFile } from './piece-pool.js';
 import { PieceSplitter } from './piece-splitter.js';
 import { SHOWN_REJECTS, type PieceResult, type PieceTarget } from './stage-piece.js';
 import { TextProgress } from './text-progress.js';
-
-export interface StageFileOptions {
-  store: StagingStore;
-  writer: EventWriter;
-  input: SourceInput;
-  format: string;
-  source: SourceFormat;
-  readerOptions: Omit<ReaderOptions, 'displayName'>;
-  command: string;
-  rules: RulesSpec;
-  /** Recorded with the read: the options that shape staged content (see content-options.ts). */
-  recordedOptions: Record<string, unknown>;
-  /**
-   * Timestamp (UTC ms) for rows without one (person and group updates). The first read of a
-   * file records it and later reads reuse it, so derived uuids stay the same across runs.
-   */
-  defaultTimestampMs?: number;
-  /** Cut UTF-8 JSON lines from their bytes, for the threads that read them to decode (default true; false: as text, as other files). */
-  bytePieces?: boolean;
-  /** stageFile alone (its own pool): worker threads; 0 stages in-process. Default: as defaultWorkers says for the file. */
-  workers?: number;
-  /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */
-  replaceChanged?: boolean;
-  /** Opens the file again from its start; absent when it cannot be (an archive entry). */
-  reopen?: () => Promise<SourceInput>;
-  signal?: AbortSignal;
-  /** Called after each piece with the counts so far. */
-  onProgress?: (counts: ReadCounts) => void;
-  /** A line worth showing while staging (a read resumed, a file changed). */
-  onNotice?: (text: string) => void;
-}
-
-export interface FileSummary extends PieceResult {
-  path: string;
-  displayName: string;
-  fingerprint: string | undefined;
-  /** The line this run resumed the file's interrupted read at, if it did. */
-  resumedAtLine?: number;
-  /** Rows the interrupted run had read, when resumed (counted in rowsRead too). */
-  rowsReadBeforeResume?: number;
-  /** Why the file's interrupted read was not resumed, when it was staged from its start instead. */
-  restarted?: string;
-  /** Rows of earlier reads of the file this read withdrew, by reason. */
-  withdrawn: WithdrawnByRead[];
-}
+import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 /** Files (or a run's files, together) of this many bytes or more are read on worker threads by default. */
 const WORKERS_FROM_BYTES = 8 * 1024 * 1024;
@@ -143,6 +96,32 @@ async function beginFile(options: StageFileOptions, plan: FilePlan, pool: PieceP
   return { options: { ...options, input }, input, start, summary, target, begun, reached: undefined, abandoned: false };
 }
 
+/** Runs a step of the pool, an interrupt that stopped a transform's workers being no failure of its own. */
+async function unlessStopped(step: () => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    if (!(signal?.aborted && error instanceof InterruptedError)) throw error;
+  }
+}
+
+/** Once interrupted: every piece handed out is written (or stopped), and the read says where it stands. */
+async function stopIfInterrupted(file: FileRun, pool: PiecePool): Promise<void> {
+  const { options } = file;
+  if (!options.signal?.aborted) return;
+  await unlessStopped(() => pool.drain(), options.signal);
+  throw interruptedAt(file);
+}
+
+/** Where an interrupted read stands: resumable from its last written piece, or not at all. */
+function interruptedAt(file: FileRun): InterruptedError {
+  const { input, start } = file;
+  if (!start.resumable) return notResumed(input);
+  return new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${file.reached?.line ?? start.resume?.line ?? 1}`, [
+    'Run the same command again: it resumes from there, and files already staged are recognised.',
+  ]);
+}
+
 /** Cuts the file and hands every piece to the pool; returns once the last is handed out. */
 async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs: number | undefined): Promise<void> {
   const { options, input, start, summary } = file;
@@ -167,15 +146,11 @@ async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs
         file.target,
         transform,
       );
-      await pool.stage(poolFile, cut.piece, cut.progress, onWritten);
+      await unlessStopped(() => pool.stage(poolFile!, cut.piece, cut.progress, onWritten), options.signal);
+      // A transform may hold its piece for ever: no batch end to wait for.
+      if (options.signal?.aborted && poolFile.setup.rules.transform !== undefined) break;
     }
-    if (options.signal?.aborted) {
-      await pool.drain();
-      if (!start.resumable) throw notResumed(input);
-      throw new InterruptedError(`interrupted while staging ${input.displayName}: staged up to line ${file.reached?.line ?? start.resume?.line ?? 1}`, [
-        'Run the same command again: it resumes from there, and files already staged are recognised.',
-      ]);
-    }
+    await stopIfInterrupted(file, pool);
   }
   if (options.source.layout === 'csv' && splitter.header === undefined) throw new InputError(`${input.displayName}: the file is empty (no header row)`);
 }
@@ -192,7 +167,8 @@ async function failed(file: FileRun, pool: PiecePool, error: unknown): Promise<u
     file.abandoned = true;
     abandonRead(file.options.store, begun.readId, (error as Error).message);
   }
-  return error instanceof InterruptedError && !resumable ? notResumed(file.input) : error;
+  // Stopped by the pool (a transform's workers), it says where the read stands, as any interrupt.
+  return error instanceof InterruptedError && (!resumable || file.options.signal?.aborted) ? interruptedAt(file) : error;
 }
 
 /** Written after the file's last piece: rows gone from a changed file settled, the read finished. */
@@ -242,7 +218,7 @@ export async function startFile(options: StageFileOptions, plan: FilePlan, pool:
 
 /** Stages one file on its own pool (workers as StageFileOptions.workers says). */
 export async function stageFile(options: StageFileOptions, plan: FilePlan): Promise<FileSummary> {
-  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes));
+  const pool = new PiecePool(options.workers ?? defaultWorkers(options.input.sizeBytes), undefined, options.signal);
   try {
     return await (await startFile(options, plan, pool)).done;
   } finally {

@@ -5,7 +5,7 @@
  * mapping, uuids, rejects). The caller undoes the range's reads if any of them fails.
  */
 import { basename } from 'node:path';
-import { checkStagingRoom } from '../doctor/staging-room.js';
+import { checkStagingRoom } from './staging-room.js';
 import type { Reporter } from '../reporter.js';
 import type { SourceInput } from '../sources/open-input.js';
 import type { SourceFormat } from '../sources/source-item.js';
@@ -15,7 +15,8 @@ import type { ReadCounts } from '../staging/source-reads.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { planFiles } from './file-plan.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
-import { stageFile, type FileSummary, type StageFileOptions } from './stage-file.js';
+import { stageFile } from './stage-file.js';
+import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 export interface RangeStaging {
   store: StagingStore;

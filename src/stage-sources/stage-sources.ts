@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { checkStagingRoom } from '../doctor/staging-room.js';
+import { checkStagingRoom } from './staging-room.js';
 import { SKIPPED_BY_MAP } from '../events/row-filters.js';
 import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
@@ -27,9 +27,10 @@ import { fileSettings, type FileSettings } from './file-settings.js';
 import { addNotes, type NoteCounts } from '../events/source-notes.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
-import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from './passes/run-passes.js';
+import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from '../passes/run-passes.js';
 import { PiecePool } from './piece-pool.js';
-import { defaultWorkers, startFile, type FileSummary, type StageFileOptions } from './stage-file.js';
+import { defaultWorkers, startFile } from './stage-file.js';
+import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 export interface StageSourcesInput {
   /** Files as given on the command line. */
@@ -216,7 +217,7 @@ async function stageOne(
  */
 async function stageAll(input: StageSourcesInput, target: Pick<StageFileOptions, 'store' | 'writer'>, settled: FileSettings[], plans: FilePlan[], reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<StagedFile[]> {
   const bytes = settled.reduce((sum, s) => (sum < 0 || s.input.sizeBytes < 0 ? -1 : sum + s.input.sizeBytes), 0);
-  const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer);
+  const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer, signal);
   const pending: Array<Promise<StagedFile>> = [];
   try {
     for (const index of settled.keys()) pending.push((await stageOne(input, { ...target, settings: settled[index]!, pool }, plans[index]!, reporter, signal, clock)).done);

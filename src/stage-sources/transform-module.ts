@@ -18,11 +18,31 @@ function loadError(error: unknown): string {
   return `cannot be loaded: ${err.name ?? 'Error'}: ${err.message ?? String(error)}`;
 }
 
+/**
+ * The module's import, or a UsageError once nothing is left that could settle it: a top-level
+ * await on something that never comes leaves the process with nothing to do, and Node would
+ * end it silently with code 13 ('beforeExit' is emitted first, and rejecting here lets the run
+ * end with the error in words instead).
+ */
+function importOrStall(spec: TransformSpec): Promise<{ default?: unknown }> {
+  return new Promise((resolve, reject) => {
+    const stalled = (): void =>
+      reject(
+        new UsageError(`--transform ${spec.name}: the module never finished loading: a top-level await in it waits on something that never comes`, [
+          'Make every top-level await of the module settle (a read of a file, a fetch with a timeout), or read what it needs without one.',
+        ]),
+      );
+    process.once('beforeExit', stalled);
+    (import(spec.url) as Promise<{ default?: unknown }>).then(resolve, reject).finally(() => process.off('beforeExit', stalled));
+  });
+}
+
 async function importTransform(spec: TransformSpec): Promise<RowTransform> {
   let module: { default?: unknown };
   try {
-    module = (await import(spec.url)) as { default?: unknown };
+    module = await importOrStall(spec);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`--transform ${spec.name}: ${loadError(error)}`, ['A transform is an ES module (.mjs, or .js in a package of "type": "module") whose default export is ' + CONTRACT]);
   }
   const fn = module.default;

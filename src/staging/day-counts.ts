@@ -1,9 +1,8 @@
 /**
  * What `verify` reads from the staging file: per UTC day (and event name) the events staged,
- * delivered to a project and dead-lettered there; the staged events of a time window with their
- * uuids; the dead letters by reason. Read-only.
+ * delivered to a project and dead-lettered there; the events of a time window a project
+ * received, with their uuids; the dead letters by reason. Read-only.
  */
-import { uuidText } from '../events/stable-uuid.js';
 import type { StagingStore } from './staging-store.js';
 
 const DAY_MS = 86_400_000;
@@ -72,46 +71,25 @@ export function stagedTimeRange(store: StagingStore): { firstMs: number; lastMs:
 }
 
 /**
- * Visits the staged events of a time window, all kinds: uuid as 32 lower-case hex digits, UTC
- * day, event name. Streamed row by row (as arrays, no object per row), so memory stays flat.
+ * Visits the events of a time window a project received (all kinds, withdrawn ones are no
+ * longer in `events`): seq, uuid as 32 lower-case hex digits, UTC day, event name. Streamed row
+ * by row (as arrays, no object per row), so memory stays flat.
  */
-export function forEachStagedUuid(store: StagingStore, range: TimeRange, visit: (uuidHex: string, day: number, event: string) => void): void {
-  const rows = store.db
-    .prepare(`SELECT lower(hex(e.uuid)), ${DAY_SQL}, e.event FROM events e WHERE ${ALL_KINDS} AND e.timestamp_ms >= ? AND e.timestamp_ms < ?`)
-    .raw(true)
-    .iterate(range.fromMs, range.toMs) as IterableIterator<[string, number, string]>;
-  for (const [uuid, day, event] of rows) visit(uuid, day, event);
-}
-
-export type Settlement = 'delivered' | 'dead-letter' | 'pending';
-
-export interface WindowEvent {
-  seq: number;
-  /** Lower-case text, as PostHog answers it. */
-  uuid: string;
-  day: number;
-  event: string;
-  settlement: Settlement;
-}
-
-/** The staged events of a time window, all kinds, with what became of them in the project. */
-export function eventsInWindow(store: StagingStore, projectId: number | undefined, range: TimeRange): WindowEvent[] {
+export function forEachDeliveredUuid(
+  store: StagingStore,
+  projectId: number,
+  range: TimeRange,
+  visit: (seq: number, uuidHex: string, day: number, event: string) => void,
+): void {
   const rows = store.db
     .prepare(
-      `SELECT e.seq, e.uuid, ${DAY_SQL} AS day, e.event,
-         EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = @projectId AND d.seq = e.seq) AS delivered,
-         EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = @projectId AND x.seq = e.seq) AS dead
-       FROM events e WHERE ${ALL_KINDS} AND e.timestamp_ms >= @fromMs AND e.timestamp_ms < @toMs`,
+      `SELECT e.seq, lower(hex(e.uuid)), ${DAY_SQL}, e.event FROM events e
+       WHERE ${ALL_KINDS} AND e.timestamp_ms >= ? AND e.timestamp_ms < ?
+         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = ? AND d.seq = e.seq)`,
     )
     .raw(true)
-    .all({ projectId: projectId ?? -1, fromMs: range.fromMs, toMs: range.toMs }) as Array<[number, Buffer, number, string, number, number]>;
-  return rows.map(([seq, uuid, day, event, delivered, dead]) => ({
-    seq,
-    uuid: uuidText(uuid),
-    day,
-    event,
-    settlement: delivered ? 'delivered' : dead ? 'dead-letter' : 'pending',
-  }));
+    .iterate(range.fromMs, range.toMs, projectId) as IterableIterator<[number, string, number, string]>;
+  for (const [seq, uuid, day, event] of rows) visit(seq, uuid, day, event);
 }
 
 export interface DeadLetterReason {

@@ -1,7 +1,7 @@
 /** How an event about to be staged differs from the one staged earlier under its uuid. */
-import { canonicalJson } from '../events/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import type { StagedEvent } from '../events/staged-event.js';
-import { parseStagedJson } from '../sources/json/read-json.js';
+import { parseStagedJson } from '../json/read-json.js';
 
 /** The staged row's fields compared. */
 export interface StagedFields {

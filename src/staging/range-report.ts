@@ -3,7 +3,7 @@
  * runs of consecutive ranges in the same state merged into spans (two years of days read as
  * a few lines), and every failed range with its error.
  */
-import { parseDay, parseHour } from '../sources/api/api-ranges.js';
+import { parseDay, parseHour } from '../source-apis/api-ranges.js';
 import { allRanges, type RangeRow, type RangeStatus } from './source-ranges.js';
 import type { StagingStore } from './staging-store.js';
 

@@ -12,7 +12,7 @@ import { deriveUuidBytes, uuidText } from '../events/stable-uuid.js';
 import { EventKind } from '../events/staged-event.js';
 import { readImportRunId } from './import-run-id.js';
 import type { StagingStore } from './staging-store.js';
-import { selectRow, withdrawSelected } from './withdrawals.js';
+import { withdrawQueried } from './withdrawals.js';
 
 export interface ReassertionCount {
   /** Re-assertions in the staging file now. */
@@ -69,7 +69,7 @@ function candidates(store: StagingStore): Candidate[] {
 }
 
 /** The re-asserting event's properties: the `$set` as staged, never located, with its provenance. */
-function reassertProperties(c: Candidate, run: string | undefined): string {
+export function reassertProperties(c: Pick<Candidate, 'set' | 'source' | 'run'>, run: string | undefined): string {
   let json = `{"$set":${c.set},"$geoip_disable":true`;
   if (c.source !== null) json += `,"$import_source":${JSON.stringify(c.source)}`;
   const importRun = c.run ?? run;
@@ -82,17 +82,14 @@ function reassertProperties(c: Candidate, run: string | undefined): string {
  * file withdrew it): sent later, they would set the old values again.
  */
 function withdrawStale(store: StagingStore): number {
-  const stale = store.db
-    .prepare(
-      `SELECT e.seq FROM events e WHERE e.kind = ${EventKind.reassert} AND NOT EXISTS (
-         SELECT 1 FROM events p WHERE p.seq = e.line AND p.kind = ${EventKind.person} AND p.distinct_id = e.distinct_id
-           AND p.timestamp_ms = e.timestamp_ms AND json_extract(p.properties, '$."$set"') = json_extract(e.properties, '$."$set"'))`,
-    )
-    .pluck()
-    .all() as number[];
-  if (stale.length === 0) return 0;
-  for (const seq of stale) selectRow(store, seq);
-  return withdrawSelected(store, 0, 'gone');
+  return withdrawQueried(
+    store,
+    `SELECT e.seq FROM events e WHERE e.kind = ${EventKind.reassert} AND NOT EXISTS (
+       SELECT 1 FROM events p WHERE p.seq = e.line AND p.kind = ${EventKind.person} AND p.distinct_id = e.distinct_id
+         AND p.timestamp_ms = e.timestamp_ms AND json_extract(p.properties, '$."$set"') = json_extract(e.properties, '$."$set"'))`,
+    0,
+    'gone',
+  );
 }
 
 /** Stages the re-assertions the staging file needs now (idempotent), in one transaction. */

@@ -49,8 +49,6 @@ export interface RuleReport {
   reassertions: { staged: number; personsWithEventSets: number };
 }
 
-/** PostHog's limit of group types per project. */
-export const MAX_GROUP_TYPES = 5;
 
 function hasTable(store: StagingStore, name: string): boolean {
   return store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;

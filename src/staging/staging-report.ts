@@ -136,9 +136,11 @@ function sourceReports(store: StagingStore): SourceReport[] {
   return rows.map((row) => ({ ...row, skippedBy: JSON.parse(row.skippedBy) as SkippedBy }));
 }
 
+/** Over the reads whose rows are kept: a failed read's rows were removed, so its counts are not the file's. */
 function sourceTotals(sources: readonly SourceReport[]): StagingReport['sourceTotals'] {
   const totals = { ...emptyCounts(), withdrawn: 0, skippedBy: {} };
   for (const source of sources) {
+    if (source.status === 'failed') continue;
     for (const key of COUNT_KEYS) totals[key] += source[key];
     totals.withdrawn += source.withdrawn;
     addByReason(totals.skippedBy, source.skippedBy);

@@ -389,6 +389,26 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE source_reads ADD COLUMN skipped_by TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE source_reads ADD COLUMN rows_added INTEGER NOT NULL DEFAULT 0;
   `,
+  /*
+   * v12: the triggers that mark a device (or a person, for sessions) to be decided again test
+   * for the mark instead of relying on INSERT OR IGNORE. SQLite runs a trigger's statements
+   * under the conflict policy of the statement that fired it when that one has its own, and an
+   * upsert's DO UPDATE always has ABORT: a file whose pairs met earlier than the pairs already
+   * staged marked the same device twice and stopped the identity pass (UNIQUE constraint failed).
+   */ `
+  DROP TRIGGER identity_pair_added;
+  DROP TRIGGER identity_pair_moved;
+  DROP TRIGGER identity_pair_gone;
+  DROP TRIGGER session_event_added;
+  CREATE TRIGGER identity_pair_added AFTER INSERT ON identity_pairs
+    BEGIN INSERT INTO identity_dirty (device) SELECT new.device WHERE NOT EXISTS (SELECT 1 FROM identity_dirty WHERE device = new.device); END;
+  CREATE TRIGGER identity_pair_moved AFTER UPDATE ON identity_pairs
+    BEGIN INSERT INTO identity_dirty (device) SELECT new.device WHERE NOT EXISTS (SELECT 1 FROM identity_dirty WHERE device = new.device); END;
+  CREATE TRIGGER identity_pair_gone AFTER DELETE ON identity_pairs
+    BEGIN INSERT INTO identity_dirty (device) SELECT old.device WHERE NOT EXISTS (SELECT 1 FROM identity_dirty WHERE device = old.device); END;
+  CREATE TRIGGER session_event_added AFTER INSERT ON session_events
+    BEGIN INSERT INTO session_dirty (distinct_id) SELECT new.distinct_id WHERE NOT EXISTS (SELECT 1 FROM session_dirty WHERE distinct_id = new.distinct_id); END;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

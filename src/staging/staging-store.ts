@@ -10,7 +10,7 @@ import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MigrateError, StagingError } from '../errors.js';
 import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
-import { migrate, openDatabase, schemaVersion, withTempFilesOnDisk, type Database } from '../sqlite/database.js';
+import { copyInMemory, migrate, openDatabase, schemaVersion, withTempFilesOnDisk, type Database } from '../sqlite/database.js';
 import { bytes, count } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
 import { shellWord } from '../util/shell-word.js';
@@ -62,6 +62,7 @@ export class StagingStore {
       if (names > 1) note = `${file} has ${names} names (hard links): what a command wrote through another name may not show here until it ends`;
       checkIdentity(db, file);
       if (!readOnly) prepareForWriting(db);
+      else if (schemaVersion(db) < MIGRATIONS.length) ({ db, note } = upgradedCopy(db, path, file));
       lock = options.lockFor ? acquireStagingLock(db, file, options.lockFor) : undefined;
       return new StagingStore(path, db, lock, readOnly, note);
     } catch (error) {
@@ -121,6 +122,30 @@ function hardLinked(file: string, names: number): StagingError {
     `${file} has ${names} names (hard links): SQLite keeps its write-ahead log and lock beside each name, so commands writing through different names would not see each other and could damage the file`,
     [`Keep one name: remove the other links (find / -xdev -samefile ${shellWord(file)}), or use a copy (cp) rather than a link. \`${migrateCommand('status', { staging: file })}\` can still read it.`],
   );
+}
+
+/** Files made by an older version are read through an upgraded copy in memory up to this size, in bytes. */
+export const MAX_UPGRADED_COPY_BYTES = 1024 ** 3;
+
+/**
+ * A file made by an older migrate, opened only to read (status, rejects): the readers know this
+ * version's schema, and the file must not be written, so they read an upgraded copy in memory.
+ * A file too large for that is refused in words, with the command that upgrades it.
+ */
+function upgradedCopy(db: Database, path: string, file: string): { db: Database; note: string } {
+  const version = schemaVersion(db);
+  const sizeBytes = statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+  if (sizeBytes > MAX_UPGRADED_COPY_BYTES) {
+    db.close();
+    throw new StagingError(
+      `${file}: was written by an older version of migrate (schema ${version}; this one reads ${MIGRATIONS.length}) and is too large (${bytes(sizeBytes)}) to read through an upgraded copy in memory`,
+      [`Upgrade it in place first (it keeps everything; nothing is sent): ${migrateCommand('import --project <name> --dry-run', { staging: file })}, or any command that stages or imports.`],
+    );
+  }
+  const copy = copyInMemory(db);
+  db.close();
+  migrate(copy, MIGRATIONS);
+  return { db: copy, note: `${file} was written by an older version of migrate (schema ${version}): read through an upgraded copy; the file itself is upgraded by the next command that stages or imports` };
 }
 
 /** Brings a file opened for writing to this version's schema and marks it as a staging file. */

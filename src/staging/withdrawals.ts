@@ -54,6 +54,14 @@ export function selectRow(store: StagingStore, seq: number): void {
   store.db.prepare('INSERT INTO withdraw_seqs (seq) VALUES (?)').run(seq);
 }
 
+/** Withdraws the rows a query names (the seqs it answers, no parameters); returns how many. */
+export function withdrawQueried(store: StagingStore, seqsSql: string, byReadId: number, reason: WithdrawReason): number {
+  const seqs = store.db.prepare(seqsSql).pluck().all() as number[];
+  if (seqs.length === 0) return 0;
+  for (const seq of seqs) selectRow(store, seq);
+  return withdrawSelected(store, byReadId, reason);
+}
+
 /** Of the selected rows, those a project received. */
 export function deliveredAmongSelected(store: StagingStore): DeliveredRows {
   const delivered = `SELECT w.seq, p.name FROM withdraw_seqs w JOIN projects p

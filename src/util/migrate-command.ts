@@ -23,10 +23,36 @@ function unlessDefault(path: string | null | undefined, defaultPath: string): st
   return absolute === resolve(defaultPath) ? undefined : absolute;
 }
 
-/** The commands that take --staging (a test checks these against the program). */
-export const STAGING_COMMANDS: ReadonlySet<string> = new Set(['export-source', 'identify-users', 'identify-groups', 'doctor', 'import', 'resume', 'status', 'verify', 'rejects']);
+/**
+ * The command registry, the one list of migrate's commands in help order, with the files each
+ * takes. The shell (cli/program.ts) maps each name to the module that registers it; a test
+ * checks the flags against the program.
+ */
+export const MIGRATE_COMMANDS = [
+  { name: 'export-source', staging: true, config: true },
+  { name: 'identify-users', staging: true, config: false },
+  { name: 'identify-groups', staging: true, config: false },
+  { name: 'doctor', staging: true, config: true },
+  { name: 'import', staging: true, config: true },
+  { name: 'resume', staging: true, config: true },
+  { name: 'status', staging: true, config: false },
+  { name: 'verify', staging: true, config: true },
+  { name: 'rejects', staging: true, config: false },
+  { name: 'sandbox', staging: false, config: false },
+  { name: 'projects', staging: false, config: true },
+  { name: 'group-types', staging: false, config: true },
+  { name: 'members', staging: false, config: true },
+  { name: 'exports', staging: false, config: true },
+  { name: 'copy-config', staging: true, config: true },
+  { name: 'groups', staging: false, config: true },
+] as const;
+
+export type MigrateCommandName = (typeof MIGRATE_COMMANDS)[number]['name'];
+
+/** The commands that take --staging. */
+export const STAGING_COMMANDS: ReadonlySet<string> = new Set(MIGRATE_COMMANDS.filter((c) => c.staging).map((c) => c.name));
 /** The commands that take --config. */
-export const CONFIG_COMMANDS: ReadonlySet<string> = new Set(['export-source', 'doctor', 'import', 'resume', 'verify', 'projects', 'group-types', 'members', 'exports', 'groups']);
+export const CONFIG_COMMANDS: ReadonlySet<string> = new Set(MIGRATE_COMMANDS.filter((c) => c.config).map((c) => c.name));
 
 /**
  * `migrate <args>` plus `--staging <file>` and `--config <file>` when not the defaults and the

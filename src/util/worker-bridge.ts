@@ -47,8 +47,8 @@ export interface WorkerBridge<Req, Res> {
   call(request: Req): Promise<Res>;
   /** Lets the worker finish what it was asked, then exit; resolves once it has. */
   close(): Promise<void>;
-  /** Stops the worker at once; calls still pending never settle. */
-  terminate(): Promise<void>;
+  /** Stops the worker at once; calls still pending never settle, or fail with `reason` when given. */
+  terminate(reason?: Error): Promise<void>;
 }
 
 /** Starts the worker at `url` (a module that calls serveRequests). */
@@ -88,7 +88,8 @@ export function startWorker<Req, Res>(url: URL, options: WorkerOptions = {}): Wo
         post({ close: true });
       });
     },
-    async terminate() {
+    async terminate(reason) {
+      if (reason !== undefined) failAll(reason);
       pending.clear();
       await worker.terminate();
     },

@@ -1,13 +1,15 @@
 /**
- * How many distinct uuids of this staging file PostHog holds per UTC day (and event name):
- * counted by PostHog from the `$import_run` every sent event carries, or, for files staged
- * before that property existed, by fetching the uuids PostHog holds in each time window and
- * keeping those staged there. Distinct uuids, so copies not merged yet cannot hide a loss.
+ * How many of this staging file's delivered events PostHog holds, per UTC day (and event name),
+ * and which it does not. Landed is counted by uuid, never by a property: for each window of
+ * days, PostHog answers the distinct uuids it holds in that time range (whatever their source),
+ * and the events the project received from this staging file (withdrawn versions excluded, as
+ * they are no longer staged) are looked up among them, each once. So a withdrawn old version
+ * carrying the same `$import_run`, or rows sent before `$import_run` existed, can neither hide
+ * nor invent a loss; copies not merged yet count once.
  */
-import { InterruptedError, RemoteError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import type { HogQLAnswer } from '../management/hogql-query.js';
-import { isUtc, landedCountsQuery, uuidPageQuery, type DayGrouping, type Window } from './hogql-text.js';
-import { dayNumber, parseDay } from './utc-day.js';
+import { uuidPageQuery, type Window } from './hogql-text.js';
 
 /** Runs one HogQL query (through the management client, 429s honoured). */
 export type QueryRunner = (query: string) => Promise<HogQLAnswer>;
@@ -26,61 +28,7 @@ function checkAbort(signal: AbortSignal): void {
   if (signal.aborted) throw new InterruptedError('interrupted while asking PostHog what landed; nothing was changed');
 }
 
-function readDay(value: unknown): number {
-  const day = typeof value === 'string' ? parseDay(value.slice(0, 10)) : undefined;
-  if (day === undefined) throw new RemoteError(`unexpected day in the query answer: ${JSON.stringify(value)}`);
-  return dayNumber(day);
-}
-
-function readCount(value: unknown): number {
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new RemoteError(`unexpected count in the query answer: ${JSON.stringify(value)}`);
-  return n;
-}
-
-export interface ByImportRun {
-  importRun: string;
-  windows: readonly Window[];
-  byEvent: boolean;
-  /** Rows per page. Default PAGE_ROWS. */
-  pageRows?: number;
-}
-
-async function countWindow(run: QueryRunner, o: ByImportRun, window: Window, grouping: DayGrouping, into: LandedCounts): Promise<string | null | undefined> {
-  let timezone: string | null | undefined;
-  const pageRows = o.pageRows ?? PAGE_ROWS;
-  for (let offset = 0; ; offset += pageRows) {
-    const answer = await run(landedCountsQuery({ ...window, importRun: o.importRun, byEvent: o.byEvent, grouping, limit: pageRows + 1, offset }));
-    timezone = answer.timezone;
-    for (const row of answer.results.slice(0, pageRows)) {
-      const key = o.byEvent ? rowKey(readDay(row[0]), String(row[1])) : rowKey(readDay(row[0]));
-      into.set(key, (into.get(key) ?? 0) + readCount(row[o.byEvent ? 2 : 1]));
-    }
-    if (answer.results.length <= pageRows) return timezone;
-  }
-}
-
-/**
- * PostHog counts: one query per window (more only past 49,999 rows of day and event). HogQL
- * shows times in the project's zone, so when the first answer names another zone than UTC the
- * count starts again with the days taken in UTC.
- */
-export async function landedByImportRun(run: QueryRunner, o: ByImportRun, signal: AbortSignal): Promise<LandedCounts> {
-  let grouping: DayGrouping = 'project-utc';
-  const counts: LandedCounts = new Map();
-  for (let i = 0; i < o.windows.length; i++) {
-    checkAbort(signal);
-    const timezone = await countWindow(run, o, o.windows[i]!, grouping, counts);
-    if (i === 0 && grouping === 'project-utc' && !isUtc(timezone)) {
-      grouping = 'convert-to-utc';
-      counts.clear();
-      i = -1;
-    }
-  }
-  return counts;
-}
-
-/** Every distinct uuid PostHog holds in a window, whatever its source, page by page. */
+/** Every distinct uuid PostHog holds in a window, whatever its source, page by page, as 32 hex digits. */
 export async function uuidsInWindow(run: QueryRunner, window: Window, signal: AbortSignal, pageRows = PAGE_ROWS): Promise<Set<string>> {
   const uuids = new Set<string>();
   let after: string | undefined;
@@ -88,30 +36,47 @@ export async function uuidsInWindow(run: QueryRunner, window: Window, signal: Ab
     checkAbort(signal);
     const answer = await run(uuidPageQuery({ ...window, after, limit: pageRows + 1 }));
     const page = answer.results.slice(0, pageRows).map((row) => String(row[0]).toLowerCase());
-    for (const uuid of page) uuids.add(uuid);
+    for (const uuid of page) uuids.add(uuid.replaceAll('-', ''));
     if (answer.results.length <= pageRows || page.length === 0) return uuids;
     after = page.at(-1);
   }
+}
+
+/** A delivered event PostHog does not hold. */
+export interface MissingEvent {
+  seq: number;
+  /** Days since 1970-01-01, UTC. */
+  day: number;
+}
+
+export interface Landed {
+  counts: LandedCounts;
+  /** The delivered events PostHog does not hold, in window order. */
+  missing: MissingEvent[];
 }
 
 export interface ByUuids {
   windows: readonly Window[];
   byEvent: boolean;
   pageRows?: number;
-  /** Visits the staged events of a window (all kinds), uuids as 32 hex digits. */
-  forEachStaged(window: Window, visit: (uuidHex: string, day: number, event: string) => void): void;
+  /** Visits the events of a window the project received from this staging file, uuids as 32 hex digits. */
+  forEachDelivered(window: Window, visit: (seq: number, uuidHex: string, day: number, event: string) => void): void;
 }
 
-/** Staged uuids PostHog holds, per staged day (and event), window by window. */
-export async function landedByUuids(run: QueryRunner, o: ByUuids, signal: AbortSignal): Promise<LandedCounts> {
+/** Delivered uuids PostHog holds, per staged day (and event), window by window; and those it does not. */
+export async function landedByUuids(run: QueryRunner, o: ByUuids, signal: AbortSignal): Promise<Landed> {
   const counts: LandedCounts = new Map();
+  const missing: MissingEvent[] = [];
   for (const window of o.windows) {
-    const held = new Set([...(await uuidsInWindow(run, window, signal, o.pageRows))].map((uuid) => uuid.replaceAll('-', '')));
-    o.forEachStaged(window, (uuid, day, event) => {
-      if (!held.has(uuid)) return;
+    const held = await uuidsInWindow(run, window, signal, o.pageRows);
+    o.forEachDelivered(window, (seq, uuid, day, event) => {
+      if (!held.has(uuid)) {
+        missing.push({ seq, day });
+        return;
+      }
       const key = o.byEvent ? rowKey(day, event) : rowKey(day);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     });
   }
-  return counts;
+  return { counts, missing };
 }

@@ -23,7 +23,7 @@ import type { QueryRunner } from './landed-counts.js';
 import { resendMissing, type ResendResult } from './resend-missing.js';
 import { readLanded, stagedCounts, type LandedPlan } from './verify-reading.js';
 import { statusFigures, type StatusFigures } from './status-figures.js';
-import { orderRows, shortDays, summarize, type VerifyRow, type VerifySummary } from './verify-table.js';
+import { orderRows, summarize, type VerifyRow, type VerifySummary } from './verify-table.js';
 import { readUntilSettled, type WaitOutcome } from './wait-for-landing.js';
 
 export interface VerifyInput {
@@ -54,8 +54,9 @@ export interface VerifyResult {
   project: string;
   apiHost: string;
   projectId: string;
-  /** How landed was counted: by the `$import_run` property, or by comparing uuids. */
-  method: 'import-run' | 'uuids';
+  /** How landed was counted: the project's delivered uuids looked up among those PostHog holds. */
+  method: 'uuids';
+  /** The staging file's `$import_run`, when it has one (shown, not used for counting). */
   importRun: string | null;
   since: string | null;
   until: string | null;
@@ -124,17 +125,16 @@ async function check(s: Session): Promise<VerifyResult> {
   const plan: LandedPlan = { store, projectId: project.id, staged, byEvent: input.byEvent, run: runner.run, signal, pageRows: s.options.pageRows };
   const { reading, ...wait } = await readUntilSettled(() => readLanded(plan), { waitMs: input.waitMs, clock, signal, reporter: s.reporter });
   const rows = orderRows(reading.rows);
-  const days = shortDays(rows);
   const resend =
-    input.resendMissing && days.length > 0
-      ? await resendMissing({ store, project, config: input.config, run: runner.run, reporter: s.reporter, signal, clock, pageRows: s.options.pageRows }, days)
+    input.resendMissing && reading.missingEvents.length > 0
+      ? await resendMissing({ store, project, config: input.config, reporter: s.reporter, signal, clock }, reading.missingEvents)
       : null;
   return {
     staging: store.path,
     project: project.name,
     apiHost: s.target.apiHost,
     projectId: s.target.projectId,
-    method: staged.importRun === undefined ? 'uuids' : 'import-run',
+    method: 'uuids',
     importRun: staged.importRun ?? null,
     since: input.since ?? null,
     until: input.until ?? null,

@@ -1,22 +1,20 @@
 /**
- * One reading of `verify`: the staging file's counts for the range (read once), and what
- * PostHog holds, counted by the import run's property or by uuids, window by window.
+ * One reading of `verify`: the staging file's counts for the range (read once), and which of
+ * the project's delivered events PostHog holds, by uuid, window by window.
  */
-import { countByDay, forEachStagedUuid, stagedTimeRange, type DayCount, type TimeRange } from '../staging/day-counts.js';
+import { countByDay, forEachDeliveredUuid, stagedTimeRange, type DayCount, type TimeRange } from '../staging/day-counts.js';
 import { readImportRunId } from '../staging/import-run-id.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { dayWindows, type DayTotal } from './day-windows.js';
-import { landedByImportRun, landedByUuids, type QueryRunner } from './landed-counts.js';
+import { landedByUuids, type MissingEvent, type QueryRunner } from './landed-counts.js';
 import { DAY_MS, dayStartMs } from './utc-day.js';
 import { compareRows, summarize, type VerifyRow } from './verify-table.js';
 import type { Reading } from './wait-for-landing.js';
 
 /**
- * Staged events per counting query. PostHog stops a query after a bounded run time; counting
- * distinct uuids of a few million events with a property filter stays well within it.
+ * Staged events per window: a window's uuids are held in memory, and each page of them is one
+ * query that PostHog answers well within its run time limit.
  */
-export const MAX_EVENTS_PER_COUNT_QUERY = 2_000_000;
-/** Staged events per window when uuids are compared: a window's uuids are held in memory. */
 export const MAX_EVENTS_PER_UUID_WINDOW = 200_000;
 
 export interface StagedCounts {
@@ -59,19 +57,22 @@ export interface LandedPlan {
 
 export interface VerifyReading extends Reading {
   rows: VerifyRow[];
+  /** The delivered events PostHog does not hold: what --resend-missing re-queues. */
+  missingEvents: MissingEvent[];
 }
 
 export async function readLanded(p: LandedPlan): Promise<VerifyReading> {
-  const { importRun, days, counts } = p.staged;
-  const landed =
-    importRun !== undefined
-      ? await landedByImportRun(p.run, { importRun, windows: dayWindows(days, MAX_EVENTS_PER_COUNT_QUERY), byEvent: p.byEvent, pageRows: p.pageRows }, p.signal)
-      : await landedByUuids(
-          p.run,
-          { windows: dayWindows(days, MAX_EVENTS_PER_UUID_WINDOW), byEvent: p.byEvent, pageRows: p.pageRows, forEachStaged: (window, visit) => forEachStagedUuid(p.store, window, visit) },
-          p.signal,
-        );
-  const rows = compareRows(counts, landed);
+  const landed = await landedByUuids(
+    p.run,
+    {
+      windows: dayWindows(p.staged.days, MAX_EVENTS_PER_UUID_WINDOW),
+      byEvent: p.byEvent,
+      pageRows: p.pageRows,
+      forEachDelivered: (window, visit) => forEachDeliveredUuid(p.store, p.projectId, window, visit),
+    },
+    p.signal,
+  );
+  const rows = compareRows(p.staged.counts, landed.counts);
   const summary = summarize(rows);
-  return { landed, rows, missing: summary.missing, delivered: summary.totals.delivered };
+  return { landed: landed.counts, rows, missing: summary.missing, delivered: summary.totals.delivered, missingEvents: landed.missing };
 }

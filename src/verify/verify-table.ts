@@ -86,11 +86,6 @@ export function summarize(rows: readonly VerifyRow[]): VerifySummary {
   return { days: days.size, shortDays: shortDays.size, missing, complete: missing === 0, totals };
 }
 
-/** The days with something missing, in day order. */
-export function shortDays(rows: readonly VerifyRow[]): string[] {
-  return [...new Set(rows.filter((r) => r.missing > 0).map((r) => r.day))].sort();
-}
-
 /** Rows per day, whatever the grouping: what the chart draws. */
 export function perDay(rows: readonly VerifyRow[]): VerifyRow[] {
   const days = new Map<string, VerifyRow>();

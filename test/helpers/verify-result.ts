@@ -32,7 +32,7 @@ export function threeYearResult(): VerifyResult {
     project: 'prod',
     apiHost: 'https://eu.posthog.com',
     projectId: '4242',
-    method: 'import-run',
+    method: 'uuids',
     importRun: 'run-0193b1',
     since: null,
     until: null,

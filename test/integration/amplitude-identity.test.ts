@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventsWithCurrentPerson, personOfDistinctId, sessionsOf } from '../../src/sandbox/capture/ingested-data.js';
-import { runPasses } from '../../src/stage-sources/passes/run-passes.js';
+import { runPasses } from '../../src/passes/run-passes.js';
 import { markPassesPending } from '../../src/staging/pass-state.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';

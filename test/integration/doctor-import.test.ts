@@ -56,6 +56,26 @@ describe('import runs the preflight', () => {
     expect((await runCli(['status', '--staging', staging], { cwd: dir })).stdout).toMatch(/  test: preflight skipped \(--skip-preflight, \d{4}-/);
   });
 
+  it('a host that is not the apiHost\'s PostHog: doctor and the preflight ask the ingestion host about the key too', async () => {
+    const ingestion = await sandboxAt({ capture: { faults: { unknownTokens: 'accept-and-drop' } } });
+    const api = await sandboxAt();
+    const dir = tempDir();
+    const owner = sandboxPersonalKey(api.store, 'owner-all');
+    const config = writeConfig(dir, { test: { role: 'test', host: ingestion.url, apiHost: api.url, apiKey: sandboxTokens(api).test, projectId: 1, personalApiKey: owner } });
+    const staging = await stageSample(dir);
+
+    const doctor = await runCli(['doctor', '--project', 'test', '--staging', staging, '--config', config], { cwd: dir });
+    expect(doctor.code).toBe(10);
+    expect(doctor.stdout + doctor.stderr).toContain('the API knows the project key as the key of project "Test project" (id 1), but the ingestion host does not: its flags endpoint answered HTTP 401');
+    expect(doctor.stdout + doctor.stderr).not.toContain('No problem found');
+
+    const stopped = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
+    expect(stopped.code).toBe(10);
+    expect(stopped.stderr).toContain('"host" and "apiHost" are not the same PostHog');
+    expect(deliveredCount(staging, 'test')).toBe(0);
+    expect(ingestion.capture.stats.dropped.unknownToken).toBe(0);
+  });
+
   it('runs once per staging file and project, records its verdicts, and stays quiet when all is well', async () => {
     const sandbox = await sandboxAt();
     const dir = tempDir();

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/events/canonical-json.js';
+import { canonicalJson } from '../../src/json/canonical-json.js';
 import { deriveUuid } from '../../src/events/stable-uuid.js';
 import { exportSource, rejectsOf, stagingIn, statusOf } from '../helpers/export-source.js';
 import { FIXTURES, runCli } from '../helpers/run-cli.js';

@@ -101,3 +101,64 @@ describe('rate limit', () => {
     expect(reply.json()).toMatchObject({ type: 'throttled_error', code: 'throttled' });
   });
 });
+
+describe('reading a whole project, as PostHog answers it', () => {
+  let knobbed: RunningSandbox;
+  let at = new Date('2026-03-01T12:00:00.000Z');
+  const callKnobbed = apiCaller(() => knobbed.url, (label) => sandboxPersonalKey(knobbed.store, label));
+  beforeAll(async () => {
+    knobbed = await startSandbox({ port: 0, now: () => at, api: { query: { maxRows: 2, maxScannedRows: 4, throttle: [{ limit: 12, spanMs: 60_000 }] } } });
+    const db = knobbed.store.db;
+    db.prepare("UPDATE projects SET timezone = 'America/New_York' WHERE id = 1").run();
+    insertEvents(knobbed.store, 1, [
+      { event: 'a', timestamp: '2025-01-01T10:00:00.000Z' },
+      { event: 'b', timestamp: '2025-01-01T10:00:00.000Z' },
+      { event: 'c', timestamp: '2025-01-02T10:00:00.250Z' },
+      { event: 'd', timestamp: '2025-01-03T10:00:00.000Z' },
+      { event: 'e', timestamp: '2025-01-05T10:00:00.000Z' },
+    ]);
+    db.prepare("INSERT INTO persons (id, team_id, properties, created_at) VALUES (7, 1, '{\"email\":\"a@x\"}', '2025-01-01T00:00:00.000Z')").run();
+    db.prepare("INSERT INTO person_distinct_ids (team_id, distinct_id, person_id) VALUES (1, 'ada', 7), (1, 'anon-1', 7)").run();
+    db.prepare("INSERT INTO groups (team_id, group_type_index, group_key, group_properties, created_at) VALUES (1, 0, 'acme', '{\"seats\":12}', '2025-01-01T00:00:00.000Z')").run();
+  });
+  afterAll(async () => {
+    await callKnobbed.close();
+    await knobbed.close();
+  });
+  const ask = async (query: string) => (await callKnobbed('POST', '/api/projects/1/query/', 'owner-query-only', hogql(query))).json<{ results: unknown[][]; hogql: string; detail?: string; code?: string }>();
+
+  it('caps every answer at the instance\'s row cap and says so in the hogql it ran; times in the project\'s zone', async () => {
+    const body = await ask("SELECT uuid, event, timestamp FROM events WHERE timestamp >= toDateTime('2025-01-01') AND timestamp < toDateTime('2025-01-04') ORDER BY timestamp ASC, uuid ASC LIMIT 50000");
+    expect(body.results).toEqual([
+      ['00000000-0000-4000-8000-000000000000', 'a', '2025-01-01T05:00:00-05:00'],
+      ['00000000-0000-4000-8000-000000000001', 'b', '2025-01-01T05:00:00-05:00'],
+    ]);
+    expect(body.hogql).toMatch(/LIMIT 2$/);
+    const next = await ask("SELECT event, timestamp FROM events WHERE timestamp < toDateTime('2025-01-04') AND (timestamp > toDateTime('2025-01-01T10:00:00Z') OR (timestamp = toDateTime('2025-01-01T10:00:00Z') AND uuid > '00000000-0000-4000-8000-000000000001')) ORDER BY timestamp ASC LIMIT 50000");
+    expect(next.results).toEqual([['c', '2025-01-02T05:00:00.250000-05:00'], ['d', '2025-01-03T05:00:00-05:00']]);
+  });
+
+  it('answers a query reading more rows than the execution limit allows with ClickHouse\'s timeout, as a 400', async () => {
+    const reply = await callKnobbed('POST', '/api/projects/1/query/', 'owner-query-only', hogql('SELECT count() FROM events'));
+    expect(reply.status).toBe(400);
+    expect(reply.json()).toMatchObject({ type: 'validation_error', code: 'timeout', detail: expect.stringContaining('Timeout exceeded') });
+  });
+
+  it('reads persons, their distinct ids and groups', async () => {
+    expect((await ask('SELECT id, properties FROM persons ORDER BY id ASC LIMIT 10')).results).toEqual([['00000000-0000-4000-8000-000000000007', '{"email":"a@x"}']]);
+    expect((await ask('SELECT person_id, distinct_id FROM person_distinct_ids ORDER BY person_id ASC, distinct_id ASC LIMIT 10')).results).toEqual([
+      ['00000000-0000-4000-8000-000000000007', 'ada'],
+      ['00000000-0000-4000-8000-000000000007', 'anon-1'],
+    ]);
+    expect((await ask('SELECT index, key, properties FROM groups WHERE index = 0 LIMIT 10')).results).toEqual([[0, 'acme', '{"seats":12}']]);
+  });
+
+  it('throttles the query endpoint on its own limits with a Retry-After', async () => {
+    let reply;
+    for (let i = 0; i < 13; i++) reply = await callKnobbed('POST', '/api/projects/1/query/', 'owner-all', hogql("SELECT event FROM events WHERE timestamp > toDateTime('2025-01-03') LIMIT 1"));
+    expect(reply!.status).toBe(429);
+    expect(reply!.headers['retry-after']).toMatch(/^\d+$/);
+    at = new Date(at.getTime() + 61_000);
+    expect((await callKnobbed('POST', '/api/projects/1/query/', 'owner-all', hogql("SELECT event FROM events WHERE timestamp > toDateTime('2025-01-03') LIMIT 1"))).status).toBe(200);
+  });
+});

@@ -79,6 +79,24 @@ describe('--sessionize', () => {
     expect(readStagedEvents(target.staging).filter((e) => e.timestamp === at(9, 50))).toEqual([]);
     const status = JSON.parse((await runCli(['status', '--json', '--staging', target.staging], { cwd: target.dir })).stdout);
     expect(status.passes.pendingSince).toBeNull();
+    // The refused read's row was removed: the all-files total leaves that read out.
+    expect(status.sourceTotals).toMatchObject({ rowsRead: 6, staged: 1, alreadyStaged: 5 });
+    expect(status.events.count).toBe(6);
+    const text = (await runCli(['status', '--staging', target.staging], { cwd: target.dir })).stdout;
+    expect(text).toMatch(/  all files +6 +1 +5 /);
+    expect(text).toContain('failed reads are left out of the total: nothing of them is staged');
+  });
+
+  it('a refusal names each example once: events of one person at one instant are one line', async () => {
+    const target = stagingIn(tempDir());
+    await exportSource(target, ['--from', 'jsonl', '--sessionize', '30', write(target, 'a.jsonl', [line('a', at(10, 0)), JSON.stringify({ event: 'Clicked', distinct_id: 'a', timestamp: at(10, 0), properties: {} })])]);
+    const sandbox = await sandboxAt();
+    const config = writeSandboxConfig(target.dir, sandbox);
+    expect((await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir })).code).toBe(0);
+    const refused = await runCli(['export-source', '--staging', target.staging, '--from', 'jsonl', '--sessionize', '30', write(target, 'b.jsonl', [line('a', at(9, 50))])], { cwd: target.dir });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('would change the session of 2 events a project already received');
+    expect(refused.stderr.split('\n').filter((l) => l.includes('distinct_id a,'))).toEqual([`  distinct_id a, 2 events at ${at(10, 0)}`]);
   });
 
   it('says when a source session id is not a UUIDv7, and offers --sessionize', async () => {

@@ -35,7 +35,7 @@ describe('migrate verify', () => {
     const json = await cli(['verify', '--project', 'test', '--json']);
     expect(json.code).toBe(9);
     const parsed = JSON.parse(json.stdout);
-    expect(parsed).toMatchObject({ project: 'test', method: 'import-run', summary: { complete: false, shortDays: 1, missing: 3 }, report: null });
+    expect(parsed).toMatchObject({ project: 'test', method: 'uuids', summary: { complete: false, shortDays: 1, missing: 3 }, report: null });
     expect(parsed.rows[0]).toEqual({ day: '2025-09-01', staged: 65, delivered: 65, deadLetters: 0, landed: 62, missing: 3 });
 
     const resent = await cli(['verify', '--project', 'test', '--resend-missing', '--quiet']);

@@ -5,8 +5,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { makeZip } from '../../scripts/zip-writer.mjs';
-import { jsonLinesProblem, zipProblem } from '../../src/sources/api/answer-checks.js';
-import { AnswerSampler, type AnswerSample } from '../../src/sources/api/answer-sample.js';
+import { jsonLinesProblem, zipProblem } from '../../src/source-apis/answer-checks.js';
+import { AnswerSampler, type AnswerSample } from '../../src/source-apis/answer-sample.js';
 
 const LINES = '{"event":"a","properties":{"time":1}}\n{"event":"b","properties":{"time":2}}\n';
 const HTML = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please log in</body></html>\n';

@@ -7,8 +7,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fetchedIn, nextRange, planWindow } from '../../src/stage-sources/api-plan.js';
-import { cutAtWindow, parseHour, type Span } from '../../src/sources/api/api-ranges.js';
-import { findApiSource } from '../../src/sources/api/api-sources.js';
+import { cutAtWindow, parseHour, type Span } from '../../src/source-apis/api-ranges.js';
+import { findApiSource } from '../../src/source-apis/api-sources.js';
 import { addPendingRanges, markDone, markFailed, rangesOf, type RangeStatus } from '../../src/staging/source-ranges.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';

@@ -1,7 +1,7 @@
 /** Days and hours of the source APIs: parsing, windows capped at what has settled, gaps, cuts, halves and sizing. Table-driven. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { cut, dayWindow, formatDay, formatHour, gaps, halves, hoursForTarget, hourWindow, parseDay, parseHour } from '../../src/sources/api/api-ranges.js';
+import { cut, dayWindow, formatDay, formatHour, gaps, halves, hoursForTarget, hourWindow, parseDay, parseHour } from '../../src/source-apis/api-ranges.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 30); // 2026-01-02T03:30Z
 const day = (text: string) => parseDay(text)!;

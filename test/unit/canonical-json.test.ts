@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, writeCanonical } from '../../src/events/canonical-json.js';
-import { parseJson } from '../../src/sources/json/read-json.js';
+import { canonicalJson, writeCanonical } from '../../src/json/canonical-json.js';
+import { parseJson } from '../../src/json/read-json.js';
 import { randomValue, seededRandom } from '../helpers/random-json.js';
 
 /** A value with each kind of thing the native path must hand to writeCanonical, or must write as it does. */

@@ -187,7 +187,7 @@ describe('export-source', () => {
     [['--from', 'csv', 'a.csv', '--segment-group-type', 'company'], '--segment-group-type applies to --from segment only'],
     [['--from', 'segment', 'logs/', '--segment-group-type', '  '], '--segment-group-type: must be 1 to 400 characters'],
     [['--from', 'csv'], 'no source files given: name files, directories or globs'],
-    [['--from', 'mixpanel', 'e.jsonl', '--start', '2025-01-01'], '--start applies to the source APIs only (--from mixpanel-api, amplitude-api), not --from mixpanel'],
+    [['--from', 'mixpanel', 'e.jsonl', '--start', '2025-01-01'], '--start applies to the source APIs only (--from mixpanel-api, amplitude-api, posthog-api), not --from mixpanel'],
     [['--from', 'csv', 'a.csv', '--retry-budget-ms', '10'], '--retry-budget-ms applies to the source APIs only'],
     [['--from', 'csv', 'a.csv', '--min-time', 'yesterday'], '--min-time yesterday: expected a date (2000-01-01) or a time with a zone'],
     [['--from', 'csv', 'a.csv', '--min-time', '2001-01-01 00:00'], '--min-time 2001-01-01 00:00: expected a date'],
@@ -255,7 +255,13 @@ describe('export-source from a source API', () => {
     });
   });
 
+  it('reads another PostHog project named by --project, with GeoIP off for every row', async () => {
+    const input = await apiInput(['--from', 'posthog-api', '--project', 'old', '--start', '2025-01-01', '--end', '2025-01-31']);
+    expect(input).toMatchObject({ api: 'posthog-api', project: 'old', ingestion: { geoipFromIp: false, importSource: 'posthog' }, recordedOptions: { geoip: false } });
+  });
+
   it.each<[string[], string]>([
+    [['--from', 'mixpanel-api', '--project', 'old', '--start', '2025-01-01', '--end', '2025-01-02'], '--project applies to --from posthog-api only'],
     [['--from', 'mixpanel-api', 'export.jsonl', '--start', '2025-01-01', '--end', '2025-01-02'], "--from mixpanel-api fetches from Mixpanel's export API: give --start and --end, not files (export.jsonl)"],
     [['--from', 'amplitude-api', '--start', '2025-01-01', '--end', '2025-01-02', '--timezone', 'Europe/Paris'], '--timezone does not apply to --from amplitude'],
   ])('%j is a usage error', async (args, message) => {
@@ -399,6 +405,11 @@ describe('sandbox', () => {
     const sandbox = toSandboxOptions(options as unknown as SandboxCommandOptions);
     expect(sandbox).toMatchObject({ port: 0, dbPath: ':memory:', capture: { countOnly: true, faults: { error503: 0.2, error429RetryAfter: 0.1, retryAfterSeconds: 3 } } });
     expect(typeof sandbox.capture?.random).toBe('function');
+  });
+
+  it('takes the query API\'s row cap and execution limit', async () => {
+    const { options } = await parseArgv(['sandbox', '--query-max-rows', '10000', '--query-max-scanned-rows', '500000']);
+    expect(toSandboxOptions(options as unknown as SandboxCommandOptions).api?.query).toEqual({ maxRows: 10_000, maxScannedRows: 500_000 });
   });
 
   it.each([

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { linkEvent } from '../../src/stage-sources/passes/identity-links.js';
-import { groupUpdateEvent } from '../../src/stage-sources/passes/group-updates.js';
+import { linkEvent } from '../../src/passes/identity-links.js';
+import { groupUpdateEvent } from '../../src/passes/group-updates.js';
 import { DerivedRows } from '../../src/staging/derived-rows.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';

@@ -46,6 +46,9 @@ describe('project key check', () => {
 
   it.each<[string, KeyFacts, 'ok' | 'warning' | 'problem', RegExp]>([
     ['the API confirms the key', { via: 'api', configuredKey: KEY, projectId: '1', project }, 'ok', /the key of project "Test" \(id 1\), as its API says/],
+    ['the API and the ingestion host both know the key', { via: 'api', configuredKey: KEY, projectId: '1', project, flags: answer(200, 'application/json', '{"flags":{}}') }, 'ok', /as its API says/],
+    ['the API knows the key, the ingestion host does not (another PostHog)', { via: 'api', configuredKey: KEY, projectId: '1', project, flags: answer(401, 'text/plain', 'invalid') }, 'problem', /the ingestion host does not: its flags endpoint answered HTTP 401.*"host" and "apiHost" are not the same PostHog/],
+    ['the API knows the key, flags cannot say', { via: 'api', configuredKey: KEY, projectId: '1', project, flags: { type: 'unreachable', reason: 'timeout' } }, 'ok', /as its API says/],
     ['the key of the other project', { via: 'api', configuredKey: 'phc_other', projectId: '1', project, others: [project, other] }, 'problem', /not the key of project "Test" \(id 1\).*it is the key of project "Production" \(id 2\)/],
     ['a key of no visible project', { via: 'api', configuredKey: 'phc_typo', projectId: '1', project, others: [project, other] }, 'problem', /belongs to no project the personal key can see/],
     ['projects cannot be listed', { via: 'api', configuredKey: 'phc_typo', projectId: '1', project }, 'problem', /cannot list projects to say whose key it is/],

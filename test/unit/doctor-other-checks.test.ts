@@ -6,7 +6,7 @@ import { ingestionRulesCheck } from '../../src/doctor/checks/ingestion-rules-che
 import { clockCheck, diskCheck, nodeCheck } from '../../src/doctor/checks/machine-checks.js';
 import { scopeCheck } from '../../src/doctor/checks/scope-check.js';
 import type { BillingFacts, MachineFacts, PersonalKeyFacts, ProjectEventsFacts, StagedFacts, StagedRuleFacts } from '../../src/doctor/doctor-facts.js';
-import { importNeed, roomFor, stagingNeed, WAL_ALLOWANCE_BYTES } from '../../src/doctor/disk-estimate.js';
+import { importNeed, roomFor, stagingNeed, WAL_ALLOWANCE_BYTES } from '../../src/machine/disk-estimate.js';
 import { grantsScope } from '../../src/doctor/scopes.js';
 
 const MIB = 1024 * 1024;

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { SourceApiTarget } from '../../src/config/resolve-source.js';
 import { classifyOutcome } from '../../src/http/classify-outcome.js';
 import type { HttpOutcome } from '../../src/http/http-outcome.js';
-import { parseDay, parseHour } from '../../src/sources/api/api-ranges.js';
-import { AMPLITUDE_EXPORT } from '../../src/sources/api/amplitude-export-api.js';
-import { MIXPANEL_EXPORT } from '../../src/sources/api/mixpanel-export-api.js';
+import { parseDay, parseHour } from '../../src/source-apis/api-ranges.js';
+import { AMPLITUDE_EXPORT } from '../../src/source-apis/amplitude-export-api.js';
+import { MIXPANEL_EXPORT } from '../../src/source-apis/mixpanel-export-api.js';
 
 const target: SourceApiTarget & { projectId: string } = {
   source: 'mixpanel-api:42',

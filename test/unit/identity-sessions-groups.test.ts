@@ -9,10 +9,10 @@ import { firstAndLast, observe } from '../../src/events/group-observations.js';
 import { isIllegalDistinctId } from '../../src/events/illegal-distinct-id.js';
 import { uuidText } from '../../src/events/stable-uuid.js';
 import { contentChanges, describeChange } from '../../src/stage-sources/content-options.js';
-import { decideDevice, isPlaceholderDevice } from '../../src/stage-sources/passes/device-guards.js';
-import { changePoints, groupUpdateEvent } from '../../src/stage-sources/passes/group-updates.js';
-import { linkEvent } from '../../src/stage-sources/passes/identity-links.js';
-import { computedSessionId, SessionWalk } from '../../src/stage-sources/passes/sessionize.js';
+import { decideDevice, isPlaceholderDevice } from '../../src/passes/device-guards.js';
+import { changePoints, groupUpdateEvent } from '../../src/passes/group-updates.js';
+import { linkEvent } from '../../src/passes/identity-links.js';
+import { computedSessionId, SessionWalk } from '../../src/passes/sessionize.js';
 import { reviewSessionId } from '../../src/stage-sources/session-ids.js';
 
 const timeOf = (uuid: string): number => parseInt(uuid.slice(0, 8) + uuid.slice(9, 13), 16);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLayoutOf, JsonArraySplitter, type ArrayEntry } from '../../src/sources/json/json-array-splitter.js';
-import { parseJson } from '../../src/sources/json/read-json.js';
+import { jsonLayoutOf, JsonArraySplitter, type ArrayEntry } from '../../src/json/json-array-splitter.js';
+import { parseJson } from '../../src/json/read-json.js';
 import { randomChunks, randomValue, seededRandom } from '../helpers/random-json.js';
 
 function split(chunks: readonly string[], maxElementChars?: number): ArrayEntry[] {

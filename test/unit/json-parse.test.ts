@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonCarefully } from '../../src/sources/json/careful-json-parser.js';
-import type { JsonProblem } from '../../src/sources/json/json-problem.js';
-import type { JsonParseResult, JsonReadOptions, JsonValue } from '../../src/sources/json/json-value.js';
-import { stringifyJson } from '../../src/sources/json/json-writer.js';
-import { setOwnProperty } from '../../src/sources/json/own-property.js';
-import { parseJson } from '../../src/sources/json/read-json.js';
+import { parseJsonCarefully } from '../../src/json/careful-json-parser.js';
+import type { JsonProblem } from '../../src/json/json-problem.js';
+import type { JsonParseResult, JsonReadOptions, JsonValue } from '../../src/json/json-value.js';
+import { stringifyJson } from '../../src/json/json-writer.js';
+import { setOwnProperty } from '../../src/json/own-property.js';
+import { parseJson } from '../../src/json/read-json.js';
 import { mutate, randomText, randomValue, seededRandom } from '../helpers/random-json.js';
 
 /** Both readers (the fast path and the careful parser) must agree; returns the value. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildEvent } from '../../src/events/build-event.js';
-import { canonicalJson } from '../../src/events/canonical-json.js';
+import { canonicalJson } from '../../src/json/canonical-json.js';
 import { buildNameMap } from '../../src/events/name-map.js';
 import { applyJsonColumns, valueAtPath } from '../../src/sources/json-columns.js';
 import { jsonlItems, toJsonItem } from '../../src/sources/jsonl-source.js';

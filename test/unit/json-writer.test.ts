@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { eventJson } from '../../src/delivery/event-encoding.js';
-import { parseJsonCarefully } from '../../src/sources/json/careful-json-parser.js';
-import { distinctIdText, exactIntegerOfText } from '../../src/sources/json/json-numbers.js';
-import { stringifyJson } from '../../src/sources/json/json-writer.js';
-import { parseJson } from '../../src/sources/json/read-json.js';
+import { parseJsonCarefully } from '../../src/json/careful-json-parser.js';
+import { distinctIdText, exactIntegerOfText } from '../../src/json/json-numbers.js';
+import { stringifyJson } from '../../src/json/json-writer.js';
+import { parseJson } from '../../src/json/read-json.js';
 import { randomValue, seededRandom } from '../helpers/random-json.js';
 
 describe('stringifyJson', () => {

@@ -1,6 +1,6 @@
 /** The source APIs' request limits as sliding windows on the test clock. */
 import { describe, expect, it } from 'vitest';
-import { RequestWindow } from '../../src/sources/api/request-window.js';
+import { RequestWindow } from '../../src/source-apis/request-window.js';
 import { testClock } from '../helpers/test-clock.js';
 
 const HOUR = 3_600_000;

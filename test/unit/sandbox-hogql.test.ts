@@ -131,8 +131,8 @@ describe('row caps', () => {
 describe('refused queries name what is wrong or unsupported', () => {
   it.each<[string, string]>([
     ['SELECT * FROM events', "SELECT * is not supported by the sandbox's HogQL subset (see docs/sandbox-api.md)."],
-    ['SELECT count() FROM persons', 'The table persons is not supported'],
-    ['SELECT count() FROM foo', 'Unknown table `foo`. The sandbox answers queries FROM events only.'],
+    ['SELECT count() FROM sessions', 'The table sessions is not supported'],
+    ['SELECT count() FROM foo', 'Unknown table `foo`. The sandbox answers queries FROM events, persons, person_distinct_ids, groups.'],
     ['SELECT 1', 'A query without FROM events is not supported'],
     ['SELECT avg(1) FROM events', 'The function avg() is not supported'],
     ['SELECT uniq(uuid) FROM events', 'The function uniq() is not supported'],

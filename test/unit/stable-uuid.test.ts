@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/events/canonical-json.js';
+import { canonicalJson } from '../../src/json/canonical-json.js';
 import { deriveUuid, deriveUuidBytes, MIGRATE_NAMESPACE, normaliseUuid, uuidBytes, uuidText } from '../../src/events/stable-uuid.js';
 
 /** The rule as first written (hex digits of SHA-1 laid out as text): the frozen reference. */

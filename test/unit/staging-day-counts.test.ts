@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
-import { countByDay, deadLettersByReason, eventsInWindow, forEachStagedUuid, stagedTimeRange } from '../../src/staging/day-counts.js';
+import { countByDay, deadLettersByReason, forEachDeliveredUuid, stagedTimeRange } from '../../src/staging/day-counts.js';
 import { bindProject, DeliveryCheckpoint, findProjectRecord } from '../../src/staging/delivery-store.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
 import { readImportRunId } from '../../src/staging/import-run-id.js';
@@ -56,13 +56,18 @@ describe('day counts', () => {
     expect(countByDay(store, project.id, { fromMs: 0, toMs: D }, true).map((r) => [r.event, r.staged])).toEqual([['a', 1], ['b', 1]]);
     expect(countByDay(store, undefined, range, false).every((r) => r.delivered === 0)).toBe(true);
     expect(deadLettersByReason(store, project.id)).toEqual([{ status: 400, message: 'bad', count: 1 }]);
-    expect(eventsInWindow(store, project.id, { fromMs: 0, toMs: D }).map((e) => [e.seq, e.settlement, e.day])).toEqual([[2, 'delivered', 0], [3, 'dead-letter', 0]]);
-    const visited: Array<[string, number, string]> = [];
-    forEachStagedUuid(store, { fromMs: D, toMs: 2 * D }, (uuid, day, name) => visited.push([uuid, day, name]));
-    expect(visited.sort()).toEqual([
-      ['01900000000070008000000000000004', 1, '$identify'],
-      ['01900000000070008000000000000005', 1, '$groupidentify'],
+    const delivered = (fromMs: number, toMs: number): Array<[number, string, number, string]> => {
+      const visited: Array<[number, string, number, string]> = [];
+      forEachDeliveredUuid(store, project.id, { fromMs, toMs }, (seq, uuid, day, name) => visited.push([seq, uuid, day, name]));
+      return visited.sort((a, b) => a[0] - b[0]);
+    };
+    // Only what the project received: the dead letter (seq 3) and the undelivered event (seq 6) are not visited.
+    expect(delivered(0, D)).toEqual([[2, '01900000000070008000000000000002', 0, 'a']]);
+    expect(delivered(D, 2 * D)).toEqual([
+      [4, '01900000000070008000000000000004', 1, '$identify'],
+      [5, '01900000000070008000000000000005', 1, '$groupidentify'],
     ]);
+    expect(delivered(3 * D, 4 * D)).toEqual([]);
     expect(readImportRunId(store)).toBeUndefined();
     store.close();
   });
@@ -78,7 +83,9 @@ describe('day counts', () => {
     expect(findProjectRecord(store, 'test')!.delivered).toBe(4);
     expect(requeuedCount(store, project.id)).toBe(2);
     expect(store.db.prepare('SELECT seq, run_id AS runId FROM requeued_events ORDER BY seq').all()).toEqual([{ seq: 2, runId: again.id }, { seq: 6, runId: again.id }]);
-    expect(eventsInWindow(store, project.id, { fromMs: 3 * D, toMs: 4 * D })[0]!.settlement).toBe('pending');
+    const stillDelivered: number[] = [];
+    forEachDeliveredUuid(store, project.id, { fromMs: -D, toMs: 4 * D }, (seq) => stillDelivered.push(seq));
+    expect(stillDelivered.sort()).toEqual([1, 3, 4, 5]);
     store.close();
   });
 });

@@ -6,7 +6,7 @@ import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { RefusedError, StagingError } from '../../src/errors.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../src/events/json-depth.js';
+import { jsonDepth, SQLITE_MAX_JSON_DEPTH as MAX_JSON_DEPTH } from '../../src/json/json-depth.js';
 import { beginRead, finishRead, latestRead, partialReads, recordProgress, refusePartialReads } from '../../src/staging/source-reads.js';
 import { listRejects, stagingReport } from '../../src/staging/staging-report.js';
 import { StagingStore } from '../../src/staging/staging-store.js';

@@ -1,7 +1,7 @@
 /** The HogQL verify sends: escaping (read back by the sandbox's tokenizer), the texts, and the time zones taken for UTC. */
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../src/sandbox/api/query/hogql-tokens.js';
-import { hogqlString, hogqlTime, isUtc, landedCountsQuery, uuidPageQuery } from '../../src/verify/hogql-text.js';
+import { hogqlString, hogqlTime, uuidPageQuery } from '../../src/verify/hogql-text.js';
 
 const DAY = Date.UTC(2025, 8, 1);
 
@@ -27,26 +27,6 @@ describe('hogqlString', () => {
 });
 
 describe('queries', () => {
-  it('counts distinct uuids of the import run per day', () => {
-    expect(landedCountsQuery({ fromMs: DAY, toMs: DAY + 2 * 86_400_000, importRun: 'run-1', byEvent: false, grouping: 'project-utc', limit: 50_000, offset: 0 })).toBe(
-      [
-        'SELECT toDate(timestamp) AS day, count(DISTINCT uuid) AS landed',
-        'FROM events',
-        "WHERE timestamp >= '2025-09-01T00:00:00.000Z' AND timestamp < '2025-09-03T00:00:00.000Z' AND properties.$import_run = 'run-1'",
-        'GROUP BY day',
-        'ORDER BY day',
-        'LIMIT 50000 OFFSET 0',
-      ].join('\n'),
-    );
-  });
-
-  it('by event, in a project on another zone than UTC, with an id that needs escaping', () => {
-    const text = landedCountsQuery({ fromMs: DAY, toMs: DAY + 86_400_000, importRun: "o'brien", byEvent: true, grouping: 'convert-to-utc', limit: 11, offset: 10 });
-    expect(text).toContain("SELECT toDate(toTimeZone(timestamp, 'UTC')) AS day, event, count(DISTINCT uuid) AS landed");
-    expect(text).toContain("properties.$import_run = 'o\\'brien'");
-    expect(text).toContain('GROUP BY day, event\nORDER BY day, event\nLIMIT 11 OFFSET 10');
-  });
-
   it('pages uuids by keyset', () => {
     expect(uuidPageQuery({ fromMs: DAY, toMs: DAY + 86_400_000, limit: 3 })).toBe(
       "SELECT DISTINCT uuid\nFROM events\nWHERE timestamp >= '2025-09-01T00:00:00.000Z' AND timestamp < '2025-09-02T00:00:00.000Z'\nORDER BY uuid\nLIMIT 3",
@@ -58,16 +38,5 @@ describe('queries', () => {
 
   it('writes times before 1970 as UTC instants', () => {
     expect(hogqlTime(Date.UTC(1969, 11, 31, 23, 59, 59, 999))).toBe("'1969-12-31T23:59:59.999Z'");
-  });
-
-  it.each<[string | null | undefined, boolean]>([
-    ['UTC', true],
-    ['Etc/UTC', true],
-    [null, true],
-    [undefined, true],
-    ['Europe/Paris', false],
-    ['America/New_York', false],
-  ])('isUtc(%s) = %s', (zone, utc) => {
-    expect(isUtc(zone)).toBe(utc);
   });
 });

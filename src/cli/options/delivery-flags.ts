@@ -4,22 +4,27 @@
  * run's recorded options from those given now.
  */
 import type { Command } from 'commander';
-import { DELIVERY_OPTIONS, flagName, type DeliveryOption, type GivenSettings } from '../../delivery/delivery-options.js';
+import { DELIVERY_OPTIONS, flagName, type DeliveryOption, type GivenSettings, type IntegerRow } from '../../delivery/delivery-options.js';
 import { configOption, integerOption, jsonOption, quietOption, stagingOption } from './common-options.js';
 import { misplacedGeoipOption } from './geoip-option.js';
 
-function helpOf(option: DeliveryOption): string {
+function helpOf(option: DeliveryOption | IntegerRow<string>): string {
   if (option.kind === 'switch') return option.help;
   const shown = option.defaultText ?? (typeof option.default === 'number' ? String(option.default) : 'depends on the host');
   return `${option.help} (default ${shown})`;
 }
 
-export function deliveryFlags(command: Command): Command {
-  for (const option of DELIVERY_OPTIONS) {
+/** The flags of a table of options (delivery's, the source APIs'), their help saying the default. */
+export function tableFlags(command: Command, options: ReadonlyArray<DeliveryOption | IntegerRow<string>>): Command {
+  for (const option of options) {
     if (option.kind === 'switch') command.option(option.flag, helpOf(option));
     else command.option(option.flag, helpOf(option), integerOption(flagName(option), option.min));
   }
   return command;
+}
+
+export function deliveryFlags(command: Command): Command {
+  return tableFlags(command, DELIVERY_OPTIONS);
 }
 
 /** Every option import and resume share: delivery tuning, staging file, config, quiet, json. */

@@ -49,8 +49,3 @@ export function parseTimeFlag(flag: string, text: string): number {
 export function defaultedTime(options: TimeOptions): string[] {
   return options.minTime === undefined && options.allowBefore === undefined ? ['minTime'] : [];
 }
-
-/** The bound as recorded with each read (compared when the file is read again). */
-export function recordedMinTime(minTimeMs: number): string {
-  return new Date(minTimeMs).toISOString();
-}

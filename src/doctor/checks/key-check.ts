@@ -15,8 +15,23 @@ function projectName(p: ApiProject): string {
   return `"${p.name}" (id ${p.id})`;
 }
 
+const SAME_POSTHOG = 'Point "host" and "apiHost" of this project in the config at the same PostHog (or drop "apiHost" so it follows "host").';
+
+/** The API knows the key; the ingestion host must know it too, or its capture may answer 200 and drop every event. */
+function ingestionHostVerdict(facts: Extract<KeyFacts, { via: 'api' }>): CheckResult | undefined {
+  const flags = facts.flags;
+  if (flags?.type !== 'answer' || flags.answer.status !== 401) return undefined;
+  return problem(
+    'project-key',
+    `the API knows the project key as the key of project ${projectName(facts.project)}, but the ingestion host does not: its flags endpoint answered ${describeAnswer(flags.answer)}; "host" and "apiHost" are not the same PostHog, and events sent to the host may be answered 200 and dropped`,
+    SAME_POSTHOG,
+  );
+}
+
 function apiVerdict(facts: Extract<KeyFacts, { via: 'api' }>): CheckResult {
   if (facts.project.apiToken === facts.configuredKey) {
+    const elsewhere = ingestionHostVerdict(facts);
+    if (elsewhere !== undefined) return elsewhere;
     return ok('project-key', `the project key is the key of project ${projectName(facts.project)}, as its API says`);
   }
   const owner = facts.others?.find((p) => p.apiToken === facts.configuredKey);

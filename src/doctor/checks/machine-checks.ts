@@ -6,7 +6,7 @@
 import { bytes } from '../../util/format.js';
 import { ok, problem, warning, type CheckResult } from '../check-result.js';
 import type { MachineFacts } from '../doctor-facts.js';
-import { roomFor } from '../disk-estimate.js';
+import { roomFor } from '../../machine/disk-estimate.js';
 
 /** Clock skew above which the rules about recent and future events may judge wrongly, in ms. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;

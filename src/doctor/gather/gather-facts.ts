@@ -13,10 +13,11 @@ import type { StagingStore } from '../../staging/staging-store.js';
 import type { Clock } from '../../util/clock.js';
 import { hostCheck } from '../checks/host-check.js';
 import type { ConfiguredProject, DoctorFacts, KeyFacts, PersonalKeyFacts, Probe, SeparationFacts, StagedFacts } from '../doctor-facts.js';
-import { importNeed } from '../disk-estimate.js';
+import { importNeed } from '../../machine/disk-estimate.js';
 import { gatherApiFacts, type ApiFacts } from './api-facts.js';
 import { probeEmptyBatch, probeFlags, type ProbeContext } from './ingestion-probes.js';
-import { diskFacts, stagedFacts } from './local-facts.js';
+import { diskFacts } from '../../machine/disk-facts.js';
+import { stagedFacts } from './local-facts.js';
 
 export interface GatherInput {
   config: MigrateConfig;
@@ -77,8 +78,9 @@ async function apiFacts(input: GatherInput, http: HttpClient, staged: StagedFact
 }
 
 async function keyFacts(api: ApiFacts, ctx: ProbeContext, hostUsable: boolean): Promise<KeyFacts> {
-  if (api.key.type === 'known') return api.key.facts;
   const flags: Probe = hostUsable ? (await probeFlags(ctx)).probe : { type: 'not-sent', reason: 'the host is not a PostHog ingestion endpoint' };
+  // Asked even when the API knows the key: the API may be another PostHog than the ingestion host.
+  if (api.key.type === 'known') return api.key.facts.via === 'api' ? { ...api.key.facts, flags } : api.key.facts;
   const failure = api.key.apiFailure;
   return failure !== undefined ? { via: 'api-failed', ...failure, flags } : { via: 'flags', probe: flags, why: api.key.why };
 }

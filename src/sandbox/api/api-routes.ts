@@ -2,6 +2,7 @@ import type { Route } from '../router.js';
 import { json } from '../router.js';
 import { accessControlRoutes } from './access-control-routes.js';
 import { billingRoutes } from './billing-routes.js';
+import { configRoutes } from './config/config-routes.js';
 import { exportsRoutes } from './exports-routes.js';
 import { flagsRoutes } from './flags-routes.js';
 import { groupsRoutes } from './groups-routes.js';
@@ -10,7 +11,7 @@ import { listNotebooks } from './notebook-store.js';
 import { organizationRoutes } from './organization-routes.js';
 import { personalKeyRoutes } from './personal-key-routes.js';
 import { projectsRoutes } from './projects-routes.js';
-import { queryRoutes } from './query/query-routes.js';
+import { queryRoutes, type QueryOptions } from './query/query-routes.js';
 
 /** How the management API behaves: which PostHog it imitates, and how slow its exports are. */
 export interface ApiOptions {
@@ -28,6 +29,10 @@ export interface ApiOptions {
   overQuota?: boolean;
   /** Older PostHog: a personal key reading itself (`@current`) needs `personal_api_key:read`. Default false. */
   currentKeyNeedsScope?: boolean;
+  /** Configuration resources whose create answers 402, as on a plan without them (e.g. `experiments`). */
+  paywalled?: readonly string[];
+  /** The query endpoint: row cap, execution limit (in rows read), rate limits. */
+  query?: QueryOptions;
 }
 
 /** Inspection routes for tests and rehearsals, outside PostHog's API. */
@@ -47,8 +52,9 @@ export function createApiRoutes(options: ApiOptions = {}): Route[] {
     ...explicitMembersRoutes(options.explicitMembers ?? true),
     ...exportsRoutes({ renderMs: options.exportRenderMs, content404UntilReady: options.exportContent404UntilReady, sleep: options.sleep }),
     ...groupsRoutes,
-    ...queryRoutes,
+    ...queryRoutes(options.query),
     ...flagsRoutes,
+    ...configRoutes({ paywalled: options.paywalled }),
     ...personalKeyRoutes(options.currentKeyNeedsScope === true),
     ...billingRoutes(options.billingEventsLimit, options.overQuota === true),
     ...debugRoutes,

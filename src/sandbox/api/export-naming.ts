@@ -1,5 +1,5 @@
 /** Export filenames as the service writes them: `export-<slug>-YYYY-MM-DD-HHMMSS.<ext>`. Pure. */
-import { EXPORT_FORMATS, type ExportFormat } from '../../management/export-formats.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../../posthog/lists.js';
 
 export function slugify(text: string): string {
   const slug = text

@@ -4,7 +4,7 @@
  * as `renderMs`), an insight or dashboard export also needs that object's read scope, video
  * and GIF need a session recording, and each user sees only the exports they created.
  */
-import { isExportFormat, type ExportFormat } from '../../management/export-formats.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../../posthog/lists.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../router.js';
 import { json } from '../router.js';
 import { hasScope, projectRoute, type ApiContext } from './api-auth.js';
@@ -52,6 +52,11 @@ function primaryKey(body: Record<string, unknown>, attr: 'dashboard' | 'insight'
   return value;
 }
 
+/** The serializer's choice field: one of the model's formats, exactly as written. */
+function isFormatChoice(value: unknown): value is ExportFormat {
+  return typeof value === 'string' && Object.hasOwn(EXPORT_FORMATS, value);
+}
+
 /** Field checks in the serializer's field order, then the rule that one source is needed. */
 export function validateExport(body: Record<string, unknown>): ValidExport | SandboxResponse {
   const dashboard = primaryKey(body, 'dashboard', SANDBOX_DASHBOARDS);
@@ -60,7 +65,7 @@ export function validateExport(body: Record<string, unknown>): ValidExport | San
   if (typeof insight === 'object' && insight !== null) return insight;
   const format = body.export_format;
   if (format === undefined || format === null) return required('export_format');
-  if (!isExportFormat(format)) return validationError('invalid_choice', `"${String(format)}" is not a valid choice.`, 'export_format');
+  if (!isFormatChoice(format)) return validationError('invalid_choice', `"${String(format)}" is not a valid choice.`, 'export_format');
   const context = body.export_context ?? null;
   if (context !== null && (typeof context !== 'object' || Array.isArray(context))) {
     return validationError('invalid_input', 'Value must be valid JSON object.', 'export_context');

@@ -8,10 +8,6 @@ import type { Readable } from 'node:stream';
 import { createGunzip, gunzipSync, type Gunzip } from 'node:zlib';
 import { captureProblem, type CaptureProblem } from './capture-problem.js';
 
-/** PostHog's limit on a body as received. */
-export const DEFAULT_MAX_RECEIVED_BYTES = 20 * 1024 * 1024;
-/** PostHog's limit on a body once decompressed. */
-export const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
 /** Below this many compressed bytes, inflating in one call is cheaper than a stream. */
 const INFLATE_IN_ONE_CALL_BYTES = 1024 * 1024;
 

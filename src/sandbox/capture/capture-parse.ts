@@ -13,6 +13,7 @@ import { eventOverLimit, noEventOverLimit, underLimitAtAnySize } from './event-s
 import { parseIsoUtc, resolveTimestamp, type TimestampWarning } from './event-timestamp.js';
 import { readJson, type JsonRead } from './json-read.js';
 import type { ObjectScan } from './json-scan.js';
+import { CAPTURE_MAX_EVENT_BYTES } from '../../posthog/limits.js';
 
 type Obj = Record<string, unknown>;
 
@@ -60,8 +61,6 @@ export interface ParseContext extends CheckOptions {
   querySentAtMs?: number;
   newUuid(): string;
 }
-
-export const DEFAULT_MAX_EVENT_BYTES = 1_000_000;
 
 const parseError = (detail: string): CaptureProblem => captureProblem(400, 'invalid_payload', `failed to parse request: ${detail}`);
 
@@ -193,7 +192,7 @@ function checkBody(payload: JsonPayload, options: CheckOptions): CheckedBody | C
     const problem = processProblem(raw);
     if (problem) return problem;
   }
-  const tooBigAt = firstTooBig(payload, shape, read, options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
+  const tooBigAt = firstTooBig(payload, shape, read, options.maxEventBytes ?? CAPTURE_MAX_EVENT_BYTES);
   return {
     token: shape.token,
     historicalMigration: shape.historicalMigration,

@@ -8,7 +8,8 @@
 import { json, type Route, type RouteHandler, type SandboxRequest, type SandboxResponse } from '../router.js';
 import { projectIdForToken } from '../sandbox-projects.js';
 import type { SandboxStore } from '../sandbox-store.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RECEIVED_BYTES, readCaptureBody } from './capture-body.js';
+import { CAPTURE_MAX_DECOMPRESSED_BYTES, CAPTURE_MAX_RECEIVED_BYTES } from '../../posthog/limits.js';
+import { readCaptureBody } from './capture-body.js';
 import { faultBody, pickFault, slowDelayMs, type CaptureFaults } from './capture-faults.js';
 import { checkCapture, parseCapture, type CheckedCapture } from './capture-parse.js';
 import { compressionOf, extractPayload } from './capture-payload.js';
@@ -89,7 +90,7 @@ function captureHandler(store: SandboxStore, options: CaptureOptions, sink: Capt
     random: options.random ?? Math.random,
     sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
   };
-  const limits = { maxReceivedBytes: options.maxReceivedBytes ?? DEFAULT_MAX_RECEIVED_BYTES, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
+  const limits = { maxReceivedBytes: options.maxReceivedBytes ?? CAPTURE_MAX_RECEIVED_BYTES, maxBodyBytes: options.maxBodyBytes ?? CAPTURE_MAX_DECOMPRESSED_BYTES };
   const maxEventBytes = options.maxEventBytes;
   return async (req, ctx) => {
     sink.stats.requests++;

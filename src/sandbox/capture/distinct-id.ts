@@ -3,9 +3,8 @@
  * JSON value written out the way Rust's serde_json writes it (a number from its source text,
  * never rounded; objects with sorted keys); NUL replaced by U+FFFD; cut at 200 characters.
  */
-import { canonicalJson } from '../../events/canonical-json.js';
-
-export const MAX_DISTINCT_ID_CHARS = 200;
+import { canonicalJson } from '../../json/canonical-json.js';
+import { MAX_DISTINCT_ID_CHARS } from '../../posthog/limits.js';
 
 const U64_MAX = 18446744073709551615n;
 const I64_MIN = -9223372036854775808n;

@@ -5,9 +5,8 @@
  * 23 hours in the future becomes now; a year outside 0-9999 becomes the epoch; an unreadable
  * timestamp becomes now, with a warning.
  */
+import { FUTURE_TIMESTAMP_ALLOWANCE_MS as FUTURE_CUTOFF_MS } from '../../posthog/limits.js';
 import { parseEventDate } from './event-date.js';
-
-const FUTURE_CUTOFF_MS = 23 * 60 * 60 * 1000;
 
 /** ISO 8601 in UTC unless it says otherwise (a batch's `sent_at`). */
 export function parseIsoUtc(text: string): number | undefined {

@@ -7,11 +7,10 @@
  */
 import type { Statement } from '../../sqlite/database.js';
 import type { SandboxStore } from '../sandbox-store.js';
+import { MAX_GROUP_TYPES } from '../../posthog/limits.js';
 
 type Obj = Record<string, unknown>;
 
-/** PostHog allows five group types per project (indexes 0 to 4). */
-export const MAX_GROUP_TYPES = 5;
 
 const objectAt = (properties: Obj, key: string): Obj | undefined => {
   const value = properties[key];

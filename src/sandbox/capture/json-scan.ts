@@ -10,9 +10,10 @@
  * object's. Syntax is left to `JSON.parse`: on text that is not JSON this pass may find
  * nothing, and never throws.
  */
+import { CAPTURE_JSON_DEPTH_LIMIT } from '../../posthog/limits.js';
 
-/** serde_json counts nesting down from 128 and fails when it reaches 0: level 128 is refused. */
-export const MAX_JSON_DEPTH = 127;
+/** serde_json counts nesting down from its limit and fails when it reaches 0: level 128 is refused, 127 read. */
+export const MAX_JSON_DEPTH = CAPTURE_JSON_DEPTH_LIMIT - 1;
 
 export interface ObjectScan {
   /** The object's bytes are `bytes.subarray(start, end)`. */

@@ -7,7 +7,7 @@
  * (only keys the person lacks; a null counts as present) and `$unset` apply. The answer is the
  * person's id and properties after the event, the snapshot stored on the event.
  */
-import { isIllegalDistinctId } from '../../events/illegal-distinct-id.js';
+import { refusesToMergeOn } from './illegal-distinct-id.js';
 import type { CapturedEvent } from './capture-parse.js';
 import type { Person, PersonState } from './person-state.js';
 
@@ -75,7 +75,7 @@ function link(state: PersonState, at: EventAt): { person: Person; identified: tr
   const ids = linkRequest(at.event);
   if (ids === undefined || ids[0] === ids[1]) return undefined;
   const [otherId, intoId] = ids;
-  const illegal = [intoId, otherId].find(isIllegalDistinctId);
+  const illegal = [intoId, otherId].find(refusesToMergeOn);
   if (illegal !== undefined) {
     const details = { illegalDistinctId: illegal, otherDistinctId: illegal === intoId ? otherId : intoId, eventUuid: at.event.uuid };
     state.warn(at.teamId, 'cannot_merge_with_illegal_distinct_id', details, at.event.timestamp);

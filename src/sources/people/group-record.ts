@@ -4,11 +4,11 @@
  * `$group_set`, and the conventional distinct_id `$<type>_<key>`.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
-import { MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../../events/staged-event.js';
+import { MAX_DISTINCT_ID_CHARS, MAX_GROUP_KEY_CHARS } from '../../posthog/limits.js';
 import { valueAtPath } from '../json-columns.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import type { ReaderOptions } from '../source-item.js';
 import { roleName, type RecordMapper, type RecordRole } from './record-readers.js';
 

@@ -12,7 +12,7 @@ import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { delimiterHint, findColumn, headerIndex, inferCell, listNames } from '../csv-columns.js';
 import { CsvTokenizer, type CsvItem } from '../csv-tokenizer.js';
 import { itemOf, jsonItemMapper, jsonLinesReader } from '../json-lines.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import { csvSyntax, type JsonItemMapper, type ReaderOptions, type SourceItem } from '../source-item.js';
 
 /** A field a person or group row is read by, with the name it has when --column does not say. */

@@ -5,10 +5,10 @@
  * (JSON lines) are taken as they are.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { valueAtPath } from '../json-columns.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import type { ReaderOptions } from '../source-item.js';
 import { roleName, type RecordMapper, type RecordRole } from './record-readers.js';
 

@@ -6,7 +6,7 @@
  */
 import type { GroupProperties } from '../../events/group-observations.js';
 import { noteExample, type SourceNote } from '../../events/source-notes.js';
-import { MAX_GROUP_KEY_CHARS } from '../../events/staged-event.js';
+import { MAX_GROUP_KEY_CHARS } from '../../posthog/limits.js';
 import { isObject, type Properties } from './vendor-values.js';
 
 function keyText(value: unknown): string | undefined {

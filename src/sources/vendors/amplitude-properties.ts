@@ -2,8 +2,8 @@
  * Amplitude's event fields as PostHog properties, following PostHog's own Amplitude importer.
  * Pure tables and functions; the README's Amplitude table is this file.
  */
-import { setOwnProperty } from '../json/own-property.js';
-import { isMissing, isObject, renameIfAbsent, setIfAbsent, type Properties } from './vendor-values.js';
+import { setOwnProperty } from '../../json/own-property.js';
+import { isMissing, renameIfAbsent, setIfAbsent, type Properties } from './vendor-values.js';
 
 /** Event properties with a PostHog name. The first of two sources for one name wins. */
 export const AMPLITUDE_PAGE_PROPERTIES: ReadonlyArray<readonly [string, string]> = [

@@ -4,7 +4,7 @@
  * importer maps it. Pure; the properties are in amplitude-properties.ts.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { jsonLinesReader } from '../json-lines.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import type { SourceNote } from '../../events/source-notes.js';

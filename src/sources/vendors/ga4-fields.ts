@@ -4,7 +4,7 @@
  * values ("(not set)", and "(direct)" / "(none)" for traffic sources) mean "no value" in GA4
  * and are left out; whatever is left of each record is kept under `ga4_<record>`.
  */
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import { isMissing, isObject, setIfAbsent, type Properties } from './vendor-values.js';
 
 /** `<record>.<field>` (dots go deeper) and its PostHog name; the first of two for one name wins. */

@@ -5,7 +5,7 @@
  * digits; it becomes a number when JavaScript holds it exactly, else stays its exact digits.
  */
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import { isObject, type Properties } from './vendor-values.js';
 
 /** The value fields of a parameter, in the order they are looked at. */

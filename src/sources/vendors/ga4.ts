@@ -5,7 +5,7 @@
  * record fields are in ga4-fields.ts, the parameter lists in ga4-params.ts.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { addGa4Fields, ga4InitialSource, GA4_RECORDS } from './ga4-fields.js';
 import { flattenGa4Params, ga4Ecommerce, ga4Items } from './ga4-params.js';

@@ -4,12 +4,12 @@
  * Mixpanel importer maps it. Pure: the README's Mixpanel table is this file.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { createZoneConverter, type ZoneConverter } from '../../events/time-zone.js';
 import { parseTimestamp } from '../../events/timestamp.js';
 import { jsonLinesReader } from '../json-lines.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import { addUrlParts, isMissing, isObject, setIfAbsent, vendorItems, type Properties } from './vendor-values.js';
 
 /** Event renames this source adds to the built-in ones (which already include this one). */

@@ -4,10 +4,10 @@
  * projects or regions. Events keep their uuids, so PostHog's dedup key is the same as at home.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
-import { MAX_PROPERTIES_DEPTH } from '../../events/json-depth.js';
+import { canonicalJson } from '../../json/canonical-json.js';
+import { MAX_PROPERTIES_DEPTH } from '../../json/json-depth.js';
 import { jsonLinesReader } from '../json-lines.js';
-import { parseJson } from '../json/read-json.js';
+import { parseJson } from '../../json/read-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { isMissing, isObject, vendorItems, markUtc, setIfAbsent, type Properties } from './vendor-values.js';
 

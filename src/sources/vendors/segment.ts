@@ -6,7 +6,7 @@
  * the context fields are in segment-context.ts, and the docs' Segment tables are these files.
  */
 import type { CandidateEvent } from '../../events/build-event.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { EventKind, type EventKindValue } from '../../events/staged-event.js';
 import { groupDistinctId, readGroupKey } from '../people/group-record.js';

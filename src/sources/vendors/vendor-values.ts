@@ -4,7 +4,7 @@
  */
 import { applyJsonColumns } from '../json-columns.js';
 import { jsonItemMapper, type JsonItemMapper, type JsonRecordMapper } from '../json-lines.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import type { ReaderOptions } from '../source-item.js';
 
 export type Properties = Record<string, unknown>;

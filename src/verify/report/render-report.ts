@@ -75,7 +75,7 @@ function reasons(r: VerifyResult): string {
 
 function header(r: VerifyResult): string {
   const verdict = r.summary.complete ? 'complete' : 'short';
-  const method = r.method === 'import-run' ? `distinct uuids with $import_run ${r.importRun}` : 'staged uuids found in PostHog';
+  const method = 'the uuids of delivered events PostHog holds, each once';
   return [
     `<header><h1>Migration check: project ${esc(r.project)}</h1>`,
     `<p class="meta">${esc(r.apiHost)}, project id ${esc(r.projectId)} &middot; staging file ${esc(r.staging)} &middot; checked ${esc(r.checkedAt)}</p></header>`,

@@ -8,6 +8,8 @@ import { presentDoctor } from './doctor-output.js';
 
 interface DoctorOptions extends StagingOptions, ConfigOptions {
   project: string;
+  start?: string;
+  end?: string;
   quiet?: boolean;
   json?: boolean;
 }
@@ -16,7 +18,7 @@ async function run(options: DoctorOptions): Promise<void> {
   const json = options.json === true;
   // Loaded on use: the HTTP stack would slow every other command's start.
   const { runDoctor } = await import('../../../doctor/doctor.js');
-  const input = { project: options.project, config: options.config, staging: options.staging };
+  const input = { project: options.project, config: options.config, staging: options.staging, start: options.start, end: options.end };
   const report = await withTerminal({ quiet: options.quiet === true || json, interrupts: true }, (reporter, signal) => runDoctor(input, reporter, signal));
   presentDoctor(report, json);
   if (report.problems > 0) throw new PreflightError(`doctor found ${plural(report.problems, 'problem')} with project "${report.project}"; see above`);
@@ -26,7 +28,9 @@ export function registerDoctor(program: Command): void {
   const command = program
     .command('doctor')
     .description('check the host, the keys, the personal key\'s scopes, the machine, the data and billing before sending anything')
-    .requiredOption('--project <name>', 'project name from the config');
+    .requiredOption('--project <name>', 'project name from the config')
+    .option('--start <day|hour>', 'a source project (personal key, no project key): first day or hour to count events in')
+    .option('--end <day|hour>', 'a source project: last day or hour to count events in');
   stagingOption(command);
   configOption(command);
   quietOption(command);

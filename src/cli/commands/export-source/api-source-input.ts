@@ -4,19 +4,10 @@
  * format the API answers in, made by the same code. Pure but for reading the mapping file.
  */
 import { UsageError } from '../../../errors.js';
-import type { RetryPolicy } from '../../../http/retry-policy.js';
-import { API_SOURCES, isApiSource, type ApiSourceName } from '../../../sources/api/api-sources.js';
+import { apiRequestSettings } from '../../../source-apis/api-options.js';
+import { API_SOURCES, isApiSource, type ApiSourceName } from '../../../source-apis/api-sources.js';
 import type { StageApiInput } from '../../../stage-sources/stage-api.js';
 import { stagingShape, type ExportSourceOptions } from './export-source-input.js';
-
-/**
- * Source API retries: as delivery's, but patient. The budget is wall time from a range's first
- * request, so it holds the downloads themselves (a day of Mixpanel can take many minutes) and
- * the waits for the rate limit as well as the backoffs; a range is worth waiting for.
- */
-export const API_RETRY_DEFAULTS: RetryPolicy = { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 2 * 3_600_000 };
-/** Longest silence of a source API's answer, in ms: an export may think for minutes before its first byte. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 export async function toStageApiInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageApiInput> {
   if (!isApiSource(options.from)) throw new UsageError(`--from ${options.from}: not a source API`);
@@ -26,9 +17,14 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
       `For files ${API_SOURCES[api].vendor} exported, use --from ${API_SOURCES[api].format}.`,
     ]);
   }
-  const shape = await stagingShape({ ...options, from: API_SOURCES[api].format }, nowMs);
+  if (options.project !== undefined && api !== 'posthog-api') throw new UsageError(`--project applies to --from posthog-api only`);
+  // PostHog located these events when they first arrived: their $geoip_* travel as they are, never computed again (--no-geoip, always).
+  const geoip = api === 'posthog-api' ? false : options.geoip;
+  const shape = await stagingShape({ ...options, geoip, from: API_SOURCES[api].format }, nowMs);
   return {
     api,
+    project: options.project,
+    ingestion: shape.ingestion,
     staging: options.staging,
     config: options.config,
     start: options.start,
@@ -36,18 +32,12 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
     nowMs,
     readerOptions: shape.readerOptions,
     rules: shape.rules,
-    ingestion: shape.ingestion,
     recordedOptions: shape.recordedOptions,
     passes: shape.passes,
     workers: options.workers,
     maxRequestsPerHour: options.maxRequestsPerHour,
     concurrency: options.apiConcurrency,
     hoursPerRequest: options.hoursPerRequest,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-    retryPolicy: {
-      initialDelayMs: options.retryInitialMs ?? API_RETRY_DEFAULTS.initialDelayMs,
-      maxDelayMs: options.retryMaxDelayMs ?? API_RETRY_DEFAULTS.maxDelayMs,
-      maxTotalWaitMs: options.retryBudgetMs ?? API_RETRY_DEFAULTS.maxTotalWaitMs,
-    },
+    ...apiRequestSettings(options),
   };
 }

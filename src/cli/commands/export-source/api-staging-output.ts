@@ -41,6 +41,11 @@ function printSummary(result: StageApiResult): void {
   const l = result.ledger;
   const place = { staging: result.staging };
   print(`The window's ranges: ${count(l.done)} done, ${count(l.empty)} without data, ${count(l.failed)} failed, ${count(l.pending)} pending (\`${migrateCommand('status', place)}\`).`);
+  for (const part of result.people ?? []) {
+    const what = part.part === 'persons' ? 'Persons' : `Groups (${part.part.slice('groups:'.length)})`;
+    if (part.status === 'failed') print(`${what}: failed: ${part.error ?? ''}`);
+    else print(`${what}: ${count(part.rowsRead)} updates read, ${count(part.staged)} new, ${count(part.alreadyStaged)} already staged, ${count(part.rejected)} rejected`);
+  }
   for (const line of passesLines(result.passes)) print(line);
   print(`Staged into ${displayPath(result.staging)} ${took(result.elapsedMs, t.rowsRead, 'rows')}.`);
   if (t.rejected > 0) print(`Every rejected row, with its range, line and reason: \`${migrateCommand('rejects', place)}\`.`);

@@ -1,6 +1,6 @@
 /** `migrate export-source`: reads source files, or a source's export API, into the staging file. */
 import { Option, type Command } from 'commander';
-import { apiSourceNames, isApiSource } from '../../../sources/api/api-sources.js';
+import { apiSourceNames, isApiSource } from '../../../source-apis/api-sources.js';
 import { formatNames } from '../../../sources/formats.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import { collect, integerOption, jsonOption, quietOption, stagingOption } from '../../options/common-options.js';

@@ -2,23 +2,21 @@
  * export-source's options as the staging use case's input. Pure but for reading the mapping
  * file, so a table of argv cases covers it without running anything.
  */
-import { createHash } from 'node:crypto';
 import { UsageError } from '../../../errors.js';
-import { canonicalJson } from '../../../events/canonical-json.js';
-import type { MappingFile } from '../../../events/mapping-schema.js';
 import type { GroupColumn } from '../../../events/rules-spec.js';
-import { MAX_GROUP_KEY_CHARS } from '../../../events/staged-event.js';
+import { MAX_GROUP_KEY_CHARS } from '../../../posthog/limits.js';
 import { formatNames, SOURCE_FORMATS } from '../../../sources/formats.js';
 import { JSON_COLUMN_ROLES } from '../../../sources/json-columns.js';
-import { CSV_ROLES, type SourceFormat } from '../../../sources/source-item.js';
+import { CSV_ROLES } from '../../../sources/source-item.js';
 import { DEFAULT_SEGMENT_GROUP_TYPE } from '../../../sources/vendors/segment.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
+import { exportSourceRecordedOptions } from '../../../stage-sources/recorded-options.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone, loadMappingFile } from '../../options/event-rule-options.js';
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
 import { rowSelection, type RowSelectionFlags } from '../../options/row-selection-options.js';
-import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
-import { apiSourceNames } from '../../../sources/api/api-sources.js';
+import { defaultedTime, parseMinTime, type TimeOptions } from '../../options/time-options.js';
+import { apiSourceNames } from '../../../source-apis/api-sources.js';
 import { refuseApiFlags, type ApiSourceOptions } from './api-source-flags.js';
 
 export interface ExportSourceOptions extends StagingOptions, TimeOptions, ReadingFlags, ApiSourceOptions, RowSelectionFlags {
@@ -64,20 +62,6 @@ export function segmentGroupType(from: string, value: string | undefined): strin
   const type = (value ?? DEFAULT_SEGMENT_GROUP_TYPE).trim();
   if (type === '' || type.length > MAX_GROUP_KEY_CHARS) throw new UsageError(`--segment-group-type: must be 1 to ${MAX_GROUP_KEY_CHARS} characters`);
   return type;
-}
-
-/**
- * The zone recorded with a read, so a re-read with another is refused. A Mixpanel project zone
- * moves every event, so "none" is recorded as UTC (what it means there): adding one later is a
- * change too, not only a fix for rows that had no zone.
- */
-function recordedZone(format: SourceFormat, zone: string | undefined): string | null {
-  return zone ?? (format.timezone === 'project' ? 'UTC' : null);
-}
-
-/** The mapping file's content as recorded with a read: its fingerprint, whatever its path or layout. */
-export function mappingFingerprint(mapping: MappingFile | undefined): string | null {
-  return mapping === undefined ? null : `sha256:${createHash('sha256').update(canonicalJson(mapping)).digest('hex')}`;
 }
 
 /** Formats whose events identity links are drawn from. */
@@ -132,20 +116,21 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
     defaulted: [...defaultedReading(options), ...defaultedTime(options), ...(options.segmentGroupType === undefined ? ['segmentGroupType'] : [])],
     rules,
     ingestion: { geoipFromIp: options.geoip, importSource: options.from },
-    recordedOptions: {
-      map: options.map ?? null,
-      mapping: mappingFingerprint(mapping),
-      timezone: recordedZone(source, zone?.canonical),
+    recordedOptions: exportSourceRecordedOptions({
+      format: source,
+      mapPath: options.map,
+      mapping,
+      zone: zone?.canonical,
       inferTypes: options.inferTypes,
       columns,
       groups,
-      minTime: recordedMinTime(minTimeMs),
+      minTimeMs,
       geoip: options.geoip,
-      ...(groupType === undefined ? {} : { segmentGroupType: groupType }),
-      ...vendor,
-      sessionize: options.sessionize ?? null,
-      ...selection.recorded,
-    },
+      segmentGroupType: groupType,
+      vendor,
+      sessionizeMinutes: options.sessionize,
+      selection: selection.recorded,
+    }),
     passes: { maxUsersPerDevice: options.maxUsersPerDevice, sessionizeMinutes: options.sessionize },
   };
 }

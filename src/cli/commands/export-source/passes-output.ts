@@ -4,8 +4,8 @@
  * passes after staging did: identity links with their guards, group updates, sessions.
  */
 import type { NoteCounts } from '../../../events/source-notes.js';
-import type { DeviceExample } from '../../../stage-sources/passes/identity-links.js';
-import type { PassesResult } from '../../../stage-sources/passes/run-passes.js';
+import type { DeviceExample } from '../../../passes/identity-links.js';
+import type { PassesResult } from '../../../passes/run-passes.js';
 import { count, plural } from '../../../util/format.js';
 
 const eg = (examples: readonly string[]): string => (examples.length === 0 ? '' : ` (e.g. ${examples.join('; ')})`);

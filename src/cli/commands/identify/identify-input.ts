@@ -3,13 +3,15 @@
  * updates ($identify) or group updates ($groupidentify) from a users or groups file. Pure.
  */
 import { UsageError } from '../../../errors.js';
-import { EventKind, MAX_GROUP_KEY_CHARS, RECENT_WINDOW_MS, type EventKindValue } from '../../../events/staged-event.js';
+import { EventKind, RECENT_WINDOW_MS, type EventKindValue } from '../../../events/staged-event.js';
+import { MAX_GROUP_KEY_CHARS } from '../../../posthog/limits.js';
 import type { ReaderOptions } from '../../../sources/source-item.js';
 import type { StageSourcesInput } from '../../../stage-sources/stage-sources.js';
 import type { StagingOptions } from '../../options/common-options.js';
 import { checkZone } from '../../options/event-rule-options.js';
 import { defaultedReading, parseColumns, readingInput, type ReadingFlags } from '../../options/reading-options.js';
-import { defaultedTime, parseMinTime, recordedMinTime, type TimeOptions } from '../../options/time-options.js';
+import { defaultedTime, parseMinTime, type TimeOptions } from '../../options/time-options.js';
+import { recordedMinTime } from '../../../stage-sources/recorded-options.js';
 
 export interface IdentifyOptions extends StagingOptions, TimeOptions, ReadingFlags {
   from: 'csv' | 'jsonl';

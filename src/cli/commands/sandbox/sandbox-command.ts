@@ -20,7 +20,7 @@ function share(name: string): (value: string) => number {
 async function run(options: SandboxCommandOptions): Promise<void> {
   const interrupts = watchInterrupts();
   // Loaded on use, so other commands do not pay for the server's modules at start.
-  const { startSandbox } = await import('../../../sandbox/sandbox-server.js');
+  const { startSandbox } = await import('../../../sandbox/index.js');
   const sandbox = await startSandbox(toSandboxOptions(options));
   try {
     printBanner(sandbox, sandboxDbPath(options.db), options, faultsOf(options));
@@ -62,5 +62,7 @@ export function registerSandbox(program: Command): void {
     .option('--no-explicit-members', 'answer the explicit_members API with 404, as PostHog Cloud does (project access is then access control only)')
     .option('--export-render-ms <ms>', 'how long rendering one export takes while its create request waits (default 0)', integerOption('--export-render-ms', 0))
     .option('--export-content-404-until-ready', "answer an unrendered export's content with 404, as older self-hosted PostHog does, instead of 425")
+    .option('--query-max-rows <n>', 'the query API\'s row cap of one answer (default 50000; 10000 as older self-hosted PostHog)', integerOption('--query-max-rows', 1))
+    .option('--query-max-scanned-rows <n>', 'rows a query may read before it hits the execution time limit and fails as ClickHouse\'s timeout (default: no limit)', integerOption('--query-max-scanned-rows', 1))
     .action(run);
 }

@@ -1,7 +1,6 @@
 /** sandbox's options as the server's options: where it listens, its store, and the capture faults to inject. Pure. */
 import { resolve } from 'node:path';
-import type { CaptureFaults } from '../../../sandbox/capture/capture-faults.js';
-import type { SandboxOptions } from '../../../sandbox/sandbox-server.js';
+import type { CaptureFaults, SandboxOptions } from '../../../sandbox/index.js';
 import { seededRandom } from '../../../util/seeded-random.js';
 
 export interface SandboxCommandOptions {
@@ -27,6 +26,8 @@ export interface SandboxCommandOptions {
   explicitMembers: boolean;
   exportRenderMs?: number;
   exportContent404UntilReady?: boolean;
+  queryMaxRows?: number;
+  queryMaxScannedRows?: number;
 }
 
 export function faultsOf(o: SandboxCommandOptions): CaptureFaults {
@@ -66,6 +67,7 @@ export function toSandboxOptions(o: SandboxCommandOptions): SandboxOptions {
       explicitMembers: o.explicitMembers,
       exportRenderMs: o.exportRenderMs,
       exportContent404UntilReady: o.exportContent404UntilReady === true,
+      query: { maxRows: o.queryMaxRows, maxScannedRows: o.queryMaxScannedRows },
     },
   };
 }

@@ -2,10 +2,7 @@
  * What sandbox prints: the banner (URL, projects, keys, a config to paste, the faults) or one
  * JSON line, and the counts when it stops. The keys printed are the sandbox's own fake ones.
  */
-import { sandboxPersonalKeys } from '../../../sandbox/api/management-seed.js';
-import { describeFaults, type CaptureFaults } from '../../../sandbox/capture/capture-faults.js';
-import { listSandboxProjects, type SandboxProject } from '../../../sandbox/sandbox-projects.js';
-import type { RunningSandbox } from '../../../sandbox/sandbox-server.js';
+import { describeFaults, listSandboxProjects, sandboxPersonalKeys, type CaptureFaults, type RunningSandbox, type SandboxProject } from '../../../sandbox/index.js';
 import { print, printJson, printUnredacted } from '../../terminal/output.js';
 import type { SandboxCommandOptions } from './sandbox-input.js';
 

@@ -37,6 +37,7 @@ function printSources(report: StagingReport): void {
   if (report.sources.length > 1) rows.push([`  all ${apiReads > 0 ? 'reads' : 'files'}`, '', '', '', ...counts(report.sourceTotals)]);
   print(table(fitColumn([['  file', 'format', 'status', 'size', 'read', 'new', 'already staged', 'identical', 'skipped', 'rejected', 'withdrawn'], ...rows], 0, MAX_TABLE_WIDTH)));
   const t = report.sourceTotals;
+  if (report.sources.length > 1 && files.some((s) => s.status === 'failed')) print('  failed reads are left out of the total: nothing of them is staged');
   if (t.skipped > 0) print(`  skipped: ${skippedReasons(t.skipped, t.skippedBy)}`);
   if (t.added > 0) print(`  ${plural(t.added, 'event')} more than rows read: made by a transform (one row, several events)`);
   const partial = files.filter((s) => s.status === 'partial');

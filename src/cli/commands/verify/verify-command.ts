@@ -12,11 +12,14 @@ async function run(options: VerifyOptions): Promise<void> {
   // Loaded on use: the query and delivery stacks would slow every other command's start.
   const { verifyProject } = await import('../../../verify/verify-project.js');
   const { writeVerifyReport } = await import('../../../verify/report/write-report.js');
+  const { verifyFailure } = await import('../../../verify/verify-failure.js');
   const result = await withTerminal({ quiet: options.quiet === true || json, interrupts: true }, (reporter, signal) => verifyProject(input, reporter, signal)).catch(
     presentUnfinished(json, { staging: options.staging, config: options.config }),
   );
   const html = options.html === undefined ? undefined : writeVerifyReport(options.html, result);
   presentVerify(result, json, html, options.config);
+  const failure = verifyFailure(result, { staging: result.staging, config: options.config });
+  if (failure !== undefined) throw failure;
 }
 
 export function registerVerify(program: Command): void {

@@ -1,8 +1,7 @@
 /**
  * What verify prints: the days (short ones first), the summary line, the wait and the re-send,
- * as text or JSON; then, when events are missing and were not re-sent, the error that exits 9.
+ * as text or JSON (whether the run failed is verify/verify-failure.ts's to say).
  */
-import { EventsMissingError } from '../../../errors.js';
 import { shellWord } from '../../../import/import-rules.js';
 import { count, duration, plural } from '../../../util/format.js';
 import { migrateCommand, type CommandPlace } from '../../../util/migrate-command.js';
@@ -33,10 +32,7 @@ function alignNumbers(rows: string[][], first: number): string[][] {
 }
 
 function method(r: VerifyResult): string {
-  const queries = plural(r.queries, 'query', 'queries');
-  return r.method === 'import-run'
-    ? `landed = distinct uuids with $import_run ${r.importRun}, counted by PostHog (${queries})`
-    : `landed = staged uuids found in PostHog (this staging file has no $import_run; ${queries})`;
+  return `landed = uuids of the events this staging file delivered to ${r.project} that PostHog holds, each once (${plural(r.queries, 'query', 'queries')})`;
 }
 
 function printWait(r: VerifyResult): void {
@@ -76,10 +72,4 @@ export function presentVerify(r: VerifyResult, json: boolean, html: string | und
   const place = { staging: r.staging, config };
   if (json) printJson({ ...r, report: html ?? null });
   else printText(r, html, place);
-  if (r.summary.complete || (r.resend !== null && r.resend.requeued > 0 && r.resend.run?.outcome === 'done')) return;
-  const project = shellWord(r.project);
-  throw new EventsMissingError(`${plural(r.summary.shortDays, 'day')} short by ${plural(r.summary.missing, 'event')}: PostHog accepted them and does not hold them`, [
-    `If the import ended minutes ago, PostHog may still be ingesting: ${migrateCommand(`verify --project ${project} --wait 10m`, place)}`,
-    `To re-send exactly the missing events (same uuids, nothing can double): ${migrateCommand(`verify --project ${project} --resend-missing`, place)}`,
-  ]);
 }

@@ -34,3 +34,6 @@ export interface SelectQuery {
   limit?: number;
   offset?: number;
 }
+
+/** What a column or expression holds, for comparisons and defaults. */
+export type ValueKind = 'datetime' | 'date' | 'text' | 'nullable-text' | 'uuid' | 'number' | 'boolean';

@@ -6,11 +6,12 @@
 import { compileQuery, type CompiledQuery } from './hogql-query.js';
 import { parseHogQL } from './hogql-parser.js';
 import { QueryProblem } from './query-problem.js';
+import { MAX_QUERY_ROWS } from '../../../posthog/limits.js';
 
 /** Rows a query without LIMIT answers (PostHog's DEFAULT_RETURNED_ROWS). */
 export const DEFAULT_RETURNED_ROWS = 100;
-/** The most rows any query answers (PostHog's MAX_SELECT_RETURNED_ROWS); a larger LIMIT is lowered to it. */
-export const MAX_SELECT_RETURNED_ROWS = 50_000;
+/** The most rows any query answers; a larger LIMIT is lowered to it. */
+export const MAX_SELECT_RETURNED_ROWS = MAX_QUERY_ROWS;
 
 export interface RowWindow {
   /** Rows to ask SQLite for (one more than answered when paginating, to learn `hasMore`). */
@@ -32,17 +33,18 @@ export type CompileOutcome = { ok: true; query: CompiledHogQL } | { ok: false; d
  * Without LIMIT, PostHog's paginator sets LIMIT 101 and OFFSET 0 itself: an OFFSET written
  * without LIMIT is replaced, as there.
  */
-export function rowWindow(limit: number | undefined, offset: number | undefined): RowWindow {
+export function rowWindow(limit: number | undefined, offset: number | undefined, maxRows = MAX_SELECT_RETURNED_ROWS): RowWindow {
   if (limit === undefined) return { fetch: DEFAULT_RETURNED_ROWS + 1, skip: 0, paginated: true, limit: DEFAULT_RETURNED_ROWS };
-  const capped = Math.min(limit, MAX_SELECT_RETURNED_ROWS);
+  const capped = Math.min(limit, maxRows);
   return { fetch: capped, skip: offset ?? 0, paginated: false, limit: capped };
 }
 
-export function compileHogQL(text: string, teamId: number): CompileOutcome {
+/** @param maxRows the instance's cap on one answer: 50,000 today, 10,000 on older versions. */
+export function compileHogQL(text: string, teamId: number, maxRows = MAX_SELECT_RETURNED_ROWS): CompileOutcome {
   try {
     const parsed = parseHogQL(text);
     const compiled = compileQuery(parsed, teamId);
-    const window = rowWindow(parsed.limit, parsed.offset);
+    const window = rowWindow(parsed.limit, parsed.offset, maxRows);
     const hogql = `${compiled.hogql} LIMIT ${window.limit}${window.skip > 0 ? ` OFFSET ${window.skip}` : ''}`;
     return { ok: true, query: { ...compiled, hogql, window } };
   } catch (error) {

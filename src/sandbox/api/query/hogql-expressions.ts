@@ -1,13 +1,16 @@
 /**
- * Turns one HogQL expression into SQLite SQL over the sandbox's events table, with its type.
+ * Turns one HogQL expression into SQLite SQL over one of the sandbox's tables, with its type.
  * Pure. Every value the query text supplies becomes a named parameter; only fixed SQL written
  * here is ever spliced, so no query text reaches SQLite as SQL.
  */
 import type { CompareOp, Expr } from './hogql-ast.js';
-import { parseDateLiteral, parseDateTimeLiteral, parseUuidLiteral, printIdentifier, printString, TIMESTAMP_SQL_FORMAT } from './hogql-literals.js';
+import { parseDateLiteral, parseDateTimeLiteral, parseUuidLiteral, printIdentifier, printString } from './hogql-literals.js';
 import { QueryProblem, unsupported } from './query-problem.js';
+import { DATETIME, type TableDef } from './hogql-tables.js';
 
-export type ValueKind = 'datetime' | 'date' | 'text' | 'nullable-text' | 'uuid' | 'number' | 'boolean';
+import type { ValueKind } from './hogql-ast.js';
+
+export type { ValueKind };
 
 export interface Compiled {
   sql: string;
@@ -42,19 +45,10 @@ export interface Scope {
   tableNames: string[];
   /** SELECT aliases usable in WHERE, GROUP BY and ORDER BY; null while compiling SELECT itself. */
   aliases: Map<string, Expr> | null;
+  /** The table the query reads. */
+  table: TableDef;
 }
 
-const DATETIME = "DateTime64(6, 'UTC')";
-const TIMESTAMP_SQL = `strftime('${TIMESTAMP_SQL_FORMAT}', events.timestamp)`;
-const COLUMNS: Record<string, Pick<Compiled, 'sql' | 'kind' | 'type'>> = {
-  uuid: { sql: 'lower(events.uuid)', kind: 'uuid', type: 'UUID' },
-  event: { sql: 'events.event', kind: 'text', type: 'String' },
-  distinct_id: { sql: 'events.distinct_id', kind: 'text', type: 'String' },
-  timestamp: { sql: TIMESTAMP_SQL, kind: 'datetime', type: DATETIME },
-  properties: { sql: 'events.properties', kind: 'text', type: 'String' },
-};
-/** Fields PostHog's events table has and the sandbox does not. */
-const POSTHOG_ONLY_FIELDS = ['person_id', 'person', 'pdi', 'person_properties', 'elements_chain', 'created_at', '$session_id', '$window_id', 'session', 'team_id', 'group_0', 'group_1', 'group_2', 'group_3', 'group_4'];
 /** What min() and max() give over no rows in ClickHouse: the type's default, not NULL. */
 const EMPTY_DEFAULTS: Partial<Record<ValueKind, string | number>> = { datetime: '1970-01-01T00:00:00.000Z', date: '1970-01-01', text: '', uuid: '00000000-0000-0000-0000-000000000000', number: 0 };
 
@@ -81,9 +75,10 @@ function compileField(chain: string[], scope: Scope): Compiled {
   const parts = chain.length > 1 && scope.tableNames.includes(first!) ? rest : chain;
   const [name, ...path] = parts as [string, ...string[]];
   const hogql = chain.map(printIdentifier).join('.');
-  if (name === 'properties' && path.length > 0) return leaf({ sql: propertySql(path, scope.params), kind: 'nullable-text', type: 'Nullable(String)', hogql });
-  if (COLUMNS[name] !== undefined && path.length === 0) return leaf({ ...COLUMNS[name]!, hogql });
-  if (POSTHOG_ONLY_FIELDS.includes(name)) throw unsupported(`The field ${name}`);
+  const { columns, missing, properties } = scope.table;
+  if (name === 'properties' && properties && path.length > 0) return leaf({ sql: propertySql(path, scope.params), kind: 'nullable-text', type: 'Nullable(String)', hogql });
+  if (Object.hasOwn(columns, name) && path.length === 0) return leaf({ ...columns[name]!, hogql });
+  if (missing.includes(name)) throw unsupported(`The field ${name}`);
   throw new QueryProblem(`Field not found: ${parts.join('.')}`);
 }
 

@@ -46,12 +46,28 @@ export function parseUuidLiteral(text: string): string {
   return text.toLowerCase();
 }
 
-/** A stored instant (SQLite's form) as PostHog's API writes a DateTime: seconds, microseconds only when not zero, then Z. */
-export function formatDateTime(value: unknown): unknown {
+/** The offset of `timezone` at `ms`, in minutes east of UTC. */
+function offsetMinutes(ms: number, timezone: string): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: timezone, timeZoneName: 'longOffset' }).formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  return match === null ? 0 : (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+}
+
+/**
+ * A stored instant (SQLite's form) as PostHog's API writes a DateTime: in the project's time
+ * zone, seconds, microseconds only when not zero, then Z in UTC or the zone's offset.
+ */
+export function formatDateTime(value: unknown, timezone = 'UTC'): unknown {
   if (typeof value !== 'string') return value;
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{3})Z$/.exec(value);
   if (match === null) return value;
-  return match[2] === '000' ? `${match[1]}Z` : `${match[1]}.${match[2]}000Z`;
+  const fraction = match[2] === '000' ? '' : `.${match[2]}000`;
+  if (timezone === 'UTC') return `${match[1]}${fraction}Z`;
+  const ms = Date.parse(value);
+  const offset = offsetMinutes(ms, timezone);
+  const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
+  const abs = Math.abs(offset);
+  return `${local}${fraction}${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
 export function printIdentifier(name: string): string {

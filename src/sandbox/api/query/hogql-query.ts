@@ -6,6 +6,7 @@ import type { Expr, SelectQuery } from './hogql-ast.js';
 import { compileExpr, Params, type Compiled, type Scope, type ValueKind } from './hogql-expressions.js';
 import { printIdentifier } from './hogql-literals.js';
 import { QueryProblem, unsupported } from './query-problem.js';
+import { HOGQL_TABLES, POSTHOG_ONLY_TABLES, type TableDef } from './hogql-tables.js';
 
 export interface CompiledQuery {
   /** Without LIMIT and OFFSET: the caller adds them as parameters @limit and @offset. */
@@ -17,10 +18,10 @@ export interface CompiledQuery {
   kinds: ValueKind[];
   /** The query printed back as HogQL, without LIMIT. */
   hogql: string;
+  /** Counts the rows the query reads (its table's rows its WHERE keeps), with the same params. */
+  scanSql: string;
 }
 
-/** PostHog tables the sandbox does not have, refused as unsupported rather than unknown. */
-const POSTHOG_TABLES = ['persons', 'person_distinct_ids', 'groups', 'sessions', 'session_replay_events', 'cohort_people', 'static_cohort_people', 'log_entries', 'numbers'];
 
 function firstAggregate(c: Compiled): Compiled | undefined {
   if (c.aggregateCall) return c;
@@ -48,10 +49,10 @@ function firstUngrouped(c: Compiled, keys: Set<string>): Compiled | undefined {
   return undefined;
 }
 
-function checkTable(query: SelectQuery): void {
-  if (query.table === 'events') return;
-  if (POSTHOG_TABLES.includes(query.table)) throw unsupported(`The table ${query.table}`);
-  throw new QueryProblem(`Unknown table \`${query.table}\`. The sandbox answers queries FROM events only.`);
+function tableOf(query: SelectQuery): TableDef {
+  if (Object.hasOwn(HOGQL_TABLES, query.table)) return HOGQL_TABLES[query.table]!;
+  if (POSTHOG_ONLY_TABLES.includes(query.table)) throw unsupported(`The table ${query.table}`);
+  throw new QueryProblem(`Unknown table \`${query.table}\`. The sandbox answers queries FROM ${Object.keys(HOGQL_TABLES).join(', ')}.`);
 }
 
 interface Ordering {
@@ -79,7 +80,7 @@ function checkGrouping(items: Compiled[], groupBy: Compiled[]): void {
 
 function printSelect(query: SelectQuery, select: Compiled[], where: Compiled | undefined, groupBy: Compiled[], order: Ordering[]): string {
   const items = select.map((c, i) => (query.select[i]!.alias === undefined ? c.hogql : `${c.hogql} AS ${printIdentifier(query.select[i]!.alias!)}`));
-  const parts = [`SELECT ${query.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`, `FROM events${query.tableAlias ? ` AS ${printIdentifier(query.tableAlias)}` : ''}`];
+  const parts = [`SELECT ${query.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`, `FROM ${query.table}${query.tableAlias ? ` AS ${printIdentifier(query.tableAlias)}` : ''}`];
   if (where) parts.push(`WHERE ${where.hogql}`);
   if (groupBy.length > 0) parts.push(`GROUP BY ${groupBy.map((g) => g.hogql).join(', ')}`);
   if (order.length > 0) parts.push(`ORDER BY ${order.map((o) => o.hogql).join(', ')}`);
@@ -87,10 +88,10 @@ function printSelect(query: SelectQuery, select: Compiled[], where: Compiled | u
 }
 
 export function compileQuery(query: SelectQuery, teamId: number): CompiledQuery {
-  checkTable(query);
+  const table = tableOf(query);
   const params = new Params();
   const team = params.add(teamId);
-  const base: Scope = { params, tableNames: ['events', ...(query.tableAlias ? [query.tableAlias] : [])], aliases: null };
+  const base: Scope = { params, tableNames: [query.table, ...(query.tableAlias ? [query.tableAlias] : [])], aliases: null, table };
   const select = query.select.map((item) => compileExpr(item.expr, base));
   const scope: Scope = { ...base, aliases: new Map(query.select.filter((i) => i.alias !== undefined).map((i) => [i.alias!, i.expr])) };
   const where = query.where === undefined ? undefined : withoutAggregates(compileExpr(query.where, scope), 'WHERE');
@@ -102,12 +103,13 @@ export function compileQuery(query: SelectQuery, teamId: number): CompiledQuery 
   const columns = select.map((c, i) => query.select[i]!.alias ?? c.hogql);
   const sql = [
     `SELECT ${query.distinct ? 'DISTINCT ' : ''}${select.map((c, i) => `${c.sql} AS c${i}`).join(', ')}`,
-    `FROM events WHERE events.team_id = ${team}${where ? ` AND ${where.sql}` : ''}`,
+    `FROM ${table.from} WHERE events.team_id = ${team}${where ? ` AND ${where.sql}` : ''}`,
     groupBy.length > 0 ? `GROUP BY ${groupBy.map((g) => g.sql).join(', ')}` : '',
     order.length > 0 ? `ORDER BY ${order.map((o) => o.sql).join(', ')}` : aggregating || query.distinct ? '' : 'ORDER BY events.id',
   ].filter((part) => part !== '');
   return {
     sql: sql.join(' '),
+    scanSql: `SELECT count(*) FROM ${table.from} WHERE events.team_id = ${team}${where ? ` AND ${where.sql}` : ''}`,
     params: params.values,
     columns,
     types: select.map((c, i) => [columns[i]!, c.type]),

@@ -1,9 +1,11 @@
 /**
  * Runs a HogQL query against the sandbox's store: compile, one prepared statement with the row
- * window bound as parameters, then values written as PostHog's API writes them.
+ * window bound as parameters, then values written as PostHog's API writes them (times in the
+ * project's time zone). A query that would read more rows than the instance reads within its
+ * execution time limit fails as ClickHouse's timeout does, without taking the time.
  */
 import type { SandboxStore } from '../../sandbox-store.js';
-import { compileHogQL, type CompiledHogQL } from './hogql-compile.js';
+import { compileHogQL, MAX_SELECT_RETURNED_ROWS, type CompiledHogQL } from './hogql-compile.js';
 import { formatDateTime } from './hogql-literals.js';
 
 export interface HogQLAnswer {
@@ -13,17 +15,31 @@ export interface HogQLAnswer {
   hasMore: boolean | null;
 }
 
-export type HogQLOutcome = { ok: true; answer: HogQLAnswer } | { ok: false; detail: string };
+/** How much one query may do: the instance's row cap, and the rows it reads within its execution time limit. */
+export interface QueryLimits {
+  /** Rows one answer holds at most (50,000; 10,000 on older self-hosted versions). */
+  maxRows?: number;
+  /** Rows a query reads before it hits the execution time limit; unset: no limit. */
+  maxScannedRows?: number;
+}
 
-export function runHogQL(store: SandboxStore, teamId: number, text: string): HogQLOutcome {
-  const compiled = compileHogQL(text, teamId);
+export type HogQLOutcome = { ok: true; answer: HogQLAnswer } | { ok: false; detail: string; timeout?: true };
+
+export function runHogQL(store: SandboxStore, teamId: number, text: string, limits: QueryLimits = {}, timezone = 'UTC'): HogQLOutcome {
+  const compiled = compileHogQL(text, teamId, limits.maxRows ?? MAX_SELECT_RETURNED_ROWS);
   if (!compiled.ok) return compiled;
   const query = compiled.query;
+  if (limits.maxScannedRows !== undefined) {
+    const scanned = (store.db.prepare(query.scanSql).pluck().get(query.params) as number) ?? 0;
+    if (scanned > limits.maxScannedRows) {
+      return { ok: false, timeout: true, detail: `Timeout exceeded: elapsed 10.5 seconds, maximum: 10. (the query reads ${scanned} rows; this sandbox reads ${limits.maxScannedRows} within the limit)` };
+    }
+  }
   const rows = store.db
     .prepare(`${query.sql} LIMIT @limit OFFSET @offset`)
     .raw(true)
     .all({ ...query.params, limit: query.window.fetch, offset: query.window.skip }) as unknown[][];
   const kept = query.window.paginated ? rows.slice(0, query.window.limit) : rows;
-  const results = kept.map((row) => row.map((value, i) => (query.kinds[i] === 'datetime' ? formatDateTime(value) : value)));
+  const results = kept.map((row) => row.map((value, i) => (query.kinds[i] === 'datetime' ? formatDateTime(value, timezone) : value)));
   return { ok: true, answer: { query, results, hasMore: query.window.paginated ? rows.length > query.window.limit : null } };
 }

@@ -1,0 +1,31 @@
+/**
+ * The staging use case as the staging commands run it: stageSources with a SQLite failure
+ * outside its transactions (a damaged page, a full disk) told as a staging-file failure naming
+ * the file, and the test hook that cuts a run at a known place.
+ */
+import { resolve } from 'node:path';
+import type { Reporter } from '../reporter.js';
+import { isSqliteError } from '../sqlite/storage-failure.js';
+import { stagingFailure } from '../staging/staging-failure.js';
+import { stageSources, type StageSourcesInput, type StageSourcesResult } from './stage-sources.js';
+
+/**
+ * Test hook: `MIGRATE_TEST_KILL_AFTER_PIECES=n` kills the process (SIGKILL, as a power cut
+ * would) once n pieces are written, so tests can resume a read cut at a known place.
+ */
+function withKillHook(reporter: Reporter): Reporter {
+  const after = Number(process.env.MIGRATE_TEST_KILL_AFTER_PIECES ?? 0);
+  if (!(after > 0)) return reporter;
+  let pieces = 0;
+  return {
+    ...reporter,
+    progress(text) {
+      reporter.progress(text);
+      if (++pieces >= after) process.kill(process.pid, 'SIGKILL');
+    },
+  };
+}
+
+export function runStageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal): Promise<StageSourcesResult> {
+  return stageSources(input, withKillHook(reporter), signal).catch((error: unknown) => Promise.reject(isSqliteError(error) ? stagingFailure(error, resolve(input.staging)) : error));
+}
