@@ -3,7 +3,8 @@
  * Only the command being run is loaded (each pulls in its own stack: SQLite, undici, ora), so
  * a run starts quickly; `--help`, `--version` or an unknown name load them all.
  */
-import { Command } from 'commander';
+import { Command, type OutputConfiguration } from 'commander';
+import { standardStreams } from '../util/standard-streams.js';
 import { VERSION } from '../version.js';
 import { MIGRATE_COMMANDS, type MigrateCommandName } from '../util/migrate-command.js';
 import { checkRequiredAfterUnknown } from './options/required-options.js';
@@ -34,13 +35,26 @@ const LOADERS: Readonly<Record<MigrateCommandName, () => Promise<Register>>> = {
   groups: async () => (await import('./commands/groups/groups-command.js')).registerGroups,
 };
 
+/** Commander's help and errors go to the run's streams (the process's own, unless a test runs the program in-process). */
+function commanderOutput(): OutputConfiguration {
+  // As commander's own default: the terminal's width, or none (its 80 columns) off a terminal.
+  const width = (stream: NodeJS.WriteStream): number => (stream.isTTY ? stream.columns : undefined) as number;
+  return {
+    writeOut: (text: string) => standardStreams().stdout.write(text),
+    writeErr: (text: string) => standardStreams().stderr.write(text),
+    getOutHelpWidth: () => width(standardStreams().stdout),
+    getErrHelpWidth: () => width(standardStreams().stderr),
+  };
+}
+
 /** Builds the program for `argv` (process.argv: node, script, command, ...). */
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('migrate')
     .description('Move past analytics events into PostHog: safely, once, and fast.')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    .configureOutput(commanderOutput());
   const named = MIGRATE_COMMANDS.filter((command) => command.name === argv[2]);
   const loaders = new Set((named.length > 0 ? named : MIGRATE_COMMANDS).map((command) => LOADERS[command.name]));
   for (const load of loaders) (await load())(program);

@@ -16,6 +16,7 @@ import { isParquet } from './columnar/parquet-file.js';
 import { openParquetInput } from './columnar/parquet-input.js';
 import type { OpenOptions, SourceInput } from './source-input.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
+import { standardStreams } from '../util/standard-streams.js';
 
 export { isGzip, isZip, type ByteSource } from './byte-head.js';
 export type { BucketObjectRecord, OpenOptions, SourceInput } from './source-input.js';
@@ -190,7 +191,7 @@ const STDIN_PATH = '<stdin>';
 
 async function openStdin(options: OpenOptions): Promise<SourceInput> {
   // Standard input is a source like a file; the shell's other streams stay in src/cli.
-  const stdin = process.stdin;
+  const stdin = standardStreams().stdin;
   if (stdin.isTTY === true) {
     throw new InputError(`${STDIN_NAME}: standard input is a terminal; pipe the data into it (e.g. zcat events.csv.gz | migrate export-source --from csv -)`);
   }

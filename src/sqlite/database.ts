@@ -44,20 +44,27 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     fileMustExist: options.mustExist ?? readonly,
     timeout: options.busyTimeoutMs ?? 5000,
   });
-  if (!readonly) {
-    // Only takes effect when the file is created: larger pages mean fewer page splits and less
-    // per-page overhead for rows of a few hundred bytes (measured: about 15% faster staging).
-    db.pragma('page_size = 16384');
-    db.pragma('journal_mode = WAL');
-    // NORMAL is durable across process crashes in WAL mode; only a power cut can lose the
-    // last commits, and a lost checkpoint only means a chunk is sent again (dedup collapses it).
-    db.pragma('synchronous = NORMAL');
-    // Savepoint journals in memory: the staging writer opens a savepoint per group of rows,
-    // and on disk each one cost a temporary-file write (measured: a third of staging's system time).
-    db.pragma('temp_store = MEMORY');
+  // The first statement reads the file (and, in WAL mode, its -shm): it may fail, and the
+  // connection must not outlive the failure (in a long-lived process it would hold the file).
+  try {
+    if (!readonly) {
+      // Only takes effect when the file is created: larger pages mean fewer page splits and less
+      // per-page overhead for rows of a few hundred bytes (measured: about 15% faster staging).
+      db.pragma('page_size = 16384');
+      db.pragma('journal_mode = WAL');
+      // NORMAL is durable across process crashes in WAL mode; only a power cut can lose the
+      // last commits, and a lost checkpoint only means a chunk is sent again (dedup collapses it).
+      db.pragma('synchronous = NORMAL');
+      // Savepoint journals in memory: the staging writer opens a savepoint per group of rows,
+      // and on disk each one cost a temporary-file write (measured: a third of staging's system time).
+      db.pragma('temp_store = MEMORY');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma(`cache_size = -${Math.round((options.cacheMb ?? 16) * 1024)}`);
+  } catch (error) {
+    db.close();
+    throw error;
   }
-  db.pragma('foreign_keys = ON');
-  db.pragma(`cache_size = -${Math.round((options.cacheMb ?? 16) * 1024)}`);
   return db;
 }
 

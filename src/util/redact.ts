@@ -10,6 +10,11 @@ export function registerSecret(value: string | undefined): void {
   if (value !== undefined && value.length >= 4) known.add(value);
 }
 
+/** Forgets every registered secret: each run of the program starts with only its own. */
+export function forgetSecrets(): void {
+  known.clear();
+}
+
 export function redact(text: string): string {
   let out = text;
   for (const secret of known) out = out.split(secret).join('[redacted]');

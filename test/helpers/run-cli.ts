@@ -1,9 +1,12 @@
 /**
- * Runs the built CLI (`bin/migrate.js` over dist/) as a subprocess: integration tests drive
- * the real program, exit codes and output included.
+ * Runs the built CLI (dist/): integration tests drive the real program, exit codes and output
+ * included. runCli runs it in this process (see in-process-cli.ts) unless the process itself is
+ * the point; startCli and runCliProcess start `bin/migrate.js` as a subprocess, for tests that
+ * signal it, kill it, run it as another user or read how the process ended.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from './in-process-cli.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../bin/migrate.js', import.meta.url));
@@ -22,12 +25,16 @@ export interface CliOptions {
   input?: string;
   /** A command to run the CLI under, e.g. `['setpriv', '--reuid=65534', ...]` to run it as another user. */
   wrapper?: string[];
+  /** The bin/migrate.js to start (a copy, see other-user.ts); this checkout's by default. */
+  cli?: string;
+  /** A process of its own even for runCli: the process is the point (an error escaping to it, how it ends). */
+  ownProcess?: boolean;
 }
 
 /** Starts the CLI; the caller may signal the child before awaiting `done`. */
 export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
   const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
-  const child = spawn(command!, [...prefix, CLI, ...args], {
+  const child = spawn(command!, [...prefix, options.cli ?? CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -48,6 +55,17 @@ export function startCli(args: string[], options: CliOptions = {}): { child: Chi
   return { child, done };
 }
 
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/** The CLI as a subprocess, to its end. */
+export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+/** Runs that need a process of their own: asked for, under another user, or killed by a test hook (MIGRATE_TEST_KILL_AFTER_PIECES). */
+function needsProcess(options: CliOptions): boolean {
+  return options.ownProcess === true || options.wrapper !== undefined || options.cli !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
+}
+
+/** The CLI to its end: in-process, or as a subprocess when the process is the point (see needsProcess). */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return needsProcess(options) ? runCliProcess(args, options) : runInProcess(REPO_ROOT, CLI, args, options);
 }

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startCli, type CliResult } from './run-cli.js';
+import { runCli, startCli, type CliOptions, type CliResult } from './run-cli.js';
 
 export const MIXPANEL_SECRET = 'mp-secret-7f3a9c2e1b';
 export const AMPLITUDE_SECRET = 'amp-secret-4d8e2a6f0c';
@@ -37,8 +37,8 @@ function args(target: ApiTarget, from: string, start: string, end: string, extra
   return ['export-source', '--from', from, '--start', start, '--end', end, '--staging', target.staging, '--config', target.config, ...FAST, ...extra];
 }
 
-export function fetchApi(target: ApiTarget, from: string, start: string, end: string, extra: string[] = []): Promise<CliResult> {
-  return runCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env });
+export function fetchApi(target: ApiTarget, from: string, start: string, end: string, extra: string[] = [], options: Pick<CliOptions, 'ownProcess'> = {}): Promise<CliResult> {
+  return runCli(args(target, from, start, end, extra), { cwd: target.dir, env: target.env, ...options });
 }
 
 export function startFetch(target: ApiTarget, from: string, start: string, end: string, extra: string[] = []): ReturnType<typeof startCli> {

@@ -8,8 +8,9 @@ import { chmodSync, copyFileSync, openSync, closeSync, readFileSync, writeSync, 
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { asNobody, usedBytes, useSmallDisks } from '../helpers/small-disk.js';
+import { runCli, runCliProcess, type CliResult } from '../helpers/run-cli.js';
+import { cliAsNobody } from '../helpers/other-user.js';
+import { usedBytes, useSmallDisks } from '../helpers/small-disk.js';
 import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
 import { useStagedTemplate, writeHostsConfig } from '../helpers/staged-template.js';
 import { FAST, SAMPLE_CSV, SAMPLE_EVENTS, deliveredCount, readStaging, stagedUuids } from '../helpers/staging.js';
@@ -48,7 +49,8 @@ describe('a disk that fills', () => {
     writeFileSync(csv, gzipSync(readFileSync(csv.slice(0, -3))));
     const staging = join(disk, 'migration.db');
     const args = ['export-source', '--from', 'csv', csv, '--staging', staging, '--quiet'];
-    const full = await runCli(args, { cwd: disk });
+    // A process of its own: on a full disk its lock cannot be removed, and only a process that has ended lets the next command take it.
+    const full = await runCliProcess(args, { cwd: disk });
     expectOneLineError(full, new RegExp(`^error: the disk holding ${staging} is full: [\\d,]+ events staged so far, nothing lost; free space and run the same command again$`, 'm'));
     disks.remount(disk, 'size=64m');
     const again = await runCli(args, { cwd: disk });
@@ -68,7 +70,7 @@ describe('a disk that fills', () => {
     disks.remount(disk, `size=${Math.ceil((usedBytes(disk) + 400 * 1024) / 4096) * 4096}`);
     const config = writeSandboxConfig(tempDir(), sandbox);
     const args = ['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', ...FAST];
-    const full = await runCli(args);
+    const full = await runCliProcess(args); // its own process, as above
     expectOneLineError(full, new RegExp(`^error: the disk holding ${staging} is full: [\\d,]+ events delivered to test so far, recorded, nothing lost; free space and run the same command again$`, 'm'));
     const recorded = deliveredCount(staging, 'test');
     expect(recorded).toBeLessThan(SAMPLE_EVENTS);
@@ -103,17 +105,17 @@ describe('a staging file that cannot be written', () => {
   });
 
   it("owned by another user: status reads it; import says there is no permission to write", async (ctx) => {
-    const wrapper = asNobody();
-    if (wrapper === undefined) return ctx.skip();
+    const nobody = cliAsNobody(tempDir());
+    if (nobody === undefined) return ctx.skip();
     const dir = tempDir();
     chmodSync(dir, 0o755);
     const staging = staged(dir);
     const config = join(dir, 'migrate.config.json');
     writeFileSync(config, JSON.stringify({ projects: { test: { role: 'test', host: 'http://127.0.0.1:9', apiKey: 'phc_TestProjectKey0123456789abcdefghijklmnopq' } } }));
-    const status = await runCli(['status', '--staging', staging, '--json'], { wrapper, cwd: dir });
+    const status = await runCli(['status', '--staging', staging, '--json'], { ...nobody, cwd: dir });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ events: { count: SAMPLE_EVENTS } });
-    const denied = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { wrapper, cwd: dir });
+    const denied = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { ...nobody, cwd: dir });
     expectOneLineError(denied, new RegExp(`^error: no permission to write ${staging} or the files SQLite keeps beside it \\(migration\\.db-wal, migration\\.db-shm in ${dir}\\): run as the user who owns it`, 'm'));
   });
 

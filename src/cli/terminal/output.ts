@@ -1,17 +1,18 @@
 /** stdout for results (text or --json), always through redaction. */
 import { redact } from '../../util/redact.js';
+import { standardStreams } from '../../util/standard-streams.js';
 
 export function print(text = ''): void {
-  process.stdout.write(redact(text) + '\n');
+  standardStreams().stdout.write(redact(text) + '\n');
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(redact(JSON.stringify(value, null, 2)) + '\n');
+  standardStreams().stdout.write(redact(JSON.stringify(value, null, 2)) + '\n');
 }
 
 /** A warning or notice for the user, on stderr. */
 export function warn(text: string): void {
-  process.stderr.write(redact(text) + '\n');
+  standardStreams().stderr.write(redact(text) + '\n');
 }
 
 /**
@@ -19,5 +20,5 @@ export function warn(text: string): void {
  * be shown so they can be pasted into a config; never for a key read from a config.
  */
 export function printUnredacted(text = ''): void {
-  process.stdout.write(text + '\n');
+  standardStreams().stdout.write(text + '\n');
 }

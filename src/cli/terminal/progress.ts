@@ -5,6 +5,7 @@
 import type { Ora } from 'ora';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { redact } from '../../util/redact.js';
+import { standardStreams } from '../../util/standard-streams.js';
 
 export interface Progress {
   /** The current state, e.g. "12,000 rows (48,000 rows/s)". Cheap to call often. */
@@ -38,7 +39,7 @@ export function colourAllowed(env: Readonly<Record<string, string | undefined>> 
 }
 
 export function createProgress(options: ProgressOptions = {}): Progress {
-  const stream = options.stream ?? process.stderr;
+  const stream = options.stream ?? standardStreams().stderr;
   if (options.quiet) return { update() {}, log() {}, stop() {} };
   if (progressMode(stream) === 'spinner') return spinnerProgress(stream);
   const clock = options.clock ?? systemClock;
