@@ -49,7 +49,7 @@ for (let i = 0; i < total; i++) {
   session[i] = s;
   device[i] = s % DEVICES; // sessions alternate between the two devices
   // The first two events on each device come before login.
-  anonymous[i] = (s < DEVICES && k % Math.ceil(perUser / SESSIONS) < 2) ? 1 : 0;
+  anonymous[i] = s < DEVICES && k % Math.ceil(perUser / SESSIONS) < 2 ? 1 : 0;
   time[i] = sessionStart[u * SESSIONS + s] + (k % Math.ceil(perUser / SESSIONS)) * r.int(20_000, 90_000);
 }
 const order = Array.from({ length: total }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
@@ -75,19 +75,59 @@ function record(i, id) {
   const received = ms + r.int(200, 4000);
   const userId = anonymous[i] === 1 ? null : `user_${u}@example.com`;
   return {
-    $insert_id: r.uuid4(), $insert_key: null, $schema: 12, adid: null, amplitude_attribution_ids: null, amplitude_event_type: null,
-    amplitude_id: 880000000 + u, app: PROJECT, city: place.city, client_event_time: microTime(ms, 0), client_upload_time: microTime(received - 100, 0),
-    country: place.country, data: { path: '/2/httpapi' }, data_type: 'event', device_carrier: null, device_id: deviceId(u, device[i]), dma: null,
-    event_id: id, event_properties: type === '[Amplitude] Page Viewed'
-      ? { '[Amplitude] Page Domain': 'shop.example.com', '[Amplitude] Page Location': `https://shop.example.com${path}`, '[Amplitude] Page Path': path, '[Amplitude] Page Title': path.slice(1) || 'Home', referrer: 'https://www.google.com/' }
-      : { value: r.int(1, 1000), label: r.pick(['a', 'b', 'c']) },
-    event_time: microTime(ms, r.int(0, 999)), event_type: type, global_user_properties: {},
+    $insert_id: r.uuid4(),
+    $insert_key: null,
+    $schema: 12,
+    adid: null,
+    amplitude_attribution_ids: null,
+    amplitude_event_type: null,
+    amplitude_id: 880000000 + u,
+    app: PROJECT,
+    city: place.city,
+    client_event_time: microTime(ms, 0),
+    client_upload_time: microTime(received - 100, 0),
+    country: place.country,
+    data: { path: '/2/httpapi' },
+    data_type: 'event',
+    device_carrier: null,
+    device_id: deviceId(u, device[i]),
+    dma: null,
+    event_id: id,
+    event_properties:
+      type === '[Amplitude] Page Viewed'
+        ? {
+            '[Amplitude] Page Domain': 'shop.example.com',
+            '[Amplitude] Page Location': `https://shop.example.com${path}`,
+            '[Amplitude] Page Path': path,
+            '[Amplitude] Page Title': path.slice(1) || 'Home',
+            referrer: 'https://www.google.com/',
+          }
+        : { value: r.int(1, 1000), label: r.pick(['a', 'b', 'c']) },
+    event_time: microTime(ms, r.int(0, 999)),
+    event_type: type,
+    global_user_properties: {},
     group_properties: grouped ? { company: { [company]: { name: company.replace('_', ' '), plan: Math.floor(ms / (10 * 24 * HOUR)) % 2 === 0 ? 'free' : 'pro' } } } : {},
-    groups: grouped ? { company: [company] } : {}, idfa: null, ip_address: `203.0.113.${(u % 254) + 1}`, is_attribution_event: false, language: 'English',
-    location_lat: null, location_lng: null, os_name: r.pick(['Chrome', 'Firefox', 'Safari']), os_version: '126', paying: null, platform: 'Web',
-    processed_time: microTime(received + 60_000, 0), region: place.region, server_received_time: microTime(received, 0), server_upload_time: microTime(received + 5, 0),
-    session_id: sessionStart[u * SESSIONS + session[i]], device_type: 'Mac OS X', user_id: userId,
-    user_properties: userId === null ? {} : { plan: u % 3 === 0 ? 'pro' : 'free', initial_referrer: 'EMPTY' }, uuid: r.uuid4(), library: 'amplitude-ts/2.11.1',
+    groups: grouped ? { company: [company] } : {},
+    idfa: null,
+    ip_address: `203.0.113.${(u % 254) + 1}`,
+    is_attribution_event: false,
+    language: 'English',
+    location_lat: null,
+    location_lng: null,
+    os_name: r.pick(['Chrome', 'Firefox', 'Safari']),
+    os_version: '126',
+    paying: null,
+    platform: 'Web',
+    processed_time: microTime(received + 60_000, 0),
+    region: place.region,
+    server_received_time: microTime(received, 0),
+    server_upload_time: microTime(received + 5, 0),
+    session_id: sessionStart[u * SESSIONS + session[i]],
+    device_type: 'Mac OS X',
+    user_id: userId,
+    user_properties: userId === null ? {} : { plan: u % 3 === 0 ? 'pro' : 'free', initial_referrer: 'EMPTY' },
+    uuid: r.uuid4(),
+    library: 'amplitude-ts/2.11.1',
   };
 }
 

@@ -13,7 +13,10 @@ if (!target) {
 }
 const entries = Number(entriesArg ?? 25);
 const files = statSync(target).isDirectory()
-  ? readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).sort().map((f) => join(target, f))
+  ? readdirSync(target)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort()
+      .map((f) => join(target, f))
   : [target];
 
 /** @param {{ functionName: string, url: string, lineNumber: number }} frame */

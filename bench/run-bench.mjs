@@ -30,7 +30,10 @@ const paths = { root, cli: join(root, 'bin', 'migrate.js'), work, config: join(w
 const show = (/** @type {string} */ file) => relative(process.cwd(), file) || file;
 const on = (/** @type {string} */ s) => options.steps.includes(s);
 /** The two CSVs import and the peer run on: flat properties, and nested ones. */
-const IMPORTED = /** @type {const} */ ([['flat', 'csv'], ['nested', 'csv-nested']]);
+const IMPORTED = /** @type {const} */ ([
+  ['flat', 'csv'],
+  ['nested', 'csv-nested'],
+]);
 
 /**
  * Generates a format's source unless one of this size is there with its counts; the rename
@@ -130,7 +133,10 @@ async function runImports(formats) {
     /** @type {(typeof imports)[number]} */
     const r = { kind };
     if (on('import')) r.import = await step(`${format}: migrate import --max-rate 0 into the count-only sandbox`, () => importStep(paths, f, staged));
-    if (on('peer')) r.peer = await step(`${format}: posthog-node ${peerVersion()} (historicalMigration) into the count-only sandbox, ${count(options.peerEvents)} rows`, () => peerStep(paths, f, options.peerEvents));
+    if (on('peer'))
+      r.peer = await step(`${format}: posthog-node ${peerVersion()} (historicalMigration) into the count-only sandbox, ${count(options.peerEvents)} rows`, () =>
+        peerStep(paths, f, options.peerEvents),
+      );
     imports.push(r);
   }
   /** @type {import('./lib/bench-report.mjs').StepResults['status']} */
@@ -156,12 +162,19 @@ function notes(r, sources) {
     const files = meta.files > 1 ? ` (${count(meta.files)} gzipped files)` : '';
     return `Source ${format}: ${show(f.source)}${files}, ${megabytes(statSync(f.source).size)}, ${sources[format]} for this run.`;
   });
-  lines.push(`Peak RSS: ${{ time: 'GNU time %M (the kernel\'s maximum resident set of the process)', proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`);
+  lines.push(
+    `Peak RSS: ${{ time: "GNU time %M (the kernel's maximum resident set of the process)", proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`,
+  );
   for (const i of r.imports) {
-    if (i.import) lines.push(`import (${i.kind}): the CLI's own summary gives ${count(i.import.cliEventsPerSec)} events/s over its delivery alone (Node start-up and opening the staging file excluded); the table uses the process's wall time.`);
+    if (i.import)
+      lines.push(
+        `import (${i.kind}): the CLI's own summary gives ${count(i.import.cliEventsPerSec)} events/s over its delivery alone (Node start-up and opening the staging file excluded); the table uses the process's wall time.`,
+      );
   }
   if (r.imports.some((i) => 'peer' in i && i.peer)) {
-    lines.push(`posthog-node: ${peerVersion()}, its default batching (flushAt 20, maxBatchSize 100), gzip on, one batch in flight (its design); the step includes reading its CSV prefix with csv-parse, and leaves out rows migrate rejects (no name or distinct_id, a bad time, properties that are not JSON).`);
+    lines.push(
+      `posthog-node: ${peerVersion()}, its default batching (flushAt 20, maxBatchSize 100), gzip on, one batch in flight (its design); the step includes reading its CSV prefix with csv-parse, and leaves out rows migrate rejects (no name or distinct_id, a bad time, properties that are not JSON).`,
+    );
   }
   return lines;
 }

@@ -60,9 +60,7 @@ try {
   const { url, projects } = sandbox.info;
   console.log(`Sandbox running on ${url} (a local PostHog-compatible server; its keys are its own).`);
   const personalApiKey = sandbox.info.personalKeys.find((k) => k.label === 'owner-all').key;
-  const entries = Object.fromEntries(
-    projects.map((p) => [p.role === 'production' ? 'prod' : 'test', { role: p.role, host: url, apiKey: p.apiKey, projectId: String(p.id), personalApiKey }]),
-  );
+  const entries = Object.fromEntries(projects.map((p) => [p.role === 'production' ? 'prod' : 'test', { role: p.role, host: url, apiKey: p.apiKey, projectId: String(p.id), personalApiKey }]));
   writeFileSync(config, JSON.stringify({ projects: entries }, null, 2));
   const common = ['--staging', staging, '--config', config];
   const fixture = (name) => join(root, 'fixtures', name);

@@ -16,9 +16,10 @@ import { startSandbox } from '../dist/sandbox/sandbox-server.js';
 
 const sandbox = await startSandbox({ port: 0 });
 const db = sandbox.store.db;
-db.prepare(
-  `INSERT OR IGNORE INTO projects (id, name, api_token, organization_id, created_at) VALUES (1, 'Sandbox test project', 'phc_chartScriptToken01', ?, ?)`,
-).run(SANDBOX_ORGANIZATION_ID, new Date().toISOString());
+db.prepare(`INSERT OR IGNORE INTO projects (id, name, api_token, organization_id, created_at) VALUES (1, 'Sandbox test project', 'phc_chartScriptToken01', ?, ?)`).run(
+  SANDBOX_ORGANIZATION_ID,
+  new Date().toISOString(),
+);
 
 const rows = parse(readFileSync(new URL('../fixtures/sample-events.csv', import.meta.url)), { columns: true });
 const insert = db.prepare(

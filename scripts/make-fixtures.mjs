@@ -15,12 +15,38 @@ function random() {
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const users = [
-  'ana@example.com', 'björn@example.se', 'chloé@example.fr', 'dmitri@example.ru', 'eun-ji@example.kr',
-  'fatima@example.ma', 'gus@example.com', 'hiro@example.jp', 'ines@example.pt', 'jamal@example.com',
-  'kofi@example.gh', 'lena@example.de', 'mateo@example.ar', 'nadia@example.com', 'olu@example.ng',
-  'priya@example.in', 'quinn@example.com', 'rosa@example.mx', 'sven@example.no', 'tomás@example.es',
-  'user_1001', 'user_1002', 'user_1003', 'user_1004', 'user_1005', 'user_1006', 'user_1007', 'user_1008',
-  'anon-7f3a9c', 'anon-b21e44', 'anon-0c9d12', 'anon-e5f6a7',
+  'ana@example.com',
+  'björn@example.se',
+  'chloé@example.fr',
+  'dmitri@example.ru',
+  'eun-ji@example.kr',
+  'fatima@example.ma',
+  'gus@example.com',
+  'hiro@example.jp',
+  'ines@example.pt',
+  'jamal@example.com',
+  'kofi@example.gh',
+  'lena@example.de',
+  'mateo@example.ar',
+  'nadia@example.com',
+  'olu@example.ng',
+  'priya@example.in',
+  'quinn@example.com',
+  'rosa@example.mx',
+  'sven@example.no',
+  'tomás@example.es',
+  'user_1001',
+  'user_1002',
+  'user_1003',
+  'user_1004',
+  'user_1005',
+  'user_1006',
+  'user_1007',
+  'user_1008',
+  'anon-7f3a9c',
+  'anon-b21e44',
+  'anon-0c9d12',
+  'anon-e5f6a7',
 ];
 // Each known user works at one company; anonymous ids have none.
 const companies = [
@@ -36,12 +62,7 @@ const pages = ['/', '/pricing', '/docs', '/docs/getting-started', '/blog/東京-
 const browsers = ['Chrome', 'Firefox', 'Safari', 'Edge'];
 const countries = ['US', 'DE', 'FR', 'JP', 'BR', 'IN', 'GB', 'KR'];
 const products = ['Widget, large', 'Gadget "Pro"', 'Café au lait mug', 'Notebook (A5)', 'Sticker pack 🎉'];
-const feedback = [
-  'Great product!\nWould buy again.',
-  'Shipping took a while, but support was helpful,\nthanks Zoë.',
-  'Ça marche très bien. 👍',
-  'Line one\r\nLine two with a "quote"',
-];
+const feedback = ['Great product!\nWould buy again.', 'Shipping took a while, but support was helpful,\nthanks Zoë.', 'Ça marche très bien. 👍', 'Line one\r\nLine two with a "quote"'];
 
 const start = Date.UTC(2025, 8, 1, 0, 0, 0); // 2025-09-01
 const spanMs = 42 * 24 * 3600 * 1000; // six weeks
@@ -75,7 +96,8 @@ function makeEvents(n) {
     }
     if (row.event === 'button_clicked') row.button = pick(['Buy now', 'Add to cart', 'Sign up, free', 'Learn more']);
     if (row.event === 'feedback_submitted') row.comment = pick(feedback);
-    if (row.event === 'signed_up') row.properties = JSON.stringify({ plan: pick(['free', 'pro', 'team']), referrer: pick(['google', 'newsletter', 'twitter']), utm: { source: 'spring', medium: 'email' } });
+    if (row.event === 'signed_up')
+      row.properties = JSON.stringify({ plan: pick(['free', 'pro', 'team']), referrer: pick(['google', 'newsletter', 'twitter']), utm: { source: 'spring', medium: 'email' } });
     events.push(row);
   }
   return events.sort((a, b) => (a.timestamp < b.timestamp ? -1 : 1));
@@ -102,7 +124,13 @@ const userRows = users.map((user, i) => ({
 }));
 const userColumns = ['distinct_id', 'email', 'name', 'plan', 'company', 'first_seen', 'anon_distinct_id'];
 const badUsers = ['"",nobody@example.com,Nobody,free,,2025-01-01,', `${'x'.repeat(201)},long@example.com,Long,free,,2025-01-01,`];
-writeFileSync('fixtures/users.csv', [userColumns.join(','), ...userRows.filter((u) => !u.distinct_id.startsWith('anon-')).map((u) => userColumns.map((c) => csvCell(u[c])).join(',')), ...badUsers].join('\n') + '\n');
+writeFileSync(
+  'fixtures/users.csv',
+  [userColumns.join(','), ...userRows.filter((u) => !u.distinct_id.startsWith('anon-')).map((u) => userColumns.map((c) => csvCell(u[c])).join(',')), ...badUsers].join('\n') + '\n',
+);
 const companyColumns = ['group_key', 'name', 'industry', 'employees', 'plan'];
-writeFileSync('fixtures/companies.csv', [companyColumns.join(','), ...companies.map((c) => [c.key, c.name, c.industry, c.employees, c.plan].map(csvCell).join(',')), ',Nameless Ltd,Retail,3,free'].join('\n') + '\n');
+writeFileSync(
+  'fixtures/companies.csv',
+  [companyColumns.join(','), ...companies.map((c) => [c.key, c.name, c.industry, c.employees, c.plan].map(csvCell).join(',')), ',Nameless Ltd,Retail,3,free'].join('\n') + '\n',
+);
 console.log(`fixtures/sample-events.csv: ${events.length} events; fixtures/sample-events.jsonl: ${jsonl.length} events`);

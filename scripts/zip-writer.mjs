@@ -3,7 +3,7 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 
 const DOS_TIME = 0; // 00:00:00
-const DOS_DATE = (2025 - 1980) << 9 | 9 << 5 | 1; // 2025-09-01
+const DOS_DATE = ((2025 - 1980) << 9) | (9 << 5) | 1; // 2025-09-01
 
 /** The fields local and central headers share, in the same order, from `at`. */
 function writeShared(header, at, { method, crc, compressedSize, size, nameLength }) {

@@ -59,7 +59,10 @@ export function parseCount(text) {
  * @returns {string[] | string} the names, or a problem
  */
 function parseList(flag, text, known, what) {
-  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length > 0) return `${flag}: unknown ${what} ${unknown.join(', ')} (${what}s: ${known.join(', ')})`;
   if (names.length === 0) return `${flag}: name at least one ${what}`;

@@ -107,7 +107,14 @@ function met(pass, belowTargetSize = false) {
  */
 function rssRow(step, rssBytes, belowTargetSize) {
   const target = `< ${TARGETS.peakRssBytes / 1e6} MB ${AT}`;
-  return { step, what: 'peak RSS', figure: rssBytes === null ? 'unknown' : megabytes(rssBytes), ratio: '', target, met: met(rssBytes === null ? null : rssBytes < TARGETS.peakRssBytes, belowTargetSize) };
+  return {
+    step,
+    what: 'peak RSS',
+    figure: rssBytes === null ? 'unknown' : megabytes(rssBytes),
+    ratio: '',
+    target,
+    met: met(rssBytes === null ? null : rssBytes < TARGETS.peakRssBytes, belowTargetSize),
+  };
 }
 
 /** @param {{ wallMs: number }} s @param {number} n */
@@ -166,7 +173,14 @@ function formatRows(f, small) {
   const flat = f.format === 'csv';
   const ratio = f.floor ? rate(e, e.rows) / rate(f.floor, f.floor.rows) : null;
   const exportRate = rate(e, e.rows);
-  rows.push({ step, what: 'rows/s', figure: `${count(exportRate)} (${seconds(e.wallMs)})`, ratio: '', target: flat ? `>= ${count(TARGETS.exportRowsPerSec)}` : '', met: flat ? met(exportRate >= TARGETS.exportRowsPerSec) : '' });
+  rows.push({
+    step,
+    what: 'rows/s',
+    figure: `${count(exportRate)} (${seconds(e.wallMs)})`,
+    ratio: '',
+    target: flat ? `>= ${count(TARGETS.exportRowsPerSec)}` : '',
+    met: flat ? met(exportRate >= TARGETS.exportRowsPerSec) : '',
+  });
   rows.push({
     step,
     what: 'vs floor',
@@ -207,7 +221,14 @@ function importRows(i, h, small, events) {
     const step = `import, ${label}`;
     const importRate = rate(imp, imp.events);
     const ratio = h.imports.find((x) => x.kind === i.kind)?.ratio ?? null;
-    rows.push({ step, what: 'events/s', figure: `${count(importRate)} (${seconds(imp.wallMs)})`, ratio: '', target: `>= ${count(TARGETS.importEventsPerSec)}`, met: met(importRate >= TARGETS.importEventsPerSec) });
+    rows.push({
+      step,
+      what: 'events/s',
+      figure: `${count(importRate)} (${seconds(imp.wallMs)})`,
+      ratio: '',
+      target: `>= ${count(TARGETS.importEventsPerSec)}`,
+      met: met(importRate >= TARGETS.importEventsPerSec),
+    });
     rows.push({
       step,
       what: 'vs peer',
@@ -218,7 +239,14 @@ function importRows(i, h, small, events) {
     });
     rows.push(rssRow(step, imp.peakRssBytes, small));
     rows.push({ step, what: 'bytes sent', figure: `${megabytes(imp.wireBytes)} in ${count(imp.requests)} requests`, ratio: '', target: '', met: '' });
-    rows.push({ step, what: 'counted by sandbox', figure: `${count(imp.counted)} of ${count(imp.staged)}`, ratio: '', target: 'all', met: met(imp.counted === imp.staged && imp.events === imp.staged) });
+    rows.push({
+      step,
+      what: 'counted by sandbox',
+      figure: `${count(imp.counted)} of ${count(imp.staged)}`,
+      ratio: '',
+      target: 'all',
+      met: met(imp.counted === imp.staged && imp.events === imp.staged),
+    });
   }
   const p = i.peer;
   if (p) {
@@ -256,7 +284,11 @@ const TITLES = ['step', 'what', 'figure', 'ratio', 'target', 'met?'];
 export function formatTable(rows) {
   const cells = [TITLES, ...rows.map((row) => COLUMNS.map((c) => row[c]))];
   const widths = TITLES.map((_, i) => Math.max(...cells.map((line) => (line[i] ?? '').length)));
-  const line = (/** @type {string[]} */ values) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (/** @type {string[]} */ values) =>
+    values
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(TITLES), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -287,9 +319,7 @@ export function headlineText(h) {
  * @param {readonly Row[]} rows
  */
 export function footnotes(rows) {
-  return rows.some((r) => r.met.endsWith('*'))
-    ? [`* measured below ${count(TARGETS.atEvents)} events; the target is set at ${count(TARGETS.atEvents)}, so this is an indication only.`]
-    : [];
+  return rows.some((r) => r.met.endsWith('*')) ? [`* measured below ${count(TARGETS.atEvents)} events; the target is set at ${count(TARGETS.atEvents)}, so this is an indication only.`] : [];
 }
 
 /**

@@ -60,7 +60,9 @@ export function removeStaging(file) {
 
 /** @param {string} file bytes on disk of a staging file, its write-ahead log included */
 function stagingBytes(file) {
-  return stagingFiles(file).slice(0, 2).reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
+  return stagingFiles(file)
+    .slice(0, 2)
+    .reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
 }
 
 /** The child's stdout, which is one JSON document. @param {string} stdout @param {string} label */

@@ -190,10 +190,23 @@ const AMPLITUDE_EVENTS = ['[Amplitude] Page Viewed', '[Amplitude] Page Viewed', 
 function amplitudeEventProperties(r, type) {
   if (type === '[Amplitude] Page Viewed') {
     const location = url(r);
-    return { '[Amplitude] Page Counter': 1 + r.int(5), '[Amplitude] Page Domain': 'shop.example.com', '[Amplitude] Page Location': location, '[Amplitude] Page Path': r.pick(PATHS), '[Amplitude] Page Title': r.pick(TITLES), referrer: 'https://www.google.com/', referring_domain: 'www.google.com' };
+    return {
+      '[Amplitude] Page Counter': 1 + r.int(5),
+      '[Amplitude] Page Domain': 'shop.example.com',
+      '[Amplitude] Page Location': location,
+      '[Amplitude] Page Path': r.pick(PATHS),
+      '[Amplitude] Page Title': r.pick(TITLES),
+      referrer: 'https://www.google.com/',
+      referring_domain: 'www.google.com',
+    };
   }
   if (type === 'Purchase') return { revenue: r.int(10_000) / 100, cart: cart(r), note: r.pick(NOTES) };
-  if (type === 'Song Played') return { song: { title: r.pick(['Für Elise', 'La Vie en rose', '上を向いて歩こう']), artist: { name: 'Various', country: 'FR' } }, tags: ['classic', 'ünïcödé'], duration_ms: 60_000 + r.int(240_000) };
+  if (type === 'Song Played')
+    return {
+      song: { title: r.pick(['Für Elise', 'La Vie en rose', '上を向いて歩こう']), artist: { name: 'Various', country: 'FR' } },
+      tags: ['classic', 'ünïcödé'],
+      duration_ms: 60_000 + r.int(240_000),
+    };
   if (type === 'Search') return { query: r.pick(['schuhe größe 42', '東京 hotel', 'pricing']), results: r.int(200), filters: { sort: 'relevance', facets: ['brand', 'size'] } };
   return { '[Amplitude] Element Text': 'Jetzt kaufen', '[Amplitude] Element Tag': 'button', ab: experiments(r) };
 }
@@ -208,18 +221,57 @@ function amplitudeRecord(r, ms, id) {
   const micros = r.int(1000);
   const received = ms + 200 + r.int(4000);
   return {
-    $insert_id: r.uuid4(), $insert_key: null, $schema: 12, adid: null, amplitude_attribution_ids: null, amplitude_event_type: null,
-    amplitude_id: 880_000_000 + r.int(100_000), app: 123456, city: place.city, client_event_time: microTime(ms, micros), client_upload_time: microTime(received - 100, 0),
-    country: place.code, data: { path: '/2/httpapi', user_properties_updated: true }, data_type: 'event', device_carrier: null, device_id: deviceId,
-    device_type: r.pick(OSES), dma: null, event_id: id, event_properties: amplitudeEventProperties(r, type), event_time: microTime(ms, micros), event_type: type,
-    global_user_properties: {}, group_properties: {}, groups: r.random() < 0.2 ? { company: ['Acme GmbH'] } : {}, idfa: null, ip_address: `203.0.113.${1 + r.int(254)}`,
-    is_attribution_event: false, language: r.pick(['English', 'German', 'Japanese']), library: 'amplitude-ts/2.11.1', location_lat: null, location_lng: null,
-    os_name: r.pick(BROWSERS), os_version: String(120 + r.int(10)), partner_id: null, paying: null, plan: {}, platform: 'Web',
-    processed_time: microTime(received + 60_000, 0), region: place.region, sample_rate: null, server_received_time: microTime(received, 0),
-    server_upload_time: microTime(received + 5, 0), session_id: ms - r.int(600_000), source_id: null, start_version: null,
-    user_creation_time: microTime(ms - 30 * 86_400_000, 0), user_id: userId,
-    user_properties: { plan: r.pick(['free', 'pro']), initial_referrer: r.pick(['EMPTY', 'https://www.google.com/']), '名前': userId ?? 'anon', cohorts: [r.int(100), r.int(100)] },
-    uuid: r.uuid4(), version_name: null,
+    $insert_id: r.uuid4(),
+    $insert_key: null,
+    $schema: 12,
+    adid: null,
+    amplitude_attribution_ids: null,
+    amplitude_event_type: null,
+    amplitude_id: 880_000_000 + r.int(100_000),
+    app: 123456,
+    city: place.city,
+    client_event_time: microTime(ms, micros),
+    client_upload_time: microTime(received - 100, 0),
+    country: place.code,
+    data: { path: '/2/httpapi', user_properties_updated: true },
+    data_type: 'event',
+    device_carrier: null,
+    device_id: deviceId,
+    device_type: r.pick(OSES),
+    dma: null,
+    event_id: id,
+    event_properties: amplitudeEventProperties(r, type),
+    event_time: microTime(ms, micros),
+    event_type: type,
+    global_user_properties: {},
+    group_properties: {},
+    groups: r.random() < 0.2 ? { company: ['Acme GmbH'] } : {},
+    idfa: null,
+    ip_address: `203.0.113.${1 + r.int(254)}`,
+    is_attribution_event: false,
+    language: r.pick(['English', 'German', 'Japanese']),
+    library: 'amplitude-ts/2.11.1',
+    location_lat: null,
+    location_lng: null,
+    os_name: r.pick(BROWSERS),
+    os_version: String(120 + r.int(10)),
+    partner_id: null,
+    paying: null,
+    plan: {},
+    platform: 'Web',
+    processed_time: microTime(received + 60_000, 0),
+    region: place.region,
+    sample_rate: null,
+    server_received_time: microTime(received, 0),
+    server_upload_time: microTime(received + 5, 0),
+    session_id: ms - r.int(600_000),
+    source_id: null,
+    start_version: null,
+    user_creation_time: microTime(ms - 30 * 86_400_000, 0),
+    user_id: userId,
+    user_properties: { plan: r.pick(['free', 'pro']), initial_referrer: r.pick(['EMPTY', 'https://www.google.com/']), 名前: userId ?? 'anon', cohorts: [r.int(100), r.int(100)] },
+    uuid: r.uuid4(),
+    version_name: null,
   };
 }
 
@@ -259,10 +311,23 @@ function posthogRecord(r, ms) {
   const event = r.pick(POSTHOG_EVENTS);
   const current = url(r);
   const properties = {
-    $lib: 'web', $lib_version: '1.166.0', $browser: r.pick(BROWSERS), $os: r.pick(OSES), $current_url: current, $host: 'shop.example.com',
-    $pathname: r.pick(PATHS), $session_id: r.uuid7(ms - r.int(900_000)), $window_id: r.uuid7(ms - r.int(900_000)), $ip: `198.51.100.${1 + r.int(254)}`,
-    $geoip_city_name: place.city, $geoip_country_code: place.code, $geoip_subdivision_1_name: place.region, $screen_width: 1200 + r.int(1400),
-    $referrer: 'https://www.google.com/', $active_feature_flags: ['new-checkout', 'beta-nav'], $feature_flag_payloads: { 'new-checkout': { layout: 'grid' } },
+    $lib: 'web',
+    $lib_version: '1.166.0',
+    $browser: r.pick(BROWSERS),
+    $os: r.pick(OSES),
+    $current_url: current,
+    $host: 'shop.example.com',
+    $pathname: r.pick(PATHS),
+    $session_id: r.uuid7(ms - r.int(900_000)),
+    $window_id: r.uuid7(ms - r.int(900_000)),
+    $ip: `198.51.100.${1 + r.int(254)}`,
+    $geoip_city_name: place.city,
+    $geoip_country_code: place.code,
+    $geoip_subdivision_1_name: place.region,
+    $screen_width: 1200 + r.int(1400),
+    $referrer: 'https://www.google.com/',
+    $active_feature_flags: ['new-checkout', 'beta-nav'],
+    $feature_flag_payloads: { 'new-checkout': { layout: 'grid' } },
     title: r.pick(TITLES),
   };
   if (event === 'order completed') Object.assign(properties, { order: cart(r), note: r.pick(NOTES) });
@@ -270,9 +335,21 @@ function posthogRecord(r, ms) {
   const created = ms + 100 + r.int(3000);
   const iso = (t) => new Date(t).toISOString().replace('Z', `${String(r.int(1000)).padStart(3, '0')}Z`);
   return {
-    uuid: r.uuid7(ms), event, properties, elements_chain: event === '$autocapture' ? 'button.btn.btn-primary:attr__class="btn btn-primary"nth-child="2"nth-of-type="1"text="Jetzt kaufen";form:nth-child="1"' : '',
-    set: {}, set_once: {}, distinct_id: user, team_id: 2, ip: properties.$ip, site_url: '', timestamp: iso(ms), created_at: iso(created),
-    person_id: r.uuid4(), person_properties: { email: `${user}@example.com`, plan: r.pick(['free', 'pro']) }, _inserted_at: iso(created + 1000),
+    uuid: r.uuid7(ms),
+    event,
+    properties,
+    elements_chain: event === '$autocapture' ? 'button.btn.btn-primary:attr__class="btn btn-primary"nth-child="2"nth-of-type="1"text="Jetzt kaufen";form:nth-child="1"' : '',
+    set: {},
+    set_once: {},
+    distinct_id: user,
+    team_id: 2,
+    ip: properties.$ip,
+    site_url: '',
+    timestamp: iso(ms),
+    created_at: iso(created),
+    person_id: r.uuid4(),
+    person_properties: { email: `${user}@example.com`, plan: r.pick(['free', 'pro']) },
+    _inserted_at: iso(created + 1000),
   };
 }
 
@@ -307,9 +384,18 @@ function plainRecord(r, ms) {
     distinct_id: `user_${r.int(USERS)}`,
     timestamp: new Date(ms).toISOString(),
     properties: {
-      $current_url: url(r), $browser: r.pick(BROWSERS), $os: r.pick(OSES), city: place.city, country: place.code, title: r.pick(TITLES),
-      session_id: `s${r.int(1e9)}`, screen: { width: 1200 + r.int(1400), height: 700 + r.int(500) }, cart: cart(r), tags: ['new', r.pick(['promo', 'organic'])],
-      ab: experiments(r), note: r.pick(NOTES),
+      $current_url: url(r),
+      $browser: r.pick(BROWSERS),
+      $os: r.pick(OSES),
+      city: place.city,
+      country: place.code,
+      title: r.pick(TITLES),
+      session_id: `s${r.int(1e9)}`,
+      screen: { width: 1200 + r.int(1400), height: 700 + r.int(500) },
+      cart: cart(r),
+      tags: ['new', r.pick(['promo', 'organic'])],
+      ab: experiments(r),
+      note: r.pick(NOTES),
     },
   };
 }

@@ -12,7 +12,12 @@ const DAY = 86_400_000;
 const DAYS = [Date.parse('2025-09-01T00:00:00Z'), Date.parse('2025-09-02T00:00:00Z')];
 const STREAM_WEB = '4567890123';
 const STREAM_APP = '4567890124';
-const PAGES = [['/', 'Home'], ['/pricing', 'Preise'], ['/blog/東京-launch', 'Tōkyō launch 🎉'], ['/checkout', 'Checkout']];
+const PAGES = [
+  ['/', 'Home'],
+  ['/pricing', 'Preise'],
+  ['/blog/東京-launch', 'Tōkyō launch 🎉'],
+  ['/checkout', 'Checkout'],
+];
 const PLACES = [
   { city: 'München', region: 'Bavaria', country: 'Germany', continent: 'Europe', sub_continent: 'Western Europe', metro: '(not set)' },
   { city: 'São Paulo', region: 'State of Sao Paulo', country: 'Brazil', continent: 'Americas', sub_continent: 'South America', metro: '(not set)' },
@@ -38,18 +43,41 @@ const WEB_DEVICES = [
 function webDevice() {
   const [category, brand, model, system, version, browser, browserVersion] = r.pick(WEB_DEVICES);
   return {
-    category, mobile_brand_name: brand, mobile_model_name: model, mobile_marketing_name: '(not set)', mobile_os_hardware_model: null,
-    operating_system: system, operating_system_version: version, vendor_id: null, advertising_id: null, language: r.pick(['de-de', 'fr-fr', 'ja-jp']),
-    is_limited_ad_tracking: 'No', time_zone_offset_seconds: null, browser: null, browser_version: null,
+    category,
+    mobile_brand_name: brand,
+    mobile_model_name: model,
+    mobile_marketing_name: '(not set)',
+    mobile_os_hardware_model: null,
+    operating_system: system,
+    operating_system_version: version,
+    vendor_id: null,
+    advertising_id: null,
+    language: r.pick(['de-de', 'fr-fr', 'ja-jp']),
+    is_limited_ad_tracking: 'No',
+    time_zone_offset_seconds: null,
+    browser: null,
+    browser_version: null,
     web_info: { browser, browser_version: browserVersion, hostname: 'shop.example.com' },
   };
 }
 
 function appDevice() {
   return {
-    category: 'mobile', mobile_brand_name: 'Apple', mobile_model_name: 'iPhone 14 Pro', mobile_marketing_name: 'iPhone 14 Pro', mobile_os_hardware_model: 'iPhone15,2',
-    operating_system: 'iOS', operating_system_version: 'iOS 17.5.1', vendor_id: r.uuid4().toUpperCase(), advertising_id: null, language: 'ja-jp',
-    is_limited_ad_tracking: 'Yes', time_zone_offset_seconds: '32400', browser: null, browser_version: null, web_info: null,
+    category: 'mobile',
+    mobile_brand_name: 'Apple',
+    mobile_model_name: 'iPhone 14 Pro',
+    mobile_marketing_name: 'iPhone 14 Pro',
+    mobile_os_hardware_model: 'iPhone15,2',
+    operating_system: 'iOS',
+    operating_system_version: 'iOS 17.5.1',
+    vendor_id: r.uuid4().toUpperCase(),
+    advertising_id: null,
+    language: 'ja-jp',
+    is_limited_ad_tracking: 'Yes',
+    time_zone_offset_seconds: '32400',
+    browser: null,
+    browser_version: null,
+    web_info: null,
   };
 }
 
@@ -58,16 +86,46 @@ function row(ms, name, user, params, extra = {}) {
   const micros = BigInt(ms) * 1000n + BigInt(r.int(0, 999));
   const web = user.web;
   return {
-    event_date: dayOf(ms), event_timestamp: String(micros), event_name: name, event_params: params,
-    event_previous_timestamp: null, event_value_in_usd: null, event_bundle_sequence_id: String(user.bundle++), event_server_timestamp_offset: String(r.int(100000, 900000)),
-    user_id: user.userId ?? null, user_pseudo_id: user.pseudoId, privacy_info: { analytics_storage: 'Yes', ads_storage: 'No', uses_transient_token: 'No' },
-    user_properties: user.properties, user_first_touch_timestamp: String(user.firstTouchMicros), user_ltv: user.userId ? { revenue: 59.8, currency: 'EUR' } : null,
-    device: web ? user.device : appDevice(), geo: user.place,
+    event_date: dayOf(ms),
+    event_timestamp: String(micros),
+    event_name: name,
+    event_params: params,
+    event_previous_timestamp: null,
+    event_value_in_usd: null,
+    event_bundle_sequence_id: String(user.bundle++),
+    event_server_timestamp_offset: String(r.int(100000, 900000)),
+    user_id: user.userId ?? null,
+    user_pseudo_id: user.pseudoId,
+    privacy_info: { analytics_storage: 'Yes', ads_storage: 'No', uses_transient_token: 'No' },
+    user_properties: user.properties,
+    user_first_touch_timestamp: String(user.firstTouchMicros),
+    user_ltv: user.userId ? { revenue: 59.8, currency: 'EUR' } : null,
+    device: web ? user.device : appDevice(),
+    geo: user.place,
     app_info: web ? null : { id: 'com.example.musikbox', version: '3.4.1', install_store: null, firebase_app_id: '1:1234567890:ios:abc123', install_source: 'com.apple.AppStore' },
-    traffic_source: user.firstSource, stream_id: web ? STREAM_WEB : STREAM_APP, platform: web ? 'WEB' : 'IOS',
-    event_dimensions: null, ecommerce: null, items: [],
-    collected_traffic_source: web ? { manual_campaign_id: null, manual_campaign_name: user.campaign ? 'autumn-sale' : null, manual_source: user.campaign ? 'newsletter' : null, manual_medium: user.campaign ? 'email' : null, manual_term: null, manual_content: null, gclid: null, dclid: null, srsltid: null } : null,
-    is_active_user: true, batch_event_index: String(user.batchIndex++), batch_page_id: String(user.pageId), batch_ordering_id: String(user.ordering),
+    traffic_source: user.firstSource,
+    stream_id: web ? STREAM_WEB : STREAM_APP,
+    platform: web ? 'WEB' : 'IOS',
+    event_dimensions: null,
+    ecommerce: null,
+    items: [],
+    collected_traffic_source: web
+      ? {
+          manual_campaign_id: null,
+          manual_campaign_name: user.campaign ? 'autumn-sale' : null,
+          manual_source: user.campaign ? 'newsletter' : null,
+          manual_medium: user.campaign ? 'email' : null,
+          manual_term: null,
+          manual_content: null,
+          gclid: null,
+          dclid: null,
+          srsltid: null,
+        }
+      : null,
+    is_active_user: true,
+    batch_event_index: String(user.batchIndex++),
+    batch_page_id: String(user.pageId),
+    batch_ordering_id: String(user.ordering),
     ...extra,
   };
 }
@@ -78,8 +136,14 @@ function pageView(ms, user, [path, title]) {
   user.ordering++;
   const query = user.campaign ? '?utm_source=newsletter&utm_medium=email&utm_campaign=autumn-sale' : '';
   return row(ms, 'page_view', user, [
-    str('page_location', `https://shop.example.com${path}${query}`), str('page_title', title), str('page_referrer', 'https://www.google.com/'),
-    int('ga_session_id', user.sessionId), int('ga_session_number', user.sessionNumber), int('engaged_session_event', 1), int('batch_page_id', ms), int('batch_ordering_id', user.ordering),
+    str('page_location', `https://shop.example.com${path}${query}`),
+    str('page_title', title),
+    str('page_referrer', 'https://www.google.com/'),
+    int('ga_session_id', user.sessionId),
+    int('ga_session_number', user.sessionNumber),
+    int('engaged_session_event', 1),
+    int('batch_page_id', ms),
+    int('batch_ordering_id', user.ordering),
   ]);
 }
 
@@ -87,20 +151,71 @@ function purchase(ms, user) {
   const price = r.int(1000, 9999) / 100;
   const qty = r.int(1, 3);
   const transaction = `T-${r.int(10000, 99999)}`;
-  const item = { item_id: 'SKU-1', item_name: 'Kaffeemühle „Deluxe“', item_brand: 'Acme', item_variant: null, item_category: 'Küche', price_in_usd: price * 1.1, price, quantity: String(qty), item_revenue: price * qty, coupon: null, item_list_index: null, item_params: [str('color', 'rot')] };
-  return row(ms, 'purchase', user, [str('transaction_id', transaction), str('currency', 'EUR'), dbl('value', price * qty), int('ga_session_id', user.sessionId), str('page_location', 'https://shop.example.com/checkout')], {
-    ecommerce: { total_item_quantity: String(qty), purchase_revenue_in_usd: price * qty * 1.1, purchase_revenue: price * qty, refund_value_in_usd: null, refund_value: null, shipping_value: 4.9, tax_value: 2.1, unique_items: '1', transaction_id: transaction },
-    items: [item], event_value_in_usd: price * qty * 1.1,
-  });
+  const item = {
+    item_id: 'SKU-1',
+    item_name: 'Kaffeemühle „Deluxe“',
+    item_brand: 'Acme',
+    item_variant: null,
+    item_category: 'Küche',
+    price_in_usd: price * 1.1,
+    price,
+    quantity: String(qty),
+    item_revenue: price * qty,
+    coupon: null,
+    item_list_index: null,
+    item_params: [str('color', 'rot')],
+  };
+  return row(
+    ms,
+    'purchase',
+    user,
+    [str('transaction_id', transaction), str('currency', 'EUR'), dbl('value', price * qty), int('ga_session_id', user.sessionId), str('page_location', 'https://shop.example.com/checkout')],
+    {
+      ecommerce: {
+        total_item_quantity: String(qty),
+        purchase_revenue_in_usd: price * qty * 1.1,
+        purchase_revenue: price * qty,
+        refund_value_in_usd: null,
+        refund_value: null,
+        shipping_value: 4.9,
+        tax_value: 2.1,
+        unique_items: '1',
+        transaction_id: transaction,
+      },
+      items: [item],
+      event_value_in_usd: price * qty * 1.1,
+    },
+  );
 }
 
 function webUser(index, identified) {
   const firstTouch = DAYS[0] - r.int(1, 60) * DAY;
   return {
-    web: true, pseudoId: `${r.int(100000000, 999999999)}.${Math.floor(firstTouch / 1000)}`, userId: identified ? `crm-${1000 + index}` : null,
-    properties: identified ? [str('plan', r.pick(['free', 'pro'])), int('signup_year', 2024), { key: 'crm_score', value: { string_value: null, int_value: '9007199254740993', float_value: null, double_value: null, set_timestamp_micros: String(firstTouch * 1000) } }] : [],
-    firstTouchMicros: firstTouch * 1000 + 123, firstSource: r.pick([{ name: '(direct)', medium: '(none)', source: '(direct)' }, { name: 'autumn-sale', medium: 'email', source: 'newsletter' }, { name: '(organic)', medium: 'organic', source: 'google' }]),
-    device: webDevice(), place: r.pick(PLACES), campaign: r.random() < 0.4, sessionId: 0, sessionNumber: 0, bundle: r.int(1, 50), batchIndex: 0, pageId: 0, ordering: 0,
+    web: true,
+    pseudoId: `${r.int(100000000, 999999999)}.${Math.floor(firstTouch / 1000)}`,
+    userId: identified ? `crm-${1000 + index}` : null,
+    properties: identified
+      ? [
+          str('plan', r.pick(['free', 'pro'])),
+          int('signup_year', 2024),
+          { key: 'crm_score', value: { string_value: null, int_value: '9007199254740993', float_value: null, double_value: null, set_timestamp_micros: String(firstTouch * 1000) } },
+        ]
+      : [],
+    firstTouchMicros: firstTouch * 1000 + 123,
+    firstSource: r.pick([
+      { name: '(direct)', medium: '(none)', source: '(direct)' },
+      { name: 'autumn-sale', medium: 'email', source: 'newsletter' },
+      { name: '(organic)', medium: 'organic', source: 'google' },
+    ]),
+    device: webDevice(),
+    place: r.pick(PLACES),
+    campaign: r.random() < 0.4,
+    sessionId: 0,
+    sessionNumber: 0,
+    bundle: r.int(1, 50),
+    batchIndex: 0,
+    pageId: 0,
+    ordering: 0,
   };
 }
 
@@ -130,7 +245,15 @@ function appSession(user, start) {
   const rows = [];
   for (const screen of ['Player', 'Library', 'Player']) {
     ms += r.int(5_000, 120_000);
-    rows.push(row(ms, 'screen_view', user, [str('firebase_screen', screen), str('firebase_screen_class', `${screen}ViewController`), int('firebase_screen_id', '-3820393876329286712'), int('ga_session_id', user.sessionId), int('ga_session_number', user.sessionNumber)]));
+    rows.push(
+      row(ms, 'screen_view', user, [
+        str('firebase_screen', screen),
+        str('firebase_screen_class', `${screen}ViewController`),
+        int('firebase_screen_id', '-3820393876329286712'),
+        int('ga_session_id', user.sessionId),
+        int('ga_session_number', user.sessionNumber),
+      ]),
+    );
   }
   return rows;
 }
@@ -139,9 +262,17 @@ function appSession(user, start) {
 function awkwardRows(ms, user) {
   const base = row(ms, 'select_content', user, [str('content_type', 'product'), str('item_id', 'SKU-1')]);
   const twin = { ...base, event_params: [str('content_type', 'product'), str('item_id', 'SKU-2')] };
-  const legacy = (event) => { const copy = { ...event }; delete copy.batch_event_index; delete copy.batch_page_id; delete copy.batch_ordering_id; return copy; };
+  const legacy = (event) => {
+    const copy = { ...event };
+    delete copy.batch_event_index;
+    delete copy.batch_page_id;
+    delete copy.batch_ordering_id;
+    return copy;
+  };
   return [
-    JSON.stringify(legacy(base)), JSON.stringify(legacy(twin)), JSON.stringify(legacy(base)), // the third is the first again
+    JSON.stringify(legacy(base)),
+    JSON.stringify(legacy(twin)),
+    JSON.stringify(legacy(base)), // the third is the first again
     JSON.stringify({ ...base, user_id: null, user_pseudo_id: null }),
     JSON.stringify({ ...base, event_params: { content_type: 'product' } }),
     JSON.stringify({ ...base, event_timestamp: String(ms) }), // milliseconds, not GA4's microseconds

@@ -6,7 +6,12 @@ import { makeRandom, PEOPLE, PLACES } from './random.mjs';
 const r = makeRandom(7101);
 const DAY = 86_400_000;
 const pages = ['/', '/pricing', '/docs/getting-started', '/blog/東京-launch', '/app/settings?tab=billing'];
-const browsers = [['Chrome', 128], ['Firefox', 130], ['Safari', 17.6], ['Microsoft Edge', 128]];
+const browsers = [
+  ['Chrome', 128],
+  ['Firefox', 130],
+  ['Safari', 17.6],
+  ['Microsoft Edge', 128],
+];
 const devices = Array.from({ length: 12 }, () => r.uuid4());
 
 function baseProperties(ms, user, device, inMs) {
@@ -42,7 +47,10 @@ function eventAt(ms, inMs) {
   const roll = r.random();
   if (roll < 0.5) {
     const path = r.pick(pages);
-    return { event: '$mp_web_page_view', properties: { ...properties, $current_url: `https://shop.example.com${path}`, current_page_title: 'Shop — Example', $referrer: r.pick(['$direct', 'https://www.google.com/']) } };
+    return {
+      event: '$mp_web_page_view',
+      properties: { ...properties, $current_url: `https://shop.example.com${path}`, current_page_title: 'Shop — Example', $referrer: r.pick(['$direct', 'https://www.google.com/']) },
+    };
   }
   if (roll < 0.65) return { event: 'Signed Up', properties: { ...properties, plan: r.pick(['free', 'pro']), referral: { source: r.pick(['friend', 'ad']), campaign: 'rentrée 2025' } } };
   if (roll < 0.85) {

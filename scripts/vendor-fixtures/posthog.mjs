@@ -10,9 +10,18 @@ const persons = new Map(PEOPLE.map((id) => [id, r.uuid4()]));
 function commonProperties(ms, path) {
   const place = r.pick(PLACES);
   return {
-    $lib: 'web', $lib_version: '1.166.0', $browser: r.pick(['Chrome', 'Firefox', 'Safari']), $os: r.pick(['Mac OS X', 'Windows']),
-    $current_url: `https://shop.example.com${path}`, $host: 'shop.example.com', $pathname: path, $session_id: r.uuid7(ms - r.int(0, 900_000)),
-    $ip: `198.51.100.${r.int(1, 254)}`, $geoip_city_name: place.city, $geoip_country_code: place.code, $geoip_country_name: place.country,
+    $lib: 'web',
+    $lib_version: '1.166.0',
+    $browser: r.pick(['Chrome', 'Firefox', 'Safari']),
+    $os: r.pick(['Mac OS X', 'Windows']),
+    $current_url: `https://shop.example.com${path}`,
+    $host: 'shop.example.com',
+    $pathname: path,
+    $session_id: r.uuid7(ms - r.int(0, 900_000)),
+    $ip: `198.51.100.${r.int(1, 254)}`,
+    $geoip_city_name: place.city,
+    $geoip_country_code: place.code,
+    $geoip_country_name: place.country,
   };
 }
 
@@ -40,14 +49,28 @@ function eventAt(ms) {
   }
   const created = ms + r.int(100, 3000);
   return {
-    uuid: r.uuid7(ms), event, properties, elements_chain: elements, set: {}, set_once: {}, distinct_id: user, team_id: 2,
-    ip: base.$ip, site_url: '', timestamp: `${microTime(ms, r.int(0, 999), 'T')}Z`, created_at: `${microTime(created, 0, 'T')}Z`,
-    person_id: persons.get(user), person_properties: { email: user }, _inserted_at: `${microTime(created + 1000, 0, 'T')}Z`,
+    uuid: r.uuid7(ms),
+    event,
+    properties,
+    elements_chain: elements,
+    set: {},
+    set_once: {},
+    distinct_id: user,
+    team_id: 2,
+    ip: base.$ip,
+    site_url: '',
+    timestamp: `${microTime(ms, r.int(0, 999), 'T')}Z`,
+    created_at: `${microTime(created, 0, 'T')}Z`,
+    person_id: persons.get(user),
+    person_properties: { email: user },
+    _inserted_at: `${microTime(created + 1000, 0, 'T')}Z`,
   };
 }
 
 function eventsBetween(startMs, days, count) {
-  return Array.from({ length: count }, () => startMs + Math.floor(r.random() * days * DAY)).sort((a, b) => a - b).map(eventAt);
+  return Array.from({ length: count }, () => startMs + Math.floor(r.random() * days * DAY))
+    .sort((a, b) => a - b)
+    .map(eventAt);
 }
 
 const lines = (records) => records.map((record) => (typeof record === 'string' ? record : JSON.stringify(record))).join('\n') + '\n';

@@ -13,7 +13,12 @@ const DAY2 = DAY1 + DAY;
 
 const WEB_USERS = ['ana@example.com', 'björn@example.se', 'chloé@example.fr', '李雷@example.cn', 'zoë@example.co.uk', 'kofi@example.gh'];
 const APP_USERS = ['user_1001', 'user_1002'];
-const PAGES = [['/', 'Home'], ['/pricing', 'Preise'], ['/blog/東京-launch', 'Tōkyō launch 🎉'], ['/checkout', 'Checkout']];
+const PAGES = [
+  ['/', 'Home'],
+  ['/pricing', 'Preise'],
+  ['/blog/東京-launch', 'Tōkyō launch 🎉'],
+  ['/checkout', 'Checkout'],
+];
 
 const iso = (ms) => new Date(ms).toISOString();
 
@@ -53,15 +58,27 @@ function call(type, ms, fields) {
   const skewMs = r.int(-2000, 2000);
   const sent = ms + r.int(100, 5000);
   return {
-    anonymousId: undefined, ...fields, type,
+    anonymousId: undefined,
+    ...fields,
+    type,
     messageId: fields.messageId ?? (fields.context?.library?.name === 'analytics.js' ? `ajs-next-${ms}-${r.uuid4()}` : r.uuid4()),
-    timestamp: iso(ms), originalTimestamp: iso(ms + skewMs), sentAt: iso(sent + skewMs), receivedAt: iso(sent + r.int(20, 400)),
-    integrations: {}, version: 2, channel: CHANNELS[fields.context?.library?.name] ?? 'server',
+    timestamp: iso(ms),
+    originalTimestamp: iso(ms + skewMs),
+    sentAt: iso(sent + skewMs),
+    receivedAt: iso(sent + r.int(20, 400)),
+    integrations: {},
+    version: 2,
+    channel: CHANNELS[fields.context?.library?.name] ?? 'server',
   };
 }
 
 function page(ms, ids, [path, title]) {
-  return call('page', ms, { ...ids, name: title, properties: { path, referrer: 'https://www.google.com/', search: '', title, url: `https://shop.example.com${path}` }, context: webContext(path, title) });
+  return call('page', ms, {
+    ...ids,
+    name: title,
+    properties: { path, referrer: 'https://www.google.com/', search: '', title, url: `https://shop.example.com${path}` },
+    context: webContext(path, title),
+  });
 }
 
 /** A web visitor: anonymous pages, then identify, then identified events; a few join a company. */
@@ -72,11 +89,31 @@ function webJourney(user, start, index) {
   let ms = start;
   const step = () => (ms += r.int(5_000, 600_000));
   const calls = [page(step(), anonymous, PAGES[0]), page(step(), anonymous, r.pick(PAGES))];
-  calls.push(call('track', step(), { ...anonymous, event: 'Product Viewed', properties: { product_id: `SKU-${r.int(100, 999)}`, name: 'Kaffeemühle „Deluxe“', price: 49.9 }, context: webContext('/pricing', 'Preise') }));
-  calls.push(call('identify', step(), { ...known, traits: { email: user, name: user.split('@')[0], plan: r.pick(['free', 'pro']), address: { city: 'München', country: 'DE' } }, context: webContext('/checkout', 'Checkout') }));
+  calls.push(
+    call('track', step(), {
+      ...anonymous,
+      event: 'Product Viewed',
+      properties: { product_id: `SKU-${r.int(100, 999)}`, name: 'Kaffeemühle „Deluxe“', price: 49.9 },
+      context: webContext('/pricing', 'Preise'),
+    }),
+  );
+  calls.push(
+    call('identify', step(), {
+      ...known,
+      traits: { email: user, name: user.split('@')[0], plan: r.pick(['free', 'pro']), address: { city: 'München', country: 'DE' } },
+      context: webContext('/checkout', 'Checkout'),
+    }),
+  );
   const b2b = index % 3 === 0;
   const groupContext = b2b ? { groupId: 'acme-gmbh' } : {};
-  calls.push(call('track', step(), { ...known, event: 'Order Completed', properties: { order_id: `o-${r.int(1000, 9999)}`, revenue: r.int(1000, 99999) / 100, currency: 'EUR', products: [{ product_id: 'SKU-1', quantity: 2 }] }, context: webContext('/checkout', 'Checkout', groupContext) }));
+  calls.push(
+    call('track', step(), {
+      ...known,
+      event: 'Order Completed',
+      properties: { order_id: `o-${r.int(1000, 9999)}`, revenue: r.int(1000, 99999) / 100, currency: 'EUR', products: [{ product_id: 'SKU-1', quantity: 2 }] },
+      context: webContext('/checkout', 'Checkout', groupContext),
+    }),
+  );
   if (b2b) calls.push(call('group', step(), { ...known, groupId: 'acme-gmbh', traits: { name: 'Acme GmbH', plan: 'enterprise', employees: 120 }, context: webContext('/checkout', 'Checkout') }));
   calls.push(page(step(), known, r.pick(PAGES)));
   return calls;
@@ -87,10 +124,17 @@ function appJourney(user, start) {
   const ids = { anonymousId: r.uuid4().toUpperCase(), userId: user };
   let ms = start;
   const step = () => (ms += r.int(2_000, 300_000));
-  const calls = [call('identify', step(), { ...ids, traits: { plan: 'family', '名前': user }, context: appContext() })];
+  const calls = [call('identify', step(), { ...ids, traits: { plan: 'family', 名前: user }, context: appContext() })];
   for (let i = 0; i < 3; i++) {
     calls.push(call('screen', step(), { ...ids, name: r.pick(['Player', 'Library', 'Search']), properties: { from_push: r.random() < 0.2 }, context: appContext() }));
-    calls.push(call('track', step(), { ...ids, event: 'Song Played', properties: { song: { title: r.pick(['Für Elise', 'La Vie en rose', '上を向いて歩こう']) }, duration_ms: r.int(60_000, 300_000) }, context: appContext() }));
+    calls.push(
+      call('track', step(), {
+        ...ids,
+        event: 'Song Played',
+        properties: { song: { title: r.pick(['Für Elise', 'La Vie en rose', '上を向いて歩こう']) }, duration_ms: r.int(60_000, 300_000) },
+        context: appContext(),
+      }),
+    );
   }
   return calls;
 }
@@ -100,7 +144,16 @@ function unusualCalls(ms) {
   return [
     call('identify', ms, { anonymousId: 'anon-newsletter-7', traits: { newsletter: true }, context: webContext('/', 'Home') }),
     call('alias', ms + 1000, { previousId: 'legacy-42', userId: 'ana@example.com', context: { library: { name: 'analytics-node', version: '2.1.0' } } }),
-    { ...call('track', ms + 2000, { userId: 'kofi@example.gh', event: 'Invoice Paid', properties: { amount: 1200, invoice: 'INV-2025-0042' }, context: { library: { name: 'analytics-python', version: '2.3.2' } } }), writeKey: 'wk_fixture_never_staged', channel: 'server' },
+    {
+      ...call('track', ms + 2000, {
+        userId: 'kofi@example.gh',
+        event: 'Invoice Paid',
+        properties: { amount: 1200, invoice: 'INV-2025-0042' },
+        context: { library: { name: 'analytics-python', version: '2.3.2' } },
+      }),
+      writeKey: 'wk_fixture_never_staged',
+      channel: 'server',
+    },
     { ...call('track', ms + 3000, { userId: 'zoë@example.co.uk', event: 'Plan Changed', properties: { from: 'free', to: 'pro' } }), timestamp: '2025-09-01T12:00:03.000+02:00' },
     { ...call('track', ms + 4000, { userId: 'zoë@example.co.uk', event: 'Feedback Sent', properties: { text: 'Très bien' } }), messageId: undefined },
   ];

@@ -63,7 +63,10 @@ async function applyManifests(context: BucketContext, address: BucketUrl, listed
     const url = objectUrl(address.scheme, address.bucket, manifest.key);
     const files = manifestFiles(await readSmallObject(context, address.bucket, url, manifest), url, address.bucket);
     const missing = files.filter((f) => !keys.has(f));
-    if (missing.length > 0) throw new InputError(`${url}: lists ${missing.length} file(s) not in the bucket, e.g. ${objectUrl(address.scheme, address.bucket, missing[0]!)}`, ['The export may still be writing; run again once it has finished.']);
+    if (missing.length > 0)
+      throw new InputError(`${url}: lists ${missing.length} file(s) not in the bucket, e.g. ${objectUrl(address.scheme, address.bucket, missing[0]!)}`, [
+        'The export may still be writing; run again once it has finished.',
+      ]);
     for (const f of files) listedByManifest.add(f);
     stems.push(manifest.key.slice(0, -'_manifest.json'.length));
   }

@@ -33,10 +33,7 @@ export function objectUrl(scheme: BucketScheme, bucket: string, key: string): st
 }
 
 /** What an address asks for: one key or a prefix read like a directory, or keys a pattern matches. */
-export type KeyQuery =
-  | { type: 'key-or-prefix'; key: string }
-  | { type: 'prefix'; prefix: string }
-  | { type: 'glob'; prefix: string; segments: string[] };
+export type KeyQuery = { type: 'key-or-prefix'; key: string } | { type: 'prefix'; prefix: string } | { type: 'glob'; prefix: string; segments: string[] };
 
 export function keyQuery(path: string): KeyQuery {
   if (!hasGlobMagic(path)) return path === '' || path.endsWith('/') ? { type: 'prefix', prefix: path } : { type: 'key-or-prefix', key: path };

@@ -25,7 +25,9 @@ export async function* objectChunks(context: BucketContext, address: ObjectAddre
   let drops = 0;
   let firstDropMs: number | undefined;
   for (;;) {
-    const { body } = await withRetries(context, action, () => context.calls.getObject(bucket, object.key, { startByte: offset, endByte: endByte < object.sizeBytes ? endByte : undefined, etag: object.etag || undefined }, context.signal));
+    const { body } = await withRetries(context, action, () =>
+      context.calls.getObject(bucket, object.key, { startByte: offset, endByte: endByte < object.sizeBytes ? endByte : undefined, etag: object.etag || undefined }, context.signal),
+    );
     let failure: Error | undefined;
     try {
       for await (const chunk of body) {

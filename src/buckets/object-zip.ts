@@ -32,7 +32,12 @@ export function isZipKey(key: string): boolean {
 export async function openZipObject(context: BucketContext, address: ObjectAddress, extensions: readonly string[], options: OpenInputsOptions): Promise<SourceInput[]> {
   let zip;
   try {
-    zip = await fromRandomAccessReaderPromise(new ObjectRangeReader(context, address), address.object.sizeBytes, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true });
+    zip = await fromRandomAccessReaderPromise(new ObjectRangeReader(context, address), address.object.sizeBytes, {
+      lazyEntries: true,
+      autoClose: false,
+      decodeStrings: true,
+      validateEntrySizes: true,
+    });
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(`${address.url}: is not a readable zip archive (${(error as Error).message})`);

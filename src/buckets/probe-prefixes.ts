@@ -13,9 +13,7 @@ import { objectUrl, parseBucketUrl } from './bucket-url.js';
 import { createS3Calls } from './s3-client.js';
 import type { RetryPolicy } from '../http/retry-policy.js';
 
-export type PrefixProbe =
-  | { address: string; type: 'readable'; objects: number; sizeBytes: number; compressedBytes: number }
-  | { address: string; type: 'failed'; message: string };
+export type PrefixProbe = { address: string; type: 'readable'; objects: number; sizeBytes: number; compressedBytes: number } | { address: string; type: 'failed'; message: string };
 
 export interface ProbeInput {
   addresses: readonly string[];

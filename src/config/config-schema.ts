@@ -19,7 +19,10 @@ export const projectConfigSchema = z
     apiKeyEnv: envName.optional(),
     /** Management API URL; derived from `host` or `region` when absent. */
     apiHost: url.optional(),
-    projectId: z.union([z.string().regex(/^\d+$/, 'must be a number'), z.number().int().positive()]).transform(String).optional(),
+    projectId: z
+      .union([z.string().regex(/^\d+$/, 'must be a number'), z.number().int().positive()])
+      .transform(String)
+      .optional(),
     /** Personal API key (phx_...), inline or via `personalApiKeyEnv`. */
     personalApiKey: z.string().min(1).optional(),
     personalApiKeyEnv: envName.optional(),

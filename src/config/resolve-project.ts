@@ -33,9 +33,7 @@ export function findProject(config: MigrateConfig, name: string): ProjectConfig 
   const project = config.projects[name];
   if (project === undefined) {
     const known = Object.keys(config.projects);
-    throw new UsageError(`no project named "${name}" in the config`, [
-      known.length > 0 ? `Projects in the config: ${known.join(', ')}.` : 'The config has no projects yet.',
-    ]);
+    throw new UsageError(`no project named "${name}" in the config`, [known.length > 0 ? `Projects in the config: ${known.join(', ')}.` : 'The config has no projects yet.']);
   }
   return project;
 }

@@ -83,6 +83,9 @@ export function buildBody(kind: CopyKind, source: Json, maps: IdMaps, options: B
   const remapped = remapReferences(pickFields(source, WRITABLE_FIELDS[kind]), maps);
   const body = remapped.value;
   const extra = kindSpecific(kind, source, body, maps, options);
-  const warnings = [...extra.warnings, ...remapped.hogql.map((text) => `its HogQL names an id that cannot be remapped safely, copied as written: ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`)];
+  const warnings = [
+    ...extra.warnings,
+    ...remapped.hogql.map((text) => `its HogQL names an id that cannot be remapped safely, copied as written: ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`),
+  ];
   return { body, missing: [...remapped.missing, ...extra.missing], warnings };
 }

@@ -33,14 +33,44 @@ export const KIND_NOUN: Readonly<Record<CopyKind, string>> = {
 export const WRITABLE_FIELDS: Readonly<Record<CopyKind, readonly string[]>> = {
   actions: ['name', 'description', 'tags', 'post_to_slack', 'slack_message_format', 'steps', 'pinned_at'],
   cohorts: ['name', 'description', 'groups', 'filters', 'query', 'is_static', 'cohort_type'],
-  flags: ['name', 'key', 'filters', 'active', 'ensure_experience_continuity', 'rollback_conditions', 'tags', 'evaluation_tags', 'is_remote_configuration', 'evaluation_runtime', 'bucketing_identifier'],
+  flags: [
+    'name',
+    'key',
+    'filters',
+    'active',
+    'ensure_experience_continuity',
+    'rollback_conditions',
+    'tags',
+    'evaluation_tags',
+    'is_remote_configuration',
+    'evaluation_runtime',
+    'bucketing_identifier',
+  ],
   insights: ['name', 'derived_name', 'query', 'filters', 'order', 'description', 'tags', 'favorited', 'saved'],
   dashboards: ['name', 'description', 'pinned', 'filters', 'variables', 'breakdown_colors', 'tags', 'restriction_level'],
   annotations: ['content', 'date_marker', 'creation_type', 'dashboard_item', 'dashboard_id', 'scope', 'emoji', 'tags'],
   experiments: [
-    'name', 'description', 'start_date', 'end_date', 'feature_flag_key', 'parameters', 'secondary_metrics', 'filters', 'archived', 'type',
-    'exposure_criteria', 'metrics', 'metrics_secondary', 'stats_config', 'scheduling_config', 'allow_unknown_events', 'conclusion',
-    'conclusion_comment', 'primary_metrics_ordered_uuids', 'secondary_metrics_ordered_uuids', 'only_count_matured_users',
+    'name',
+    'description',
+    'start_date',
+    'end_date',
+    'feature_flag_key',
+    'parameters',
+    'secondary_metrics',
+    'filters',
+    'archived',
+    'type',
+    'exposure_criteria',
+    'metrics',
+    'metrics_secondary',
+    'stats_config',
+    'scheduling_config',
+    'allow_unknown_events',
+    'conclusion',
+    'conclusion_comment',
+    'primary_metrics_ordered_uuids',
+    'secondary_metrics_ordered_uuids',
+    'only_count_matured_users',
   ],
   // start_date and end_date are left behind on purpose: a copied survey arrives unlaunched.
   surveys: ['name', 'description', 'type', 'questions', 'conditions', 'appearance', 'archived', 'responses_limit', 'iteration_count', 'iteration_frequency_days'],
@@ -58,7 +88,10 @@ export function pickFields(object: Record<string, unknown>, fields: readonly str
 /** Parses `--only actions,cohorts,...`; unknown names are returned for the usage error. */
 export function parseKinds(list: string | undefined): { kinds: CopyKind[]; unknown: string[] } {
   if (list === undefined) return { kinds: [...COPY_KINDS], unknown: [] };
-  const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const aliases: Record<string, CopyKind> = { feature_flags: 'flags', 'feature-flags': 'flags' };
   const wanted = new Set<CopyKind>();
   const unknown: string[] = [];

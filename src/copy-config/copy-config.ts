@@ -53,7 +53,8 @@ function groupTypeMap(source: readonly GroupType[], dest: readonly GroupType[], 
   const map = new Map<number, number>();
   for (const type of source) {
     const match = dest.find((d) => d.group_type === type.group_type);
-    if (match === undefined) notes.push(`group type "${type.group_type}" (index ${type.group_type_index}) does not exist in the destination yet: objects that use it are skipped (import its groups first)`);
+    if (match === undefined)
+      notes.push(`group type "${type.group_type}" (index ${type.group_type_index}) does not exist in the destination yet: objects that use it are skipped (import its groups first)`);
     else map.set(type.group_type_index, match.group_type_index);
   }
   return map;

@@ -34,7 +34,10 @@ export async function destUuids(context: CopyContext, distinctIds: readonly stri
 /** Adds to the destination cohort the members it lacks; returns warnings. */
 export async function addMissingMembers(context: CopyContext, distinctIds: readonly string[], destCohortId: number): Promise<string[]> {
   const have = new Set(await destMembers(context, destCohortId));
-  const { uuids, notFound } = await destUuids(context, distinctIds.filter((id) => !have.has(id)));
+  const { uuids, notFound } = await destUuids(
+    context,
+    distinctIds.filter((id) => !have.has(id)),
+  );
   const warnings = notFound > 0 ? [`${notFound} of its ${distinctIds.length} members have no person in the destination yet (import the persons first, then run copy-config again)`] : [];
   if (uuids.length === 0) return warnings;
   const result = await context.dest.addPersons(destCohortId, uuids);

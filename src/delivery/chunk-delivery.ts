@@ -189,11 +189,7 @@ async function bisect(piece: Chunk, status: number, message: string, ctx: ChunkC
 function refuse(piece: Chunk, status: number, message: string, ctx: ChunkContext, tally: ChunkTally): ChunkEnd {
   if (!ctx.refusals.admit(1)) {
     ctx.refusals.release(1);
-    return stop(
-      'refused',
-      `the server refused more than ${plural(ctx.refusals.allowance, 'event')} of this run one by one (the last: HTTP ${status}: ${message})`,
-      status,
-    );
+    return stop('refused', `the server refused more than ${plural(ctx.refusals.allowance, 'event')} of this run one by one (the last: HTTP ${status}: ${message})`, status);
   }
   tally.refused.push({ chunk: piece, status, message });
   return SETTLED;

@@ -113,8 +113,7 @@ export function isoTimestamp(ms: number): string {
 
 export function eventJson(e: OutgoingEvent): string {
   return (
-    `{"uuid":"${e.uuid}","event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinctId)},` +
-    `"timestamp":"${new Date(e.timestampMs).toISOString()}","properties":${e.propertiesJson}}`
+    `{"uuid":"${e.uuid}","event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinctId)},` + `"timestamp":"${new Date(e.timestampMs).toISOString()}","properties":${e.propertiesJson}}`
   );
 }
 

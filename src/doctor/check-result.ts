@@ -5,7 +5,21 @@
 
 export type Verdict = 'ok' | 'warning' | 'problem';
 
-export type CheckName = 'host' | 'project-key' | 'separate-projects' | 'scopes' | 'disk' | 'clock' | 'node' | 'existing-data' | 'ingestion-rules' | 'billing' | 'source-project' | 'source-query' | 'source-data' | 'buckets';
+export type CheckName =
+  | 'host'
+  | 'project-key'
+  | 'separate-projects'
+  | 'scopes'
+  | 'disk'
+  | 'clock'
+  | 'node'
+  | 'existing-data'
+  | 'ingestion-rules'
+  | 'billing'
+  | 'source-project'
+  | 'source-query'
+  | 'source-data'
+  | 'buckets';
 
 export interface CheckResult {
   check: CheckName;

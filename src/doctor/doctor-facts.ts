@@ -76,10 +76,7 @@ export type PersonalKeyFacts =
   /** Older PostHog: scopes probed one read at a time; write scopes stay unknown. */
   | { state: 'probed'; projectId: string; granted: string[]; missing: string[] };
 
-export type ProjectEventsFacts =
-  | { state: 'not-checked'; reason: string }
-  | { state: 'failed'; message: string }
-  | { state: 'counted'; perDay: DayCount[] };
+export type ProjectEventsFacts = { state: 'not-checked'; reason: string } | { state: 'failed'; message: string } | { state: 'counted'; perDay: DayCount[] };
 
 export type BillingFacts =
   | { state: 'not-checked'; reason: string }
@@ -98,7 +95,6 @@ export interface StagedRuleFacts {
   /** Reads staged by a migrate that set no `$geoip_disable`. */
   olderGeoReads: Array<{ path: string; staged: number }>;
 }
-
 
 export interface MachineFacts {
   disk: DiskFacts;

@@ -52,9 +52,17 @@ export async function runSourceDoctor(input: SourceDoctorInput, reporter: Report
   const span = input.start === undefined && input.end === undefined ? undefined : hourWindow(input.start, input.end, input.nowMs);
   const client = http ?? createHttpClient({ connections: 1 });
   const call: QueryCallOptions = {
-    http: client, request: POSTHOG_QUERY.request(target, { first: 0, last: 0 }), timeoutMs: DOCTOR_TIMEOUT_MS, policy: DOCTOR_RETRY_POLICY, clock, signal,
-    window: new RequestWindow([], clock), onWait: () => undefined, onRequest: () => undefined,
-    onRetry: (reason) => reporter.progress(`${input.project}: ${reason}; retrying`), splitsOn: () => false,
+    http: client,
+    request: POSTHOG_QUERY.request(target, { first: 0, last: 0 }),
+    timeoutMs: DOCTOR_TIMEOUT_MS,
+    policy: DOCTOR_RETRY_POLICY,
+    clock,
+    signal,
+    window: new RequestWindow([], clock),
+    onWait: () => undefined,
+    onRequest: () => undefined,
+    onRetry: (reason) => reporter.progress(`${input.project}: ${reason}; retrying`),
+    splitsOn: () => false,
   };
   try {
     reporter.progress(`${input.project}: checking project ${target.projectId} at ${target.baseUrl} as a source`);
@@ -64,7 +72,13 @@ export async function runSourceDoctor(input: SourceDoctorInput, reporter: Report
     if (!events.ok) {
       const { status, message } = why(events.result);
       const scope = status === 403 ? 'query:read' : undefined;
-      checks.push(problem('source-query', `the key cannot query the project (${status === undefined ? '' : `HTTP ${status}: `}${message})`, scope === undefined ? `Check ${target.credentialSettings}.` : 'Give the personal API key the Query Read scope (query:read), or create one that has it.'));
+      checks.push(
+        problem(
+          'source-query',
+          `the key cannot query the project (${status === undefined ? '' : `HTTP ${status}: `}${message})`,
+          scope === undefined ? `Check ${target.credentialSettings}.` : 'Give the personal API key the Query Read scope (query:read), or create one that has it.',
+        ),
+      );
       return doctorReport(input.project, target.baseUrl, checks);
     }
     checks.push(ok('source-query', 'the key may query the project (query:read)'));

@@ -73,9 +73,7 @@ export type BuildOutcome =
    * `zoneKey`: set when the event's time was read in a zone given as an option, so that the same
    * row read with another zone (whose uuid differs) can be recognised (see zonedRowKey).
    */
-  | { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array; facts?: RowFacts }
-  | { type: 'skipped' }
-  | { type: 'rejected'; problem: RowProblem };
+  { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array; facts?: RowFacts } | { type: 'skipped' } | { type: 'rejected'; problem: RowProblem };
 
 const reject = (p: RowProblem): BuildOutcome => ({ type: 'rejected', problem: p });
 

@@ -36,7 +36,6 @@ export interface IngestionRules {
   types?: Readonly<Record<string, ForcedType>>;
 }
 
-
 /** The id fields of the events that link two ids: both must be ids PostHog merges on. */
 const LINK_FIELDS: ReadonlyMap<string, string> = new Map([
   ['$identify', '$anon_distinct_id'],

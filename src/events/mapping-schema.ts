@@ -23,4 +23,3 @@ export const mappingFileSchema = z
   .strict();
 
 export type MappingFile = z.infer<typeof mappingFileSchema>;
-

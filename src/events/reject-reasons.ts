@@ -5,7 +5,7 @@
 export const REJECT_REASONS = {
   bad_csv: 'the row is not valid CSV',
   bad_json: 'the line is not a JSON object',
-  invalid_utf8: 'the row holds bytes that are not valid in the file\'s encoding (UTF-8 unless --encoding)',
+  invalid_utf8: "the row holds bytes that are not valid in the file's encoding (UTF-8 unless --encoding)",
   invalid_unicode: 'a string holds a lone UTF-16 surrogate, which PostHog refuses',
   too_large: 'the row is larger than an event can be (1 MiB)',
   too_deep: 'properties nest deeper than PostHog accepts',

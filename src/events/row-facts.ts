@@ -22,10 +22,7 @@ export interface RowFacts {
 
 export type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array';
 
-export type ProfileEntry =
-  | { tag: 'type'; name: string; type: JsonType }
-  | { tag: 'group'; type: string }
-  | { tag: 'set-once-nulls'; count: number };
+export type ProfileEntry = { tag: 'type'; name: string; type: JsonType } | { tag: 'group'; type: string } | { tag: 'set-once-nulls'; count: number };
 
 const TYPE_CODES: Record<JsonType, string> = { string: 's', number: 'n', boolean: 'b', object: 'o', array: 'a' };
 const CODE_TYPES: Record<string, JsonType> = { s: 'string', n: 'number', b: 'boolean', o: 'object', a: 'array' };

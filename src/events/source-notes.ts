@@ -5,13 +5,7 @@
  * notes with it; pieces and files add them up with a few examples each. Pure.
  */
 
-export const NOTE_CODES = [
-  'time_from_client_event_time',
-  'time_from_server_received_time',
-  'several_group_keys',
-  'session_id_not_uuidv7',
-  'source_session_id_kept',
-] as const;
+export const NOTE_CODES = ['time_from_client_event_time', 'time_from_server_received_time', 'several_group_keys', 'session_id_not_uuidv7', 'source_session_id_kept'] as const;
 export type NoteCode = (typeof NOTE_CODES)[number];
 
 /** One note on one row: what happened, and a short example value for the summary. */
@@ -47,6 +41,6 @@ export function addNotes(into: NoteCounts, from: NoteCounts | undefined): void {
 
 /** A value cut to a length fit for a summary line. */
 export function noteExample(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -84,9 +84,7 @@ export function normaliseUuid(text: string): string | undefined {
   let body = text.trim();
   if (body.toLowerCase().startsWith('urn:uuid:')) body = body.slice(9);
   if (body.startsWith('{') && body.endsWith('}')) body = body.slice(1, -1);
-  const hex = body.length === 36 && body[8] === '-' && body[13] === '-' && body[18] === '-' && body[23] === '-'
-    ? body.replaceAll('-', '')
-    : body;
+  const hex = body.length === 36 && body[8] === '-' && body[13] === '-' && body[18] === '-' && body[23] === '-' ? body.replaceAll('-', '') : body;
   if (!HEX32.test(hex)) return undefined;
   const lower = hex.toLowerCase();
   if (lower === '0'.repeat(32) || lower === 'f'.repeat(32)) return undefined;

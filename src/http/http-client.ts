@@ -76,12 +76,7 @@ async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promis
 }
 
 /** Hands the body over piece by piece; the body's own failures end it as values, `onChunk`'s are thrown. */
-async function consumeBody(
-  body: AsyncIterable<Buffer>,
-  expectedBytes: number | undefined,
-  onChunk: (chunk: Buffer) => Promise<void> | void,
-  fail: (error: unknown) => BodyEnd,
-): Promise<BodyEnd> {
+async function consumeBody(body: AsyncIterable<Buffer>, expectedBytes: number | undefined, onChunk: (chunk: Buffer) => Promise<void> | void, fail: (error: unknown) => BodyEnd): Promise<BodyEnd> {
   let bytes = 0;
   const iterator = body[Symbol.asyncIterator]();
   for (;;) {

@@ -25,10 +25,7 @@ export interface RetryOptions<T = unknown> {
 }
 
 /** How the attempts ended: an answer to act on, a budget spent on a transient failure, or abandoned. */
-export type Attempts<T> =
-  | { type: 'answered'; verdict: Verdict; answer: T }
-  | { type: 'gave-up'; verdict: RetryVerdict; answer: T; reason: string }
-  | { type: 'abandoned'; sent: boolean };
+export type Attempts<T> = { type: 'answered'; verdict: Verdict; answer: T } | { type: 'gave-up'; verdict: RetryVerdict; answer: T; reason: string } | { type: 'abandoned'; sent: boolean };
 
 export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: () => Promise<T>, o: RetryOptions<T>): Promise<Attempts<T>> {
   let attempt = 0;

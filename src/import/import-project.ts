@@ -72,8 +72,11 @@ export function importProject(input: ImportInput, reporter: Reporter, signal: Ab
     // The preflight's ingestion-rules check says it when it runs; after the first chunk it does not.
     if (!checked) warnUnlocatedRows(store, target.name, reporter);
     prepareSendOrder(store, settings, reporter);
-    const run = bindForRun(store, target, reporter, (projectId) =>
-      startRun(store, { projectId, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file }),
+    const run = bindForRun(
+      store,
+      target,
+      reporter,
+      (projectId) => startRun(store, { projectId, sample: input.sample, skipTestFirst: input.skipTestFirst, settings: recordedSettings(input.given), configPath: file }),
       input.retryDeadLetters === true,
     );
     return executeRun({ store, target, keySource, ...run, settings, next: (place) => nextStepAfter(store, config, target, place), reporter, signal, clock });

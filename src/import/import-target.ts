@@ -24,9 +24,7 @@ const IMPORT_CACHE_MB = 32;
 
 function keySource(config: MigrateConfig, name: string, file: string): string {
   const project = findProject(config, name);
-  return project.apiKeyEnv !== undefined
-    ? `the environment variable ${project.apiKeyEnv} (projects.${name}.apiKeyEnv in ${file})`
-    : `projects.${name}.apiKey in ${file}`;
+  return project.apiKeyEnv !== undefined ? `the environment variable ${project.apiKeyEnv} (projects.${name}.apiKeyEnv in ${file})` : `projects.${name}.apiKey in ${file}`;
 }
 
 export function loadTarget(file: string, name: string): { config: MigrateConfig; target: IngestionTarget; keySource: string } {
@@ -40,7 +38,8 @@ export function openForImport(staging: string, command: string, reporter: Report
   const store = StagingStore.open(staging, { mustExist: true, lockFor: command, cacheMb: IMPORT_CACHE_MB });
   try {
     // A source API range half fetched is undone first: half a range must never be sent.
-    for (const range of recoverInterruptedRanges(store)) reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
+    for (const range of recoverInterruptedRanges(store))
+      reporter.warn(`note: ${rangeName(range.source, range)} was interrupted while being fetched; its rows were removed (export-source fetches it again)`);
     refusePartialReads(store);
     refusePendingPasses(store);
   } catch (error) {

@@ -43,7 +43,10 @@ export function parseErrorBody(text: string): ApiErrorBody | undefined {
 }
 
 function plainText(text: string): string {
-  const oneLine = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const oneLine = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return oneLine.length > 200 ? `${oneLine.slice(0, 200)}...` : oneLine;
 }
 

@@ -23,9 +23,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 
 function notReadyError(id: number, options: WaitOptions): RemoteError {
-  return new RemoteError(`export ${id} is still not ready after ${Math.round(options.timeoutMs / 1000)} s`, [
-    `Try again later: ${projectCommand(`exports download ${id}`, options.target)}`,
-  ]);
+  return new RemoteError(`export ${id} is still not ready after ${Math.round(options.timeoutMs / 1000)} s`, [`Try again later: ${projectCommand(`exports download ${id}`, options.target)}`]);
 }
 
 /** Polls the export until it has content; an export that failed to render is an error. */
@@ -41,11 +39,7 @@ export async function waitForExport(api: Pick<ManagementApi, 'getExport'>, id: n
 }
 
 /** Fetches the content, waiting while the server answers that it is not ready yet. */
-export async function downloadWhenReady(
-  api: Pick<ManagementApi, 'exportContent'>,
-  id: number,
-  options: WaitOptions,
-): Promise<Extract<ExportContent, { ready: true }>> {
+export async function downloadWhenReady(api: Pick<ManagementApi, 'exportContent'>, id: number, options: WaitOptions): Promise<Extract<ExportContent, { ready: true }>> {
   const start = options.clock.now();
   for (;;) {
     const content = await api.exportContent(id);

@@ -37,7 +37,5 @@ export function exportMatches(e: Export, request: ExportRequest): boolean {
 /** The newest export matching `request` created at or after `sentAtMs` (less the skew allowance). */
 export function findCreatedExport(exports: readonly Export[], request: ExportRequest, sentAtMs: number): Export | undefined {
   const notBefore = sentAtMs - CLOCK_SKEW_ALLOWANCE_MS;
-  return exports
-    .filter((e) => exportMatches(e, request) && Date.parse(e.created_at) >= notBefore)
-    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id)[0];
+  return exports.filter((e) => exportMatches(e, request) && Date.parse(e.created_at) >= notBefore).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id)[0];
 }

@@ -36,9 +36,7 @@ export interface ExportRequest {
   export_context?: Record<string, unknown>;
 }
 
-export type ExportContent =
-  | { ready: true; bytes: Buffer; contentType: string; filename?: string }
-  | { ready: false; retryAfterMs?: number };
+export type ExportContent = { ready: true; bytes: Buffer; contentType: string; filename?: string } | { ready: false; retryAfterMs?: number };
 
 export interface GroupQuery {
   groupTypeIndex: number;
@@ -46,7 +44,7 @@ export interface GroupQuery {
 }
 
 /** Said with a 404 of an export: PostHog shows each user only the exports they created. */
-export const EXPORT_VISIBILITY_HINT = 'Exports are visible only to the user who created them: a colleague\'s export answers 404 to your key.';
+export const EXPORT_VISIBILITY_HINT = "Exports are visible only to the user who created them: a colleague's export answers 404 to your key.";
 const EXPORT_HINTS = { 404: [EXPORT_VISIBILITY_HINT] };
 
 function groupsQuery(q: GroupQuery): Record<string, string | number | undefined> {
@@ -119,7 +117,8 @@ export class ManagementApi {
       throw new RemoteError(`${hostOf(redirect.url)} redirected the download of export ${id} (${redirect.status}) without a Location`);
     }
     const reply = await this.client.fetchUnauthenticated(location, redirect.url);
-    if (reply.status !== 200) throw new RemoteError(describeStorageError(reply.status, hostOf(reply.url), `export ${id}`), [`Run the download again: ${projectCommand(`exports download ${id}`, this.client.target)}`]);
+    if (reply.status !== 200)
+      throw new RemoteError(describeStorageError(reply.status, hostOf(reply.url), `export ${id}`), [`Run the download again: ${projectCommand(`exports download ${id}`, this.client.target)}`]);
     return this.content(reply);
   }
 

@@ -62,7 +62,11 @@ class SessionWork {
   private conflicts = 0;
   private readonly examples: NonNullable<SessionPassResult['refused']>['examples'] = [];
 
-  constructor(private readonly tables: SessionTables, private readonly derived: DerivedRows, private readonly gapMs: number) {}
+  constructor(
+    private readonly tables: SessionTables,
+    private readonly derived: DerivedRows,
+    private readonly gapMs: number,
+  ) {}
 
   /** Works through up to ROWS_PER_TRANSACTION rows; false when every person is done. */
   step(): boolean {
@@ -120,7 +124,11 @@ class SessionWork {
 export function runSessionPass(store: StagingStore, derived: DerivedRows, scope: ScanScope, reads: ReadonlyArray<{ id: number }>, minutes: number): SessionPassResult {
   store.transaction(() => {
     if (scope.rowsRemoved) dropOrphanSessionEvents(store);
-    collectSessionEvents(store, reads.map((r) => r.id), scope.fromSeq);
+    collectSessionEvents(
+      store,
+      reads.map((r) => r.id),
+      scope.fromSeq,
+    );
   });
   const work = new SessionWork(new SessionTables(store), derived, minutes * 60_000);
   while (store.transaction(() => work.step()));

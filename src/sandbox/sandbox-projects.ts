@@ -32,9 +32,7 @@ export function newProjectToken(): string {
 
 /** Creates the seeded projects that are missing; existing ones keep their tokens. */
 export function seedProjects(db: Database): void {
-  const insert = db.prepare(
-    'INSERT OR IGNORE INTO projects (id, name, api_token, organization_id, timezone, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const insert = db.prepare('INSERT OR IGNORE INTO projects (id, name, api_token, organization_id, timezone, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (const project of SEEDED) insert.run(project.id, project.name, newProjectToken(), SANDBOX_ORGANIZATION_ID, 'UTC', new Date().toISOString());
   })();

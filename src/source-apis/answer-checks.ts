@@ -17,7 +17,10 @@ function quote(text: string): string {
 }
 
 function firstLine(head: Buffer): string {
-  const text = head.toString('utf8').replace(/^\ufeff/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\ufeff/, '')
+    .trimStart();
   const end = text.indexOf('\n');
   return end === -1 ? text : text.slice(0, end);
 }

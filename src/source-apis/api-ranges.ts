@@ -156,7 +156,10 @@ export function cut(gap: Span, size: number): Span[] {
 /** A span of two or more units in two halves (the first the larger). */
 export function halves(span: Span): [Span, Span] {
   const middle = span.first + Math.ceil((span.last - span.first + 1) / 2) - 1;
-  return [{ first: span.first, last: middle }, { first: middle + 1, last: span.last }];
+  return [
+    { first: span.first, last: middle },
+    { first: middle + 1, last: span.last },
+  ];
 }
 
 export function spanLength(span: Span): number {

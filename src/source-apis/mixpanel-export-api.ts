@@ -40,7 +40,13 @@ export const MIXPANEL_EXPORT: ApiSource = {
   unit: 'day',
   concurrency: { default: 3, max: 3 },
   defaultMaxPerHour: 60,
-  limits: (maxPerHour) => (maxPerHour <= 0 ? [] : [{ max: maxPerHour, windowMs: HOUR_MS }, { max: 3, windowMs: 1000 }]),
+  limits: (maxPerHour) =>
+    maxPerHour <= 0
+      ? []
+      : [
+          { max: maxPerHour, windowMs: HOUR_MS },
+          { max: 3, windowMs: 1000 },
+        ],
   bounds: (span) => ({ start: formatDay(span.first), end: formatDay(span.last) }),
   request(target, span) {
     // Milliseconds: times exactly as Mixpanel holds them (its reader takes seconds and milliseconds alike).

@@ -40,7 +40,10 @@ function judge(verdict: Verdict, status: number | undefined, span: Span, target:
 /** A window the execution time limit cut: ask for each half, down to one hour. */
 function timeout(span: Span, hours: string, message: string): RangeVerdict {
   if (spanLength(span) > 1) return { type: 'split', reason: `the query hit PostHog's execution time limit (${message.slice(0, 120)})` };
-  return { type: 'failed', message: `one hour (${hours}) is more than PostHog reads within its execution time limit (${message.slice(0, 120)}); use a batch export for this project (docs/sources.md)` };
+  return {
+    type: 'failed',
+    message: `one hour (${hours}) is more than PostHog reads within its execution time limit (${message.slice(0, 120)}); use a batch export for this project (docs/sources.md)`,
+  };
 }
 
 export const POSTHOG_QUERY: ApiSource = {
@@ -53,7 +56,13 @@ export const POSTHOG_QUERY: ApiSource = {
   unit: 'hour',
   concurrency: { default: 1, max: 3 },
   defaultMaxPerHour: 2400,
-  limits: (maxPerHour) => (maxPerHour <= 0 ? [] : [{ max: maxPerHour, windowMs: HOUR_MS }, { max: Math.min(240, maxPerHour), windowMs: MINUTE_MS }]),
+  limits: (maxPerHour) =>
+    maxPerHour <= 0
+      ? []
+      : [
+          { max: maxPerHour, windowMs: HOUR_MS },
+          { max: Math.min(240, maxPerHour), windowMs: MINUTE_MS },
+        ],
   bounds: (span) => ({ start: formatHour(span.first), end: formatHour(span.last) }),
   request(target) {
     return { url: `${target.baseUrl}/api/projects/${target.projectId ?? ''}/query/`, headers: { authorization: target.authorization, 'content-type': 'application/json', accept: 'application/json' } };

@@ -98,7 +98,7 @@ export function readCsvHeader(fields: string[], renames: Partial<Record<CsvRole,
     properties: found.properties,
     extras: names.flatMap((name, index) => (roles.has(index) ? [] : [{ index, name }])),
     identity: names
-      .map((name, index) => ({ index, key: JSON.stringify(name) + ':' , name }))
+      .map((name, index) => ({ index, key: JSON.stringify(name) + ':', name }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map(({ index, key }) => ({ index, key })),
     fieldNames: {

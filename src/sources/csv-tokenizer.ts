@@ -46,10 +46,7 @@ const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 
-type Step =
-  | { type: 'record'; fields: string[]; end: number; next: number; newlines: number }
-  | { type: 'problem'; message: string; at: number }
-  | { type: 'more' };
+type Step = { type: 'record'; fields: string[]; end: number; next: number; newlines: number } | { type: 'problem'; message: string; at: number } | { type: 'more' };
 
 function countLfs(s: string, from: number, to: number): number {
   let count = 0;

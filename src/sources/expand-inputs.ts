@@ -116,4 +116,3 @@ export async function expandInput(arg: string, extensions: readonly string[]): P
   if (out.length === 0) throw new InputError(`${arg}: no file matches this pattern`);
   return out;
 }
-

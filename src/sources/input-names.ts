@@ -54,7 +54,10 @@ function escapeRegExp(text: string): string {
 function braces(segment: string, open: number): { source: string; end: number } | undefined {
   const close = segment.indexOf('}', open);
   if (close === -1) return undefined;
-  const options = segment.slice(open + 1, close).split(',').map((option) => globSegmentSource(option));
+  const options = segment
+    .slice(open + 1, close)
+    .split(',')
+    .map((option) => globSegmentSource(option));
   return { source: `(?:${options.join('|')})`, end: close };
 }
 
@@ -68,7 +71,10 @@ function globSegmentSource(segment: string): string {
       const close = segment.indexOf(']', i + 2);
       if (close === -1) source += '\\[';
       else {
-        const body = segment.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = segment
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = close;
       }

@@ -29,11 +29,7 @@ export const JSON_COLUMN_ROLES: readonly CsvRole[] = ['event', 'distinct_id', 't
  * The candidate with each role given by `--column` read from its path instead. A uuid path
  * that holds nothing leaves the format's own uuid (or the derived one), as an empty uuid cell does.
  */
-export function applyJsonColumns(
-  result: CandidateEvent | RowProblem,
-  record: Record<string, unknown>,
-  columns: Partial<Record<CsvRole, string>> | undefined,
-): CandidateEvent | RowProblem {
+export function applyJsonColumns(result: CandidateEvent | RowProblem, record: Record<string, unknown>, columns: Partial<Record<CsvRole, string>> | undefined): CandidateEvent | RowProblem {
   if (columns === undefined || 'reason' in result) return result;
   let out = result;
   for (const role of Object.keys(CANDIDATE_FIELDS) as ColumnRole[]) {

@@ -23,7 +23,6 @@ export type { BucketObjectRecord, OpenOptions, SourceInput } from './source-inpu
 
 const openFd = promisify(openCallback);
 
-
 /** What every source gives once its bytes are known to be text. */
 export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
 
@@ -50,9 +49,7 @@ function textEncoding(peeked: ByteHead, displayName: string, options: OpenOption
   const bom = byteOrderMark(head);
   const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
   if (isAsciiCompatible(encoding) && head.includes(0)) {
-    throw new InputError(`${displayName}: looks like a binary file (it contains NUL bytes), not text`, [
-      'If it is UTF-16 text without a byte-order mark, pass --encoding utf-16le (or utf-16be).',
-    ]);
+    throw new InputError(`${displayName}: looks like a binary file (it contains NUL bytes), not text`, ['If it is UTF-16 text without a byte-order mark, pass --encoding utf-16le (or utf-16be).']);
   }
   return { encoding, bom: bom?.bytes ?? 0 };
 }
@@ -195,7 +192,10 @@ async function openStdin(options: OpenOptions): Promise<SourceInput> {
   if (stdin.isTTY === true) {
     throw new InputError(`${STDIN_NAME}: standard input is a terminal; pipe the data into it (e.g. zcat events.csv.gz | migrate export-source --from csv -)`);
   }
-  const text = await textOrInputError(STDIN_PATH, openText(async () => stdin, STDIN_PATH, options, true));
+  const text = await textOrInputError(
+    STDIN_PATH,
+    openText(async () => stdin, STDIN_PATH, options, true),
+  );
   return { path: STDIN_PATH, displayName: STDIN_PATH, sizeBytes: -1, ...text };
 }
 

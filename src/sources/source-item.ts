@@ -2,9 +2,7 @@ import type { CandidateEvent } from '../events/build-event.js';
 import type { RowProblem } from '../events/reject-reasons.js';
 
 /** One row of a source file: a candidate event, or the reason it could not become one. */
-export type SourceItem =
-  | { line: number; raw: string; candidate: CandidateEvent }
-  | { line: number; raw: string; problem: RowProblem };
+export type SourceItem = { line: number; raw: string; candidate: CandidateEvent } | { line: number; raw: string; problem: RowProblem };
 
 export interface ReaderOptions {
   /** The file as the user named it, for messages. */

@@ -107,7 +107,13 @@ export function utf8Ranges(bytes: Uint8Array, from: number, to: number, valid: (
 /** UTF-8 bytes as text, each byte of an invalid sequence marked U+DC80 + byte (see utf8Ranges). */
 export function decodeUtf8Marking(bytes: Uint8Array, from = 0, to = bytes.length): string {
   let out = '';
-  utf8Ranges(bytes, from, to, (start, end) => (out += utf8Text(bytes, start, end)), (text) => (out += text));
+  utf8Ranges(
+    bytes,
+    from,
+    to,
+    (start, end) => (out += utf8Text(bytes, start, end)),
+    (text) => (out += text),
+  );
   return out;
 }
 

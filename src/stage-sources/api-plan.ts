@@ -64,7 +64,12 @@ function cutAtEdges(api: ApiSource, store: StagingStore, source: string, window:
   for (const row of rangesOf(store, source)) {
     if (row.status !== 'pending' && row.status !== 'failed') continue;
     const parts = cutAtWindow(spanOf(api, row), window);
-    if (parts.length > 1) cutUnfetched(store, row, parts.map((span) => boundsOf(api, span)));
+    if (parts.length > 1)
+      cutUnfetched(
+        store,
+        row,
+        parts.map((span) => boundsOf(api, span)),
+      );
   }
 }
 
@@ -79,13 +84,23 @@ export function planWindow(api: ApiSource, store: StagingStore, source: string, 
   store.transaction(() => {
     cutAtEdges(api, store, source, window);
     if (api.unit === 'day') {
-      addPendingRanges(store, source, cut(window, 1).map((span) => boundsOf(api, span)), nowIso);
+      addPendingRanges(
+        store,
+        source,
+        cut(window, 1).map((span) => boundsOf(api, span)),
+        nowIso,
+      );
       return;
     }
     dropPlanned(store, source, boundsOf(api, window));
     const covered = rangesOf(store, source).map((row) => spanOf(api, row));
     const planned = gaps(window, covered).flatMap((gap) => cut(gap, hoursPerRequest));
-    addPendingRanges(store, source, planned.map((span) => boundsOf(api, span)), nowIso);
+    addPendingRanges(
+      store,
+      source,
+      planned.map((span) => boundsOf(api, span)),
+      nowIso,
+    );
   });
 }
 

@@ -62,7 +62,15 @@ export interface RangeRunContext {
 
 function emptyResult(row: RangeRow, name: string): RangeResult {
   return {
-    start: row.start, end: row.end, name, status: 'pending', requests: 0, bytes: 0, rejectedByReason: {}, skippedByReason: {}, firstRejects: [],
+    start: row.start,
+    end: row.end,
+    name,
+    status: 'pending',
+    requests: 0,
+    bytes: 0,
+    rejectedByReason: {},
+    skippedByReason: {},
+    firstRejects: [],
     ...emptyCounts(),
   };
 }
@@ -92,7 +100,11 @@ export class RangeRun {
   /** Rows the source counted in the range, when it says (a query API): what staging must read. */
   private expectedRows: number | undefined;
 
-  constructor(private readonly ctx: RangeRunContext, private readonly row: RangeRow, private readonly span: Span) {
+  constructor(
+    private readonly ctx: RangeRunContext,
+    private readonly row: RangeRow,
+    private readonly span: Span,
+  ) {
     this.name = rangeName(ctx.target.source, row);
     this.spool = spoolFile(ctx.spoolDir, this.name);
     this.result = emptyResult(row, this.name);
@@ -143,7 +155,12 @@ export class RangeRun {
         download = await queryRange({ ...common, span, state: ctx.queryState, timeoutMs: ctx.idleTimeoutMs, onRows: (rows, expected) => ctx.progress.reading(row, rows, expected) });
         if (download.type === 'read') return this.read(download);
       } else {
-        download = await downloadRange({ ...common, idleTimeoutMs: ctx.idleTimeoutMs, onBytes: (bytes) => ctx.progress.downloading(row, bytes), answerProblem: (sample) => ctx.api.answerProblem(sample) });
+        download = await downloadRange({
+          ...common,
+          idleTimeoutMs: ctx.idleTimeoutMs,
+          onBytes: (bytes) => ctx.progress.downloading(row, bytes),
+          answerProblem: (sample) => ctx.api.answerProblem(sample),
+        });
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {

@@ -79,7 +79,10 @@ class Loop {
   private stop: unknown;
   readonly result: LoopResult = { ranges: [], fetched: 0 };
 
-  constructor(base: Context, private readonly o: LoopOptions) {
+  constructor(
+    base: Context,
+    private readonly o: LoopOptions,
+  ) {
     this.ctx = { ...base, signal: AbortSignal.any([o.signal, this.controller.signal]), stagingTurn: turns() };
   }
 
@@ -107,7 +110,12 @@ class Loop {
       }
       this.tried.add(rangeKey(row));
       const range = new RangeRun(this.ctx, row, row.span);
-      this.inFlight.add(range.run().then((r) => this.ended(r, row.span), (error: unknown) => this.failed(range.result, error)));
+      this.inFlight.add(
+        range.run().then(
+          (r) => this.ended(r, row.span),
+          (error: unknown) => this.failed(range.result, error),
+        ),
+      );
     }
     await this.inFlight.drain();
     if (this.stop !== undefined && !this.o.signal.aborted) throw this.stop;

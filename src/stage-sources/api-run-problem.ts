@@ -18,7 +18,9 @@ export function apiRunProblem(result: StageApiResult): MigrateError | undefined 
   }
   const failedPart = result.people?.find((part) => part.status === 'failed');
   if (failedPart !== undefined) {
-    return new RemoteError(`PostHog ${failedPart.part}: ${failedPart.error ?? 'failed'}; nothing of them was staged`, ['Run the same command again: the persons and groups are read again, and windows done are not.']);
+    return new RemoteError(`PostHog ${failedPart.part}: ${failedPart.error ?? 'failed'}; nothing of them was staged`, [
+      'Run the same command again: the persons and groups are read again, and windows done are not.',
+    ]);
   }
   if (result.noData) {
     return new InputError(`${vendor} gave no data for any ${unit} from ${window.start} to ${window.end}`, [

@@ -210,7 +210,13 @@ export class BytePieces {
     let fingerprint: string | null = null;
     if (this.hash !== undefined) {
       // The text as the text path hashes it: valid bytes as they are, a bad byte's mark as UTF-8 writes it.
-      utf8Ranges(bytes, 0, length, (from, to) => this.hash!.update(bytes.subarray(from, to)), (text) => this.hash!.update(text, 'utf8'));
+      utf8Ranges(
+        bytes,
+        0,
+        length,
+        (from, to) => this.hash!.update(bytes.subarray(from, to)),
+        (text) => this.hash!.update(text, 'utf8'),
+      );
       fingerprint = `sha256:${this.hash.copy().digest('hex')}`;
     }
     return { piece: { texts: [], bytes, firstLine }, line: this.nextLine, chars: 0, fingerprint };

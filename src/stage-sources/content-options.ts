@@ -74,10 +74,16 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   // The events get computed session ids; a source's own non-UUIDv7 $session_id moves to $source_session_id.
   { key: 'sessionize', flag: '--sessionize', unrecorded: null, show: (v) => (v === null ? 'no computed sessions' : `sessions after ${String(v)} minutes without an event`) },
   // Taking a missing event_time from client_event_time only lets in rows rejected before.
-  { key: 'strictTime', flag: '--strict-time', unrecorded: true, widens: (before, after) => before === true && after === false, show: (v) => (v === false ? 'client or server time when event_time is missing' : 'event_time required') },
+  {
+    key: 'strictTime',
+    flag: '--strict-time',
+    unrecorded: true,
+    widens: (before, after) => before === true && after === false,
+    show: (v) => (v === false ? 'client or server time when event_time is missing' : 'event_time required'),
+  },
   // --no-geoip: every row carries $geoip_disable. Reads by an older migrate did not record it
   // (their rows carry neither); they are not compared, and doctor warns about them.
-  { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : 'GeoIP from the rows\' own $ip only') },
+  { key: 'geoip', flag: '--no-geoip', show: (v) => (v === false ? 'GeoIP off for every row' : "GeoIP from the rows' own $ip only") },
   // An earlier bound lets in rows rejected as implausible before; a later one would drop staged
   // rows. A migrate that did not record a bound had none (null).
   {
@@ -98,7 +104,13 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   // How the text is read: other values read its rows as other text, with other uuids. A read by
   // a migrate that did not record them read UTF-8, split on commas and kept spaces around values.
   { key: 'encoding', flag: '--encoding', unrecorded: 'utf-8', inherits: { apply: (v, run) => readWith(run, 'encoding', 'encoding', v), ask: (v) => `--encoding ${String(v)}` } },
-  { key: 'delimiter', flag: '--delimiter', unrecorded: ',', show: showDelimiter, inherits: { apply: (v, run) => readWith(run, 'delimiter', 'delimiter', v), ask: (v) => `--delimiter ${showDelimiter(v)}` } },
+  {
+    key: 'delimiter',
+    flag: '--delimiter',
+    unrecorded: ',',
+    show: showDelimiter,
+    inherits: { apply: (v, run) => readWith(run, 'delimiter', 'delimiter', v), ask: (v) => `--delimiter ${showDelimiter(v)}` },
+  },
   {
     key: 'trim',
     flag: '--trim/--no-trim',
@@ -110,10 +122,34 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
   { key: 'transform', flag: '--transform', unrecorded: null, show: (v) => (v === null ? 'no transform' : `transform ${String(v).slice(0, 19)}...`) },
   // A filter that lets in more (a longer --only-events, a shorter --skip-events, an earlier
   // --since, a later --until, or none) only stages rows skipped before: it widens.
-  { key: 'onlyEvents', flag: '--only-events', unrecorded: null, widens: (before, after) => before !== null && (after === null || names(before).every((n) => names(after).includes(n))), show: showNames },
-  { key: 'skipEvents', flag: '--skip-events', unrecorded: null, widens: (before, after) => before !== null && (after === null || names(after).every((n) => names(before).includes(n))), show: showNames },
-  { key: 'since', flag: '--since', unrecorded: null, widens: (before, after) => before !== null && (after === null || String(after) < String(before)), show: (v) => (v === null ? 'none' : showDay(v)) },
-  { key: 'until', flag: '--until', unrecorded: null, widens: (before, after) => before !== null && (after === null || String(after) > String(before)), show: (v) => (v === null ? 'none' : showDay(v)) },
+  {
+    key: 'onlyEvents',
+    flag: '--only-events',
+    unrecorded: null,
+    widens: (before, after) => before !== null && (after === null || names(before).every((n) => names(after).includes(n))),
+    show: showNames,
+  },
+  {
+    key: 'skipEvents',
+    flag: '--skip-events',
+    unrecorded: null,
+    widens: (before, after) => before !== null && (after === null || names(after).every((n) => names(before).includes(n))),
+    show: showNames,
+  },
+  {
+    key: 'since',
+    flag: '--since',
+    unrecorded: null,
+    widens: (before, after) => before !== null && (after === null || String(after) < String(before)),
+    show: (v) => (v === null ? 'none' : showDay(v)),
+  },
+  {
+    key: 'until',
+    flag: '--until',
+    unrecorded: null,
+    widens: (before, after) => before !== null && (after === null || String(after) > String(before)),
+    show: (v) => (v === null ? 'none' : showDay(v)),
+  },
 ];
 
 function names(value: unknown): string[] {

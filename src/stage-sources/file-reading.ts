@@ -59,9 +59,7 @@ function checkHeader(file: SourceInput, delimiter: string): void {
   if (header === undefined) return;
   const bad = markedBytesProblem(header.raw, file.encoding);
   if (bad !== undefined) {
-    throw new InputError(`${file.displayName}:${header.line}: the header row is not valid text: ${bad.message}`, [
-      'Pass --encoding with the file\'s encoding (e.g. windows-1252, latin1, utf-16le).',
-    ]);
+    throw new InputError(`${file.displayName}:${header.line}: the header row is not valid text: ${bad.message}`, ["Pass --encoding with the file's encoding (e.g. windows-1252, latin1, utf-16le)."]);
   }
 }
 
@@ -70,7 +68,8 @@ export function fileReading(file: SourceInput, source: SourceFormat, options: Om
   const notices: string[] = [];
   const readerOptions = { ...options, encoding: file.encoding };
   if (file.rowGroupRows !== undefined) {
-    if (source.parquet === undefined) throw new InputError(`${file.displayName}: is a Parquet file, which this format does not read`, ['Read it with --from parquet (a table of events) or --from posthog (a PostHog batch export).']);
+    if (source.parquet === undefined)
+      throw new InputError(`${file.displayName}: is a Parquet file, which this format does not read`, ['Read it with --from parquet (a table of events) or --from posthog (a PostHog batch export).']);
     return { source, readerOptions: { ...readerOptions, rowGroupRows: file.rowGroupRows }, recorded: {}, notices };
   }
   if (source.parquet === 'only') throw new InputError(`${file.displayName}: is not a Parquet file (it does not start with PAR1)`);
@@ -102,6 +101,6 @@ export function afterReading(file: SourceInput, counts: { rowsRead: number; reje
   if (invalid === 0 || (invalid <= ENCODING_HINT_ROWS && invalid <= counts.rowsRead * ENCODING_HINT_SHARE)) return [];
   return [
     `${count(invalid)} of ${count(counts.rowsRead)} rows are not valid ${file.encoding === 'utf-8' ? 'UTF-8' : file.encoding}: the file is probably in another encoding. ` +
-      'Read it with --encoding <label> (e.g. windows-1252, latin1, utf-16le) into a new staging file: a staged file\'s encoding cannot change.',
+      "Read it with --encoding <label> (e.g. windows-1252, latin1, utf-16le) into a new staging file: a staged file's encoding cannot change.",
   ];
 }

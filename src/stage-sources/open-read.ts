@@ -81,7 +81,14 @@ export async function openRead(options: StageFileOptions, plan: FilePlan): Promi
 
 /** A new read of `input`, superseding an interrupted one it does not resume. */
 export function beginNewRead(options: StageFileOptions, plan: FilePlan, input: SourceInput): number {
-  const readId = beginRead(options.store, { path: input.path, format: options.format, command: options.command, sizeBytes: input.sizeBytes, options: options.recordedOptions, resumable: plan.resumable });
+  const readId = beginRead(options.store, {
+    path: input.path,
+    format: options.format,
+    command: options.command,
+    sizeBytes: input.sizeBytes,
+    options: options.recordedOptions,
+    resumable: plan.resumable,
+  });
   if (plan.undo === undefined && plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(options.store, plan.previous.id, readId);
   return readId;
 }

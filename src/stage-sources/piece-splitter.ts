@@ -99,7 +99,10 @@ export class PieceSplitter {
   private readonly syntax: CsvSyntax;
   private readonly name: string;
 
-  constructor(private readonly layout: TextLayout, options: PieceSplitterOptions = {}) {
+  constructor(
+    private readonly layout: TextLayout,
+    options: PieceSplitterOptions = {},
+  ) {
     this.syntax = { delimiter: options.delimiter, trim: options.trim };
     this.name = options.name ?? 'the file';
     this.targetChars = options.targetChars ?? 1024 * 1024;

@@ -128,10 +128,19 @@ export async function stagePostHogPeople(ctx: Context): Promise<PeoplePart[]> {
   const call = callOptions(ctx);
   const stamp = new Date(ctx.clock.now()).toISOString().replace(/[-:]/g, '').slice(0, 15);
   const parts: PeoplePart[] = [];
-  parts.push(await stagePart(ctx, {
-    part: 'persons', format: 'users-jsonl', kind: EventKind.person, readerOptions: { columns: { ...PERSON_ROLES } },
-    read: (spool) => readPersons(call, ctx.queryState, spool),
-  }, stamp));
+  parts.push(
+    await stagePart(
+      ctx,
+      {
+        part: 'persons',
+        format: 'users-jsonl',
+        kind: EventKind.person,
+        readerOptions: { columns: { ...PERSON_ROLES } },
+        read: (spool) => readPersons(call, ctx.queryState, spool),
+      },
+      stamp,
+    ),
+  );
   const types = await readGroupTypes(call, `${ctx.target.baseUrl}/api/projects/${ctx.target.projectId ?? ''}/groups_types/`);
   if (!types.ok) {
     const stop = stopOn(types.result, 'group types', ctx.target.credentialSettings);
@@ -139,10 +148,19 @@ export async function stagePostHogPeople(ctx: Context): Promise<PeoplePart[]> {
     return [...parts, { part: 'groups', status: 'failed', rowsRead: 0, staged: 0, alreadyStaged: 0, rejected: 0, error: stop }];
   }
   for (const type of types.types) {
-    parts.push(await stagePart(ctx, {
-      part: `groups:${type.name}`, format: 'groups-jsonl', kind: EventKind.group, readerOptions: { columns: { ...GROUP_ROLES }, keyColumn: GROUP_ROLES.group_key, groupType: type.name },
-      read: (spool) => readGroups(call, ctx.queryState, type.index, spool),
-    }, stamp));
+    parts.push(
+      await stagePart(
+        ctx,
+        {
+          part: `groups:${type.name}`,
+          format: 'groups-jsonl',
+          kind: EventKind.group,
+          readerOptions: { columns: { ...GROUP_ROLES }, keyColumn: GROUP_ROLES.group_key, groupType: type.name },
+          read: (spool) => readGroups(call, ctx.queryState, type.index, spool),
+        },
+        stamp,
+      ),
+    );
   }
   return parts;
 }

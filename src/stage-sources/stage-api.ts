@@ -70,7 +70,9 @@ function resolveTarget(api: ApiSource, input: StageApiInput): SourceApiTarget & 
 function checkOptions(api: ApiSource, input: StageApiInput): number {
   const concurrency = input.concurrency ?? api.concurrency.default;
   if (concurrency < 1 || concurrency > api.concurrency.max) {
-    throw new UsageError(`--api-concurrency ${concurrency}: --from ${api.name} takes 1${api.concurrency.max > 1 ? ` to ${api.concurrency.max}` : ''} request${api.concurrency.max > 1 ? 's' : ''} at once`);
+    throw new UsageError(
+      `--api-concurrency ${concurrency}: --from ${api.name} takes 1${api.concurrency.max > 1 ? ` to ${api.concurrency.max}` : ''} request${api.concurrency.max > 1 ? 's' : ''} at once`,
+    );
   }
   if (input.hoursPerRequest !== undefined && api.unit !== 'hour') throw new UsageError(`--hours-per-request applies to --from amplitude-api and posthog-api only`);
   if (input.hoursPerRequest !== undefined && (input.hoursPerRequest < 1 || input.hoursPerRequest > 365 * 24)) {
@@ -126,12 +128,26 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
   const done = fetchedIn(api, store, target.source, window);
   const seed = requestTimes(store, target.source, new Date(clock.now() - 3_600_000).toISOString()).map((at) => Date.parse(at));
   const ctx = {
-    api, target, http: s.http, clock, policy: input.retryPolicy, idleTimeoutMs: input.idleTimeoutMs,
+    api,
+    target,
+    http: s.http,
+    clock,
+    policy: input.retryPolicy,
+    idleTimeoutMs: input.idleTimeoutMs,
     window: new RequestWindow(api.limits(input.maxRequestsPerHour ?? api.defaultMaxPerHour), clock, seed),
     spoolDir: await prepareSpoolDir(store.path),
     staging: {
-      store, writer: new EventWriter(store), format: api.format, source: findFormat(api.format)!, archive: api.format === 'amplitude',
-      readerOptions: input.readerOptions, rules: withImportRun(input, store), recordedOptions: input.recordedOptions, workers: input.workers, signal: s.signal, reporter: s.reporter,
+      store,
+      writer: new EventWriter(store),
+      format: api.format,
+      source: findFormat(api.format)!,
+      archive: api.format === 'amplitude',
+      readerOptions: input.readerOptions,
+      rules: withImportRun(input, store),
+      recordedOptions: input.recordedOptions,
+      workers: input.workers,
+      signal: s.signal,
+      reporter: s.reporter,
     },
     rangeOptions,
     queryState: { pageRows: CLOUD_ROW_CAP },
@@ -145,21 +161,16 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
  * process (thrown inside the HTTP client's socket handling): the ranges in flight are undone
  * and the run ends with it in words.
  */
-export async function stageFromApi(
-  input: StageApiInput,
-  reporter: Reporter,
-  signal: AbortSignal,
-  clock: Clock = systemClock,
-  http?: HttpClient,
-  failure?: AbortSignal,
-): Promise<StageApiResult> {
+export async function stageFromApi(input: StageApiInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock, http?: HttpClient, failure?: AbortSignal): Promise<StageApiResult> {
   const api = findApiSource(input.api);
   const started = clock.now();
   const concurrency = checkOptions(api, input);
   const window = windowOf(api, input);
   const target = resolveTarget(api, input);
   if (window.cappedFrom !== undefined) {
-    reporter.notice(`--end ${window.cappedFrom} is later than the last ${api.unit} settled for a day; fetching up to ${api.bounds(window).end} (a range is never fetched twice, so one still filling waits)`);
+    reporter.notice(
+      `--end ${window.cappedFrom} is later than the last ${api.unit} settled for a day; fetching up to ${api.bounds(window).end} (a range is never fetched twice, so one still filling waits)`,
+    );
   }
   const store = StagingStore.open(input.staging, { lockFor: 'export-source' });
   const client = http ?? createHttpClient({ connections: concurrency });

@@ -221,9 +221,11 @@ export async function startFile(options: StageFileOptions, plan: FilePlan, pool:
   } catch (error) {
     throw await failed(file, pool, error);
   }
-  const done = pool.write(() => finishFile(file)).catch(async (error: unknown) => {
-    throw await failed(file, pool, error);
-  });
+  const done = pool
+    .write(() => finishFile(file))
+    .catch(async (error: unknown) => {
+      throw await failed(file, pool, error);
+    });
   done.catch(() => {});
   return { done };
 }

@@ -284,7 +284,10 @@ export async function writePiece(context: PieceContext, target: PieceTarget, pie
     result.rejected = counts.rejected;
     if (counts.conflicts.length > 0) {
       const raws = await rawsOf(context, piece, new Set(counts.conflicts.map((c) => c.line)));
-      target.writer.writeConflicts(readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })));
+      target.writer.writeConflicts(
+        readId,
+        counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws.get(c.line) ?? '' })),
+      );
       for (const conflict of counts.conflicts) noteReject(result, conflict.line, conflict.problem);
     }
     if (prepared.groups.length > 0) target.observed?.(prepared.groups);

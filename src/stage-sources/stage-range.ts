@@ -57,24 +57,30 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
     const settled: FileSettings[] = [];
     for (const input of inputs) settled.push(await fileSettings(input, staging.source, run, undefined));
     // A range is never resumed part-way (a download is not byte-stable).
-    const plans = planFiles(staging.store, settled.map(({ input, recorded }) => ({ path: input.path, displayName: input.displayName, recordedOptions: recorded, replaceChanged: false, resumable: false, stream: false })));
+    const plans = planFiles(
+      staging.store,
+      settled.map(({ input, recorded }) => ({ path: input.path, displayName: input.displayName, recordedOptions: recorded, replaceChanged: false, resumable: false, stream: false })),
+    );
     await checkStagingRoom(staging.store, inputs, staging.reporter);
     for (const [i, { input, reading, rules, recorded }] of settled.entries()) {
       files.push(
-        await stageFile({
-          store: staging.store,
-          writer: staging.writer,
-          input,
-          format: staging.format,
-          source: reading.source,
-          readerOptions: reading.readerOptions,
-          command: 'export-source',
-          rules,
-          recordedOptions: recorded,
-          workers: staging.workers,
-          signal: staging.signal,
-          onProgress,
-        }, plans[i]!),
+        await stageFile(
+          {
+            store: staging.store,
+            writer: staging.writer,
+            input,
+            format: staging.format,
+            source: reading.source,
+            readerOptions: reading.readerOptions,
+            command: 'export-source',
+            rules,
+            recordedOptions: recorded,
+            workers: staging.workers,
+            signal: staging.signal,
+            onProgress,
+          },
+          plans[i]!,
+        ),
       );
     }
     return { files };

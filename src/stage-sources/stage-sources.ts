@@ -113,7 +113,10 @@ function everyRowLeftOut(result: StageSourcesResult): InputError | undefined {
   const t = result.totals;
   const chosen = Object.entries(t.skippedByReason).filter(([reason]) => reason !== SKIPPED_BY_MAP);
   if (t.rowsRead === 0 || t.skipped !== t.rowsRead + t.added || chosen.length === 0) return undefined;
-  const reasons = chosen.sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${count(n)} ${reason}`).join(', ');
+  const reasons = chosen
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${count(n)} ${reason}`)
+    .join(', ');
   return new InputError(`nothing was staged: every row read was skipped (${reasons})`, [
     "--only-events and --skip-events match an event's name as the source wrote it or as the mapping renamed it; --since and --until its time in UTC.",
   ]);
@@ -222,24 +225,28 @@ async function stageOne(
   const { settings, pool, ...staging } = target;
   const { input: file, reading } = settings;
   const name = file.displayName;
-  const { done } = await startFile({
-    ...staging,
-    input: file,
-    source: reading.source,
-    reopen: file.reopen,
-    replaceChanged: input.replaceChanged,
-    onNotice: (text) => reporter.notice(text),
-    format: input.format,
-    readerOptions: reading.readerOptions,
-    command: input.command,
-    rules: settings.rules,
-    recordedOptions: settings.recorded,
-    defaultTimestampMs: input.defaultTimestampMs,
-    workers: input.workers,
-    bytePieces: input.bytePieces,
-    signal,
-    onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
-  }, plan, pool);
+  const { done } = await startFile(
+    {
+      ...staging,
+      input: file,
+      source: reading.source,
+      reopen: file.reopen,
+      replaceChanged: input.replaceChanged,
+      onNotice: (text) => reporter.notice(text),
+      format: input.format,
+      readerOptions: reading.readerOptions,
+      command: input.command,
+      rules: settings.rules,
+      recordedOptions: settings.recorded,
+      defaultTimestampMs: input.defaultTimestampMs,
+      workers: input.workers,
+      bytePieces: input.bytePieces,
+      signal,
+      onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
+    },
+    plan,
+    pool,
+  );
   const staged = done.then((summary) => ({ ...summary, notices: [...reading.notices, ...afterReading(file, summary)] }));
   staged.catch(() => {});
   return { done: staged };
@@ -250,7 +257,15 @@ async function stageOne(
  * written. Summaries come in file order; the first failure is the run's, once every file
  * started has settled.
  */
-async function stageAll(input: StageSourcesInput, target: Pick<StageFileOptions, 'store' | 'writer'>, settled: FileSettings[], plans: FilePlan[], reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<StagedFile[]> {
+async function stageAll(
+  input: StageSourcesInput,
+  target: Pick<StageFileOptions, 'store' | 'writer'>,
+  settled: FileSettings[],
+  plans: FilePlan[],
+  reporter: Reporter,
+  signal: AbortSignal,
+  clock: Clock,
+): Promise<StagedFile[]> {
   const bytes = settled.reduce((sum, s) => (sum < 0 || s.input.sizeBytes < 0 ? -1 : sum + textBytes(s.input)), 0);
   const pool = new PiecePool(input.workers ?? defaultWorkers(bytes), target.writer, signal);
   const pending: Array<Promise<StagedFile>> = [];
@@ -268,7 +283,10 @@ async function stageAll(input: StageSourcesInput, target: Pick<StageFileOptions,
 /** The error of the earliest file that failed, or `error`. */
 async function firstFailure(pending: ReadonlyArray<Promise<unknown>>, error: unknown): Promise<unknown> {
   for (const done of pending) {
-    const failure = await done.then(() => undefined, (e: unknown) => e);
+    const failure = await done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (failure !== undefined) return failure;
   }
   return error;

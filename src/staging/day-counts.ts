@@ -75,12 +75,7 @@ export function stagedTimeRange(store: StagingStore): { firstMs: number; lastMs:
  * longer in `events`): seq, uuid as 32 lower-case hex digits, UTC day, event name. Streamed row
  * by row (as arrays, no object per row), so memory stays flat.
  */
-export function forEachDeliveredUuid(
-  store: StagingStore,
-  projectId: number,
-  range: TimeRange,
-  visit: (seq: number, uuidHex: string, day: number, event: string) => void,
-): void {
+export function forEachDeliveredUuid(store: StagingStore, projectId: number, range: TimeRange, visit: (seq: number, uuidHex: string, day: number, event: string) => void): void {
   const rows = store.db
     .prepare(
       `SELECT e.seq, lower(hex(e.uuid)), ${DAY_SQL}, e.event FROM events e

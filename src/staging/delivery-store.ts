@@ -238,9 +238,7 @@ export class DeliveryCheckpoint {
     const db = store.db;
     // One statement per chunk: the seqs go in as one JSON array.
     this.insertDeliveries = db.prepare('INSERT OR IGNORE INTO deliveries (project_id, seq) SELECT ?, value FROM json_each(?)');
-    this.insertDeadLetter = db.prepare(
-      'INSERT OR IGNORE INTO dead_letters (project_id, seq, run_id, status, message, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.insertDeadLetter = db.prepare('INSERT OR IGNORE INTO dead_letters (project_id, seq, run_id, status, message, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.countProject = db.prepare('UPDATE projects SET delivered = delivered + ?, dead_letters = dead_letters + ? WHERE id = ?');
     this.countRun = db.prepare('UPDATE import_runs SET delivered = delivered + ?, dead_letters = dead_letters + ?, updated_at = ? WHERE id = ?');
   }

@@ -38,7 +38,10 @@ export class DerivedRows {
   private readonly retime: Statement;
 
   /** `importRun`: the staging file's `$import_run`, stamped on every row staged. */
-  constructor(private readonly store: StagingStore, private readonly importRun: string) {
+  constructor(
+    private readonly store: StagingStore,
+    private readonly importRun: string,
+  ) {
     const db = store.db;
     this.insert = db.prepare(
       `INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ${STAMPED}, ${DERIVED_READ_ID}, 0)

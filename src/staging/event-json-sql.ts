@@ -44,9 +44,7 @@ export function selectEventJsonParts(rows: string, columns: readonly string[]): 
  * uuid as 32 uppercase hex digits in place of `{"uuid":"` and the hyphenated uuid, and nothing
  * between `"timestamp":"` and its closing quote (see writeStagedJson).
  */
-export const STAGED_JSON_COLUMN =
-  `concat(hex(uuid), '","event":', json_quote(event), ',"distinct_id":', json_quote(distinct_id), ` +
-  `',"timestamp":"","properties":', ${PROPERTIES_TEXT}, '}') AS j`;
+export const STAGED_JSON_COLUMN = `concat(hex(uuid), '","event":', json_quote(event), ',"distinct_id":', json_quote(distinct_id), ` + `',"timestamp":"","properties":', ${PROPERTIES_TEXT}, '}') AS j`;
 
 /**
  * One row for the page `rows` gives (it selects `seq`, `timestamp_ms` and STAGED_JSON_COLUMN,

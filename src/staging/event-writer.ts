@@ -37,9 +37,7 @@ export interface ReadScope {
   timezone?: string | null;
 }
 
-export type StageEntry =
-  | { line: number; raw: string; event: StagedEvent }
-  | { line: number; raw: string; problem: RowProblem };
+export type StageEntry = { line: number; raw: string; event: StagedEvent } | { line: number; raw: string; problem: RowProblem };
 
 /** A row that could not be staged, as given to the writer. */
 export type RejectEntry = Extract<StageEntry, { problem: RowProblem }>;
@@ -91,7 +89,6 @@ function zoneText(timezone: unknown): string {
   return typeof timezone === 'string' ? `--timezone ${timezone}` : 'no --timezone';
 }
 
-
 export class EventWriter {
   /** The multi-row INSERT of each group size, with its parameters. */
   private readonly insertGroups = new Map<number, { insert: Statement; params: unknown[] }>();
@@ -123,9 +120,7 @@ export class EventWriter {
     this.zoned = new ZonedRows(store, [GROUP_ROWS, SUB_GROUP_ROWS]);
     this.transactions = new WriteTransaction(store.db);
     this.facts = new RowFactsWriter(store);
-    this.countName = db.prepare(
-      'INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count',
-    );
+    this.countName = db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count');
     this.savepoint = db.prepare('SAVEPOINT event_group');
     this.release = db.prepare('RELEASE event_group');
     this.rollback = db.prepare('ROLLBACK TO event_group');
@@ -159,7 +154,10 @@ export class EventWriter {
     }
     return this.store.transaction(() => {
       const counts = this.writeBatch(scope, builder.finish(), rejects);
-      this.writeConflicts(scope.readId, counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws[c.index]! })));
+      this.writeConflicts(
+        scope.readId,
+        counts.conflicts.map((c) => ({ line: c.line, problem: c.problem, raw: raws[c.index]! })),
+      );
       return counts;
     });
   }
@@ -230,7 +228,12 @@ export class EventWriter {
     let ok = true;
     let zoned = 0;
     for (let i = from; i < from + rows; i++) zoned += batch.zoned[i]!;
-    if (zoned === rows) ok = this.zoned.addGroupIfNew(rows, (j) => zoneKeyAt(batch, from + j), (j) => uuidAt(batch, from + j));
+    if (zoned === rows)
+      ok = this.zoned.addGroupIfNew(
+        rows,
+        (j) => zoneKeyAt(batch, from + j),
+        (j) => uuidAt(batch, from + j),
+      );
     else if (zoned > 0) {
       for (let i = from; ok && i < from + rows; i++) if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), uuidAt(batch, i));
     }

@@ -47,7 +47,11 @@ export function linkReads(store: StagingStore): { reads: Record<LinkFormat, numb
   for (const row of rows) wants.set(row.source, (JSON.parse(row.options) as { identityLinks?: unknown }).identityLinks !== false);
   const reads: Record<LinkFormat, number[]> = { amplitude: [], mixpanel: [] };
   for (const row of rows) if (wants.get(row.source)) reads[row.format].push(row.id);
-  const excluded = [...wants].filter(([, want]) => !want).map(([source]) => source).sort((a, b) => a - b).join(',');
+  const excluded = [...wants]
+    .filter(([, want]) => !want)
+    .map(([source]) => source)
+    .sort((a, b) => a - b)
+    .join(',');
   return { reads, excluded };
 }
 
@@ -154,14 +158,21 @@ export function identityTotals(store: StagingStore): IdentityTotals {
 }
 
 /** A few devices of a kind, for the summary: shared (linked to their first user), kiosks, placeholders, links kept. */
-export function exampleDevices(store: StagingStore, kind: 'shared' | 'kiosk' | 'placeholder' | 'kept', limit: number): Array<{ device: string; users: number; firstUser: string | null; linkUser: string | null }> {
+export function exampleDevices(
+  store: StagingStore,
+  kind: 'shared' | 'kiosk' | 'placeholder' | 'kept',
+  limit: number,
+): Array<{ device: string; users: number; firstUser: string | null; linkUser: string | null }> {
   const where = {
     shared: "decision = 'linked' AND users > 1",
     kiosk: "decision = 'kiosk'",
     placeholder: "decision = 'placeholder'",
     kept: 'kept_delivered = 1',
   }[kind];
-  return store.db
-    .prepare(`SELECT device, users, first_user AS firstUser, link_user AS linkUser FROM identity_devices WHERE ${where} ORDER BY users DESC, device LIMIT ?`)
-    .all(limit) as Array<{ device: string; users: number; firstUser: string | null; linkUser: string | null }>;
+  return store.db.prepare(`SELECT device, users, first_user AS firstUser, link_user AS linkUser FROM identity_devices WHERE ${where} ORDER BY users DESC, device LIMIT ?`).all(limit) as Array<{
+    device: string;
+    users: number;
+    firstUser: string | null;
+    linkUser: string | null;
+  }>;
 }

@@ -50,9 +50,7 @@ export interface StartRun {
 export function startRun(store: StagingStore, run: StartRun): ImportRun {
   return store.transaction(() => {
     const now = new Date().toISOString();
-    store.db
-      .prepare("UPDATE import_runs SET status = 'superseded', finished_at = ? WHERE project_id = ? AND status NOT IN ('done', 'superseded')")
-      .run(now, run.projectId);
+    store.db.prepare("UPDATE import_runs SET status = 'superseded', finished_at = ? WHERE project_id = ? AND status NOT IN ('done', 'superseded')").run(now, run.projectId);
     const result = store.db
       .prepare(
         `INSERT INTO import_runs (project_id, status, sample, skip_test_first, settings, config_path, started_at, updated_at)
@@ -92,9 +90,7 @@ export function latestRuns(store: StagingStore): ImportRun[] {
 
 /** Whether any run of the project was started with the test-before-production override. */
 export function overrideRecorded(store: StagingStore, projectId: number): string | undefined {
-  const row = store.db
-    .prepare('SELECT min(started_at) AS at FROM import_runs WHERE project_id = ? AND skip_test_first = 1')
-    .get(projectId) as { at: string | null };
+  const row = store.db.prepare('SELECT min(started_at) AS at FROM import_runs WHERE project_id = ? AND skip_test_first = 1').get(projectId) as { at: string | null };
   return row.at ?? undefined;
 }
 
@@ -104,7 +100,5 @@ export function reopenRun(store: StagingStore, id: number): void {
 
 export function endRun(store: StagingStore, id: number, status: Exclude<RunStatus, 'running' | 'superseded'>, stopReason?: string): void {
   const now = new Date().toISOString();
-  store.db
-    .prepare('UPDATE import_runs SET status = ?, finished_at = ?, updated_at = ?, stop_reason = ? WHERE id = ?')
-    .run(status, now, now, stopReason ?? null, id);
+  store.db.prepare('UPDATE import_runs SET status = ?, finished_at = ?, updated_at = ?, stop_reason = ? WHERE id = ?').run(status, now, now, stopReason ?? null, id);
 }

@@ -73,9 +73,10 @@ export function scanScope(store: StagingStore, state: PassState | undefined): Sc
   if (state === undefined) return { fromSeq: 0, rowsRemoved: true };
   const now = currentMarks(store);
   if (now.failedReads !== state.failedReads) return { fromSeq: 0, rowsRemoved: true };
-  const withdrawn = store.db
-    .prepare('SELECT min(seq) AS seq, coalesce(max(read_id <> 0), 0) AS fromFiles FROM withdrawn_events WHERE id > ?')
-    .get(state.withdrawnId) as { seq: number | null; fromFiles: number };
+  const withdrawn = store.db.prepare('SELECT min(seq) AS seq, coalesce(max(read_id <> 0), 0) AS fromFiles FROM withdrawn_events WHERE id > ?').get(state.withdrawnId) as {
+    seq: number | null;
+    fromFiles: number;
+  };
   return { fromSeq: Math.min(state.seq + 1, withdrawn.seq ?? Infinity), rowsRemoved: withdrawn.fromFiles === 1 };
 }
 

@@ -43,9 +43,9 @@ export function recordPreflight(store: StagingStore, record: Omit<PreflightRecor
 
 /** The preflight that lets imports of `project` to `host` go without another: passed, or skipped on purpose. */
 export function settledPreflight(store: StagingStore, project: string, host: string): PreflightRecord | undefined {
-  const row = store.db
-    .prepare(`SELECT ${COLUMNS} FROM preflights WHERE project = ? AND host = ? AND outcome IN ('passed', 'skipped') ORDER BY id DESC LIMIT 1`)
-    .get(project, host) as PreflightRow | undefined;
+  const row = store.db.prepare(`SELECT ${COLUMNS} FROM preflights WHERE project = ? AND host = ? AND outcome IN ('passed', 'skipped') ORDER BY id DESC LIMIT 1`).get(project, host) as
+    | PreflightRow
+    | undefined;
   return row === undefined ? undefined : toRecord(row);
 }
 

@@ -36,7 +36,10 @@ export class RowFactsWriter {
   constructor(store: StagingStore) {
     const db = store.db;
     const upsert = (table: string, key: string): string =>
-      `INSERT INTO ${table} (${key}, count, first_read, first_line) VALUES (${key.split(',').map(() => '?').join(', ')}, ?, ?, ?)
+      `INSERT INTO ${table} (${key}, count, first_read, first_line) VALUES (${key
+        .split(',')
+        .map(() => '?')
+        .join(', ')}, ?, ?, ?)
        ON CONFLICT DO UPDATE SET count = count + excluded.count`;
     this.upsertType = db.prepare(upsert('property_types', 'name, type'));
     this.upsertGroup = db.prepare(upsert('group_types', 'type'));

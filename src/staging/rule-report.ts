@@ -49,7 +49,6 @@ export interface RuleReport {
   reassertions: { staged: number; personsWithEventSets: number };
 }
 
-
 function hasTable(store: StagingStore, name: string): boolean {
   return store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
@@ -80,9 +79,7 @@ export function groupTypeUses(store: StagingStore): GroupTypeUse[] {
 export function illegalIds(store: StagingStore, limit = -1): RuleReport['illegalIds'] {
   if (!hasTable(store, 'illegal_ids')) return { events: 0, ids: [] };
   const events = (store.db.prepare('SELECT coalesce(sum(count), 0) AS n FROM illegal_ids').get() as { n: number }).n;
-  const ids = store.db
-    .prepare(`SELECT t.distinct_id AS distinctId, t.count AS events, ${PLACE} FROM illegal_ids t ORDER BY t.count DESC, t.distinct_id LIMIT ?`)
-    .all(limit) as IllegalId[];
+  const ids = store.db.prepare(`SELECT t.distinct_id AS distinctId, t.count AS events, ${PLACE} FROM illegal_ids t ORDER BY t.count DESC, t.distinct_id LIMIT ?`).all(limit) as IllegalId[];
   return { events, ids };
 }
 

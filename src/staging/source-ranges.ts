@@ -49,9 +49,7 @@ export function rangeName(source: string, range: RangeBounds): string {
 
 /** Adds ranges not in the ledger yet as pending; returns how many were new. */
 export function addPendingRanges(store: StagingStore, source: string, ranges: readonly RangeBounds[], nowIso: string, origin: 'plan' | 'split' = 'plan'): number {
-  const insert = store.db.prepare(
-    "INSERT INTO source_ranges (source, range_start, range_end, status, origin, created_at) VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING",
-  );
+  const insert = store.db.prepare("INSERT INTO source_ranges (source, range_start, range_end, status, origin, created_at) VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING");
   return store.transaction(() => ranges.reduce((added, r) => added + insert.run(source, r.start, r.end, origin, nowIso).changes, 0));
 }
 
@@ -156,9 +154,7 @@ export function cutUnfetched(store: StagingStore, row: RangeRow, parts: readonly
 
 /** Removes the pending ranges of `source` cut from a window (not the halves of a split) that overlap `[start, end]`, to cut them again. */
 export function dropPlanned(store: StagingStore, source: string, window: RangeBounds): void {
-  store.db
-    .prepare("DELETE FROM source_ranges WHERE source = ? AND status = 'pending' AND origin = 'plan' AND range_start <= ? AND range_end >= ?")
-    .run(source, window.end, window.start);
+  store.db.prepare("DELETE FROM source_ranges WHERE source = ? AND status = 'pending' AND origin = 'plan' AND range_start <= ? AND range_end >= ?").run(source, window.end, window.start);
 }
 
 /** Empty ranges back to pending, with a note: when a source never gave data, "empty" may mean misconfigured. */

@@ -130,7 +130,15 @@ export function beginRead(store: StagingStore, read: BeginReadOptions): number {
         `INSERT INTO source_reads (source_id, command, status, size_bytes, options, started_at, progress_chars, progress_line, progress_fingerprint)
          VALUES (?, ?, 'reading', ?, ?, ?, ?, 1, ?)`,
       )
-      .run(source.id, read.command, read.sizeBytes, JSON.stringify(read.options), new Date().toISOString(), read.resumable === false ? null : 0, read.resumable === false ? null : EMPTY_TEXT_FINGERPRINT);
+      .run(
+        source.id,
+        read.command,
+        read.sizeBytes,
+        JSON.stringify(read.options),
+        new Date().toISOString(),
+        read.resumable === false ? null : 0,
+        read.resumable === false ? null : EMPTY_TEXT_FINGERPRINT,
+      );
     return Number(result.lastInsertRowid);
   });
 }
@@ -181,8 +189,22 @@ export function recordProgress(store: StagingStore, readId: number, progress: Pi
          rows_added = ?, skipped_by = ?
        WHERE id = ?`,
     )
-    .run(progress.chars, progress.line, progress.fingerprint, header ?? null, counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent,
-      counts.added ?? 0, skippedByJson(counts), readId);
+    .run(
+      progress.chars,
+      progress.line,
+      progress.fingerprint,
+      header ?? null,
+      counts.rowsRead,
+      counts.staged,
+      counts.alreadyStaged,
+      counts.duplicates,
+      counts.skipped,
+      counts.rejected,
+      counts.recent,
+      counts.added ?? 0,
+      skippedByJson(counts),
+      readId,
+    );
 }
 
 /** Rejects of a read by reason, and its first ones by line: a resumed read's summary starts from them. */
@@ -205,8 +227,20 @@ export function finishRead(store: StagingStore, readId: number, counts: Recorded
         `UPDATE source_reads SET status = 'done', finished_at = ?, fingerprint = ?, rows_read = ?, rows_staged = ?,
            rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?, rows_added = ?, skipped_by = ? WHERE id = ?`,
       )
-      .run(new Date().toISOString(), fingerprint ?? null, counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent,
-        counts.added ?? 0, skippedByJson(counts), readId);
+      .run(
+        new Date().toISOString(),
+        fingerprint ?? null,
+        counts.rowsRead,
+        counts.staged,
+        counts.alreadyStaged,
+        counts.duplicates,
+        counts.skipped,
+        counts.rejected,
+        counts.recent,
+        counts.added ?? 0,
+        skippedByJson(counts),
+        readId,
+      );
     store.db
       .prepare(
         `DELETE FROM rejects WHERE read_id IN (

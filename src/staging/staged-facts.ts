@@ -47,9 +47,7 @@ export function stagedSummary(store: StagingStore, project: string): StagedSumma
 
 /** Staged events (kind 0) per UTC day, oldest first. Scans the events' index once. */
 export function stagedEventsPerDay(store: StagingStore): DayCount[] {
-  const rows = store.db
-    .prepare(`SELECT timestamp_ms / ${DAY_MS} AS d, count(*) AS n FROM events WHERE kind = 0 GROUP BY d ORDER BY d`)
-    .all() as Array<{ d: number; n: number }>;
+  const rows = store.db.prepare(`SELECT timestamp_ms / ${DAY_MS} AS d, count(*) AS n FROM events WHERE kind = 0 GROUP BY d ORDER BY d`).all() as Array<{ d: number; n: number }>;
   return rows.map((r) => ({ day: new Date(r.d * DAY_MS).toISOString().slice(0, 10), count: r.n }));
 }
 

@@ -88,7 +88,10 @@ function describe(kind: StagingFailureKind, file: string, error: Error, context:
         ],
       ];
     case 'busy':
-      return [`${file} is busy: another process kept SQLite's lock on it too long`, [`Run the same command again when the other process is done (\`${migrateCommand('status', place)}\` shows a running import).`]];
+      return [
+        `${file} is busy: another process kept SQLite's lock on it too long`,
+        [`Run the same command again when the other process is done (\`${migrateCommand('status', place)}\` shows a running import).`],
+      ];
     case 'io':
     case 'cannot-open':
       return [

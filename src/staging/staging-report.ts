@@ -103,9 +103,10 @@ export function kindReport(store: StagingStore, kind: number): KindReport {
   const count = store.db.prepare('SELECT coalesce(sum(count), 0) AS n FROM event_names WHERE kind = ?').get(kind) as { n: number };
   // Two subqueries, not min() and max() in one: each alone is a single seek in the send-order
   // index, together they scanned every row of the kind (a second and more on 5M events).
-  const range = store.db
-    .prepare('SELECT (SELECT min(timestamp_ms) FROM events WHERE kind = @kind) AS first, (SELECT max(timestamp_ms) FROM events WHERE kind = @kind) AS last')
-    .get({ kind }) as { first: number | null; last: number | null };
+  const range = store.db.prepare('SELECT (SELECT min(timestamp_ms) FROM events WHERE kind = @kind) AS first, (SELECT max(timestamp_ms) FROM events WHERE kind = @kind) AS last').get({ kind }) as {
+    first: number | null;
+    last: number | null;
+  };
   const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
   return { count: count.n, first: iso(range.first), last: iso(range.last) };
 }
@@ -153,9 +154,10 @@ function sourceTotals(sources: readonly SourceReport[]): StagingReport['sourceTo
 
 function withdrawnReport(store: StagingStore): StagingReport['withdrawn'] {
   const total = store.db.prepare('SELECT count(*) AS n FROM withdrawn_events').get() as { n: number };
-  const delivered = store.db
-    .prepare('SELECT j.value AS project, count(*) AS count FROM withdrawn_events w, json_each(w.delivered_to) j GROUP BY j.value ORDER BY j.value')
-    .all() as Array<{ project: string; count: number }>;
+  const delivered = store.db.prepare('SELECT j.value AS project, count(*) AS count FROM withdrawn_events w, json_each(w.delivered_to) j GROUP BY j.value ORDER BY j.value').all() as Array<{
+    project: string;
+    count: number;
+  }>;
   return { count: total.n, delivered };
 }
 
@@ -208,9 +210,7 @@ export function stagingReport(store: StagingStore, topN = 10): StagingReport {
     events: kindReport(store, 0),
     persons: kindReport(store, 1),
     groups: kindReport(store, 2),
-    topEvents: store.db
-      .prepare('SELECT name, count FROM event_names WHERE kind = 0 ORDER BY count DESC, name LIMIT ?')
-      .all(topN) as Array<{ name: string; count: number }>,
+    topEvents: store.db.prepare('SELECT name, count FROM event_names WHERE kind = 0 ORDER BY count DESC, name LIMIT ?').all(topN) as Array<{ name: string; count: number }>,
     rejectsByReason: store.db
       .prepare(
         `SELECT j.reason, count(*) AS count FROM rejects j JOIN source_reads r ON r.id = j.read_id

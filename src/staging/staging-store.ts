@@ -145,7 +145,10 @@ function upgradedCopy(db: Database, path: string, file: string): { db: Database;
   const copy = copyInMemory(db);
   db.close();
   migrate(copy, MIGRATIONS);
-  return { db: copy, note: `${file} was written by an older version of migrate (schema ${version}): read through an upgraded copy; the file itself is upgraded by the next command that stages or imports` };
+  return {
+    db: copy,
+    note: `${file} was written by an older version of migrate (schema ${version}): read through an upgraded copy; the file itself is upgraded by the next command that stages or imports`,
+  };
 }
 
 /** Brings a file opened for writing to this version's schema and marks it as a staging file. */
@@ -216,8 +219,6 @@ function checkIdentity(db: Database, file: string): void {
     throw new StagingError(`${file}: is a SQLite database but not a migrate staging file`);
   }
   if (version > MIGRATIONS.length) {
-    throw new StagingError(`${file}: was written by a newer version of migrate (schema ${version}, this one knows ${MIGRATIONS.length})`, [
-      'Upgrade migrate to continue this migration.',
-    ]);
+    throw new StagingError(`${file}: was written by a newer version of migrate (schema ${version}, this one knows ${MIGRATIONS.length})`, ['Upgrade migrate to continue this migration.']);
   }
 }

@@ -83,8 +83,7 @@ export function deliveredAmongSelected(store: StagingStore): DeliveredRows {
 export function withdrawSelected(store: StagingStore, byReadId: number, reason: WithdrawReason): number {
   return store.transaction(() => {
     const db = store.db;
-    const received = (table: string, project: string): string =>
-      `EXISTS (SELECT 1 FROM ${table} t WHERE t.project_id = ${project} AND t.seq = w.seq)`;
+    const received = (table: string, project: string): string => `EXISTS (SELECT 1 FROM ${table} t WHERE t.project_id = ${project} AND t.seq = w.seq)`;
     const moved = db
       .prepare(
         `INSERT INTO withdrawn_events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line, withdrawn_by, reason, delivered_to, withdrawn_at)
@@ -123,9 +122,10 @@ export interface WithdrawnByRead {
 
 /** What read `readId` withdrew, by reason. */
 export function withdrawnByRead(store: StagingStore, readId: number): WithdrawnByRead[] {
-  const rows = store.db
-    .prepare('SELECT reason, count(*) AS count FROM withdrawn_events WHERE withdrawn_by = ? GROUP BY reason ORDER BY reason')
-    .all(readId) as Array<{ reason: WithdrawReason; count: number }>;
+  const rows = store.db.prepare('SELECT reason, count(*) AS count FROM withdrawn_events WHERE withdrawn_by = ? GROUP BY reason ORDER BY reason').all(readId) as Array<{
+    reason: WithdrawReason;
+    count: number;
+  }>;
   const delivered = store.db
     .prepare(
       `SELECT w.reason, j.value AS project, count(*) AS count FROM withdrawn_events w, json_each(w.delivered_to) j

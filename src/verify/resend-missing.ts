@@ -49,9 +49,10 @@ function checkNothingPending(ctx: ResendContext): void {
   const pending = totalStaged(ctx.store) - ctx.project.delivered - ctx.project.deadLetters;
   if (pending === 0) return;
   const place = { staging: ctx.store.path, config: ctx.config };
-  throw new RefusedError(`${plural(pending, 'staged event')} of project "${ctx.project.name}" ${pending === 1 ? 'was' : 'were'} never delivered; --resend-missing re-sends only events PostHog accepted and lost`, [
-    `Finish the import first: ${resumeCommand(place, ctx.project.name)} (or ${migrateCommand(`import --project ${shellWord(ctx.project.name)}`, place)}), then verify again.`,
-  ]);
+  throw new RefusedError(
+    `${plural(pending, 'staged event')} of project "${ctx.project.name}" ${pending === 1 ? 'was' : 'were'} never delivered; --resend-missing re-sends only events PostHog accepted and lost`,
+    [`Finish the import first: ${resumeCommand(place, ctx.project.name)} (or ${migrateCommand(`import --project ${shellWord(ctx.project.name)}`, place)}), then verify again.`],
+  );
 }
 
 export async function resendMissing(ctx: ResendContext, missing: readonly MissingEvent[]): Promise<ResendResult> {

@@ -126,9 +126,7 @@ async function check(s: Session): Promise<VerifyResult> {
   const { reading, ...wait } = await readUntilSettled(() => readLanded(plan), { waitMs: input.waitMs, clock, signal, reporter: s.reporter });
   const rows = orderRows(reading.rows);
   const resend =
-    input.resendMissing && reading.missingEvents.length > 0
-      ? await resendMissing({ store, project, config: input.config, reporter: s.reporter, signal, clock }, reading.missingEvents)
-      : null;
+    input.resendMissing && reading.missingEvents.length > 0 ? await resendMissing({ store, project, config: input.config, reporter: s.reporter, signal, clock }, reading.missingEvents) : null;
   return {
     staging: store.path,
     project: project.name,

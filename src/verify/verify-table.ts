@@ -49,7 +49,15 @@ export function compareRows(counts: readonly DayCount[], landed: LandedCounts): 
     const key = rowKey(c.day, c.event);
     seen.add(key);
     const got = landed.get(key) ?? 0;
-    rows.push({ day: dayFromNumber(c.day), ...(c.event !== undefined && { event: c.event }), staged: c.staged, delivered: c.delivered, deadLetters: c.deadLetters, landed: got, missing: Math.max(0, c.delivered - got) });
+    rows.push({
+      day: dayFromNumber(c.day),
+      ...(c.event !== undefined && { event: c.event }),
+      staged: c.staged,
+      delivered: c.delivered,
+      deadLetters: c.deadLetters,
+      landed: got,
+      missing: Math.max(0, c.delivered - got),
+    });
   }
   for (const [key, got] of landed) {
     if (seen.has(key)) continue;

@@ -48,7 +48,10 @@ function entriesOf(options: AmplitudeStandinOptions, first: number, last: number
     const events = options.hours[hourName(hour)] ?? [];
     const iso = new Date(hour * 3_600_000).toISOString();
     for (let n = 0; n * perFile < events.length; n++) {
-      const lines = events.slice(n * perFile, (n + 1) * perFile).map((e) => (typeof e === 'string' ? e : JSON.stringify(e)) + '\n').join('');
+      const lines = events
+        .slice(n * perFile, (n + 1) * perFile)
+        .map((e) => (typeof e === 'string' ? e : JSON.stringify(e)) + '\n')
+        .join('');
       bytes += Buffer.byteLength(lines);
       const name = `${options.projectId}/${options.projectId}_${iso.slice(0, 10)}_${Number(iso.slice(11, 13))}#${n}.json.gz`;
       entries.push({ name, data: gzipSync(lines) });

@@ -13,9 +13,7 @@ import { runCli, type CliResult } from './run-cli.js';
 
 /** Inserts projects 1 (test) and 2 (production) unless the sandbox seeded them already. */
 export function ensureProjects(store: SandboxStore): void {
-  const insert = store.db.prepare(
-    `INSERT OR IGNORE INTO projects (id, name, api_token, organization_id, timezone, created_at) VALUES (?, ?, ?, ?, 'UTC', '2025-01-01T00:00:00Z')`,
-  );
+  const insert = store.db.prepare(`INSERT OR IGNORE INTO projects (id, name, api_token, organization_id, timezone, created_at) VALUES (?, ?, ?, ?, 'UTC', '2025-01-01T00:00:00Z')`);
   insert.run(1, 'Sandbox test project', 'phc_sandboxTestProjectToken0001', SANDBOX_ORGANIZATION_ID);
   insert.run(2, 'Sandbox production project', 'phc_sandboxProdProjectToken0002', SANDBOX_ORGANIZATION_ID);
 }
@@ -67,9 +65,7 @@ export async function startManagementSandbox(options: SandboxOptions = {}): Prom
 }
 
 export function insertGroupType(store: SandboxStore, teamId: number, index: number, type: string): void {
-  store.db
-    .prepare('INSERT INTO group_types (team_id, group_type, group_type_index, name_singular, name_plural) VALUES (?, ?, ?, ?, ?)')
-    .run(teamId, type, index, type, `${type}s`);
+  store.db.prepare('INSERT INTO group_types (team_id, group_type, group_type_index, name_singular, name_plural) VALUES (?, ?, ?, ?, ?)').run(teamId, type, index, type, `${type}s`);
 }
 
 /** Inserts `count` groups `<prefix>-0..n-1`, one minute apart (the last is the newest). */

@@ -14,11 +14,7 @@ export type Staged =
   | { type: 'rejected'; reason: string; field: string; message: string }
   | { type: 'skipped' };
 
-export function mapAndBuild(
-  mapped: CandidateEvent | RowProblem,
-  renames: Readonly<Record<string, string | null>> = {},
-  mapping?: MappingFile,
-): Staged {
+export function mapAndBuild(mapped: CandidateEvent | RowProblem, renames: Readonly<Record<string, string | null>> = {}, mapping?: MappingFile): Staged {
   if ('reason' in mapped) return { type: 'rejected', reason: mapped.reason, field: mapped.field, message: mapped.message };
   const outcome = buildEvent(mapped, { nameMap: buildNameMap(mapping, renames), nowMs: NOW });
   if (outcome.type === 'skipped') return outcome;

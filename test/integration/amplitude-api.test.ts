@@ -95,10 +95,18 @@ describe('export-source --from amplitude-api', () => {
     const fromApi = readStagedEvents(target.staging);
     expect(fromApi.map(strip).sort(byUuid)).toEqual(readStagedEvents(other.staging).map(strip).sort(byUuid));
     // The identity links and group updates derived after staging come from no file ('').
-    expect(new Set(fromApi.filter((e) => e.source !== '').map((e) => e.source))).toEqual(new Set(DAYS.flatMap((day) => [9, 14].flatMap((h) => [0, 1].map((n) => {
-      const compact = day.replaceAll('-', '');
-      return `${summary.source}:${compact}T00-${compact}T23!${PROJECT}_${day}_${h}#${n}.json.gz`;
-    })))));
+    expect(new Set(fromApi.filter((e) => e.source !== '').map((e) => e.source))).toEqual(
+      new Set(
+        DAYS.flatMap((day) =>
+          [9, 14].flatMap((h) =>
+            [0, 1].map((n) => {
+              const compact = day.replaceAll('-', '');
+              return `${summary.source}:${compact}T00-${compact}T23!${PROJECT}_${day}_${h}#${n}.json.gz`;
+            }),
+          ),
+        ),
+      ),
+    );
   });
 
   it('sizes ranges from the data: a day first, then as many hours as the target allows', async () => {
@@ -156,7 +164,9 @@ describe('export-source --from amplitude-api', () => {
     const summary = json(result);
     expect(summary.ledger).toEqual({ failed: 2, done: 0, empty: 4, pending: 0 });
     expect(summary.ranges.filter((r: { status: string }) => r.status === 'failed').map((r: { error: string }) => r.error)).toEqual([
-      expect.stringContaining("Amplitude refused the hour 20250901T09 as too large to export at once (HTTP 400: Raw data files were too large (over 4GB); shorten the time range); export that hour with Amplitude's Amazon S3 export"),
+      expect.stringContaining(
+        "Amplitude refused the hour 20250901T09 as too large to export at once (HTTP 400: Raw data files were too large (over 4GB); shorten the time range); export that hour with Amplitude's Amazon S3 export",
+      ),
       expect.stringContaining('20250901T14'),
     ]);
   });
@@ -197,7 +207,12 @@ describe('export-source --from amplitude-api', () => {
     expect(later.code, later.stderr).toBe(0);
     expect(standin.ranges().slice(1)).toEqual(['20250901T12-20250901T23', '20250902T00-20250902T23']);
     expect(json(later).ledger).toEqual({ done: 2, empty: 0, failed: 0, pending: 0 });
-    const hoursStaged = () => new Set(readStagedEvents(target.staging).filter((e) => e.source !== '').map((e) => e.timestamp.slice(0, 13)));
+    const hoursStaged = () =>
+      new Set(
+        readStagedEvents(target.staging)
+          .filter((e) => e.source !== '')
+          .map((e) => e.timestamp.slice(0, 13)),
+      );
     expect(hoursStaged()).toEqual(new Set(['2025-09-01T14', '2025-09-02T09', '2025-09-02T14']));
 
     // The hours before the later window stay failed until a window holds them.

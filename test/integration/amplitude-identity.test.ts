@@ -33,8 +33,16 @@ let uuids = 0;
 function event(ms: number, fields: Record<string, unknown>): Record<string, unknown> {
   uuids++;
   return {
-    event_type: 'Viewed', event_time: amplitudeTime(ms), uuid: `4b1393cc-b7f8-431b-8f05-${String(uuids).padStart(12, '0')}`,
-    user_id: null, session_id: -1, event_properties: {}, user_properties: {}, groups: {}, group_properties: {}, ...fields,
+    event_type: 'Viewed',
+    event_time: amplitudeTime(ms),
+    uuid: `4b1393cc-b7f8-431b-8f05-${String(uuids).padStart(12, '0')}`,
+    user_id: null,
+    session_id: -1,
+    event_properties: {},
+    user_properties: {},
+    groups: {},
+    group_properties: {},
+    ...fields,
   };
 }
 
@@ -157,7 +165,8 @@ describe('Amplitude: identity links, sessions and groups', () => {
       ['2025-09-01T09:10:00.000Z', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', plan: 'free' }, ...stamp }],
       ['2025-09-01T12:01:00.000Z', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', plan: 'pro' }, ...stamp }],
     ]);
-    for (const link of readStagedEvents(target.staging).filter((e) => e.event === '$identify' && e.source === '')) expect(link.properties).toMatchObject({ ...stamp, $import_source: 'identity-links' });
+    for (const link of readStagedEvents(target.staging).filter((e) => e.event === '$identify' && e.source === ''))
+      expect(link.properties).toMatchObject({ ...stamp, $import_source: 'identity-links' });
     const group = sandbox.store.db.prepare("SELECT group_properties FROM groups WHERE team_id = 1 AND group_key = 'acme'").get() as { group_properties: string };
     expect(JSON.parse(group.group_properties)).toEqual({ name: 'Acme', plan: 'pro' });
     expect(sandbox.store.db.prepare("SELECT count(*) AS n FROM groups WHERE group_key = 'globex'").get()).toEqual({ n: 0 });
@@ -172,14 +181,21 @@ describe('Amplitude: identity links, sessions and groups', () => {
     const newer = [event(at(8, 0), { device_id: 'd1', user_id: 'eve' }), ...['u1', 'u2', 'u3', 'u4'].map((u, i) => event(at(15, i), { device_id: 'd3', user_id: u }))];
     const result = await exportSource(target, ['--from', 'amplitude', write(target.dir, 'newer.json', newer)]);
     expect(result.passes.identity).toMatchObject({ staged: 0, withdrawn: 0, totals: { links: 3, keptDelivered: 2, kiosks: 1 } });
-    expect(links(target.staging).map((l) => [l.user, l.device])).toEqual([['ana', 'd1'], ['ana', 'd2'], ['bo', 'd3']]);
+    expect(links(target.staging).map((l) => [l.user, l.device])).toEqual([
+      ['ana', 'd1'],
+      ['ana', 'd2'],
+      ['bo', 'd3'],
+    ]);
 
     // Not yet delivered: a link to a device that turns into a kiosk is withdrawn.
     const fresh = stagingIn(tempDir());
     await exportSource(fresh, ['--from', 'amplitude', write(fresh.dir, 'earlier.json', earlier())]);
     const withdrawn = await exportSource(fresh, ['--from', 'amplitude', write(fresh.dir, 'newer.json', newer)]);
     expect(withdrawn.passes.identity).toMatchObject({ staged: 1, withdrawn: 2, totals: { links: 2, keptDelivered: 0 } });
-    expect(links(fresh.staging).map((l) => [l.user, l.device])).toEqual([['eve', 'd1'], ['ana', 'd2']]);
+    expect(links(fresh.staging).map((l) => [l.user, l.device])).toEqual([
+      ['eve', 'd1'],
+      ['ana', 'd2'],
+    ]);
   });
 
   it('stages no links with --no-identity-links, and a limit of users per device of your choice', async () => {

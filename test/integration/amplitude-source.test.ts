@@ -24,7 +24,9 @@ function sourceRecords(): Map<string, Record<string, unknown>> {
   const records = new Map<string, Record<string, unknown>>();
   const folder = join(UNZIPPED, '123456');
   for (const name of readdirSync(folder)) {
-    for (const line of gunzipSync(readFileSync(join(folder, name))).toString('utf8').split('\n')) {
+    for (const line of gunzipSync(readFileSync(join(folder, name)))
+      .toString('utf8')
+      .split('\n')) {
       try {
         const record = JSON.parse(line);
         if (typeof record.uuid === 'string') records.set(record.uuid, record);
@@ -47,7 +49,8 @@ describe('export-source --from amplitude', () => {
     const again = await exportSource(target, ['--from', 'amplitude', UNZIPPED, join(DIR, 'rezipped-on-a-mac.zip')]);
     expect(again.files.map((f: { displayName: string }) => f.displayName.split('/').pop())).toEqual([
       ...readdirSync(join(UNZIPPED, '123456')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
-      'rezipped-on-a-mac.zip!123456_2025-09-01_9#0.json', 'rezipped-on-a-mac.zip!123456_2025-09-01_10#0.json',
+      'rezipped-on-a-mac.zip!123456_2025-09-01_9#0.json',
+      'rezipped-on-a-mac.zip!123456_2025-09-01_10#0.json',
     ]);
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 150 + 30, rejected: 5 });
     const status = await statusOf(target);

@@ -111,10 +111,6 @@ describe('the members API', () => {
     const { api } = clientFor(server.url, sb.key('admin-all'));
     const answer = await api.members.update(SANDBOX_USERS.newcomer.uuid, 8);
     expect(answer).toMatchObject({ api: 'explicit_members', member: { level: 8, effective_level: 8 } });
-    expect(paths(server)).toEqual([
-      'GET /api/projects/1/explicit_members/',
-      'GET /api/environments/1/explicit_members/',
-      `PATCH /api/environments/1/explicit_members/${SANDBOX_USERS.newcomer.uuid}/`,
-    ]);
+    expect(paths(server)).toEqual(['GET /api/projects/1/explicit_members/', 'GET /api/environments/1/explicit_members/', `PATCH /api/environments/1/explicit_members/${SANDBOX_USERS.newcomer.uuid}/`]);
   });
 });

@@ -31,7 +31,11 @@ describe('hosts that are not PostHog', () => {
   const staged = useStagedTemplate();
 
   it.each<[string, { status: number; contentType?: string; body?: string }, RegExp]>([
-    ['a web page with 200', { status: 200, contentType: 'text/html; charset=utf-8', body: LOGIN_PAGE }, /answered HTTP 200 \(text\/html\): <!DOCTYPE html> <html><head><title>Sign in - Corporate Proxy/],
+    [
+      'a web page with 200',
+      { status: 200, contentType: 'text/html; charset=utf-8', body: LOGIN_PAGE },
+      /answered HTTP 200 \(text\/html\): <!DOCTYPE html> <html><head><title>Sign in - Corporate Proxy/,
+    ],
     ['an empty 200', { status: 200 }, /answered HTTP 200 \(\(no content type\)\): \(empty body\)/],
     ['other JSON with 200', { status: 200, contentType: 'application/json', body: '{"ok":true}' }, /answered HTTP 200 \(application\/json\): \{"ok":true\}/],
     ['a 204', { status: 204 }, /answered HTTP 204/],
@@ -108,7 +112,24 @@ describe('hosts that are not PostHog', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const args = ['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--concurrency', '2', '--request-timeout-ms', '150', '--retry-budget-ms', '300', ...FAST, '--json'];
+    const args = [
+      'import',
+      '--project',
+      'test',
+      '--skip-preflight',
+      '--staging',
+      staging,
+      '--config',
+      config,
+      '--concurrency',
+      '2',
+      '--request-timeout-ms',
+      '150',
+      '--retry-budget-ms',
+      '300',
+      ...FAST,
+      '--json',
+    ];
     const result = await runCli(args, { cwd: dir });
     expectCleanStop(result, 5);
     expect(result.stderr).toMatch(/stopped, the server kept failing: still failing after \d attempts over \d+ ms \(retry budget 300 ms\); last: no answer within 150 ms/);
@@ -158,9 +179,7 @@ describe('dead letters', () => {
     expect(retried.stdout).toContain('Next: migrate import --project prod');
     expect(deadLetters(staging)).toBe(0);
     expect(new Set(storedEvents(sandbox, 1).map((e) => e.uuid)).size).toBe(SAMPLE_EVENTS);
-    const released = readStaging(staging, (db) =>
-      db.prepare('SELECT count(*) AS n, min(reason) AS reason, min(released_by_run) AS run FROM released_dead_letters').get(),
-    );
+    const released = readStaging(staging, (db) => db.prepare('SELECT count(*) AS n, min(reason) AS reason, min(released_by_run) AS run FROM released_dead_letters').get());
     const lastRun = readStaging(staging, (db) => db.prepare('SELECT max(id) AS id, max(dead_letters_released) AS n FROM import_runs').get()) as { id: number; n: number };
     expect(released).toEqual({ n: 40, reason: 'retry', run: lastRun.id });
     expect(lastRun.n).toBe(40);

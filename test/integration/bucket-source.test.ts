@@ -84,7 +84,6 @@ describe('export-source from an S3 bucket', () => {
     expect(bucketResult.totals.staged).toBe(1_010 * 3 + 50);
     expect(bucketResult.files.map((f: { path: string }) => f.path)).toContain('s3://many/exports/2024/00/big.json.gz');
     expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
-
   }, 300_000);
 
   it('reads a zip object through ranged reads, entry by entry, as the same zip file on disk', async () => {
@@ -107,7 +106,12 @@ describe('export-source from an S3 bucket', () => {
 
   it('reads gzip and multi-member gzip objects, globs over keys, and a batch export manifest', async () => {
     const dir = tempDir();
-    const multi = Buffer.concat(mixpanelLines(0, 40).split('\n').filter(Boolean).map((line) => gzipSync(`${line}\n`)));
+    const multi = Buffer.concat(
+      mixpanelLines(0, 40)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => gzipSync(`${line}\n`)),
+    );
     await moto.createBucket('gzip-objects');
     await putTree('gzip-objects', {
       'run/a.jsonl.gz': gzipSync(mixpanelLines(1000, 20)),
@@ -237,7 +241,9 @@ describe('throttling and dropped connections, through the one retry path on the 
     await moto.put('throttled', 'p/a.json', mixpanelLines(0, 3));
     const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 10_000 });
     try {
-      await expect(stageSources(input(dir, 's3://throttled/p/', proxy.url), silentReporter, new AbortController().signal, testClock())).rejects.toThrow(/kept failing \(HTTP 503 SlowDown\), after retries/);
+      await expect(stageSources(input(dir, 's3://throttled/p/', proxy.url), silentReporter, new AbortController().signal, testClock())).rejects.toThrow(
+        /kept failing \(HTTP 503 SlowDown\), after retries/,
+      );
     } finally {
       await proxy.close();
     }

@@ -93,17 +93,21 @@ describe('JSON lines cut from their bytes', () => {
   it.each([
     ['mixpanel', 'a file'],
     ['jsonl', 'a gzip file'],
-  ])('%s, %s: in-process and on worker threads, staged as read as text', async (format, what) => {
-    const dir = tempDir();
-    const file = join(dir, what === 'a gzip file' ? 'events.jsonl.gz' : 'events.jsonl');
-    const bytes = awkwardFile();
-    writeFileSync(file, what === 'a gzip file' ? gzipSync(bytes) : bytes);
-    const asText = await stage(dir, 'text', file, format, { workers: 0, bytePieces: false });
-    const byBytes = await stage(dir, 'bytes', file, format, { workers: 0, bytePieces: true });
-    const onWorkers = await stage(dir, 'workers', file, format, { workers: 2, bytePieces: true });
-    expect(asText.totals).toMatchObject({ rowsRead: 29_998, rejectedByReason: { too_large: 3, invalid_utf8: 3, invalid_unicode: 1, bad_json: 1, event_too_large: 1 } });
-    expect(asText.events.length).toBeGreaterThan(29_900);
-    expect(byBytes).toEqual(asText);
-    expect(onWorkers).toEqual(asText);
-  }, 180_000);
+  ])(
+    '%s, %s: in-process and on worker threads, staged as read as text',
+    async (format, what) => {
+      const dir = tempDir();
+      const file = join(dir, what === 'a gzip file' ? 'events.jsonl.gz' : 'events.jsonl');
+      const bytes = awkwardFile();
+      writeFileSync(file, what === 'a gzip file' ? gzipSync(bytes) : bytes);
+      const asText = await stage(dir, 'text', file, format, { workers: 0, bytePieces: false });
+      const byBytes = await stage(dir, 'bytes', file, format, { workers: 0, bytePieces: true });
+      const onWorkers = await stage(dir, 'workers', file, format, { workers: 2, bytePieces: true });
+      expect(asText.totals).toMatchObject({ rowsRead: 29_998, rejectedByReason: { too_large: 3, invalid_utf8: 3, invalid_unicode: 1, bad_json: 1, event_too_large: 1 } });
+      expect(asText.events.length).toBeGreaterThan(29_900);
+      expect(byBytes).toEqual(asText);
+      expect(onWorkers).toEqual(asText);
+    },
+    180_000,
+  );
 });

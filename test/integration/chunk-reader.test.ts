@@ -37,7 +37,10 @@ function stagedFile(dir: string, count: number): string {
     propertiesJson: `{"i":${i},"s":"${'x'.repeat(i % 90)}"}`,
   }));
   const readId = beginRead(store, { path: '/src.csv', format: 'csv', command: 'test', sizeBytes: 1, options: {} });
-  new EventWriter(store).write(readId, events.map((event, i) => ({ line: i + 2, raw: '', event })));
+  new EventWriter(store).write(
+    readId,
+    events.map((event, i) => ({ line: i + 2, raw: '', event })),
+  );
   finishRead(store, readId, { rowsRead: count, staged: count, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 }, undefined);
   store.close();
   return path;
@@ -70,7 +73,7 @@ describe('readChunksOnWorker', () => {
     expect(chunks.every((c) => Buffer.isBuffer(c.eventsJson))).toBe(true);
   });
 
-  it('compresses each chunk\'s whole body for the run\'s key when asked (gzip on)', async () => {
+  it("compresses each chunk's whole body for the run's key when asked (gzip on)", async () => {
     const path = stagedFile(tempDir(), 600);
     const chunks: Chunk[] = [];
     for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits: LIMITS, order: DEFAULT_SEND_ORDER, gzipApiKey: 'phc_key' })) chunks.push(chunk);
@@ -96,7 +99,11 @@ describe('readChunksOnWorker', () => {
       taken.push(chunk);
       if (taken.length === 3) break;
     }
-    expect(taken.map((c) => c.seqs)).toEqual(inProcess(path).slice(0, 3).map((c) => c.seqs));
+    expect(taken.map((c) => c.seqs)).toEqual(
+      inProcess(path)
+        .slice(0, 3)
+        .map((c) => c.seqs),
+    );
   });
 
   it('reports a staging file it cannot read, as the error it is (its class and exit code cross the thread)', async () => {

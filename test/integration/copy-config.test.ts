@@ -27,7 +27,14 @@ async function sandboxWithKey(options: Parameters<typeof startSandbox>[0] = {}):
   const sandbox = await startSandbox({ port: 0, ...options });
   ensureProjects(sandbox.store);
   const key = sandboxPersonalKey(sandbox.store, 'owner-all');
-  return { sandbox, key, api: apiCaller(() => sandbox.url, () => key) };
+  return {
+    sandbox,
+    key,
+    api: apiCaller(
+      () => sandbox.url,
+      () => key,
+    ),
+  };
 }
 
 async function post(api: ApiCall, resource: string, body: Json): Promise<Json> {
@@ -57,21 +64,58 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
   for (const id of ['u1', 'u2', 'u3']) insertPerson(store, 1, id);
   const signedUp = await post(api, 'actions', { name: 'Signed up', steps: [{ event: 'signup' }] });
   const purchased = await post(api, 'actions', { name: 'Purchased', steps: [{ event: 'purchase', url: '/checkout', url_matching: 'contains' }] });
-  const active = await post(api, 'cohorts', { name: 'Active', filters: { properties: { type: 'AND', values: [{ type: 'behavioral', key: signedUp.id, event_type: 'actions', value: 'performed_event', time_value: 30, time_interval: 'day' }] } } });
-  const activePaying = await post(api, 'cohorts', { name: 'Active and paying', filters: { properties: { type: 'AND', values: [{ type: 'cohort', key: 'id', value: active.id }, { type: 'person', key: 'plan', value: 'pro' }] } } });
+  const active = await post(api, 'cohorts', {
+    name: 'Active',
+    filters: { properties: { type: 'AND', values: [{ type: 'behavioral', key: signedUp.id, event_type: 'actions', value: 'performed_event', time_value: 30, time_interval: 'day' }] } },
+  });
+  const activePaying = await post(api, 'cohorts', {
+    name: 'Active and paying',
+    filters: {
+      properties: {
+        type: 'AND',
+        values: [
+          { type: 'cohort', key: 'id', value: active.id },
+          { type: 'person', key: 'plan', value: 'pro' },
+        ],
+      },
+    },
+  });
   const persons = (await api('GET', '/api/projects/1/persons/', 'owner')).json<{ results: Json[] }>().results;
   const beta = await post(api, 'cohorts', { name: 'Beta testers', is_static: true, _create_static_person_ids: persons.map((p) => p.uuid) });
-  const flag = await post(api, 'feature_flags', { key: 'beta', name: 'Beta', active: true, filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: activePaying.id }], rollout_percentage: 50 }] }, _should_create_usage_dashboard: false });
+  const flag = await post(api, 'feature_flags', {
+    key: 'beta',
+    name: 'Beta',
+    active: true,
+    filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: activePaying.id }], rollout_percentage: 50 }] },
+    _should_create_usage_dashboard: false,
+  });
   const dependent = await post(api, 'feature_flags', {
-    key: 'beta-plus', name: 'Beta plus', active: true, _should_create_usage_dashboard: false,
+    key: 'beta-plus',
+    name: 'Beta plus',
+    active: true,
+    _should_create_usage_dashboard: false,
     filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ type: 'flag', key: String(flag.id), operator: 'flag_evaluates_to', value: true }], rollout_percentage: 100 }] },
   });
   const trends = await post(api, 'insights', {
     name: 'Purchases by cohort',
-    query: { kind: 'InsightVizNode', source: { kind: 'TrendsQuery', series: [{ kind: 'ActionsNode', id: purchased.id, name: 'Purchased' }], properties: { type: 'AND', values: [{ type: 'AND', values: [{ type: 'cohort', key: 'id', value: active.id }] }] }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [activePaying.id, 'all'] } } },
+    query: {
+      kind: 'InsightVizNode',
+      source: {
+        kind: 'TrendsQuery',
+        series: [{ kind: 'ActionsNode', id: purchased.id, name: 'Purchased' }],
+        properties: { type: 'AND', values: [{ type: 'AND', values: [{ type: 'cohort', key: 'id', value: active.id }] }] },
+        breakdownFilter: { breakdown_type: 'cohort', breakdown: [activePaying.id, 'all'] },
+      },
+    },
   });
-  const hogql = await post(api, 'insights', { name: 'Raw', query: { kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: `select count() from events where matchesAction(${signedUp.id})` } } });
-  const legacy = await post(api, 'insights', { name: 'Legacy', filters: { insight: 'TRENDS', actions: [{ id: signedUp.id, type: 'actions' }], properties: [{ type: 'cohort', key: 'id', value: active.id }], aggregation_group_type_index: 1 } });
+  const hogql = await post(api, 'insights', {
+    name: 'Raw',
+    query: { kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: `select count() from events where matchesAction(${signedUp.id})` } },
+  });
+  const legacy = await post(api, 'insights', {
+    name: 'Legacy',
+    filters: { insight: 'TRENDS', actions: [{ id: signedUp.id, type: 'actions' }], properties: [{ type: 'cohort', key: 'id', value: active.id }], aggregation_group_type_index: 1 },
+  });
   const dashboard = await post(api, 'dashboards', { name: 'Growth', description: 'weekly', filters: {} });
   await api('PATCH', `/api/projects/1/insights/${trends.id}/`, 'owner', { dashboards: [dashboard.id] });
   await api('PATCH', `/api/projects/1/insights/${hogql.id}/`, 'owner', { dashboards: [dashboard.id] });
@@ -86,7 +130,14 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
   await post(api, 'annotations', { content: 'Launch', date_marker: '2025-03-01T00:00:00Z', scope: 'dashboard_item', dashboard_item: trends.id });
   await post(api, 'annotations', { content: 'Dashboard note', date_marker: '2025-03-02T00:00:00Z', scope: 'dashboard', dashboard_id: dashboard.id });
   await post(api, 'experiments', { name: 'Beta test', feature_flag_key: 'beta', metrics: [{ kind: 'ExperimentMetric', metric_type: 'mean', source: { kind: 'ActionsNode', id: signedUp.id } }] });
-  await post(api, 'surveys', { name: 'NPS', type: 'popover', questions: [{ type: 'rating', question: 'How likely?' }], linked_flag_id: flag.id, targeting_flag_filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: active.id }], rollout_percentage: 100 }] }, start_date: '2025-02-01T00:00:00Z' });
+  await post(api, 'surveys', {
+    name: 'NPS',
+    type: 'popover',
+    questions: [{ type: 'rating', question: 'How likely?' }],
+    linked_flag_id: flag.id,
+    targeting_flag_filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: active.id }], rollout_percentage: 100 }] },
+    start_date: '2025-02-01T00:00:00Z',
+  });
   return { signedUp, purchased, active, activePaying, beta, flag, dependent, trends, hogql, legacy, dashboard };
 }
 
@@ -225,7 +276,9 @@ describe('copy-config between two sandboxes', () => {
       const cfg = join(dir, 'paywalled.config.json');
       const project = (url: string, key: string) => ({ role: 'test', host: url, projectId: 1, personalApiKey: key });
       writeFileSync(cfg, JSON.stringify({ projects: { old: project(from.sandbox.url, from.key), new: project(paywalled.sandbox.url, paywalled.key) } }));
-      const run = await runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', cfg, '--state', join(dir, 'paywalled.db'), '--only', 'actions,cohorts,flags,experiments', '--json'], { cwd: dir });
+      const run = await runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', cfg, '--state', join(dir, 'paywalled.db'), '--only', 'actions,cohorts,flags,experiments', '--json'], {
+        cwd: dir,
+      });
       const report = JSON.parse(run.stdout) as { items: Json[]; notes: string[] };
       expect(report.items.filter((i) => i.kind === 'experiments').map((i) => [i.outcome, i.reason])).toEqual([['refused', expect.stringMatching(/plan does not include experiments \(402\)/)]]);
       // That destination has no group types yet: the flag aggregated by company waits for them.

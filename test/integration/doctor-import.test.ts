@@ -56,7 +56,7 @@ describe('import runs the preflight', () => {
     expect((await runCli(['status', '--staging', staging], { cwd: dir })).stdout).toMatch(/  test: preflight skipped \(--skip-preflight, \d{4}-/);
   });
 
-  it('a host that is not the apiHost\'s PostHog: doctor and the preflight ask the ingestion host about the key too', async () => {
+  it("a host that is not the apiHost's PostHog: doctor and the preflight ask the ingestion host about the key too", async () => {
     const ingestion = await sandboxAt({ capture: { faults: { unknownTokens: 'accept-and-drop' } } });
     const api = await sandboxAt();
     const dir = tempDir();
@@ -96,8 +96,15 @@ describe('import runs the preflight', () => {
     const prod = await runCli(['import', '--project', 'prod', ...base], { cwd: dir });
     expect(prod.code, prod.stderr).toBe(0);
     expect(sandbox.capture.stats.answers['400']).toBe(2);
-    const records = readStaging(staging, (db) => db.prepare('SELECT project, outcome, problems, warnings, checks FROM preflights ORDER BY id').all()) as Array<{ project: string; outcome: string; checks: string }>;
-    expect(records.map((r) => [r.project, r.outcome])).toEqual([['test', 'passed'], ['prod', 'passed']]);
+    const records = readStaging(staging, (db) => db.prepare('SELECT project, outcome, problems, warnings, checks FROM preflights ORDER BY id').all()) as Array<{
+      project: string;
+      outcome: string;
+      checks: string;
+    }>;
+    expect(records.map((r) => [r.project, r.outcome])).toEqual([
+      ['test', 'passed'],
+      ['prod', 'passed'],
+    ]);
     expect((JSON.parse(records[0]!.checks) as Array<{ check: string; verdict: string }>).map((c) => c.verdict)).toEqual(Array(10).fill('ok'));
     const status = await runCli(['status', '--staging', staging], { cwd: dir });
     expect(status.stdout).toMatch(/  test: preflight passed \d{4}-\S+\n  prod: preflight passed \d{4}-/);
@@ -142,7 +149,9 @@ describe('a disk too small', () => {
     if (disk === undefined) return context.skip('mounting a tmpfs is not allowed here');
     const result = await runCli(['export-source', '--from', 'csv', SAMPLE_CSV, '--staging', join(disk, 'migration.db'), '--quiet'], { cwd: disk });
     expect(result.code).toBe(10);
-    expect(result.stderr).toMatch(/error: \d+(\.\d)? (KiB|MiB) free next to the staging file \(.*small-disk\), and staging these sources needs about 8\.\d MiB: the disk would fill up; nothing was staged/);
+    expect(result.stderr).toMatch(
+      /error: \d+(\.\d)? (KiB|MiB) free next to the staging file \(.*small-disk\), and staging these sources needs about 8\.\d MiB: the disk would fill up; nothing was staged/,
+    );
     expect(readStaging(join(disk, 'migration.db'), (db) => db.prepare('SELECT count(*) AS n FROM events').get())).toEqual({ n: 0 });
   });
 

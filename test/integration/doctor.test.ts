@@ -91,7 +91,9 @@ describe('migrate doctor on the sandbox', () => {
     const report = await doctor();
     expect(verdicts(report)).toMatchObject({ 'project-key': 'problem', 'separate-projects': 'problem' });
     expect(check(report, 'project-key').message).toContain('not the key of project "Test project" (id 1), the configured projectId: it is the key of project "Production project" (id 2)');
-    expect(check(report, 'separate-projects').message).toBe('projects "test" (test) and "prod" (production) of the config have the same project API key: they are one PostHog project, so a rehearsal would land in production');
+    expect(check(report, 'separate-projects').message).toBe(
+      'projects "test" (test) and "prod" (production) of the config have the same project API key: they are one PostHog project, so a rehearsal would land in production',
+    );
     expect(JSON.stringify(report)).not.toContain(tokens.prod);
   });
 
@@ -140,11 +142,19 @@ describe('migrate doctor on the sandbox', () => {
       { event: 'live', timestamp: '2024-01-01T11:00:00.000Z' },
     ]);
     const report = await doctor();
-    expect(check(report, 'existing-data')).toMatchObject({ verdict: 'warning', message: expect.stringMatching(/^the project already holds 2 events on 1 of the 42 staged days \(2025-09-03: 2\): a re-import, or a live SDK/) });
+    expect(check(report, 'existing-data')).toMatchObject({
+      verdict: 'warning',
+      message: expect.stringMatching(/^the project already holds 2 events on 1 of the 42 staged days \(2025-09-03: 2\): a re-import, or a live SDK/),
+    });
   });
 
   it.each<[string, SandboxOptions, 'warning' | 'problem', RegExp]>([
-    ['over quota (--over-quota)', { capture: { faults: { overQuota: true } } }, 'problem', /the organization has used 0 of its limit of 0 events this billing period.*: PostHog drops events over a billing limit while still answering 200, so the migration would look delivered and store nothing/],
+    [
+      'over quota (--over-quota)',
+      { capture: { faults: { overQuota: true } } },
+      'problem',
+      /the organization has used 0 of its limit of 0 events this billing period.*: PostHog drops events over a billing limit while still answering 200, so the migration would look delivered and store nothing/,
+    ],
     ['a limit the migration would pass', { api: { billingEventsLimit: 1000 } }, 'warning', /used 0 of its limit of 1,000 events .*the migration may pass the limit/],
   ])('billing: %s', async (_name, options, verdict, message) => {
     const { doctor } = await prepared({ options });
@@ -156,14 +166,20 @@ describe('migrate doctor on the sandbox', () => {
     const { sandbox, config, staging } = await prepared({ staged: false });
     const interrupt = new AbortController();
     interrupt.abort('SIGINT');
-    await expect(runDoctor({ project: 'test', config, staging }, silentReporter, interrupt.signal)).rejects.toMatchObject({ exitCode: 130, message: 'interrupted by SIGINT during the preflight; nothing was sent' });
+    await expect(runDoctor({ project: 'test', config, staging }, silentReporter, interrupt.signal)).rejects.toMatchObject({
+      exitCode: 130,
+      message: 'interrupted by SIGINT during the preflight; nothing was sent',
+    });
     expect(sandbox.capture.stats.requests).toBe(0);
   });
 
   it("billing needs billing access: a member's key reads nothing there", async () => {
     const { doctor } = await prepared({ personal: 'admin-all' });
     const report = await doctor();
-    expect(check(report, 'billing')).toMatchObject({ verdict: 'warning', message: expect.stringContaining('the billing API did not answer (403: You do not have billing access in this organization. Ask its owner.)') });
+    expect(check(report, 'billing')).toMatchObject({
+      verdict: 'warning',
+      message: expect.stringContaining('the billing API did not answer (403: You do not have billing access in this organization. Ask its owner.)'),
+    });
   });
 });
 
@@ -185,8 +201,16 @@ describe('migrate doctor against hosts that are not PostHog', () => {
   const HTML = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>PostHog</title></head><body>' + 'x'.repeat(300) + '</body></html>';
 
   it.each<[string, Answer, RegExp]>([
-    ["the web app's address (an HTML page)", { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: HTML }, /an empty batch got HTTP 200, text\/html; charset=utf-8, body: <!DOCTYPE html>.*, an HTML page/],
-    ['a redirect to a login', { status: 302, headers: { location: '/login?next=/batch/', 'content-type': 'text/html' } }, /HTTP 302, text\/html, location: \/login\?next=\/batch\/, empty body, a redirect/],
+    [
+      "the web app's address (an HTML page)",
+      { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: HTML },
+      /an empty batch got HTTP 200, text\/html; charset=utf-8, body: <!DOCTYPE html>.*, an HTML page/,
+    ],
+    [
+      'a redirect to a login',
+      { status: 302, headers: { location: '/login?next=/batch/', 'content-type': 'text/html' } },
+      /HTTP 302, text\/html, location: \/login\?next=\/batch\/, empty body, a redirect/,
+    ],
     ['a server that accepts anything', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"Ok"}' }, /a success for a batch with no event/],
   ])('%s: a problem at the host; the key goes nowhere else', async (_name, answer, message) => {
     const { server, doctor } = await hostAnswering(() => answer);
@@ -204,7 +228,7 @@ describe('migrate doctor against hosts that are not PostHog', () => {
     expect(message).not.toContain(HTML.slice(0, 201));
   });
 
-  it("a server clock ten minutes off: a warning, the staging rules compare times with now", async () => {
+  it('a server clock ten minutes off: a warning, the staging rules compare times with now', async () => {
     const skewed = new Date(Date.now() + 10 * 60_000).toUTCString();
     const { doctor } = await hostAnswering((url) =>
       url.startsWith('/batch/')
@@ -231,7 +255,16 @@ describe('migrate doctor, the command', () => {
     const lines = text.stdout.trim().split('\n');
     expect(lines[0]).toBe(`Doctor: project test at ${sandbox.url}`);
     expect(lines.filter((l) => /^  (ok|warning|problem) /.test(l)).map((l) => l.trim().split(/\s+/)[1])).toEqual([
-      'host', 'project-key', 'separate-projects', 'scopes', 'disk', 'clock', 'node', 'existing-data', 'ingestion-rules', 'billing',
+      'host',
+      'project-key',
+      'separate-projects',
+      'scopes',
+      'disk',
+      'clock',
+      'node',
+      'existing-data',
+      'ingestion-rules',
+      'billing',
     ]);
     expect(text.stdout).toContain('  warning  scopes             no personal API key is configured');
     expect(lines.at(-1)).toBe('2 warnings: import will send, showing the warnings.');

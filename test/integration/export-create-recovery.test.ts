@@ -56,7 +56,21 @@ describe('a create request that outlasts --wait-ms', () => {
     try {
       const config = sb.writeConfig(tempDir(), { test: { apiHost: relay.url, host: sb.sandbox.url } });
       const before = exportCount();
-      const result = await sb.cli(config, ['exports', 'create', '--context', '{"event":"$pageview","title":"Late"}', '--format', 'application/json', '--wait-ms', WAIT_MS, '--wait', '--poll-interval-ms', '0', '--project', 'test']);
+      const result = await sb.cli(config, [
+        'exports',
+        'create',
+        '--context',
+        '{"event":"$pageview","title":"Late"}',
+        '--format',
+        'application/json',
+        '--wait-ms',
+        WAIT_MS,
+        '--wait',
+        '--poll-interval-ms',
+        '0',
+        '--project',
+        'test',
+      ]);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^status\s+ready$/m);
       expect(result.stdout).toMatch(/^filename\s+export-late-/m);

@@ -87,20 +87,22 @@ describe('export-source on bad rows', () => {
     const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
     expect(rejects.code).toBe(0);
     const lines = rejects.stdout.trim().split('\n');
-    expect(lines).toEqual([
-      'bad.csv:3 missing_event event: event name is missing or empty',
-      'bad.csv:4 missing_distinct_id distinct_id: distinct_id is missing or empty',
-      'bad.csv:5 bad_timestamp timestamp: "yesterday" is not ISO 8601 or epoch time',
-      expect.stringMatching(/^bad\.csv:6 timestamp_without_zone timestamp: .*--timezone/),
-      'bad.csv:7 future_timestamp timestamp: 2999-01-01T00:00:00.000Z is more than 23 hours in the future (PostHog would replace it with the time it arrives)',
-      'bad.csv:8 bad_uuid uuid: "not-a-uuid" is not a usable UUID',
-      'bad.csv:9 bad_properties properties: must be a JSON object, got an array',
-      'bad.csv:10 duplicate_property properties: property "plan" is both a column and a key of the properties JSON',
-      expect.stringMatching(/^bad\.csv:11 bad_properties properties: not valid JSON/),
-      'bad.csv:12 bad_csv expected 6 fields as in the header, found 7',
-      expect.stringMatching(/^bad\.csv:13 bad_csv unexpected "x" after a closing quote/),
-      expect.stringMatching(/^bad\.csv:17 distinct_id_too_long distinct_id: distinct_id has 201 characters/),
-    ].slice(0, lines.length));
+    expect(lines).toEqual(
+      [
+        'bad.csv:3 missing_event event: event name is missing or empty',
+        'bad.csv:4 missing_distinct_id distinct_id: distinct_id is missing or empty',
+        'bad.csv:5 bad_timestamp timestamp: "yesterday" is not ISO 8601 or epoch time',
+        expect.stringMatching(/^bad\.csv:6 timestamp_without_zone timestamp: .*--timezone/),
+        'bad.csv:7 future_timestamp timestamp: 2999-01-01T00:00:00.000Z is more than 23 hours in the future (PostHog would replace it with the time it arrives)',
+        'bad.csv:8 bad_uuid uuid: "not-a-uuid" is not a usable UUID',
+        'bad.csv:9 bad_properties properties: must be a JSON object, got an array',
+        'bad.csv:10 duplicate_property properties: property "plan" is both a column and a key of the properties JSON',
+        expect.stringMatching(/^bad\.csv:11 bad_properties properties: not valid JSON/),
+        'bad.csv:12 bad_csv expected 6 fields as in the header, found 7',
+        expect.stringMatching(/^bad\.csv:13 bad_csv unexpected "x" after a closing quote/),
+        expect.stringMatching(/^bad\.csv:17 distinct_id_too_long distinct_id: distinct_id has 201 characters/),
+      ].slice(0, lines.length),
+    );
     expect(lines).toHaveLength(12);
   });
 
@@ -214,11 +216,47 @@ describe('export-source: a uuid staged earlier with other content', () => {
 describe('export-source on unusable files', () => {
   const cases: Array<[string, (dir: string) => string, RegExp]> = [
     ['a missing file', (dir) => join(dir, 'nope.csv'), /nope\.csv: no such file/],
-    ['a directory with no source files', (dir) => { mkdirSync(join(dir, 'd')); writeFileSync(join(dir, 'd', 'notes.md'), 'x'); return join(dir, 'd'); }, /d: no source files in this directory \(looked for names ending \.csv, \.zip, optionally \.gz; it has 1 other file\(s\), e\.g\. .*notes\.md\)/],
-    ['a binary file', (dir) => { writeFileSync(join(dir, 'b.csv'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2])); return join(dir, 'b.csv'); }, /binary file/],
-    ['a CSV without required columns', (dir) => { writeFileSync(join(dir, 'c.csv'), 'name,user\na,b\n'); return join(dir, 'c.csv'); }, /c\.csv:1: the header has no "event", "distinct_id", "timestamp" column/],
-    ['an empty file', (dir) => { writeFileSync(join(dir, 'e.csv'), ''); return join(dir, 'e.csv'); }, /e\.csv: the file is empty/],
-    ['a Latin-1 header', (dir) => { writeFileSync(join(dir, 'l.csv'), Buffer.from('event,distinct_id,timestamp,caf\xe9\nx,u,1,y\n', 'latin1')); return join(dir, 'l.csv'); }, /l\.csv:1: the header row is not valid text: byte 0xE9 at offset 31 of the row is not valid UTF-8/],
+    [
+      'a directory with no source files',
+      (dir) => {
+        mkdirSync(join(dir, 'd'));
+        writeFileSync(join(dir, 'd', 'notes.md'), 'x');
+        return join(dir, 'd');
+      },
+      /d: no source files in this directory \(looked for names ending \.csv, \.zip, optionally \.gz; it has 1 other file\(s\), e\.g\. .*notes\.md\)/,
+    ],
+    [
+      'a binary file',
+      (dir) => {
+        writeFileSync(join(dir, 'b.csv'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+        return join(dir, 'b.csv');
+      },
+      /binary file/,
+    ],
+    [
+      'a CSV without required columns',
+      (dir) => {
+        writeFileSync(join(dir, 'c.csv'), 'name,user\na,b\n');
+        return join(dir, 'c.csv');
+      },
+      /c\.csv:1: the header has no "event", "distinct_id", "timestamp" column/,
+    ],
+    [
+      'an empty file',
+      (dir) => {
+        writeFileSync(join(dir, 'e.csv'), '');
+        return join(dir, 'e.csv');
+      },
+      /e\.csv: the file is empty/,
+    ],
+    [
+      'a Latin-1 header',
+      (dir) => {
+        writeFileSync(join(dir, 'l.csv'), Buffer.from('event,distinct_id,timestamp,caf\xe9\nx,u,1,y\n', 'latin1'));
+        return join(dir, 'l.csv');
+      },
+      /l\.csv:1: the header row is not valid text: byte 0xE9 at offset 31 of the row is not valid UTF-8/,
+    ],
   ];
 
   it.each(cases)('%s: clear message, exit 3, nothing staged from it', async (_name, make, message) => {

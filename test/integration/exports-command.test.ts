@@ -76,8 +76,15 @@ describe('migrate exports create / get / download', () => {
     const dir = tempDir();
     pauseExportRendering(sb.store);
     const id = insertExport(sb.store, {
-      team_id: 1, dashboard: 1, insight: null, export_format: 'image/png', export_context: null, created_by: 1,
-      created_at: '2026-01-01T00:00:00.000Z', filename: 'export-migration-overview-2026-01-01-000000.png', expires_after: null,
+      team_id: 1,
+      dashboard: 1,
+      insight: null,
+      export_format: 'image/png',
+      export_context: null,
+      created_by: 1,
+      created_at: '2026-01-01T00:00:00.000Z',
+      filename: 'export-migration-overview-2026-01-01-000000.png',
+      expires_after: null,
     });
     let polls = 0;
     const relay = await startRelay(sb.sandbox.url, {
@@ -112,15 +119,39 @@ describe('migrate exports create / get / download', () => {
   });
 
   it.each([
-    ['400 names attr', 'owner-all', ['create', '--insight', '99', '--format', 'image/png'], 8, 'error: the API refused the request: insight: Invalid pk "99" - object does not exist. (400 does_not_exist)'],
+    [
+      '400 names attr',
+      'owner-all',
+      ['create', '--insight', '99', '--format', 'image/png'],
+      8,
+      'error: the API refused the request: insight: Invalid pk "99" - object does not exist. (400 does_not_exist)',
+    ],
     ['403 names the scope', 'admin-read-only', ['create', '--insight', '1', '--format', 'image/png'], 4, "error: the personal API key lacks the scope 'export:write' (403)"],
-    ['an insight export needs insight:read', 'owner-exports-only', ['create', '--insight', '1', '--format', 'image/png'], 4, "error: the personal API key lacks the scope 'insight:read' (403), answered by 127.0.0.1:"],
+    [
+      'an insight export needs insight:read',
+      'owner-exports-only',
+      ['create', '--insight', '1', '--format', 'image/png'],
+      4,
+      "error: the personal API key lacks the scope 'insight:read' (403), answered by 127.0.0.1:",
+    ],
     ['a dashboard export needs dashboard:read', 'owner-exports-only', ['create', '--dashboard', '1', '--format', 'image/png'], 4, SOURCE_SCOPE_HINT],
-    ['video needs a session recording', 'owner-all', ['create', '--insight', '1', '--format', 'video/mp4'], 8, `error: the API refused the request: export_format: Video export supports session recordings only. (400 invalid_input), answered by 127.0.0.1:`],
+    [
+      'video needs a session recording',
+      'owner-all',
+      ['create', '--insight', '1', '--format', 'video/mp4'],
+      8,
+      `error: the API refused the request: export_format: Video export supports session recordings only. (400 invalid_input), answered by 127.0.0.1:`,
+    ],
     ['a GIF says how to give the recording', 'owner-all', ['create', '--insight', '1', '--format', 'image/gif'], 8, RECORDING_HINT],
     ['404 for an unknown export', 'owner-all', ['get', '9999'], 8, 'error: export 9999 was not found in project 1 (404: Not found.)'],
     ['404 for unknown content', 'owner-all', ['download', '9999'], 8, 'error: export 9999 was not found in project 1 (404: Not found.)'],
-    ['a format the sandbox cannot render', 'owner-all', ['create', '--dashboard', '1', '--format', 'application/pdf', '--wait', ...FAST], 8, 'failed to render: The sandbox renders image/png, text/csv, application/json; application/pdf is not available here.'],
+    [
+      'a format the sandbox cannot render',
+      'owner-all',
+      ['create', '--dashboard', '1', '--format', 'application/pdf', '--wait', ...FAST],
+      8,
+      'failed to render: The sandbox renders image/png, text/csv, application/json; application/pdf is not available here.',
+    ],
     ['no source', 'owner-all', ['create', '--format', 'image/png'], 2, 'error: give exactly one of --dashboard <id>, --insight <id> or --context <json>'],
     ['an unknown format', 'owner-all', ['create', '--insight', '1', '--format', 'image/jpeg'], 2, 'error: --format image/jpeg: use one of image/png'],
     ['--format is required', 'owner-all', ['create', '--insight', '1'], 2, "required option '--format <media type>' not specified"],
@@ -137,7 +168,10 @@ describe('who sees an export', () => {
     const colleague = setup('admin-all');
     const listed = JSON.parse((await colleague.run(['list', '--all', '--json'])).stdout) as Array<{ id: number }>;
     expect(listed.map((e) => e.id)).not.toContain(created.id);
-    for (const args of [['get', String(created.id)], ['download', String(created.id), ...FAST]]) {
+    for (const args of [
+      ['get', String(created.id)],
+      ['download', String(created.id), ...FAST],
+    ]) {
       const result = await colleague.run(args);
       expect(result.code).toBe(8);
       expect(result.stderr).toContain(`error: export ${created.id} was not found in project 1 (404: Not found.)`);
@@ -160,8 +194,15 @@ describe('migrate exports list', () => {
       for (let i = 0; i < 130; i++) {
         const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000);
         insertExport(sb.store, {
-          team_id: 2, dashboard: null, insight: 1, export_format: 'text/csv', export_context: null, created_by: 1,
-          created_at: at.toISOString(), filename: `export-events-per-day-${i}.csv`, expires_after: null,
+          team_id: 2,
+          dashboard: null,
+          insight: 1,
+          export_format: 'text/csv',
+          export_context: null,
+          created_by: 1,
+          created_at: at.toISOString(),
+          filename: `export-events-per-day-${i}.csv`,
+          expires_after: null,
         });
       }
     });

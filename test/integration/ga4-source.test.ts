@@ -37,7 +37,10 @@ const v7Time = (id: string): string => new Date(Number.parseInt(id.replaceAll('-
 /** The parseable rows of both days with their file and line. */
 function sourceRows(): Array<{ path: string; line: number; row: Obj }> {
   const rows: Array<{ path: string; line: number; row: Obj }> = [];
-  for (const [path, text] of [[DAY1, readFileSync(DAY1, 'utf8')], [DAY2, gunzipSync(readFileSync(DAY2)).toString('utf8')]] as const) {
+  for (const [path, text] of [
+    [DAY1, readFileSync(DAY1, 'utf8')],
+    [DAY2, gunzipSync(readFileSync(DAY2)).toString('utf8')],
+  ] as const) {
     text.split('\n').forEach((line, i) => {
       try {
         rows.push({ path, line: i + 1, row: JSON.parse(line) as Obj });
@@ -99,14 +102,20 @@ describe('export-source --from ga4', () => {
       expect(event.event).toBe(names[row.event_name as string] ?? row.event_name);
       expect(event.distinct_id).toBe(row.user_id ?? row.user_pseudo_id);
       expect(event.timestamp).toBe(new Date(Number(BigInt(row.event_timestamp as string) / 1000n)).toISOString());
-      if (event.event === '$pageview') expect(event.properties).toMatchObject({ $current_url: expect.stringMatching(/^https:\/\/shop\.example\.com\//), $host: 'shop.example.com', $ga_session_id: expect.any(Number) });
+      if (event.event === '$pageview')
+        expect(event.properties).toMatchObject({ $current_url: expect.stringMatching(/^https:\/\/shop\.example\.com\//), $host: 'shop.example.com', $ga_session_id: expect.any(Number) });
       if (event.event === '$screen') expect(event.properties).toMatchObject({ $screen_name: expect.any(String), $os: 'iOS', firebase_screen_id: '-3820393876329286712' });
       if (row.user_id) expect(event.properties.$set).toMatchObject({ crm_score: '9007199254740993' }); // beyond 2^53: its exact digits
       expect(event.properties.$session_id).toBe(ga4SessionId(row.user_pseudo_id, gaSessionIdOf(row)));
     }
     expect([...new Set(events.map((e) => e.event))].sort()).toEqual(['$pageview', '$screen', 'first_visit', 'purchase', 'scroll', 'select_content', 'session_start', 'user_engagement']);
     // Two events of one bundle at one microsecond, without batch_event_index, differ by their parameters: both staged.
-    expect(events.filter((e) => e.event === 'select_content').map((e) => e.properties.item_id).sort()).toEqual(['SKU-1', 'SKU-2']);
+    expect(
+      events
+        .filter((e) => e.event === 'select_content')
+        .map((e) => e.properties.item_id)
+        .sort(),
+    ).toEqual(['SKU-1', 'SKU-2']);
     const purchase = events.find((e) => e.event === 'purchase')!;
     expect(purchase.properties).toMatchObject({ currency: 'EUR', ecommerce: { total_item_quantity: expect.any(Number) }, items: [{ item_id: 'SKU-1', item_params: { color: 'rot' } }] });
   });
@@ -128,9 +137,9 @@ describe('export-source --from ga4', () => {
     expect((sandbox.store.db.prepare('SELECT count(*) AS n FROM events WHERE team_id = 1').get() as { n: number }).n).toBe(staged.totals.staged);
 
     const identified = sourceRows().find((s) => s.row.user_id === 'crm-1000')!.row;
-    const row = sandbox.store.db
-      .prepare("SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1 AND d.distinct_id = 'crm-1000'")
-      .get() as { properties: string };
+    const row = sandbox.store.db.prepare("SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1 AND d.distinct_id = 'crm-1000'").get() as {
+      properties: string;
+    };
     const person = withoutGeoip(JSON.parse(row.properties) as Obj);
     expect(person).toMatchObject({ signup_year: 2024, crm_score: '9007199254740993', ga4_first_touch_time: expect.any(String) });
     const source = (identified.traffic_source as Obj).source;
@@ -152,7 +161,7 @@ describe('export-source --from ga4', () => {
     for (const session of sessions) expect(v7Time(session.sessionId)).toBe(session.sessionStart);
   });
 
-  it('--sessionize still gives sessions to the events without ga_session_id, and leaves GA4\'s alone', async () => {
+  it("--sessionize still gives sessions to the events without ga_session_id, and leaves GA4's alone", async () => {
     const target = stagingIn(tempDir());
     await exportSource(target, ['--from', 'ga4', DIR, '--sessionize', '30']);
     const sources = new Map(sourceRows().map((s) => [`${s.path}:${s.line}`, s.row]));

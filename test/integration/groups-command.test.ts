@@ -59,9 +59,7 @@ describe('migrate groups list', () => {
   ])('%s', async (_name, typeIndex, extra, count, first) => {
     const result = await groups(['list', '--group-type-index', typeIndex, ...extra]);
     expect(result.code).toBe(0);
-    const keys = extra.includes('--json')
-      ? (JSON.parse(result.stdout) as Array<{ group_key: string }>).map((g) => g.group_key)
-      : tableRows(result.stdout).map((line) => line.split(/\s+/)[0]);
+    const keys = extra.includes('--json') ? (JSON.parse(result.stdout) as Array<{ group_key: string }>).map((g) => g.group_key) : tableRows(result.stdout).map((line) => line.split(/\s+/)[0]);
     expect(keys).toHaveLength(count);
     expect(keys[0]).toBe(first);
     if (count === 0) expect(result.stdout).toContain('No groups found.');
@@ -83,7 +81,7 @@ describe('migrate groups find', () => {
     });
   });
 
-  it('is read-only: PostHog is told not to create the group\'s notebook, and none is made', async () => {
+  it("is read-only: PostHog is told not to create the group's notebook, and none is made", async () => {
     for (const key of ['org-1', 'org-2', 'org-2']) expect((await groups(['find', '--group-type-index', '0', '--key', key], 'owner-all')).code).toBe(0);
     const json = JSON.parse((await groups(['find', '--group-type-index', '0', '--key', 'org-3', '--json'])).stdout) as { notebook: string | null };
     expect(json.notebook).toBeNull();

@@ -87,10 +87,17 @@ describe('hostile JSON lines', () => {
 describe('files holding one JSON array', () => {
   const pretty = (events: object[]): string => JSON.stringify(events, null, 2) + '\n';
 
-  it('are read element by element for every JSON format, with rejects at the element\'s first line', async () => {
+  it("are read element by element for every JSON format, with rejects at the element's first line", async () => {
     const dir = tempDir();
     const target = stagingIn(dir);
-    writeFileSync(join(dir, 'events.json'), pretty([{ event: 'a', distinct_id: 'u1', timestamp: T }, { event: 'b', timestamp: T }, { event: 'c', distinct_id: 'u3', timestamp: T }]));
+    writeFileSync(
+      join(dir, 'events.json'),
+      pretty([
+        { event: 'a', distinct_id: 'u1', timestamp: T },
+        { event: 'b', timestamp: T },
+        { event: 'c', distinct_id: 'u3', timestamp: T },
+      ]),
+    );
     writeFileSync(join(dir, 'mixpanel.json'), pretty([{ event: 'm', properties: { time: 1735689600, distinct_id: 'u', $insert_id: 'x' } }]));
     const events = await exportSource(target, ['--from', 'jsonl', 'events.json']);
     expect(events.totals).toMatchObject({ rowsRead: 3, staged: 2, rejectedByReason: { missing_distinct_id: 1 } });
@@ -146,7 +153,13 @@ describe('--column for JSON sources and person files', () => {
 describe('a run where every row is rejected by a reader exits 3', () => {
   const json = (properties: string) => `{"event":"e","distinct_id":"u","timestamp":"${T}","properties":${properties}}`;
   it.each<[string, string, string[], string | Buffer, string]>([
-    ['every row with bytes not valid UTF-8', 'latin.csv', ['export-source', '--from', 'csv'], Buffer.from(`event,distinct_id,timestamp\nview,Andr\xe9,${T}\nview,Jos\xe9,${T}\n`, 'latin1'), '2 invalid_utf8'],
+    [
+      'every row with bytes not valid UTF-8',
+      'latin.csv',
+      ['export-source', '--from', 'csv'],
+      Buffer.from(`event,distinct_id,timestamp\nview,Andr\xe9,${T}\nview,Jos\xe9,${T}\n`, 'latin1'),
+      '2 invalid_utf8',
+    ],
     ['every row a lone surrogate', 'e.jsonl', ['export-source', '--from', 'jsonl'], `${json('{"a":"\\ud800"}')}\n${json('{"b":"\\udc00x"}')}\n`, '2 invalid_unicode'],
     ['every row a number beyond a float', 'e.jsonl', ['export-source', '--from', 'posthog'], `${json('{"n":1e400}')}\n`, '1 number_out_of_range'],
     ['every row nested too deep', 'e.jsonl', ['export-source', '--from', 'jsonl'], `${json(`{"x":${'['.repeat(130)}${']'.repeat(130)}}`)}\n`, '1 too_deep'],
@@ -164,7 +177,7 @@ describe('a run where every row is rejected by a reader exits 3', () => {
 });
 
 describe('the size bound is in bytes, whatever the characters', () => {
-  it('a row over 1 MiB of UTF-8 in fewer than 1 Mi characters is too_large, as a longer one is; one under 1 MiB but over an event\'s 900 KiB is event_too_large', async () => {
+  it("a row over 1 MiB of UTF-8 in fewer than 1 Mi characters is too_large, as a longer one is; one under 1 MiB but over an event's 900 KiB is event_too_large", async () => {
     const dir = tempDir();
     const row = (distinctId: string, blob: string) => `{"event":"e","distinct_id":"${distinctId}","timestamp":"${T}","properties":{"blob":"${blob}"}}`;
     const lines = [row('accents', 'é'.repeat(600_000)), row('euros', '€'.repeat(400_000)), row('long', 'a'.repeat(1_100_000)), row('big', 'a'.repeat(950 * 1024)), row('fine', 'ok')];

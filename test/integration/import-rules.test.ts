@@ -50,7 +50,10 @@ describe('import rules', () => {
     const sample = await runCli(['import', '--project', 'test', '--sample', '10', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expect(sample.code, sample.stderr).toBe(0);
     writeSandboxConfig(dir, second);
-    for (const args of [['import', '--project', 'test'], ['import', '--project', 'test', '--dry-run']]) {
+    for (const args of [
+      ['import', '--project', 'test'],
+      ['import', '--project', 'test', '--dry-run'],
+    ]) {
       const moved = await runCli([...args, '--staging', staging, '--config', config, ...FAST], { cwd: dir });
       expect(moved.code, args.join(' ')).toBe(6);
       expect(moved.stderr).toContain(`error: project "test" of this staging file was imported to ${first.url}, but the config now points it to ${second.url}`);
@@ -68,7 +71,11 @@ describe('import rules', () => {
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ project: 'test', host: sandbox.url, pending: SAMPLE_EVENTS, events: SAMPLE_EVENTS, concurrency: 4, maxRatePerSec: 0, gzip: true });
     expect(report.chunks).toBeGreaterThanOrEqual(42); // one UTC day or less per chunk
-    expect(report.samplePayload).toMatchObject({ api_key: '<project API key>', historical_migration: true, batch: [{ event: 'signed_up', distinct_id: 'user_1001', timestamp: '2025-09-01T00:10:32.975Z' }, {}] });
+    expect(report.samplePayload).toMatchObject({
+      api_key: '<project API key>',
+      historical_migration: true,
+      batch: [{ event: 'signed_up', distinct_id: 'user_1001', timestamp: '2025-09-01T00:10:32.975Z' }, {}],
+    });
     expect(sandbox.capture.stats.requests).toBe(0);
     expect(readStaging(staging, (db) => db.prepare('SELECT count(*) AS n FROM projects').get())).toEqual({ n: 0 });
   });

@@ -109,7 +109,10 @@ describe('what lands is what the source meant', () => {
     }
     expect(events.filter((e) => e.properties.$ip === '203.0.113.7')).toHaveLength(1);
     for (const id of ['u1', 'u3', 'anon-3', 'null']) {
-      expect(Object.keys(personOfDistinctId(sandbox.store, 1, id)!.properties).filter((k) => GEO_KEY.test(k)), id).toEqual([]);
+      expect(
+        Object.keys(personOfDistinctId(sandbox.store, 1, id)!.properties).filter((k) => GEO_KEY.test(k)),
+        id,
+      ).toEqual([]);
     }
     const u2 = personOfDistinctId(sandbox.store, 1, 'u2')!.properties;
     expect(u2.$geoip_latitude).toBe(source.latitude);
@@ -156,7 +159,15 @@ describe('what lands is what the source meant', () => {
       geo: { fromIp: 3, off: 0, older: [] },
       groupTypes: [{ type: 'company', count: 6 }],
       illegalIds: { events: 2 },
-      propertyConflicts: [{ name: 'price', types: [{ type: 'number', count: 1, line: 1 }, { type: 'string', count: 1, line: 2 }] }],
+      propertyConflicts: [
+        {
+          name: 'price',
+          types: [
+            { type: 'number', count: 1, line: 1 },
+            { type: 'string', count: 1, line: 2 },
+          ],
+        },
+      ],
       setOnceNullsDropped: 1,
       reassertions: { staged: 2, personsWithEventSets: 2 },
     });

@@ -26,7 +26,10 @@ describe('interrupts', () => {
     const dir = tempDir();
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
-    const run = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '1', '--interrupt-grace-ms', '100', ...FAST], { cwd: dir });
+    const run = startCli(
+      ['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '1', '--interrupt-grace-ms', '100', ...FAST],
+      { cwd: dir },
+    );
     await host.requestsSeen(4);
     run.child.kill('SIGHUP');
     const result = await run.done;
@@ -52,7 +55,27 @@ describe('interrupts', () => {
     const staging = staged(dir);
     const config = writeHostsConfig(dir, { test: host.url });
     // A grace period of ten minutes: only the second Ctrl-C can end this run before the test times out.
-    const run = startCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', '--concurrency', '2', '--interrupt-grace-ms', '600000', '--retry-initial-ms', '1'], { cwd: dir });
+    const run = startCli(
+      [
+        'import',
+        '--project',
+        'test',
+        '--skip-preflight',
+        '--staging',
+        staging,
+        '--config',
+        config,
+        '--chunk-events',
+        '100',
+        '--concurrency',
+        '2',
+        '--interrupt-grace-ms',
+        '600000',
+        '--retry-initial-ms',
+        '1',
+      ],
+      { cwd: dir },
+    );
     await host.requestsSeen(4);
     run.child.kill('SIGINT');
     await new Promise<void>((resolve) => {
@@ -84,7 +107,9 @@ describe('interrupts', () => {
     watcher.close();
     expect(result.code, result.stderr).toBe(130);
     expect(existsSync(`${staging}.log`)).toBe(true);
-    expect(readFileSync(`${staging}.log`, 'utf8')).toMatch(/migrate export-source stopped: interrupted while staging .*big\.csv: staged up to line \d+\n {2}Run the same command again: it resumes from there, and files already staged are recognised\.\n$/);
+    expect(readFileSync(`${staging}.log`, 'utf8')).toMatch(
+      /migrate export-source stopped: interrupted while staging .*big\.csv: staged up to line \d+\n {2}Run the same command again: it resumes from there, and files already staged are recognised\.\n$/,
+    );
     expect(writerLock(staging)).toBeUndefined();
   });
 });

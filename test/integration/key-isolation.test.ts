@@ -143,7 +143,7 @@ describe('hostile hosts: links, redirects and storage answers', () => {
     expect(result.stderr).toContain(`error: ${new URL(relay.url).host} redirected the download of export 1 (302) without a Location`);
   });
 
-  it.each([401, 403, 404])('a %i from the storage host is the storage host\'s, not the API\'s (exit 8), and it never saw the key', async (status) => {
+  it.each([401, 403, 404])("a %i from the storage host is the storage host's, not the API's (exit 8), and it never saw the key", async (status) => {
     const storage = await serve(startTrap('<Error><Code>AccessDenied</Code></Error>', status));
     const relay = await serve(startRelay(sb.sandbox.url, { redirectContentTo: `${storage.url}/bucket/chart.png?signature=old` }));
     const { dir, config } = configFor(relay.url, relay.url);

@@ -23,9 +23,9 @@ function groupOf(sandbox: RunningSandbox, key: string): Obj | undefined {
 }
 
 function personOf(sandbox: RunningSandbox, distinctId: string): Obj | undefined {
-  const row = sandbox.store.db
-    .prepare('SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1 AND d.distinct_id = ?')
-    .get(distinctId) as { properties: string } | undefined;
+  const row = sandbox.store.db.prepare('SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1 AND d.distinct_id = ?').get(distinctId) as
+    | { properties: string }
+    | undefined;
   return row && (JSON.parse(row.properties) as Obj);
 }
 
@@ -39,8 +39,16 @@ const amplitudeTime = (iso: string): string => iso.replace('T', ' ').replace('Z'
 function amplitudeDay(dir: string, name: string, iso: string, plan: string, n: number): string {
   const file = join(dir, name);
   const record = {
-    event_type: 'Viewed', event_time: amplitudeTime(iso), uuid: `4b1393cc-b7f8-431b-8f05-${String(n).padStart(12, '0')}`, device_id: 'd1', user_id: 'ana',
-    session_id: -1, event_properties: {}, user_properties: {}, groups: { company: ['acme'] }, group_properties: { company: { acme: { plan } } },
+    event_type: 'Viewed',
+    event_time: amplitudeTime(iso),
+    uuid: `4b1393cc-b7f8-431b-8f05-${String(n).padStart(12, '0')}`,
+    device_id: 'd1',
+    user_id: 'ana',
+    session_id: -1,
+    event_properties: {},
+    user_properties: {},
+    groups: { company: ['acme'] },
+    group_properties: { company: { acme: { plan } } },
   };
   writeFileSync(file, JSON.stringify(record) + '\n');
   return file;

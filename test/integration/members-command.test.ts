@@ -52,7 +52,11 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
     const json = await members('owner-all', ['get', newcomer.uuid.toUpperCase(), '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({
       api: explicitMembers ? 'explicit_members' : 'access_control',
-      level: 1, effective_level: 1, parent_level: 1, access_level: 'member', access_source: 'explicit_member',
+      level: 1,
+      effective_level: 1,
+      parent_level: 1,
+      access_level: 'member',
+      access_source: 'explicit_member',
       user: { uuid: newcomer.uuid, email: 'nia@sandbox.local' },
     });
   });
@@ -69,7 +73,9 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
   it('get of someone without access is exit 8', async () => {
     const result = await members('owner-all', ['get', UNKNOWN]);
     expect(result.code).toBe(8);
-    expect(result.stderr).toContain(explicitMembers ? `error: member ${UNKNOWN} was not found in project 1 (404: Not found.), answered by 127.0.0.1:` : `error: user ${UNKNOWN} has no access to project 1`);
+    expect(result.stderr).toContain(
+      explicitMembers ? `error: member ${UNKNOWN} was not found in project 1 (404: Not found.), answered by 127.0.0.1:` : `error: user ${UNKNOWN} has no access to project 1`,
+    );
   });
 
   it('add gives an organization member access; adding again is refused', async () => {
@@ -93,7 +99,12 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
   it.each([
     ['nobody changes their own level', 'admin-all', admin.uuid, "error: permission denied (403): You can't set your own access level."],
     ['members cannot change levels', 'member-all', newcomer.uuid, explicitMembers ? "You don't have sufficient permissions in the project." : 'Must be admin to modify project permissions.'],
-    ['a key without the write scope', explicitMembers ? 'admin-read-only' : 'admin-access-read-only', newcomer.uuid, explicitMembers ? "lacks the scope 'project:write' (403)" : "lacks the scope 'access_control:write' (403)"],
+    [
+      'a key without the write scope',
+      explicitMembers ? 'admin-read-only' : 'admin-access-read-only',
+      newcomer.uuid,
+      explicitMembers ? "lacks the scope 'project:write' (403)" : "lacks the scope 'access_control:write' (403)",
+    ],
   ])('update refused: %s (exit 4)', async (_name, key, uuid, message) => {
     const result = await members(key, ['update', uuid, '--level', '8']);
     expect(result.code).toBe(4);
@@ -119,7 +130,10 @@ describe.each(MODES)('migrate members on $name', ({ explicitMembers, says }) => 
   });
 
   it("the organization owner's access comes from the organization: update and remove say so (exit 8)", async () => {
-    for (const [args, doing] of [[['remove', owner.uuid], 'removing them'], [['update', owner.uuid, '--level', '1'], 'setting 1 (member)']] as const) {
+    for (const [args, doing] of [
+      [['remove', owner.uuid], 'removing them'],
+      [['update', owner.uuid, '--level', '1'], 'setting 1 (member)'],
+    ] as const) {
       const result = await members('owner-all', [...args]);
       expect(result.code).toBe(8);
       expect(result.stderr).toContain(`error: user ${owner.uuid} enters project 1 as an organization owner; that access comes from the organization, and ${doing} does not change it`);

@@ -71,13 +71,17 @@ describe('export-source --from mixpanel-api', () => {
 
     // The same lines, downloaded by hand and staged as a file, give the same events.
     const file = join(target.dir, 'day.jsonl');
-    const day = await fetch(`${standin.url}/api/2.0/export?from_date=${DAYS[1]}&to_date=${DAYS[1]}&project_id=${PROJECT}&time_in_ms=true`, { headers: { authorization: basicAuth(USER, MIXPANEL_SECRET) } });
+    const day = await fetch(`${standin.url}/api/2.0/export?from_date=${DAYS[1]}&to_date=${DAYS[1]}&project_id=${PROJECT}&time_in_ms=true`, {
+      headers: { authorization: basicAuth(USER, MIXPANEL_SECRET) },
+    });
     writeFileSync(file, await day.text());
     const other = stagingIn(tempDir());
     await exportSource(other, ['--from', 'mixpanel', file]);
     // Each staging file has its own $import_run; everything else is the same.
     const strip = ({ source: _s, line: _l, properties: { $import_run: _r, ...properties }, ...event }: ReturnType<typeof readStagedEvents>[number]) => ({ ...event, properties });
-    const fromApi = readStagedEvents(target.staging).filter((e) => e.source === `mixpanel-api:${PROJECT}:${DAYS[1]}`).map(strip);
+    const fromApi = readStagedEvents(target.staging)
+      .filter((e) => e.source === `mixpanel-api:${PROJECT}:${DAYS[1]}`)
+      .map(strip);
     const fromFile = readStagedEvents(other.staging).map(strip);
     const byUuid = (a: { uuid: string }, b: { uuid: string }) => a.uuid.localeCompare(b.uuid);
     expect(fromApi.sort(byUuid)).toEqual(fromFile.sort(byUuid));
@@ -125,7 +129,10 @@ describe('export-source --from mixpanel-api', () => {
     expect(result.code).toBe(0);
     const summary = json(result);
     expect(summary.ranges.map((r: { start: string; requests: number; status: string }) => [r.start, r.requests, r.status])).toEqual([
-      [DAYS[0], 1, 'done'], [DAYS[1], 3, 'done'], [DAYS[2], 3, 'done'], [DAYS[3], 1, 'done'],
+      [DAYS[0], 1, 'done'],
+      [DAYS[1], 3, 'done'],
+      [DAYS[2], 3, 'done'],
+      [DAYS[3], 1, 'done'],
     ]);
     expect(summary.totals).toMatchObject({ rowsRead: 4 * PER_DAY, staged: 4 * PER_DAY, alreadyStaged: 0 });
     const events = readStagedEvents(target.staging);
@@ -205,7 +212,10 @@ describe('export-source --from mixpanel-api', () => {
     expect(result.code, result.stderr).toBe(0);
     const summary = json(result);
     expect(summary.ranges.map((r: { start: string; requests: number; status: string }) => [r.start, r.requests, r.status])).toEqual([
-      [DAYS[0], 2, 'done'], [DAYS[1], 2, 'done'], [DAYS[2], 2, 'done'], [DAYS[3], 1, 'done'],
+      [DAYS[0], 2, 'done'],
+      [DAYS[1], 2, 'done'],
+      [DAYS[2], 2, 'done'],
+      [DAYS[3], 1, 'done'],
     ]);
     expect(summary.totals).toMatchObject({ rowsRead: 4 * PER_DAY, staged: 4 * PER_DAY, rejected: 0 });
 
@@ -219,7 +229,9 @@ describe('export-source --from mixpanel-api', () => {
     const failing = await fetchDays(other, ['--retry-budget-ms', '12']);
     expect(failing.code).toBe(8);
     expect(json(failing).ledger).toEqual({ done: 1, empty: 0, failed: 3, pending: 0 });
-    const errors = json(failing).ranges.filter((r: { status: string }) => r.status === 'failed').map((r: { error: string }) => r.error);
+    const errors = json(failing)
+      .ranges.filter((r: { status: string }) => r.status === 'failed')
+      .map((r: { error: string }) => r.error);
     expect(errors).toEqual([
       expect.stringContaining('an HTML page ("<!DOCTYPE html>'),
       expect.stringContaining('an error in place of the data: "Internal error, please retry"'),
@@ -243,9 +255,18 @@ describe('export-source --from mixpanel-api', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(json(result).ranges.map((r: { start: string; requests: number; status: string }) => [r.start, r.requests, r.status])).toEqual([
-      [DAYS[0], 2, 'done'], [DAYS[1], 1, 'done'], [DAYS[2], 1, 'done'], [DAYS[3], 1, 'done'],
+      [DAYS[0], 2, 'done'],
+      [DAYS[1], 1, 'done'],
+      [DAYS[2], 1, 'done'],
+      [DAYS[3], 1, 'done'],
     ]);
-    expect(new Set(readStagedEvents(target.staging).filter((e) => e.source !== '').map((e) => e.uuid)).size).toBe(4 * 2000);
+    expect(
+      new Set(
+        readStagedEvents(target.staging)
+          .filter((e) => e.source !== '')
+          .map((e) => e.uuid),
+      ).size,
+    ).toBe(4 * 2000);
 
     const other = mixpanelTarget(tempDir(), standin.url, PROJECT, USER);
     standin.inject(DAYS[1]!, ...Array.from({ length: 30 }, () => ({ type: 'long-length' as const })));
@@ -280,10 +301,11 @@ describe('export-source --from mixpanel-api', () => {
 
   it('stages identity links that land like every event: no person placed at the importing machine, verify complete', async () => {
     // Visitors on $device:<id> who log in later the same day: each link is an $identify the passes derive.
-    const visits = (day: string): MixpanelRecord[] => dayEvents(day, 10).map((e, i) => {
-      const device = `dev-${day}-${i % 5}`;
-      return { ...e, properties: { ...e.properties, distinct_id: i < 5 ? `$device:${device}` : `user_${day}_${i % 5}`, $device_id: device, ...(i < 5 ? {} : { $user_id: `user_${day}_${i % 5}` }) } };
-    });
+    const visits = (day: string): MixpanelRecord[] =>
+      dayEvents(day, 10).map((e, i) => {
+        const device = `dev-${day}-${i % 5}`;
+        return { ...e, properties: { ...e.properties, distinct_id: i < 5 ? `$device:${device}` : `user_${day}_${i % 5}`, $device_id: device, ...(i < 5 ? {} : { $user_id: `user_${day}_${i % 5}` }) } };
+      });
     const { target } = await setup(Object.fromEntries(DAYS.map((d) => [d, visits(d)])));
     const staged = await fetchDays(target);
     expect(staged.code, staged.stderr).toBe(0);

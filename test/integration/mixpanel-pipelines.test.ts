@@ -49,18 +49,26 @@ describe('export-source --from mixpanel: data pipelines', () => {
     expect(links.map((e) => [e.distinct_id, e.properties.$anon_distinct_id])).toEqual([['ana@example.com', '$device:d-41f0']]);
   });
 
-  it('stages each event as the export API\'s line says', async () => {
+  it("stages each event as the export API's line says", async () => {
     const target = stagingIn(tempDir());
     await exportSource(target, ['--from', 'mixpanel', JSON_PIPELINE]);
     const events = content(readStagedEvents(target.staging));
     const named = (name: string) => events.find((e) => e.event === name)!;
     expect(named('$pageview')).toMatchObject({
-      distinct_id: '$device:d-41f0', timestamp: '2025-09-01T10:00:00.000Z',
+      distinct_id: '$device:d-41f0',
+      timestamp: '2025-09-01T10:00:00.000Z',
       properties: { $device_id: 'd-41f0', $geoip_city_name: 'Lyon', $geoip_country_name: 'France', $host: 'shop.example.com', $pathname: '/pricing' },
     });
     expect(named('$pageview').properties).not.toHaveProperty('mp_processing_time_ms');
     expect(named('Signed Up')).toMatchObject({ distinct_id: 'ana@example.com', timestamp: '2025-09-01T10:02:00.000Z', properties: { $user_id: 'ana@example.com', plan: 'pro' } });
-    expect(named('Purchase').properties).toMatchObject({ amount: 49.5, items: [{ sku: 'ZÜRICH-1', qty: 2 }, { sku: '東京-7', qty: 1 }], coupon: null });
+    expect(named('Purchase').properties).toMatchObject({
+      amount: 49.5,
+      items: [
+        { sku: 'ZÜRICH-1', qty: 2 },
+        { sku: '東京-7', qty: 1 },
+      ],
+      coupon: null,
+    });
     expect(named('Exported Report')).toMatchObject({ distinct_id: 'legacy-77', timestamp: '2025-09-01T11:00:00.000Z' });
     for (const event of events) expect(event.properties).not.toHaveProperty('$insert_id');
   });

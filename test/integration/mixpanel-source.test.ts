@@ -24,9 +24,15 @@ describe('export-source --from mixpanel', () => {
     const target = stagingIn(tempDir());
     const first = await exportSource(target, ['--from', 'mixpanel', DIR]);
     expect(first.files.map((f: { displayName: string }) => f.displayName.slice(DIR.length + 1))).toEqual([
-      'export-2025-09-01_2025-09-20.jsonl', 'export-2025-09-15_2025-09-30.jsonl.gz', 'export-2025-10-time_in_ms.jsonl',
+      'export-2025-09-01_2025-09-20.jsonl',
+      'export-2025-09-15_2025-09-30.jsonl.gz',
+      'export-2025-10-time_in_ms.jsonl',
     ]);
-    expect(first.files.map((f: { staged: number; alreadyStaged: number }) => [f.staged, f.alreadyStaged])).toEqual([[248, 0], [112, 73], [120, 0]]);
+    expect(first.files.map((f: { staged: number; alreadyStaged: number }) => [f.staged, f.alreadyStaged])).toEqual([
+      [248, 0],
+      [112, 73],
+      [120, 0],
+    ]);
     expect(first.totals).toMatchObject({ rowsRead: 560, staged: 480, alreadyStaged: 73, duplicates: 1, rejected: 6 });
 
     const again = await runCli(['export-source', '--from', 'mixpanel', DIR, '--staging', target.staging], { cwd: target.dir });
@@ -72,10 +78,13 @@ describe('export-source --from mixpanel', () => {
     expect(events.some((e) => e.distinct_id.startsWith('$device:'))).toBe(true);
   });
 
-  it('derives the uuid of an event with $insert_id from Mixpanel\'s dedup key, as documented', async () => {
+  it("derives the uuid of an event with $insert_id from Mixpanel's dedup key, as documented", async () => {
     const target = stagingIn(tempDir());
     await exportSource(target, ['--from', 'mixpanel', FIRST]);
-    const records = readFileSync(FIRST, 'utf8').split('\n').slice(0, 10).map((line) => JSON.parse(line));
+    const records = readFileSync(FIRST, 'utf8')
+      .split('\n')
+      .slice(0, 10)
+      .map((line) => JSON.parse(line));
     const index = records.findIndex((r) => r.properties.$insert_id);
     const { event, properties } = records[index];
     const expected = deriveUuid(canonicalJson(['mixpanel $insert_id', event, properties.distinct_id, properties.$insert_id]), properties.time * 1000);

@@ -41,7 +41,11 @@ describe('export-source --from parquet', () => {
     const stagings = [];
     for (const codec of PARQUET_CODECS) {
       const file = join(dir, `${codec}.parquet`);
-      await writeParquet(file, `SELECT 'ev' AS event, 'u' || (i % 5) AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) SECOND AS timestamp, 'note ' || i AS note FROM range(300) t(i)`, codec);
+      await writeParquet(
+        file,
+        `SELECT 'ev' AS event, 'u' || (i % 5) AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) SECOND AS timestamp, 'note ' || i AS note FROM range(300) t(i)`,
+        codec,
+      );
       const target = { dir, staging: join(dir, `${codec}.db`) };
       const result = await exportSource(target, ['--from', 'parquet', file]);
       expect(result.totals).toMatchObject({ rowsRead: 300, staged: 300, rejected: 0 });
@@ -62,16 +66,27 @@ describe('export-source --from parquet', () => {
     const imported = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
     expect(imported.code, imported.stderr).toBe(0);
 
-    const source = await queryJson(`SELECT * EXCLUDE (timestamp, big, ubig, dec, dec38, t_ms, t_us, t_ns, nothing, properties), epoch_ms(timestamp) AS ms, properties AS props FROM read_parquet('${file}')`);
+    const source = await queryJson(
+      `SELECT * EXCLUDE (timestamp, big, ubig, dec, dec38, t_ms, t_us, t_ns, nothing, properties), epoch_ms(timestamp) AS ms, properties AS props FROM read_parquet('${file}')`,
+    );
     const exact = await queryJson(`${EXACT} read_parquet('${file}')`);
     const stored = storedEvents(sandbox, 1);
     const staged = readStagedEvents(target.staging);
-    const stagedText = readStaging(target.staging, (db) => db.prepare('SELECT json(properties) AS p FROM events ORDER BY line').all().map((r) => (r as { p: string }).p));
+    const stagedText = readStaging(target.staging, (db) =>
+      db
+        .prepare('SELECT json(properties) AS p FROM events ORDER BY line')
+        .all()
+        .map((r) => (r as { p: string }).p),
+    );
     expect(stored).toHaveLength(50);
     for (const [i, row] of source.entries()) {
       const event = staged.find((e) => e.line === i + 1)!;
       const copy = stored.find((e) => e.uuid === event.uuid)!;
-      expect({ event: copy.event, distinct_id: copy.distinct_id, timestamp: copy.timestamp }).toEqual({ event: row.event, distinct_id: row.distinct_id, timestamp: new Date(row.ms as number).toISOString() });
+      expect({ event: copy.event, distinct_id: copy.distinct_id, timestamp: copy.timestamp }).toEqual({
+        event: row.event,
+        distinct_id: row.distinct_id,
+        timestamp: new Date(row.ms as number).toISOString(),
+      });
       const { event: _e, distinct_id: _d, ms: _m, props, ...columns } = row;
       expect(event.properties).toMatchObject({ ...columns, ...JSON.parse(props as string) });
       expect(event.properties).not.toHaveProperty('nothing');
@@ -90,12 +105,19 @@ describe('export-source --from parquet', () => {
   it('rejects rows whose text is not UTF-8 or that lack an event, naming the row group and the row', async () => {
     const target = stagingIn(tempDir());
     const file = join(target.dir, 'bad.parquet');
-    await writeParquet(file, `SELECT CASE WHEN i = 2999 THEN NULL ELSE 'ev' END AS event, 'u' AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp, i AS n,
-      CASE WHEN i IN (9, 4099) THEN '\\xFF\\x41'::BLOB ELSE 'ok'::BLOB END AS raw FROM range(5000) t(i)`);
+    await writeParquet(
+      file,
+      `SELECT CASE WHEN i = 2999 THEN NULL ELSE 'ev' END AS event, 'u' AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp, i AS n,
+      CASE WHEN i IN (9, 4099) THEN '\\xFF\\x41'::BLOB ELSE 'ok'::BLOB END AS raw FROM range(5000) t(i)`,
+    );
     const result = await exportSource(target, ['--from', 'parquet', file]);
     expect(result.totals).toMatchObject({ rowsRead: 5000, staged: 4997, rejected: 3 });
     const rejects = await rejectsOf(target);
-    expect(rejects.map((r) => [r.line, r.reason, r.field])).toEqual([[10, 'invalid_utf8', 'raw'], [3000, 'missing_event', 'event'], [4100, 'invalid_utf8', 'raw']]);
+    expect(rejects.map((r) => [r.line, r.reason, r.field])).toEqual([
+      [10, 'invalid_utf8', 'raw'],
+      [3000, 'missing_event', 'event'],
+      [4100, 'invalid_utf8', 'raw'],
+    ]);
     expect(rejects[0]!.message).toContain('(row group 1 of 3, row 10 of it)');
     expect(rejects[1]!.message).toContain('(row group 2 of 3, row 952 of it)');
     expect(rejects[2]!.message).toContain('(row group 3 of 3, row 4 of it)');
@@ -128,13 +150,20 @@ function contents(staging: string) {
 }
 
 describe('a Parquet file staged part-way, killed, then staged again', () => {
-  it.each([['in-process', '0'], ['on a worker thread', '1']])('resumes %s at the row its last piece ended on, every row once', async (_name, workers) => {
+  it.each([
+    ['in-process', '0'],
+    ['on a worker thread', '1'],
+  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers) => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     // About 190 characters a row: three pieces; every 7,001st row has no event (rejected).
-    await writeParquet(file, `SELECT CASE WHEN i % 7001 = 5 THEN NULL ELSE 'ev' || (i % 5) END AS event, 'user_' || (i % 997) AS distinct_id,
-      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, repeat('n', 120) || ' ' || i AS note FROM range(14000) t(i)`);
-    const stage = (staging: string, env: Record<string, string> = {}) => runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env });
+    await writeParquet(
+      file,
+      `SELECT CASE WHEN i % 7001 = 5 THEN NULL ELSE 'ev' || (i % 5) END AS event, 'user_' || (i % 997) AS distinct_id,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, repeat('n', 120) || ' ' || i AS note FROM range(14000) t(i)`,
+    );
+    const stage = (staging: string, env: Record<string, string> = {}) =>
+      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env });
     const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
@@ -174,11 +203,14 @@ describe('export-source --from posthog on a Parquet batch export', () => {
     const target = stagingIn(tempDir());
     // PostHog names the file by its codec: plain Parquet inside, not a compressed file.
     const file = join(target.dir, 'export_2024-01-01T00:00:00.parquet.zst');
-    await writeParquet(file, `SELECT uuid() AS uuid, CASE WHEN i % 10 = 0 THEN '$autocapture' ELSE '$pageview' END AS event,
+    await writeParquet(
+      file,
+      `SELECT uuid() AS uuid, CASE WHEN i % 10 = 0 THEN '$autocapture' ELSE '$pageview' END AS event,
       '{"$current_url": "https://example.com/' || i || '", "n": ' || i || '}' AS properties, 'user_' || (i % 9) AS distinct_id, 2 AS team_id,
       TIMESTAMPTZ '2024-01-01 00:00:00.250+00' + INTERVAL (i) SECOND AS timestamp, TIMESTAMPTZ '2024-01-02 00:00:00+00' AS created_at,
       CASE WHEN i % 10 = 0 THEN 'button.btn:nth-child="1"' ELSE '' END AS elements_chain, uuid()::VARCHAR AS person_id,
-      '{"email": "x@example.com"}' AS person_properties, TIMESTAMPTZ '2024-01-02 00:00:00+00' AS _inserted_at FROM range(100) t(i)`);
+      '{"email": "x@example.com"}' AS person_properties, TIMESTAMPTZ '2024-01-02 00:00:00+00' AS _inserted_at FROM range(100) t(i)`,
+    );
     const result = await exportSource(target, ['--from', 'posthog', target.dir]);
     expect(result.totals).toMatchObject({ rowsRead: 100, staged: 100, rejected: 0 });
     const source = await queryJson(`SELECT uuid::VARCHAR AS uuid, event, properties, distinct_id, epoch_ms(timestamp) AS ms, elements_chain FROM read_parquet('${file}')`);
@@ -186,7 +218,11 @@ describe('export-source --from posthog on a Parquet batch export', () => {
     expect(source).toHaveLength(100);
     for (const row of source) {
       const event = staged.get(row.uuid as string)!;
-      expect({ event: event.event, distinct_id: event.distinct_id, timestamp: event.timestamp }).toEqual({ event: row.event, distinct_id: row.distinct_id, timestamp: new Date(row.ms as number).toISOString() });
+      expect({ event: event.event, distinct_id: event.distinct_id, timestamp: event.timestamp }).toEqual({
+        event: row.event,
+        distinct_id: row.distinct_id,
+        timestamp: new Date(row.ms as number).toISOString(),
+      });
       expect(event.properties).toMatchObject(JSON.parse(row.properties as string));
       if (row.elements_chain !== '') expect(event.properties.$elements_chain).toBe(row.elements_chain);
       for (const dropped of ['person_id', 'person_properties', 'team_id', 'created_at', '_inserted_at']) expect(event.properties).not.toHaveProperty(dropped);
@@ -195,10 +231,17 @@ describe('export-source --from posthog on a Parquet batch export', () => {
 
   it('reads JSON lines gzipped one member per line next to Parquet, and never reads the run manifest as events', async () => {
     const target = stagingIn(tempDir());
-    const lines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ uuid: `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`, event: 'ev', distinct_id: `u${i}`, timestamp: '2024-01-01T00:00:00Z', properties: { i } }) + '\n');
+    const lines = Array.from(
+      { length: 20 },
+      (_, i) => JSON.stringify({ uuid: `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`, event: 'ev', distinct_id: `u${i}`, timestamp: '2024-01-01T00:00:00Z', properties: { i } }) + '\n',
+    );
     // As batch exports write JSON lines with gzip: each line compressed on its own, the members concatenated.
     writeFileSync(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.jsonl.gz'), Buffer.concat(lines.map((line) => gzipSync(line))));
-    await writeParquet(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.parquet.sz'), `SELECT uuid() AS uuid, 'ev' AS event, '{}' AS properties, 'p' || i AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp FROM range(5) t(i)`, 'snappy');
+    await writeParquet(
+      join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.parquet.sz'),
+      `SELECT uuid() AS uuid, 'ev' AS event, '{}' AS properties, 'p' || i AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp FROM range(5) t(i)`,
+      'snappy',
+    );
     writeFileSync(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json'), JSON.stringify({ files: ['x-0.jsonl.gz', 'x-1.parquet.sz'] }));
     const result = await exportSource(target, ['--from', 'posthog', target.dir]);
     expect(result.files).toHaveLength(2);

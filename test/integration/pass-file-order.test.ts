@@ -41,7 +41,7 @@ function mixpanelEvents(random: () => number): Timed[] {
   for (let i = 0; i < 90; i++) {
     const device = `d${1 + Math.floor(random() * 6)}`;
     const user = random() < 0.55 ? `u${1 + Math.floor(random() * 5)}` : undefined;
-    const ms = START + Math.floor(random() * 90 * DAY / 60_000) * 60_000;
+    const ms = START + Math.floor((random() * 90 * DAY) / 60_000) * 60_000;
     const who = user === undefined ? { distinct_id: `$device:${device}` } : { distinct_id: user, $user_id: user };
     events.push({ ms, line: JSON.stringify({ event: 'Viewed', properties: { time: ms / 1000, $insert_id: `mp-${i}`, $device_id: device, ...who } }) });
   }
@@ -54,14 +54,20 @@ const amplitudeTime = (ms: number): string => new Date(ms).toISOString().replace
 function amplitudeEvents(random: () => number): Timed[] {
   const events: Timed[] = [];
   for (let i = 0; i < 90; i++) {
-    const ms = START + Math.floor(random() * 90 * DAY / 60_000) * 60_000;
+    const ms = START + Math.floor((random() * 90 * DAY) / 60_000) * 60_000;
     const company = random() < 0.5 ? 'acme' : 'globex';
     const plan = ['free', 'pro', 'team'][Math.floor(random() * 3)];
     const record = {
-      event_type: 'Viewed', event_time: amplitudeTime(ms), uuid: `4b1393cc-b7f8-431b-8f05-${String(i).padStart(12, '0')}`,
-      device_id: `ad${1 + Math.floor(random() * 6)}`, user_id: random() < 0.55 ? `au${1 + Math.floor(random() * 5)}` : null,
-      session_id: ms - (ms % 3_600_000), event_properties: {}, user_properties: {},
-      groups: { company: [company] }, group_properties: { company: { [company]: { plan } } },
+      event_type: 'Viewed',
+      event_time: amplitudeTime(ms),
+      uuid: `4b1393cc-b7f8-431b-8f05-${String(i).padStart(12, '0')}`,
+      device_id: `ad${1 + Math.floor(random() * 6)}`,
+      user_id: random() < 0.55 ? `au${1 + Math.floor(random() * 5)}` : null,
+      session_id: ms - (ms % 3_600_000),
+      event_properties: {},
+      user_properties: {},
+      groups: { company: [company] },
+      group_properties: { company: { [company]: { plan } } },
     };
     events.push({ ms, line: JSON.stringify(record) });
   }
@@ -87,7 +93,12 @@ function splitFiles(dir: string, mixpanel: Timed[], amplitude: Timed[]): SourceF
   const amp = byTime(amplitude);
   return [0, 1, 2].flatMap((n) => [
     write(dir, `mixpanel-${n}.jsonl`, 'mixpanel', mp.slice(n * third, (n + 1) * third)),
-    write(dir, `amplitude-${n}.json`, 'amplitude', amp.filter((_, i) => i % 3 === n)),
+    write(
+      dir,
+      `amplitude-${n}.json`,
+      'amplitude',
+      amp.filter((_, i) => i % 3 === n),
+    ),
   ]);
 }
 
@@ -125,7 +136,10 @@ function shuffled<T>(items: T[], random: () => number): T[] {
   return out;
 }
 
-const mixpanelLine = (user: string, ms: number): Timed => ({ ms, line: JSON.stringify({ event: 'Viewed', properties: { time: ms / 1000, $insert_id: `${user}-${ms}`, distinct_id: user, $user_id: user, $device_id: 'd1' } }) });
+const mixpanelLine = (user: string, ms: number): Timed => ({
+  ms,
+  line: JSON.stringify({ event: 'Viewed', properties: { time: ms / 1000, $insert_id: `${user}-${ms}`, distinct_id: user, $user_id: user, $device_id: 'd1' } }),
+});
 
 describe('the passes after staging, whatever the order and split of the files', () => {
   it('stages a second file whose users met on a shared device earlier than the first file says', async () => {
@@ -144,7 +158,9 @@ describe('the passes after staging, whatever the order and split of the files', 
     const db = openDatabase(target.staging);
     db.exec("CREATE TRIGGER refuse_dirty BEFORE INSERT ON identity_dirty BEGIN SELECT RAISE(ABORT, 'refused for the test'); END");
     db.close();
-    const failed = await runCli(['export-source', '--staging', target.staging, '--from', 'mixpanel', write(target.dir, 'july.jsonl', 'mixpanel', [mixpanelLine('u1', START)]).path], { cwd: target.dir });
+    const failed = await runCli(['export-source', '--staging', target.staging, '--from', 'mixpanel', write(target.dir, 'july.jsonl', 'mixpanel', [mixpanelLine('u1', START)]).path], {
+      cwd: target.dir,
+    });
     expect(failed.code).toBe(7);
     expect(failed.stderr).toContain('the passes after staging (identity links, group updates, session ids) failed');
     expect(failed.stderr).toContain('refused for the test');

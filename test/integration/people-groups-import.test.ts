@@ -17,16 +17,18 @@ const sandboxAt = useSandbox();
 type Obj = Record<string, unknown>;
 
 function personOf(sandbox: RunningSandbox, distinctId: string): Obj | undefined {
-  const row = sandbox.store.db
-    .prepare('SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1 AND d.distinct_id = ?')
-    .get(distinctId) as { properties: string } | undefined;
+  const row = sandbox.store.db.prepare('SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1 AND d.distinct_id = ?').get(distinctId) as
+    | { properties: string }
+    | undefined;
   // No staged row is located (they carry $geoip_disable); any location would show here.
   return row && (JSON.parse(row.properties) as Obj);
 }
 
 function groupsOf(sandbox: RunningSandbox): Record<string, Obj> {
   const rows = sandbox.store.db
-    .prepare("SELECT g.group_key, g.group_properties FROM groups g JOIN group_types t ON t.team_id = g.team_id AND t.group_type_index = g.group_type_index WHERE g.team_id = 1 AND t.group_type = 'company'")
+    .prepare(
+      "SELECT g.group_key, g.group_properties FROM groups g JOIN group_types t ON t.team_id = g.team_id AND t.group_type_index = g.group_type_index WHERE g.team_id = 1 AND t.group_type = 'company'",
+    )
     .all() as Array<{ group_key: string; group_properties: string }>;
   return Object.fromEntries(rows.map((r) => [r.group_key, JSON.parse(r.group_properties) as Obj]));
 }
@@ -36,7 +38,12 @@ function csvRows(file: string): Obj[] {
   const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
   const names = header!.split(',');
   return lines.map((line) => {
-    const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '').replace(/^"(.*)"$/, '$1').replaceAll('""', '"'));
+    const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) =>
+      c
+        .replace(/,$/, '')
+        .replace(/^"(.*)"$/, '$1')
+        .replaceAll('""', '"'),
+    );
     return Object.fromEntries(names.map((n, i) => [n, cells[i]]).filter(([, v]) => v !== ''));
   });
 }
@@ -66,9 +73,7 @@ describe('people and groups, end to end', () => {
       if (anon_distinct_id) expect(personOf(sandbox, anon_distinct_id as string)).toEqual(props);
     }
     const companies = csvRows(join(FIXTURES, 'companies.csv')).filter((c) => c.group_key);
-    expect(groupsOf(sandbox)).toEqual(
-      Object.fromEntries(companies.map(({ group_key, employees, ...rest }) => [group_key, { ...rest, employees: Number(employees) }])),
-    );
+    expect(groupsOf(sandbox)).toEqual(Object.fromEntries(companies.map(({ group_key, employees, ...rest }) => [group_key, { ...rest, employees: Number(employees) }])));
 
     const events = storedEvents(sandbox, 1).filter((e) => !e.event.startsWith('$identify') && e.event !== '$groupidentify');
     expect(events).toHaveLength(3000);

@@ -81,7 +81,10 @@ describe('export-source --from posthog-api', () => {
     expect(result.ledger).toMatchObject({ failed: 0, pending: 0 });
     expect(result.totals).toMatchObject({ rowsRead: 60, staged: 60, rejected: 0 });
     // A day first; the answers came back small, so the rest of the window in one range.
-    expect(result.ranges.map((r) => [r.start, r.end, r.status])).toEqual([['20250301T00', '20250301T23', 'done'], ['20250302T00', '20250303T23', 'done']]);
+    expect(result.ranges.map((r) => [r.start, r.end, r.status])).toEqual([
+      ['20250301T00', '20250301T23', 'done'],
+      ['20250302T00', '20250303T23', 'done'],
+    ]);
     const staged = new Map(stagedEvents(dir).map((e) => [e.uuid, e]));
     expect(staged.size).toBe(60);
     const stored = new Map(storedEvents(sandbox, 1).map((e) => [e.uuid, e]));
@@ -166,7 +169,7 @@ describe('export-source --from posthog-api', () => {
 });
 
 describe('export-source --from posthog-api: persons and groups', () => {
-  it('stages each person\'s properties on one id with a link from each other id, and each group by type name', async () => {
+  it("stages each person's properties on one id with a link from each other id, and each group by type name", async () => {
     const { sandbox, dir, config, clock } = await source({ maxRows: 3 });
     const at = (minute: number) => new Date(Date.UTC(2025, 2, 1, 9, minute)).toISOString();
     await sendToSandbox(sandbox, [
@@ -178,21 +181,34 @@ describe('export-source --from posthog-api: persons and groups', () => {
       { uuid: uuidOf(6), event: 'purchase', distinct_id: 'bob', timestamp: at(6), properties: { $groups: { company: 'acme' } } },
     ]);
     const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
-    expect(result.people?.map((p) => [p.part, p.status])).toEqual([['persons', 'done'], ['groups:company', 'done'], ['groups:team', 'done']]);
+    expect(result.people?.map((p) => [p.part, p.status])).toEqual([
+      ['persons', 'done'],
+      ['groups:company', 'done'],
+      ['groups:team', 'done'],
+    ]);
     const staged = readStagedEvents(`${dir}/migration.db`).filter((e) => e.source.includes('#'));
     const identifies = staged.filter((e) => e.event === '$identify').map((e) => [e.distinct_id, e.properties.$anon_distinct_id ?? null, e.properties.$set]);
-    expect(identifies).toEqual(expect.arrayContaining([
-      ['ada', null, expect.objectContaining({ email: 'ada@example.com', plan: 'pro' })],
-      ['ada', 'anon-1', {}],
-      ['bob', null, expect.objectContaining({ email: 'bob@example.com' })],
-    ]));
+    expect(identifies).toEqual(
+      expect.arrayContaining([
+        ['ada', null, expect.objectContaining({ email: 'ada@example.com', plan: 'pro' })],
+        ['ada', 'anon-1', {}],
+        ['bob', null, expect.objectContaining({ email: 'bob@example.com' })],
+      ]),
+    );
     const groups = staged.filter((e) => e.event === '$groupidentify').map((e) => [e.properties.$group_type, e.properties.$group_key, e.properties.$group_set]);
-    expect(groups).toEqual([['company', 'acme', { name: 'Acme', seats: 12 }], ['team', 'red', { name: 'Red' }]]);
+    expect(groups).toEqual([
+      ['company', 'acme', { name: 'Acme', seats: 12 }],
+      ['team', 'red', { name: 'Red' }],
+    ]);
 
     // The next run reads them again and stages nothing new.
     await clock.sleep(1000);
     const again = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
-    expect(again.people?.map((p) => [p.part, p.staged])).toEqual([['persons', 0], ['groups:company', 0], ['groups:team', 0]]);
+    expect(again.people?.map((p) => [p.part, p.staged])).toEqual([
+      ['persons', 0],
+      ['groups:company', 0],
+      ['groups:team', 0],
+    ]);
   });
 });
 
@@ -205,7 +221,11 @@ describe('doctor --project old (a source)', () => {
       { uuid: uuidOf(501), event: '$groupidentify', distinct_id: 'ada', timestamp: '2025-03-01T09:00:00.000Z', properties: { $group_type: 'company', $group_key: 'acme', $group_set: {} } },
     ]);
     const report = await runDoctor({ project: 'old', config, staging: `${dir}/none.db`, start: '2025-03-01', end: '2025-03-01' }, recordingReporter(), new AbortController().signal, clock);
-    expect(report.checks.map((c) => [c.check, c.verdict])).toEqual([['source-project', 'ok'], ['source-query', 'ok'], ['source-data', 'ok']]);
+    expect(report.checks.map((c) => [c.check, c.verdict])).toEqual([
+      ['source-project', 'ok'],
+      ['source-query', 'ok'],
+      ['source-data', 'ok'],
+    ]);
     expect(report.checks[2]!.details).toEqual({ events: 14, persons: 8, distinctIds: 9, groups: 1 });
 
     const noQuery = writeMoveConfig(tempDir(), sandbox, undefined, 'owner-no-query');

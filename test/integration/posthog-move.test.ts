@@ -32,18 +32,47 @@ async function fillSource(sandbox: RunningSandbox, events: number): Promise<void
   for (let i = 0; i < events; i++) {
     const distinctId = i < 5 ? 'anon-1' : ['ada', 'bob', 'cy'][i % 3]!;
     const timestamp = new Date(Date.UTC(2025, 2, 1) + i * 47 * 60_000 + 123);
-    client.capture({ uuid: uuidOf(i), distinctId, event: i % 4 === 0 ? '$pageview' : 'purchase', timestamp, properties: { n: i, big: '9007199254740993', $elements_chain: i % 4 === 0 ? 'a:href="/x"' : undefined } });
+    client.capture({
+      uuid: uuidOf(i),
+      distinctId,
+      event: i % 4 === 0 ? '$pageview' : 'purchase',
+      timestamp,
+      properties: { n: i, big: '9007199254740993', $elements_chain: i % 4 === 0 ? 'a:href="/x"' : undefined },
+    });
   }
   const day = (d: number) => new Date(Date.UTC(2025, 2, d, 12));
   client.capture({ uuid: uuidOf(9001), distinctId: 'ada', event: '$identify', timestamp: day(2), properties: { $anon_distinct_id: 'anon-1', $set: { email: 'ada@example.com', plan: 'pro' } } });
   client.capture({ uuid: uuidOf(9002), distinctId: 'bob', event: '$identify', timestamp: day(2), properties: { $set: { email: 'bob@example.com' }, $set_once: { first_seen: '2025-03-01' } } });
-  client.capture({ uuid: uuidOf(9003), distinctId: 'ada', event: '$groupidentify', timestamp: day(3), properties: { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', seats: 12 } } });
+  client.capture({
+    uuid: uuidOf(9003),
+    distinctId: 'ada',
+    event: '$groupidentify',
+    timestamp: day(3),
+    properties: { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', seats: 12 } },
+  });
   client.capture({ uuid: uuidOf(9004), distinctId: 'bob', event: '$groupidentify', timestamp: day(3), properties: { $group_type: 'team', $group_key: 'red', $group_set: { name: 'Red' } } });
   await client.shutdown();
 }
 
 function exportArgs(dir: string, config: string): string[] {
-  return ['export-source', '--from', 'posthog-api', '--project', 'old', '--start', '2025-03-01', '--end', '2025-03-04', '--staging', join(dir, 'migration.db'), '--config', config, '--max-requests-per-hour', '0', ...FAST];
+  return [
+    'export-source',
+    '--from',
+    'posthog-api',
+    '--project',
+    'old',
+    '--start',
+    '2025-03-01',
+    '--end',
+    '2025-03-04',
+    '--staging',
+    join(dir, 'migration.db'),
+    '--config',
+    config,
+    '--max-requests-per-hour',
+    '0',
+    ...FAST,
+  ];
 }
 
 function withoutRules(properties: Record<string, unknown>): Record<string, unknown> {
@@ -54,13 +83,19 @@ function withoutRules(properties: Record<string, unknown>): Record<string, unkno
 }
 
 function personsOf(sandbox: RunningSandbox): Map<string, { person: number; properties: Record<string, unknown> }> {
-  const rows = sandbox.store.db.prepare('SELECT d.distinct_id, p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1').all() as Array<{ distinct_id: string; id: number; properties: string }>;
+  const rows = sandbox.store.db.prepare('SELECT d.distinct_id, p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1').all() as Array<{
+    distinct_id: string;
+    id: number;
+    properties: string;
+  }>;
   return new Map(rows.map((r) => [r.distinct_id, { person: r.id, properties: JSON.parse(r.properties) as Record<string, unknown> }]));
 }
 
 function groupsOf(sandbox: RunningSandbox): unknown[] {
   return sandbox.store.db
-    .prepare('SELECT t.group_type, g.group_key, g.group_properties FROM groups g JOIN group_types t ON t.team_id = g.team_id AND t.group_type_index = g.group_type_index WHERE g.team_id = 1 ORDER BY t.group_type, g.group_key')
+    .prepare(
+      'SELECT t.group_type, g.group_key, g.group_properties FROM groups g JOIN group_types t ON t.team_id = g.team_id AND t.group_type_index = g.group_type_index WHERE g.team_id = 1 ORDER BY t.group_type, g.group_key',
+    )
     .all()
     .map((row) => ({ ...(row as Record<string, unknown>), group_properties: JSON.parse((row as { group_properties: string }).group_properties) }));
 }
@@ -106,9 +141,14 @@ describe('a PostHog project moved to another with export-source --from posthog-a
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const a = await sandboxes({
-      api: { query: { maxRows: 10, gate: async (query) => {
-        if (query.startsWith('SELECT uuid') && ++pages === 3) await held;
-      } } },
+      api: {
+        query: {
+          maxRows: 10,
+          gate: async (query) => {
+            if (query.startsWith('SELECT uuid') && ++pages === 3) await held;
+          },
+        },
+      },
     });
     const dir = tempDir();
     const config = writeMoveConfig(dir, a);

@@ -37,7 +37,11 @@ describe('export-source --from posthog', () => {
     const first = await exportSource(target, ['--from', 'posthog', DIR]);
     expect(first.totals).toMatchObject({ rowsRead: 256, staged: 251, rejected: 5 });
     expect((await rejectsOf(target)).map((r) => [r.line, r.reason, r.field])).toEqual([
-      [21, 'bad_uuid', 'uuid'], [41, 'missing_distinct_id', 'distinct_id'], [61, 'bad_json', ''], [81, 'future_timestamp', 'timestamp'], [101, 'missing_event', 'event'],
+      [21, 'bad_uuid', 'uuid'],
+      [41, 'missing_distinct_id', 'distinct_id'],
+      [61, 'bad_json', ''],
+      [81, 'future_timestamp', 'timestamp'],
+      [101, 'missing_event', 'event'],
     ]);
     const again = await exportSource(target, ['--from', 'posthog', join(DIR, 'events-*.jsonl*')]);
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 251 });

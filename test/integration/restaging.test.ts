@@ -113,7 +113,9 @@ describe('a copy of a file read with another time zone', () => {
     const [first] = await rejects(dir);
     expect(first).toMatchObject({ line: 2, reason: 'conflicts_with_staged' });
     expect(first!.path).toMatch(/copy\.csv$/);
-    expect(first!.message).toMatch(/^this row was staged from .*a\.csv:2 at 2025-03-01T15:00:00\.000Z \(--timezone America\/New_York\); read here with --timezone Europe\/Paris it is at 2025-03-01T09:00:00\.000Z/);
+    expect(first!.message).toMatch(
+      /^this row was staged from .*a\.csv:2 at 2025-03-01T15:00:00\.000Z \(--timezone America\/New_York\); read here with --timezone Europe\/Paris it is at 2025-03-01T09:00:00\.000Z/,
+    );
     expect((await status(dir)).events.count).toBe(2);
 
     // A different file in another zone, and the copy in the same zone, are fine.
@@ -197,8 +199,16 @@ describe('a file corrected and staged again', () => {
     expect((await run(dir, ['import', '--project', 'test', '--config', config, ...FAST])).code).toBe(0);
     expect((await run(dir, ['import', '--project', 'prod', '--config', config, ...FAST])).code).toBe(0);
     const teams = Object.fromEntries(listSandboxProjects(sandbox.store).map((p) => [p.role, p.id]));
-    expect(storedEvents(sandbox, teams.production!).map((e) => e.event).sort()).toEqual(['signup', 'signup', 'signup']);
-    expect(storedEvents(sandbox, teams.test!).map((e) => e.event).sort()).toEqual(['signup', 'signup', 'signup', 'sigup']);
+    expect(
+      storedEvents(sandbox, teams.production!)
+        .map((e) => e.event)
+        .sort(),
+    ).toEqual(['signup', 'signup', 'signup']);
+    expect(
+      storedEvents(sandbox, teams.test!)
+        .map((e) => e.event)
+        .sort(),
+    ).toEqual(['signup', 'signup', 'signup', 'sigup']);
   });
 });
 
@@ -213,7 +223,9 @@ describe('options that shape content, changed', () => {
 
     const changed = await run(dir, ['export-source', '--from', 'csv', 'b.csv', 'a.csv', '--map', 'map.json', '--group', 'company=company', '--no-infer-types']);
     expect(changed.code).toBe(6);
-    expect(changed.stderr).toContain('a.csv was staged earlier with other options that shape its events:\n  --group: was none, now company=company\n  --no-infer-types: was types inferred, now cells kept as text');
+    expect(changed.stderr).toContain(
+      'a.csv was staged earlier with other options that shape its events:\n  --group: was none, now company=company\n  --no-infer-types: was types inferred, now cells kept as text',
+    );
     expect(changed.stderr).toContain('Start a new staging file for the new options (--staging other.db), or pass --replace-changed');
     expect((await status(dir)).sources).toHaveLength(1);
 

@@ -11,7 +11,10 @@ import { startManagementSandbox, type ManagementSandbox } from '../helpers/manag
 const { owner, admin, member, newcomer } = SANDBOX_USERS;
 const running: ManagementSandbox[] = [];
 let current: ManagementSandbox;
-const call = apiCaller(() => current.sandbox.url, (label) => current.key(label));
+const call = apiCaller(
+  () => current.sandbox.url,
+  (label) => current.key(label),
+);
 
 /** A fresh sandbox per test: these tests change memberships. */
 async function fresh(api: ApiOptions = {}): Promise<ManagementSandbox> {
@@ -61,7 +64,10 @@ describe('users_with_access', () => {
   it('also answers under /api/environments/, and names the membership ids organization members lists', async () => {
     await fresh();
     const reply = (await call('GET', '/api/environments/1/users_with_access/', 'owner-all')).json<{ users: UserAccess[] }>();
-    const members = (await call('GET', '/api/organizations/@current/members/', 'owner-all')).json<{ count: number; results: Array<{ id: string; level: number; user: { uuid: string; email: string } }> }>();
+    const members = (await call('GET', '/api/organizations/@current/members/', 'owner-all')).json<{
+      count: number;
+      results: Array<{ id: string; level: number; user: { uuid: string; email: string } }>;
+    }>();
     expect(members.count).toBe(4);
     expect(members.results.map((m) => m.level)).toEqual([1, 1, 1, 15]);
     for (const user of reply.users) expect(members.results.find((m) => m.user.uuid === user.user_id)?.id).toBe(user.organization_membership_id);
@@ -75,8 +81,14 @@ describe('PUT access_controls', () => {
     const granted = await call('PUT', '/api/projects/2/access_controls/', 'owner-all', { organization_member: nia, access_level: 'member' });
     expect(granted.status).toBe(200);
     expect(granted.json()).toEqual({
-      access_level: 'member', resource: 'project', resource_id: '2', organization_member: nia, role: null, created_by: owner.id,
-      created_at: '2026-03-01T12:00:00.000Z', updated_at: '2026-03-01T12:00:00.000Z',
+      access_level: 'member',
+      resource: 'project',
+      resource_id: '2',
+      organization_member: nia,
+      role: null,
+      created_by: owner.id,
+      created_at: '2026-03-01T12:00:00.000Z',
+      updated_at: '2026-03-01T12:00:00.000Z',
     });
     expect(await usersWithAccess(2)).toContainEqual([newcomer.uuid, 'member', 'explicit_member', 'member']);
     expect((await call('PUT', '/api/projects/2/access_controls/', 'admin-all', { organization_member: nia, access_level: 'admin' })).status).toBe(200);
@@ -103,12 +115,36 @@ describe('PUT access_controls', () => {
   });
 
   it.each<[string, string, (ids: Record<string, string>) => unknown, number, Record<string, unknown>]>([
-    ['a member may not change access', 'member-all', (ids) => ({ organization_member: ids.newcomer, access_level: 'member' }), 403, { code: 'permission_denied', detail: 'Must be admin to modify project permissions.' }],
+    [
+      'a member may not change access',
+      'member-all',
+      (ids) => ({ organization_member: ids.newcomer, access_level: 'member' }),
+      403,
+      { code: 'permission_denied', detail: 'Must be admin to modify project permissions.' },
+    ],
     ['nobody sets their own level', 'admin-all', (ids) => ({ organization_member: ids.admin, access_level: 'member' }), 403, { detail: "You can't set your own access level." }],
-    ['a key without access_control:write', 'admin-access-read-only', (ids) => ({ organization_member: ids.newcomer, access_level: 'member' }), 403, { detail: "API key missing required scope 'access_control:write'" }],
-    ['an unknown level', 'owner-all', (ids) => ({ organization_member: ids.newcomer, access_level: 'owner' }), 400, { type: 'validation_error', code: 'invalid_input', detail: 'Invalid access level. Must be one of: none, member, admin', attr: 'access_level' }],
+    [
+      'a key without access_control:write',
+      'admin-access-read-only',
+      (ids) => ({ organization_member: ids.newcomer, access_level: 'member' }),
+      403,
+      { detail: "API key missing required scope 'access_control:write'" },
+    ],
+    [
+      'an unknown level',
+      'owner-all',
+      (ids) => ({ organization_member: ids.newcomer, access_level: 'owner' }),
+      400,
+      { type: 'validation_error', code: 'invalid_input', detail: 'Invalid access level. Must be one of: none, member, admin', attr: 'access_level' },
+    ],
     ['no level', 'owner-all', (ids) => ({ organization_member: ids.newcomer }), 400, { code: 'required', attr: 'access_level' }],
-    ['an unknown membership', 'owner-all', () => ({ organization_member: 'nope', access_level: 'member' }), 400, { code: 'does_not_exist', detail: 'Invalid pk "nope" - object does not exist.', attr: 'organization_member' }],
+    [
+      'an unknown membership',
+      'owner-all',
+      () => ({ organization_member: 'nope', access_level: 'member' }),
+      400,
+      { code: 'does_not_exist', detail: 'Invalid pk "nope" - object does not exist.', attr: 'organization_member' },
+    ],
     ['no membership (a project-wide default)', 'owner-all', () => ({ access_level: 'none' }), 400, { code: 'invalid_input', attr: 'organization_member' }],
   ])('%s', async (_name, key, body, status, expected) => {
     await fresh();

@@ -14,7 +14,10 @@ import { sandboxTokens } from '../helpers/sandbox.js';
 let shared: ManagementSandbox;
 let current: ManagementSandbox;
 const extra: ManagementSandbox[] = [];
-const call = apiCaller(() => current.sandbox.url, (label) => current.key(label));
+const call = apiCaller(
+  () => current.sandbox.url,
+  (label) => current.key(label),
+);
 
 async function own(api: ApiOptions): Promise<ManagementSandbox> {
   current = await startManagementSandbox({ api });
@@ -38,9 +41,21 @@ afterAll(async () => {
 
 describe('POST /flags/', () => {
   it.each<[string, string, (t: { test: string }) => unknown, number, unknown]>([
-    ['v2 for a project token', '/flags/?v=2', (t) => ({ token: t.test, distinct_id: 'doctor' }), 200, { errorsWhileComputingFlags: false, flags: {}, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) }],
+    [
+      'v2 for a project token',
+      '/flags/?v=2',
+      (t) => ({ token: t.test, distinct_id: 'doctor' }),
+      200,
+      { errorsWhileComputingFlags: false, flags: {}, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ],
     ['api_key in place of token', '/flags?v=2', (t) => ({ api_key: t.test, distinct_id: 'doctor' }), 200, { errorsWhileComputingFlags: false, flags: {}, requestId: expect.any(String) }],
-    ['the legacy shape without v=2', '/flags/', (t) => ({ token: t.test, distinct_id: 'doctor' }), 200, { errorsWhileComputingFlags: false, featureFlags: {}, featureFlagPayloads: {}, requestId: expect.any(String) }],
+    [
+      'the legacy shape without v=2',
+      '/flags/',
+      (t) => ({ token: t.test, distinct_id: 'doctor' }),
+      200,
+      { errorsWhileComputingFlags: false, featureFlags: {}, featureFlagPayloads: {}, requestId: expect.any(String) },
+    ],
     ['an unknown token', '/flags/?v=2', () => ({ token: 'phc_notAProjectOfThisSandbox', distinct_id: 'doctor' }), 401, INVALID_TOKEN],
     ['a personal key as token', '/flags/?v=2', () => ({ token: 'phx_personal', distinct_id: 'doctor' }), 401, INVALID_TOKEN],
     ['no token', '/flags/?v=2', () => ({ distinct_id: 'doctor' }), 401, NO_TOKEN],
@@ -66,12 +81,30 @@ describe('exports', () => {
   });
 
   it.each<[string, string, Record<string, unknown>, number, Record<string, unknown>]>([
-    ['an insight export needs insight:read', 'owner-exports-only', { insight: 1, export_format: 'image/png' }, 403, { code: 'permission_denied', detail: "API key missing required scope 'insight:read'" }],
+    [
+      'an insight export needs insight:read',
+      'owner-exports-only',
+      { insight: 1, export_format: 'image/png' },
+      403,
+      { code: 'permission_denied', detail: "API key missing required scope 'insight:read'" },
+    ],
     ['a dashboard export needs dashboard:read', 'owner-exports-only', { dashboard: 1, export_format: 'image/png' }, 403, { detail: "API key missing required scope 'dashboard:read'" }],
     ['an export_context export needs export:write only', 'owner-exports-only', { export_context: { event: 'x' }, export_format: 'text/csv' }, 201, { has_content: true }],
-    ['video needs a session recording', 'owner-all', { insight: 1, export_format: 'video/mp4' }, 400, { type: 'validation_error', code: 'invalid_input', detail: 'Video export supports session recordings only.', attr: 'export_format' }],
+    [
+      'video needs a session recording',
+      'owner-all',
+      { insight: 1, export_format: 'video/mp4' },
+      400,
+      { type: 'validation_error', code: 'invalid_input', detail: 'Video export supports session recordings only.', attr: 'export_format' },
+    ],
     ['so does a GIF', 'owner-all', { dashboard: 1, export_format: 'image/gif' }, 400, { detail: 'Video export supports session recordings only.' }],
-    ['a recording the sandbox cannot render fails on the export', 'owner-all', { export_context: { session_recording_id: 'r1' }, export_format: 'video/webm' }, 201, { has_content: false, exception: expect.stringContaining('video/webm is not available here') }],
+    [
+      'a recording the sandbox cannot render fails on the export',
+      'owner-all',
+      { export_context: { session_recording_id: 'r1' }, export_format: 'video/webm' },
+      201,
+      { has_content: false, exception: expect.stringContaining('video/webm is not available here') },
+    ],
   ])('%s', async (_name, key, body, status, expected) => {
     current = shared;
     const reply = await call('POST', '/api/environments/1/exports/', key, body);
@@ -91,7 +124,14 @@ describe('exports', () => {
   it('holds the create answer for the render time (a client timeout can be tried against it)', async () => {
     let release: () => void = () => {};
     const waits: number[] = [];
-    await own({ exportRenderMs: 90_000, sleep: (ms) => new Promise<void>((resolve) => { waits.push(ms); release = resolve; }) });
+    await own({
+      exportRenderMs: 90_000,
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          waits.push(ms);
+          release = resolve;
+        }),
+    });
     let answered = false;
     const pending = call('POST', '/api/projects/1/exports/', 'owner-all', { dashboard: 1, export_format: 'image/png' }).then((reply) => ((answered = true), reply));
     while (waits.length === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -103,7 +143,10 @@ describe('exports', () => {
   });
 
   it('answers content 404 until rendered with exportContent404UntilReady (older self-hosted), 425 otherwise', async () => {
-    for (const [api, status] of [[{ exportContent404UntilReady: true }, 404], [{}, 425]] as const) {
+    for (const [api, status] of [
+      [{ exportContent404UntilReady: true }, 404],
+      [{}, 425],
+    ] as const) {
       const sb = await own(api);
       pauseExportRendering(sb.store);
       const { id, has_content } = (await call('POST', '/api/projects/1/exports/', 'owner-all', { insight: 1, export_format: 'text/csv' })).json<{ id: number; has_content: boolean }>();
@@ -139,7 +182,10 @@ describe('groups/find/ and its notebook', () => {
     const found = (await call('GET', '/api/environments/1/groups/find/?group_type_index=0&group_key=org-1', 'admin-read-only')).json<{ notebook: string }>();
     expect(found.notebook).toMatch(/^[A-Za-z0-9]{8}$/);
     expect((await call('GET', '/api/projects/1/groups/find/?group_type_index=0&group_key=org-1', 'owner-all')).json()).toMatchObject({ notebook: found.notebook });
-    expect((await call('GET', '/_sandbox/notebooks', null)).json()).toMatchObject({ count: 1, results: [{ short_id: found.notebook, title: 'org number 1 Notes', group_key: 'org-1', created_by: 2 }] });
+    expect((await call('GET', '/_sandbox/notebooks', null)).json()).toMatchObject({
+      count: 1,
+      results: [{ short_id: found.notebook, title: 'org number 1 Notes', group_key: 'org-1', created_by: 2 }],
+    });
     expect((await call('GET', '/api/projects/1/groups/find/?group_type_index=0&group_key=missing', 'owner-all')).status).toBe(404);
     expect(await notebooks()).toBe(1);
   });

@@ -29,7 +29,10 @@ describe('migrate sandbox', () => {
     const sandbox = startCli(['sandbox', '--port', '0', '--db', join(dir, 'sb.db'), '--json'], { cwd: dir });
     const info = JSON.parse((await outputUntil(sandbox.child)).split('\n')[0]!) as { url: string; projects: Array<{ id: number; role: string; apiKey: string }> };
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(info.projects.map((p) => [p.id, p.role])).toEqual([[1, 'test'], [2, 'production']]);
+    expect(info.projects.map((p) => [p.id, p.role])).toEqual([
+      [1, 'test'],
+      [2, 'production'],
+    ]);
     expect(info.projects[0]!.apiKey).toMatch(/^phc_[A-Za-z0-9]{43}$/);
 
     const config = join(dir, 'migrate.config.json');
@@ -97,7 +100,10 @@ describe('migrate sandbox: management API options', () => {
     const sandbox = startCli(['sandbox', '--port', '0', '--db', ':memory:', '--json', '--no-explicit-members', '--export-render-ms', '0', '--export-content-404-until-ready'], { cwd: dir });
     const info = JSON.parse((await outputUntil(sandbox.child)).split('\n')[0]!) as { url: string; personalKeys: Array<{ label: string; key: string }> };
     const key = info.personalKeys.find((k) => k.label === 'owner-all')!.key;
-    const call = apiCaller(() => info.url, () => key);
+    const call = apiCaller(
+      () => info.url,
+      () => key,
+    );
     const retired = await call('GET', '/api/environments/1/explicit_members/', 'owner-all');
     expect([retired.status, retired.json().detail]).toEqual([404, 'Endpoint not found.']);
     expect((await call('GET', '/api/projects/1/users_with_access/', 'owner-all')).status).toBe(200);

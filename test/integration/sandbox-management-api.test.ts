@@ -69,8 +69,15 @@ describe('exports', () => {
   it('pages by 100 by default, newest first', async () => {
     for (let i = 0; i < 101; i++) {
       insertExport(sb.store, {
-        team_id: 2, dashboard: null, insight: 1, export_format: 'text/csv', export_context: null, created_by: 1,
-        created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), filename: `f-${i}.csv`, expires_after: null,
+        team_id: 2,
+        dashboard: null,
+        insight: 1,
+        export_format: 'text/csv',
+        export_context: null,
+        created_by: 1,
+        created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+        filename: `f-${i}.csv`,
+        expires_after: null,
       });
     }
     const first = (await call('/api/environments/2/exports/', 'owner-all')).json() as { count: number; next: string; results: Array<{ filename: string }> };

@@ -7,7 +7,10 @@ import { insertEvents, startManagementSandbox, type ManagementSandbox } from '..
 import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 
 let sb: ManagementSandbox;
-const call = apiCaller(() => sb.sandbox.url, (label) => sb.key(label));
+const call = apiCaller(
+  () => sb.sandbox.url,
+  (label) => sb.key(label),
+);
 const hogql = (query: string) => ({ query: { kind: 'HogQLQuery', query } });
 
 beforeAll(async () => {
@@ -24,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('the answer', () => {
-  it.each(['/api/projects/1/query/', '/api/environments/1/query/', '/api/projects/1/query'])('%s answers in the shape of PostHog\'s HogQL response', async (path) => {
+  it.each(['/api/projects/1/query/', '/api/environments/1/query/', '/api/projects/1/query'])("%s answers in the shape of PostHog's HogQL response", async (path) => {
     const reply = await call('POST', path, 'owner-all', hogql('SELECT event, count() AS n FROM events GROUP BY event ORDER BY event'));
     expect(reply.status).toBe(200);
     expect(reply.json()).toEqual({
@@ -40,8 +43,14 @@ describe('the answer', () => {
       error: null,
       timings: [],
       columns: ['event', 'n'],
-      types: [['event', 'String'], ['n', 'UInt64']],
-      results: [['$pageview', 2], ['signed_up', 1]],
+      types: [
+        ['event', 'String'],
+        ['n', 'UInt64'],
+      ],
+      results: [
+        ['$pageview', 2],
+        ['signed_up', 1],
+      ],
       hasMore: false,
       limit: 100,
       offset: 0,
@@ -60,12 +69,30 @@ describe('the answer', () => {
 
 describe('refusals', () => {
   it.each<[string, string, unknown, number, Record<string, unknown>]>([
-    ['a key without query:read', 'owner-no-query', hogql('SELECT 1 FROM events'), 403, { type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'query:read'", attr: null }],
+    [
+      'a key without query:read',
+      'owner-no-query',
+      hogql('SELECT 1 FROM events'),
+      403,
+      { type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'query:read'", attr: null },
+    ],
     ['no key', '', hogql('SELECT 1 FROM events'), 401, { code: 'not_authenticated' }],
-    ['an unsupported query', 'owner-all', hogql('SELECT * FROM events'), 400, { type: 'validation_error', code: 'invalid_input', detail: "SELECT * is not supported by the sandbox's HogQL subset (see docs/sandbox-api.md).", attr: null }],
+    [
+      'an unsupported query',
+      'owner-all',
+      hogql('SELECT * FROM events'),
+      400,
+      { type: 'validation_error', code: 'invalid_input', detail: "SELECT * is not supported by the sandbox's HogQL subset (see docs/sandbox-api.md).", attr: null },
+    ],
     ['a syntax error', 'owner-all', hogql('SELEC count() FROM events'), 400, { code: 'invalid_input', detail: 'Syntax error at line 1, column 1: expected SELECT, found SELEC', attr: null }],
     ['no query', 'owner-all', {}, 400, { code: 'required', detail: 'This field is required.', attr: 'query' }],
-    ['another kind', 'owner-all', { query: { kind: 'EventsQuery', select: ['*'] } }, 400, { code: 'invalid_input', detail: 'The sandbox answers HogQLQuery queries only, not EventsQuery.', attr: 'query' }],
+    [
+      'another kind',
+      'owner-all',
+      { query: { kind: 'EventsQuery', select: ['*'] } },
+      400,
+      { code: 'invalid_input', detail: 'The sandbox answers HogQLQuery queries only, not EventsQuery.', attr: 'query' },
+    ],
     ['no SQL text', 'owner-all', { query: { kind: 'HogQLQuery' } }, 400, { code: 'invalid_input', attr: 'query' }],
     ['placeholders', 'owner-all', { query: { kind: 'HogQLQuery', query: 'SELECT {x} FROM events', values: { x: 1 } } }, 400, { code: 'invalid_input', attr: null }],
     ['broken JSON', 'owner-all', '{"query":', 400, { code: 'parse_error' }],
@@ -83,7 +110,10 @@ describe('refusals', () => {
 describe('rate limit', () => {
   let throttled: RunningSandbox;
   const at = new Date('2026-03-01T12:00:00.000Z');
-  const callThrottled = apiCaller(() => throttled.url, (label) => sandboxPersonalKey(throttled.store, label));
+  const callThrottled = apiCaller(
+    () => throttled.url,
+    (label) => sandboxPersonalKey(throttled.store, label),
+  );
   beforeAll(async () => {
     throttled = await startSandbox({ port: 0, now: () => at });
   });
@@ -105,7 +135,10 @@ describe('rate limit', () => {
 describe('reading a whole project, as PostHog answers it', () => {
   let knobbed: RunningSandbox;
   let at = new Date('2026-03-01T12:00:00.000Z');
-  const callKnobbed = apiCaller(() => knobbed.url, (label) => sandboxPersonalKey(knobbed.store, label));
+  const callKnobbed = apiCaller(
+    () => knobbed.url,
+    (label) => sandboxPersonalKey(knobbed.store, label),
+  );
   beforeAll(async () => {
     knobbed = await startSandbox({ port: 0, now: () => at, api: { query: { maxRows: 2, maxScannedRows: 4, throttle: [{ limit: 12, spanMs: 60_000 }] } } });
     const db = knobbed.store.db;
@@ -117,7 +150,7 @@ describe('reading a whole project, as PostHog answers it', () => {
       { event: 'd', timestamp: '2025-01-03T10:00:00.000Z' },
       { event: 'e', timestamp: '2025-01-05T10:00:00.000Z' },
     ]);
-    db.prepare("INSERT INTO persons (id, team_id, properties, created_at) VALUES (7, 1, '{\"email\":\"a@x\"}', '2025-01-01T00:00:00.000Z')").run();
+    db.prepare('INSERT INTO persons (id, team_id, properties, created_at) VALUES (7, 1, \'{"email":"a@x"}\', \'2025-01-01T00:00:00.000Z\')').run();
     db.prepare("INSERT INTO person_distinct_ids (team_id, distinct_id, person_id) VALUES (1, 'ada', 7), (1, 'anon-1', 7)").run();
     db.prepare("INSERT INTO groups (team_id, group_type_index, group_key, group_properties, created_at) VALUES (1, 0, 'acme', '{\"seats\":12}', '2025-01-01T00:00:00.000Z')").run();
   });
@@ -125,20 +158,28 @@ describe('reading a whole project, as PostHog answers it', () => {
     await callKnobbed.close();
     await knobbed.close();
   });
-  const ask = async (query: string) => (await callKnobbed('POST', '/api/projects/1/query/', 'owner-query-only', hogql(query))).json<{ results: unknown[][]; hogql: string; detail?: string; code?: string }>();
+  const ask = async (query: string) =>
+    (await callKnobbed('POST', '/api/projects/1/query/', 'owner-query-only', hogql(query))).json<{ results: unknown[][]; hogql: string; detail?: string; code?: string }>();
 
-  it('caps every answer at the instance\'s row cap and says so in the hogql it ran; times in the project\'s zone', async () => {
-    const body = await ask("SELECT uuid, event, timestamp FROM events WHERE timestamp >= toDateTime('2025-01-01') AND timestamp < toDateTime('2025-01-04') ORDER BY timestamp ASC, uuid ASC LIMIT 50000");
+  it("caps every answer at the instance's row cap and says so in the hogql it ran; times in the project's zone", async () => {
+    const body = await ask(
+      "SELECT uuid, event, timestamp FROM events WHERE timestamp >= toDateTime('2025-01-01') AND timestamp < toDateTime('2025-01-04') ORDER BY timestamp ASC, uuid ASC LIMIT 50000",
+    );
     expect(body.results).toEqual([
       ['00000000-0000-4000-8000-000000000000', 'a', '2025-01-01T05:00:00-05:00'],
       ['00000000-0000-4000-8000-000000000001', 'b', '2025-01-01T05:00:00-05:00'],
     ]);
     expect(body.hogql).toMatch(/LIMIT 2$/);
-    const next = await ask("SELECT event, timestamp FROM events WHERE timestamp < toDateTime('2025-01-04') AND (timestamp > toDateTime('2025-01-01T10:00:00Z') OR (timestamp = toDateTime('2025-01-01T10:00:00Z') AND uuid > '00000000-0000-4000-8000-000000000001')) ORDER BY timestamp ASC LIMIT 50000");
-    expect(next.results).toEqual([['c', '2025-01-02T05:00:00.250000-05:00'], ['d', '2025-01-03T05:00:00-05:00']]);
+    const next = await ask(
+      "SELECT event, timestamp FROM events WHERE timestamp < toDateTime('2025-01-04') AND (timestamp > toDateTime('2025-01-01T10:00:00Z') OR (timestamp = toDateTime('2025-01-01T10:00:00Z') AND uuid > '00000000-0000-4000-8000-000000000001')) ORDER BY timestamp ASC LIMIT 50000",
+    );
+    expect(next.results).toEqual([
+      ['c', '2025-01-02T05:00:00.250000-05:00'],
+      ['d', '2025-01-03T05:00:00-05:00'],
+    ]);
   });
 
-  it('answers a query reading more rows than the execution limit allows with ClickHouse\'s timeout, as a 400', async () => {
+  it("answers a query reading more rows than the execution limit allows with ClickHouse's timeout, as a 400", async () => {
     const reply = await callKnobbed('POST', '/api/projects/1/query/', 'owner-query-only', hogql('SELECT count() FROM events'));
     expect(reply.status).toBe(400);
     expect(reply.json()).toMatchObject({ type: 'validation_error', code: 'timeout', detail: expect.stringContaining('Timeout exceeded') });

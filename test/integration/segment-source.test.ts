@@ -89,7 +89,14 @@ describe('export-source --from segment', () => {
     await exportSource(target, ['--from', 'segment', DIR], { TZ: 'America/Los_Angeles' });
     const calls = sourceCalls();
     const events = readStagedEvents(target.staging);
-    const names: Record<string, (call: Obj) => string> = { track: (c) => String(c.event), page: () => '$pageview', screen: () => '$screen', identify: () => '$identify', alias: () => '$create_alias', group: () => '$groupidentify' };
+    const names: Record<string, (call: Obj) => string> = {
+      track: (c) => String(c.event),
+      page: () => '$pageview',
+      screen: () => '$screen',
+      identify: () => '$identify',
+      alias: () => '$create_alias',
+      group: () => '$groupidentify',
+    };
     let checked = 0;
     for (const event of events) {
       const call = calls.get(event.properties.segment_message_id as string);
@@ -117,7 +124,11 @@ describe('export-source --from segment', () => {
     const target = stagingIn(tempDir());
     await exportSource(target, ['--from', 'segment', DIR, '--segment-group-type', 'account']);
     const groups = readStagedEvents(target.staging).filter((e) => e.event === '$groupidentify');
-    expect(groups.map((e) => [e.distinct_id, e.properties.$group_type])).toEqual([['$account_acme-gmbh', 'account'], ['$account_acme-gmbh', 'account'], ['$account_acme-gmbh', 'account']]);
+    expect(groups.map((e) => [e.distinct_id, e.properties.$group_type])).toEqual([
+      ['$account_acme-gmbh', 'account'],
+      ['$account_acme-gmbh', 'account'],
+      ['$account_acme-gmbh', 'account'],
+    ]);
     const refused = await runCli(['export-source', '--from', 'jsonl', PLAIN, '--segment-group-type', 'account', '--staging', target.staging], { cwd: target.dir });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--segment-group-type applies to --from segment only');

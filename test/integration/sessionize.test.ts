@@ -61,13 +61,21 @@ describe('--sessionize', () => {
 
     // A later file with an event between a's two sessions joins them into one.
     await exportSource(target, ['--from', 'jsonl', '--sessionize', '30', write(target, 'b.jsonl', [line('a', at(10, 40))])]);
-    expect(sessions(target.staging).filter((s) => s[0] === 'a').map((s) => s[2])).toEqual(Array(5).fill(at(10, 0)));
+    expect(
+      sessions(target.staging)
+        .filter((s) => s[0] === 'a')
+        .map((s) => s[2]),
+    ).toEqual(Array(5).fill(at(10, 0)));
 
     const sandbox = await sandboxAt();
     const config = writeSandboxConfig(target.dir, sandbox);
     const imported = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
     expect(imported.code, imported.stderr).toBe(0);
-    expect(sessionsOf(sandbox.store, 1).map((s) => [s.distinctId, s.sessionStart, s.eventCount]).sort()).toEqual([
+    expect(
+      sessionsOf(sandbox.store, 1)
+        .map((s) => [s.distinctId, s.sessionStart, s.eventCount])
+        .sort(),
+    ).toEqual([
       ['a', at(10, 0), 5],
       ['b', at(10, 0), 1],
     ]);
@@ -89,7 +97,13 @@ describe('--sessionize', () => {
 
   it('a refusal names each example once: events of one person at one instant are one line', async () => {
     const target = stagingIn(tempDir());
-    await exportSource(target, ['--from', 'jsonl', '--sessionize', '30', write(target, 'a.jsonl', [line('a', at(10, 0)), JSON.stringify({ event: 'Clicked', distinct_id: 'a', timestamp: at(10, 0), properties: {} })])]);
+    await exportSource(target, [
+      '--from',
+      'jsonl',
+      '--sessionize',
+      '30',
+      write(target, 'a.jsonl', [line('a', at(10, 0)), JSON.stringify({ event: 'Clicked', distinct_id: 'a', timestamp: at(10, 0), properties: {} })]),
+    ]);
     const sandbox = await sandboxAt();
     const config = writeSandboxConfig(target.dir, sandbox);
     expect((await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir })).code).toBe(0);

@@ -45,9 +45,7 @@ function days(from: number, count: number): string[] {
 }
 
 async function setup(dayNames: string[]) {
-  const events = Object.fromEntries(
-    dayNames.map((day) => [day, [{ event: 'Signed Up', properties: { time: Date.parse(`${day}T10:00:00Z`), distinct_id: 'u1', $insert_id: `i-${day}` } }]]),
-  );
+  const events = Object.fromEntries(dayNames.map((day) => [day, [{ event: 'Signed Up', properties: { time: Date.parse(`${day}T10:00:00Z`), distinct_id: 'u1', $insert_id: `i-${day}` } }]]));
   const standin = await startMixpanelStandin({ projectId: PROJECT, username: USER, secret: MIXPANEL_SECRET, days: events });
   standins.push(standin);
   const target = mixpanelTarget(tempDir(), standin.url, PROJECT, USER);
@@ -72,7 +70,7 @@ async function setup(dayNames: string[]) {
 }
 
 describe('stageFromApi', () => {
-  it('waits for Mixpanel\'s rate limit on the clock and says so; a re-run counts the requests the last one made', async () => {
+  it("waits for Mixpanel's rate limit on the clock and says so; a re-run counts the requests the last one made", async () => {
     const dayNames = days(1, 4);
     const { standin, input } = await setup(dayNames);
     const clock = testClock(NOW);
@@ -94,7 +92,7 @@ describe('stageFromApi', () => {
     expect(clock.waits.filter((ms) => ms > 1000)).toHaveLength(2);
   });
 
-  it('honours a 429\'s Retry-After on the clock', async () => {
+  it("honours a 429's Retry-After on the clock", async () => {
     const dayNames = days(1, 1);
     const { standin, input } = await setup(dayNames);
     standin.inject(dayNames[0]!, { type: 'answer', status: 429, headers: { 'retry-after': '41' }, body: JSON.stringify({ error: 'too many requests' }) });
@@ -124,7 +122,11 @@ describe('stageFromApi', () => {
     await standin.stalled();
     controller.abort();
     await expect(running).rejects.toBeInstanceOf(InterruptedError);
-    expect(dayStatuses(target.staging)).toEqual([[dayNames[0], 'done'], [dayNames[1], 'pending'], [dayNames[2], 'pending']]);
+    expect(dayStatuses(target.staging)).toEqual([
+      [dayNames[0], 'done'],
+      [dayNames[1], 'pending'],
+      [dayNames[2], 'pending'],
+    ]);
   });
 
   it('an error escaping to the process mid-fetch stops the run in words: the range in flight pending, no spool file left', async () => {
@@ -136,11 +138,18 @@ describe('stageFromApi', () => {
     await standin.stalled();
     // What the shell's guard does with an error thrown inside the HTTP client's socket handling.
     failure.abort(Object.assign(new Error('assert(!this.paused)'), { name: 'AssertionError' }));
-    const error = await running.then(() => undefined, (e: unknown) => e);
+    const error = await running.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RemoteError);
     expect((error as Error).message).toBe('the fetch stopped on an unexpected failure (AssertionError: assert(!this.paused)); the ranges being fetched were undone, nothing of them is staged');
     expect(existsSync(`${target.staging}.fetch`)).toBe(false);
-    expect(dayStatuses(target.staging)).toEqual([[dayNames[0], 'done'], [dayNames[1], 'pending'], [dayNames[2], 'pending']]);
+    expect(dayStatuses(target.staging)).toEqual([
+      [dayNames[0], 'done'],
+      [dayNames[1], 'pending'],
+      [dayNames[2], 'pending'],
+    ]);
   });
 });
 

@@ -16,7 +16,6 @@ import { useStagedTemplate, writeHostsConfig } from '../helpers/staged-template.
 import { FAST, SAMPLE_EVENTS, deliveredCount, writerLock } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
-
 /** The pid of a process that has exited. */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

@@ -80,7 +80,12 @@ describe('a staging run killed part-way, then run again', () => {
     ['a gzip CSV file', 'big.csv.gz', () => gzipSync(csvText(ROWS)), ['--workers', '0']],
     ['a JSON-lines file', 'big.jsonl', () => jsonlText(ROWS), ['--workers', '0']],
     // Text decoded from another encoding: the point recorded is in the decoded text, checked against it again.
-    ['a UTF-16 CSV file with a byte-order mark and CRLF line ends', 'utf16.csv', () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r\n'), 'utf16le')]), ['--workers', '0']],
+    [
+      'a UTF-16 CSV file with a byte-order mark and CRLF line ends',
+      'utf16.csv',
+      () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r\n'), 'utf16le')]),
+      ['--workers', '0'],
+    ],
     ['a Latin-1 CSV file with lone CR line ends (--encoding latin1)', 'latin1.csv', () => Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r'), 'latin1'), ['--workers', '0', '--encoding', 'latin1']],
     ['a gzip JSON-lines file with CRLF line ends', 'big.jsonl.gz', () => gzipSync(jsonlText(ROWS).replaceAll('\n', '\r\n')), ['--workers', '1']],
   ] as Array<[string, string, () => string | Buffer, string[]]>)('%s resumes at its last piece, every row once, as if never interrupted', async (_name, name, content, args) => {

@@ -23,7 +23,10 @@ function expectOneLineError(result: CliResult, pattern: RegExp): void {
   expect(result.stderr).not.toContain('SqliteError');
   const lines = result.stderr.trim().split('\n');
   // A disk warning of the preflight, or the note that it was skipped, may come first; the failure itself is one line.
-  expect(lines.filter((line) => !line.startsWith('warning:') && !line.includes('preflight skipped')), result.stderr).toHaveLength(1);
+  expect(
+    lines.filter((line) => !line.startsWith('warning:') && !line.includes('preflight skipped')),
+    result.stderr,
+  ).toHaveLength(1);
 }
 
 /** A CSV of `rows` events, about 300 bytes each. */
@@ -71,7 +74,10 @@ describe('a disk that fills', () => {
     const config = writeSandboxConfig(tempDir(), sandbox);
     const args = ['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, '--chunk-events', '100', ...FAST];
     const full = await runCliProcess(args); // its own process, as above
-    expectOneLineError(full, new RegExp(`^error: the disk holding ${staging} is full: [\\d,]+ events delivered to test so far, recorded, nothing lost; free space and run the same command again$`, 'm'));
+    expectOneLineError(
+      full,
+      new RegExp(`^error: the disk holding ${staging} is full: [\\d,]+ events delivered to test so far, recorded, nothing lost; free space and run the same command again$`, 'm'),
+    );
     const recorded = deliveredCount(staging, 'test');
     expect(recorded).toBeLessThan(SAMPLE_EVENTS);
     expect(full.stderr).toContain(` is full: ${recorded.toLocaleString('en-US')} events delivered to test so far`);
@@ -99,12 +105,15 @@ describe('a staging file that cannot be written', () => {
     expect((await runCli(['rejects', '--staging', staging])).code).toBe(0);
     expect((await runCli(['status', '--check', '--staging', staging])).code).toBe(0);
     const config = writeHostsConfig(tempDir(), { test: 'http://127.0.0.1:9' });
-    const readOnly = new RegExp(`^error: ${staging} is on a read-only disk: make the disk writable, or copy the file to a writable disk and pass --staging <copy>, then run the same command again`, 'm');
+    const readOnly = new RegExp(
+      `^error: ${staging} is on a read-only disk: make the disk writable, or copy the file to a writable disk and pass --staging <copy>, then run the same command again`,
+      'm',
+    );
     expectOneLineError(await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST]), readOnly);
     expectOneLineError(await runCli(['export-source', '--from', 'csv', SAMPLE_CSV, '--staging', staging, '--quiet']), readOnly);
   });
 
-  it("owned by another user: status reads it; import says there is no permission to write", async (ctx) => {
+  it('owned by another user: status reads it; import says there is no permission to write', async (ctx) => {
     const nobody = cliAsNobody(tempDir());
     if (nobody === undefined) return ctx.skip();
     const dir = tempDir();
@@ -116,14 +125,20 @@ describe('a staging file that cannot be written', () => {
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ events: { count: SAMPLE_EVENTS } });
     const denied = await runCli(['import', '--project', 'test', '--skip-preflight', '--staging', staging, '--config', config, ...FAST], { ...nobody, cwd: dir });
-    expectOneLineError(denied, new RegExp(`^error: no permission to write ${staging} or the files SQLite keeps beside it \\(migration\\.db-wal, migration\\.db-shm in ${dir}\\): run as the user who owns it`, 'm'));
+    expectOneLineError(
+      denied,
+      new RegExp(`^error: no permission to write ${staging} or the files SQLite keeps beside it \\(migration\\.db-wal, migration\\.db-shm in ${dir}\\): run as the user who owns it`, 'm'),
+    );
   });
 
   it('in a directory that does not exist: one line naming it', async () => {
     const dir = tempDir();
     const staging = join(dir, 'no', 'such', 'dir', 'migration.db');
     const result = await runCli(['export-source', '--from', 'csv', SAMPLE_CSV, '--staging', staging, '--quiet']);
-    expectOneLineError(result, new RegExp(`^error: the directory ${join(dir, 'no', 'such', 'dir')} of the staging file does not exist: create it, or pass --staging with a file in an existing directory$`, 'm'));
+    expectOneLineError(
+      result,
+      new RegExp(`^error: the directory ${join(dir, 'no', 'such', 'dir')} of the staging file does not exist: create it, or pass --staging with a file in an existing directory$`, 'm'),
+    );
   });
 });
 

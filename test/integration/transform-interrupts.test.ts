@@ -24,11 +24,9 @@ function prepare(dir: string): { csv: string; transform: string; staging: string
   const mark = join(dir, 'looping');
   writeFileSync(
     transform,
-    [
-      "import { writeFileSync } from 'node:fs';",
-      `export default (e) => { if (e.properties.k === '1-${HANGS_AT}') { writeFileSync(${JSON.stringify(mark)}, ''); for (;;) {} } return e; };`,
-      '',
-    ].join('\n'),
+    ["import { writeFileSync } from 'node:fs';", `export default (e) => { if (e.properties.k === '1-${HANGS_AT}') { writeFileSync(${JSON.stringify(mark)}, ''); for (;;) {} } return e; };`, ''].join(
+      '\n',
+    ),
   );
   return { csv: 'events.csv', transform: 'hang.mjs', staging: join(dir, 'm.db'), mark: 'looping' };
 }

@@ -84,7 +84,13 @@ describe('export-source --transform and filters', () => {
     const rejects = await rejectsOf(t);
     expect(rejects.map((r) => [r.line, r.reason, r.field, r.message, r.raw])).toEqual([
       [8, 'transform_error', '', 'transform strip-test.mjs threw: plan boom is not known', 'pageview,u7,2024-01-06T10:00:00Z,boom'],
-      [9, 'transform_invalid', 'distinct_id', 'transform strip-test.mjs returned an event the rules reject: distinct_id is missing or empty (missing_distinct_id)', 'pageview,u8,2024-01-07T10:00:00Z,bad'],
+      [
+        9,
+        'transform_invalid',
+        'distinct_id',
+        'transform strip-test.mjs returned an event the rules reject: distinct_id is missing or empty (missing_distinct_id)',
+        'pageview,u8,2024-01-07T10:00:00Z,bad',
+      ],
     ]);
 
     const report = await statusOf(t);

@@ -120,7 +120,11 @@ describe('import use cases', () => {
 
     const reporter = recordingReporter();
     const resumed = await resumeImport({ staging: input.staging, given: {} }, reporter, running());
-    expect(resumed).toMatchObject({ type: 'resumed', summary: { outcome: 'done', delivered: SAMPLE_EVENTS, pending: 0 }, next: `migrate import --project prod --staging ${input.staging} --config ${input.config}` });
+    expect(resumed).toMatchObject({
+      type: 'resumed',
+      summary: { outcome: 'done', delivered: SAMPLE_EVENTS, pending: 0 },
+      next: `migrate import --project prod --staging ${input.staging} --config ${input.config}`,
+    });
     expect(reporter.notices[0]).toMatch(/^Resuming the import into test started /);
     expect(await resumeImport({ staging: input.staging, given: {} }, silentReporter, running())).toEqual({
       type: 'nothing-to-resume',

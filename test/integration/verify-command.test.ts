@@ -19,7 +19,9 @@ describe('migrate verify', () => {
     const staging = await stageSample(dir);
     const cli = (args: string[]) => runCli([...args, '--staging', staging, '--config', config], { cwd: dir });
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
-    sandbox.store.db.prepare("DELETE FROM events WHERE team_id = 1 AND id IN (SELECT id FROM events WHERE team_id = 1 AND timestamp LIKE '2025-09-0%' ORDER BY timestamp, uuid LIMIT 3 OFFSET 10)").run();
+    sandbox.store.db
+      .prepare("DELETE FROM events WHERE team_id = 1 AND id IN (SELECT id FROM events WHERE team_id = 1 AND timestamp LIKE '2025-09-0%' ORDER BY timestamp, uuid LIMIT 3 OFFSET 10)")
+      .run();
 
     const short = await cli(['verify', '--project', 'test', '--html', 'report.html']);
     expect(short.code, short.stderr).toBe(9);

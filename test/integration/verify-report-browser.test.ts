@@ -18,16 +18,7 @@ const available = existsSync(CHROMIUM);
 if (!available) console.warn(`verify report browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
 /** The flags of a quiet, offline, throwaway browser. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe.skipIf(!available)('the verify report in Chromium', () => {
   let dir: string;

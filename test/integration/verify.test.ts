@@ -30,9 +30,7 @@ const running = (): AbortSignal => new AbortController().signal;
 
 /** Removes every `step`-th stored event of project 1 (as a loss after the 200 would); returns the missing count per UTC day. */
 function loseEvents(sandbox: RunningSandbox, step: number): Map<string, number> {
-  const lost = sandbox.store.db
-    .prepare('DELETE FROM events WHERE team_id = 1 AND id % ? = 0 RETURNING timestamp')
-    .all(step) as Array<{ timestamp: string }>;
+  const lost = sandbox.store.db.prepare('DELETE FROM events WHERE team_id = 1 AND id % ? = 0 RETURNING timestamp').all(step) as Array<{ timestamp: string }>;
   const byDay = new Map<string, number>();
   for (const { timestamp } of lost) byDay.set(timestamp.slice(0, 10), (byDay.get(timestamp.slice(0, 10)) ?? 0) + 1);
   return byDay;
@@ -104,11 +102,11 @@ describe('verify', () => {
     db.close();
     sandbox.store.db.prepare("UPDATE events SET properties = json_set(properties, '$.$import_run', ?) WHERE team_id = 1").run("run-o'7");
     sandbox.store.db
-      .prepare("INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at) VALUES (1, ?, 'signed_up', 'other', '2025-09-03T10:00:00.000Z', '{}', 0, '/e/', '2025-09-03T10:00:00.000Z')")
+      .prepare(
+        "INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at) VALUES (1, ?, 'signed_up', 'other', '2025-09-03T10:00:00.000Z', '{}', 0, '/e/', '2025-09-03T10:00:00.000Z')",
+      )
       .run('01930000-0000-7000-8000-00000000f00d');
-    const lost = sandbox.store.db
-      .prepare("DELETE FROM events WHERE team_id = 1 AND event = 'signed_up' AND id % 3 = 0 RETURNING timestamp")
-      .all() as Array<{ timestamp: string }>;
+    const lost = sandbox.store.db.prepare("DELETE FROM events WHERE team_id = 1 AND event = 'signed_up' AND id % 3 = 0 RETURNING timestamp").all() as Array<{ timestamp: string }>;
     const result = await verifyProject({ ...input, byEvent: true }, silentReporter, running());
     expect(result).toMatchObject({ method: 'uuids', importRun: "run-o'7", queries: 1 });
     const short = result.rows.filter((r) => r.missing > 0);

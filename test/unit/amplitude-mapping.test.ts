@@ -14,16 +14,33 @@ function stage(overrides: Record_ = {}, mapping?: MappingFile): Staged {
 
 const webPageView: Record_ = {
   event_type: '[Amplitude] Page Viewed',
-  platform: 'Web', os_name: 'Firefox', os_version: '129', device_type: 'Windows',
-  country: 'Germany', region: 'Bavaria', city: 'München', ip_address: '203.0.113.7', event_id: 12, session_id: 1756717069703, amplitude_id: 880000001,
+  platform: 'Web',
+  os_name: 'Firefox',
+  os_version: '129',
+  device_type: 'Windows',
+  country: 'Germany',
+  region: 'Bavaria',
+  city: 'München',
+  ip_address: '203.0.113.7',
+  event_id: 12,
+  session_id: 1756717069703,
+  amplitude_id: 880000001,
   event_properties: {
-    '[Amplitude] Page Location': 'https://shop.example.com/pricing?utm_source=newsletter', '[Amplitude] Page URL': 'https://shop.example.com/pricing',
-    '[Amplitude] Page Domain': 'shop.example.com', '[Amplitude] Page Path': '/pricing', '[Amplitude] Page Title': 'Preise', '[Amplitude] Page Counter': 2,
-    referrer: 'https://www.google.com/', cart: { items: [{ id: 'SKU-1' }] },
+    '[Amplitude] Page Location': 'https://shop.example.com/pricing?utm_source=newsletter',
+    '[Amplitude] Page URL': 'https://shop.example.com/pricing',
+    '[Amplitude] Page Domain': 'shop.example.com',
+    '[Amplitude] Page Path': '/pricing',
+    '[Amplitude] Page Title': 'Preise',
+    '[Amplitude] Page Counter': 2,
+    referrer: 'https://www.google.com/',
+    cart: { items: [{ id: 'SKU-1' }] },
   },
-  user_properties: { plan: 'pro', '名前': 'ana', initial_referrer: 'https://www.google.com/', initial_utm_source: 'EMPTY' },
+  user_properties: { plan: 'pro', 名前: 'ana', initial_referrer: 'https://www.google.com/', initial_utm_source: 'EMPTY' },
   groups: { company: ['Acme GmbH'], team: ['a', 'b'] },
-  server_received_time: '2025-09-01 09:15:05.000000', $insert_id: 'x', library: 'amplitude-ts/2.11.1', data: { path: '/2/httpapi' },
+  server_received_time: '2025-09-01 09:15:05.000000',
+  $insert_id: 'x',
+  library: 'amplitude-ts/2.11.1',
+  data: { path: '/2/httpapi' },
 };
 
 describe('Amplitude mapping: what is staged', () => {
@@ -31,21 +48,38 @@ describe('Amplitude mapping: what is staged', () => {
     const staged = stagedEvent(stage(webPageView));
     expect(staged).toMatchObject({ event: '$pageview', distinctId: 'ana@example.com', timestamp: '2025-09-01T09:15:02.123Z', uuid: UUID });
     expect(staged.properties).toEqual({
-      $current_url: 'https://shop.example.com/pricing?utm_source=newsletter', '[Amplitude] Page URL': 'https://shop.example.com/pricing',
-      $host: 'shop.example.com', $pathname: '/pricing', title: 'Preise', '[Amplitude] Page Counter': 2, $referrer: 'https://www.google.com/',
+      $current_url: 'https://shop.example.com/pricing?utm_source=newsletter',
+      '[Amplitude] Page URL': 'https://shop.example.com/pricing',
+      $host: 'shop.example.com',
+      $pathname: '/pricing',
+      title: 'Preise',
+      '[Amplitude] Page Counter': 2,
+      $referrer: 'https://www.google.com/',
       cart: { items: [{ id: 'SKU-1' }] },
-      $amplitude_user_id: 'ana@example.com', $amplitude_device_id: 'dev-1', $device_id: 'dev-1', $amplitude_event_id: 12, $amplitude_session_id: 1756717069703,
-      $geoip_country_name: 'Germany', $geoip_subdivision_1_name: 'Bavaria', $geoip_city_name: 'München', $ip: '203.0.113.7',
-      $browser: 'Firefox', $browser_version: '129', $os: 'Windows', $device_type: 'Desktop',
+      $amplitude_user_id: 'ana@example.com',
+      $amplitude_device_id: 'dev-1',
+      $device_id: 'dev-1',
+      $amplitude_event_id: 12,
+      $amplitude_session_id: 1756717069703,
+      $geoip_country_name: 'Germany',
+      $geoip_subdivision_1_name: 'Bavaria',
+      $geoip_city_name: 'München',
+      $ip: '203.0.113.7',
+      $browser: 'Firefox',
+      $browser_version: '129',
+      $os: 'Windows',
+      $device_type: 'Desktop',
       $session_id: expect.stringMatching(/^0199047f-3587-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       $groups: { company: 'Acme GmbH', team: 'a' },
-      $set: { plan: 'pro', '名前': 'ana' },
+      $set: { plan: 'pro', 名前: 'ana' },
       $set_once: { $initial_referrer: 'https://www.google.com/' },
     });
   });
 
   it('maps an app event: os_name is the operating system there', () => {
-    const staged = stagedEvent(stage({ platform: 'iOS', os_name: 'ios', os_version: '17.5.1', device_model: 'iPhone15,2', device_manufacturer: 'Apple', device_type: 'Apple iPhone 14 Pro', version_name: '3.4.1' }));
+    const staged = stagedEvent(
+      stage({ platform: 'iOS', os_name: 'ios', os_version: '17.5.1', device_model: 'iPhone15,2', device_manufacturer: 'Apple', device_type: 'Apple iPhone 14 Pro', version_name: '3.4.1' }),
+    );
     expect(staged.properties).toMatchObject({ $os: 'ios', $os_version: '17.5.1', $device_model: 'iPhone15,2', $device_manufacturer: 'Apple', $device_type: 'Mobile', $app_version: '3.4.1' });
     expect(staged.properties).not.toHaveProperty('$browser');
   });
@@ -100,7 +134,7 @@ describe('Amplitude mapping: what is staged', () => {
   });
 });
 
-describe('Amplitude mapping: times PostHog\'s importer falls back to', () => {
+describe("Amplitude mapping: times PostHog's importer falls back to", () => {
   const times = { client_event_time: '2025-09-01 09:15:01.000000', server_received_time: '2025-09-01 09:15:04.000000' };
 
   it.each<[string, Record_, string, string | undefined]>([
@@ -136,7 +170,12 @@ describe('Amplitude mapping: sessions PostHog can read', () => {
     expect(session({ device_id: null })).toBe(session({ device_id: null, event_type: 'Other' }));
   });
 
-  it.each<[string, unknown]>([['-1 (no session)', -1], ['no session_id', null], ['text', 'abc'], ['a fraction', 1.5]])('gives no $session_id for %s', (_name, value) => {
+  it.each<[string, unknown]>([
+    ['-1 (no session)', -1],
+    ['no session_id', null],
+    ['text', 'abc'],
+    ['a fraction', 1.5],
+  ])('gives no $session_id for %s', (_name, value) => {
     expect(stagedEvent(stage({ session_id: value })).properties).not.toHaveProperty('$session_id');
   });
 
@@ -155,12 +194,16 @@ describe('Amplitude mapping: groups', () => {
   ])('$groups from groups: %s', (_name, groups, expected, noted) => {
     const candidate = mapAmplitude({ event_type: 'Purchase', user_id: 'ana', event_time: '2025-09-01 09:15:02', uuid: UUID, groups });
     expect(stagedEvent(mapAndBuild(candidate)).properties.$groups).toEqual(expected);
-    expect(('notes' in candidate ? candidate.notes ?? [] : []).some((n) => n.code === 'several_group_keys')).toBe(noted);
+    expect(('notes' in candidate ? (candidate.notes ?? []) : []).some((n) => n.code === 'several_group_keys')).toBe(noted);
   });
 
   it.each<[string, Record_, unknown]>([
     ['by type and key', { group_properties: { company: { acme: { name: 'Acme', size: 50 } } } }, [{ type: 'company', key: 'acme', properties: { name: 'Acme', size: 50 } }]],
-    ['for the event\'s key when a type holds the properties', { groups: { company: ['acme'] }, group_properties: { company: { name: 'Acme' } } }, [{ type: 'company', key: 'acme', properties: { name: 'Acme' } }]],
+    [
+      "for the event's key when a type holds the properties",
+      { groups: { company: ['acme'] }, group_properties: { company: { name: 'Acme' } } },
+      [{ type: 'company', key: 'acme', properties: { name: 'Acme' } }],
+    ],
     ['none from empty properties', { group_properties: { company: { acme: {} } } }, undefined],
     ['none when there are none', { group_properties: {} }, undefined],
   ])('group properties: %s', (_name, overrides, expected) => {
@@ -176,7 +219,9 @@ describe('Amplitude mapping: uuids', () => {
 
   it('derives one from the whole record when there is none, the same in any key order', () => {
     const a = stagedEvent(stage({ uuid: null, event_properties: { a: 1, b: 2 } }));
-    const b = stagedEvent(mapAndBuild(mapAmplitude({ event_properties: { b: 2, a: 1 }, uuid: null, event_time: '2025-09-01 09:15:02.123456', device_id: 'dev-1', user_id: 'ana@example.com', event_type: 'Purchase' })));
+    const b = stagedEvent(
+      mapAndBuild(mapAmplitude({ event_properties: { b: 2, a: 1 }, uuid: null, event_time: '2025-09-01 09:15:02.123456', device_id: 'dev-1', user_id: 'ana@example.com', event_type: 'Purchase' })),
+    );
     expect(a.uuid).toBe(b.uuid);
     expect(a.uuid).not.toBe(stagedEvent(stage({ uuid: null, event_properties: { a: 2 } })).uuid);
   });

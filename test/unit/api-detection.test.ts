@@ -11,7 +11,12 @@ describe('isEndpointMissing', () => {
     ['an empty 404', 404, '', true],
     ['an object that does not exist', 404, body('Not found.'), false],
     ['a project that does not exist', 404, body('Project not found.'), false],
-    ['a missing scope: the endpoint exists', 403, JSON.stringify({ type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'project:read'", attr: null }), false],
+    [
+      'a missing scope: the endpoint exists',
+      403,
+      JSON.stringify({ type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'project:read'", attr: null }),
+      false,
+    ],
     ['a bad key: the endpoint exists', 401, body('Endpoint not found.'), false],
     ['an answer', 200, '[]', false],
     ['a method the endpoint does not take', 405, '{"detail":"Method \\"PUT\\" not allowed."}', false],

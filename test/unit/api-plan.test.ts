@@ -35,7 +35,12 @@ interface Row {
 /** A staging file whose ledger holds `rows` (failed with an error, done with 10 rows). */
 function ledger(rows: readonly Row[]): StagingStore {
   const store = StagingStore.open(join(tempDir(), 'migration.db'));
-  addPendingRanges(store, SOURCE, rows.map((r) => bounds(span(...r.range))), NOW);
+  addPendingRanges(
+    store,
+    SOURCE,
+    rows.map((r) => bounds(span(...r.range))),
+    NOW,
+  );
   for (const row of rangesOf(store, SOURCE)) {
     const wanted = rows.find((r) => bounds(span(...r.range)).start === row.start)!;
     if (wanted.status === 'failed') markFailed(store, row.id, 'bad CRC in entry 1', NOW);
@@ -54,9 +59,34 @@ describe('cutAtWindow', () => {
   it.each<[string, Span, Span, Span[]]>([
     ['inside', { first: 3, last: 5 }, { first: 0, last: 9 }, [{ first: 3, last: 5 }]],
     ['outside', { first: 12, last: 15 }, { first: 0, last: 9 }, [{ first: 12, last: 15 }]],
-    ['over the start', { first: 0, last: 23 }, { first: 12, last: 40 }, [{ first: 0, last: 11 }, { first: 12, last: 23 }]],
-    ['over the end', { first: 0, last: 23 }, { first: 0, last: 5 }, [{ first: 0, last: 5 }, { first: 6, last: 23 }]],
-    ['over both', { first: 0, last: 23 }, { first: 6, last: 8 }, [{ first: 0, last: 5 }, { first: 6, last: 8 }, { first: 9, last: 23 }]],
+    [
+      'over the start',
+      { first: 0, last: 23 },
+      { first: 12, last: 40 },
+      [
+        { first: 0, last: 11 },
+        { first: 12, last: 23 },
+      ],
+    ],
+    [
+      'over the end',
+      { first: 0, last: 23 },
+      { first: 0, last: 5 },
+      [
+        { first: 0, last: 5 },
+        { first: 6, last: 23 },
+      ],
+    ],
+    [
+      'over both',
+      { first: 0, last: 23 },
+      { first: 6, last: 8 },
+      [
+        { first: 0, last: 5 },
+        { first: 6, last: 8 },
+        { first: 9, last: 23 },
+      ],
+    ],
     ['equal', { first: 6, last: 8 }, { first: 6, last: 8 }, [{ first: 6, last: 8 }]],
   ])('%s', (_name, range, window, expected) => {
     expect(cutAtWindow(range, window)).toEqual(expected);
@@ -69,49 +99,77 @@ describe('planWindow (hours)', () => {
       'a failed range the window starts inside: the part inside is retried, the part before stays failed',
       [{ range: ['d1T00', 'd1T23'], status: 'failed' }],
       ['d1T12', 'd2T23'],
-      [['d1T00', 'd1T11', 'failed'], ['d1T12', 'd1T23', 'failed'], ['d2T00', 'd2T23', 'pending']],
+      [
+        ['d1T00', 'd1T11', 'failed'],
+        ['d1T12', 'd1T23', 'failed'],
+        ['d2T00', 'd2T23', 'pending'],
+      ],
       ['d1T12', 'd1T23'],
     ],
     [
       'a failed range the window ends inside',
       [{ range: ['d1T00', 'd1T23'], status: 'failed' }],
       ['d1T00', 'd1T05'],
-      [['d1T00', 'd1T05', 'failed'], ['d1T06', 'd1T23', 'failed']],
+      [
+        ['d1T00', 'd1T05', 'failed'],
+        ['d1T06', 'd1T23', 'failed'],
+      ],
       ['d1T00', 'd1T05'],
     ],
     [
       'a failed range holding the whole window',
       [{ range: ['d1T00', 'd2T23'], status: 'failed' }],
       ['d1T10', 'd1T11'],
-      [['d1T00', 'd1T09', 'failed'], ['d1T10', 'd1T11', 'failed'], ['d1T12', 'd2T23', 'failed']],
+      [
+        ['d1T00', 'd1T09', 'failed'],
+        ['d1T10', 'd1T11', 'failed'],
+        ['d1T12', 'd2T23', 'failed'],
+      ],
       ['d1T10', 'd1T11'],
     ],
     [
       'a pending half of a split over the start: cut too, the part inside fetched',
       [{ range: ['d1T00', 'd1T23'], status: 'pending' }],
       ['d1T20', 'd1T23'],
-      [['d1T00', 'd1T19', 'pending'], ['d1T20', 'd1T23', 'pending']],
+      [
+        ['d1T00', 'd1T19', 'pending'],
+        ['d1T20', 'd1T23', 'pending'],
+      ],
       ['d1T20', 'd1T23'],
     ],
     [
       'a done range over the start: its hours are not fetched again',
       [{ range: ['d1T00', 'd1T23'], status: 'done' }],
       ['d1T12', 'd2T23'],
-      [['d1T00', 'd1T23', 'done'], ['d2T00', 'd2T23', 'pending']],
+      [
+        ['d1T00', 'd1T23', 'done'],
+        ['d2T00', 'd2T23', 'pending'],
+      ],
       ['d2T00', 'd2T23'],
     ],
     [
       'a failed range outside the window is left alone',
       [{ range: ['d1T00', 'd1T05'], status: 'failed' }],
       ['d1T06', 'd1T23'],
-      [['d1T00', 'd1T05', 'failed'], ['d1T06', 'd1T23', 'pending']],
+      [
+        ['d1T00', 'd1T05', 'failed'],
+        ['d1T06', 'd1T23', 'pending'],
+      ],
       ['d1T06', 'd1T23'],
     ],
     [
       'failed and done ranges inside, a gap between them',
-      [{ range: ['d1T00', 'd1T03'], status: 'done' }, { range: ['d1T08', 'd1T09'], status: 'failed' }],
+      [
+        { range: ['d1T00', 'd1T03'], status: 'done' },
+        { range: ['d1T08', 'd1T09'], status: 'failed' },
+      ],
       ['d1T00', 'd1T11'],
-      [['d1T00', 'd1T03', 'done'], ['d1T04', 'd1T07', 'pending'], ['d1T08', 'd1T09', 'failed'], ['d1T10', 'd1T11', 'pending']],
+      [
+        ['d1T00', 'd1T03', 'done'],
+        ['d1T04', 'd1T07', 'pending'],
+        ['d1T08', 'd1T09', 'failed'],
+        ['d1T10', 'd1T11', 'pending'],
+      ],
       ['d1T04', 'd1T07'],
     ],
   ])('%s', (_name, rows, window, expected, next) => {
@@ -155,7 +213,11 @@ describe('planWindow (days)', () => {
       markFailed(store, second!.id, 'HTML page', NOW);
       const window = { first: Date.UTC(2025, 2, 1) / 86_400_000, last: Date.UTC(2025, 2, 3) / 86_400_000 };
       planWindow(MIXPANEL, store, source, window, 24, NOW);
-      expect(rangesOf(store, source).map((r) => [r.start, r.status])).toEqual([['2025-03-01', 'done'], ['2025-03-02', 'failed'], ['2025-03-03', 'pending']]);
+      expect(rangesOf(store, source).map((r) => [r.start, r.status])).toEqual([
+        ['2025-03-01', 'done'],
+        ['2025-03-02', 'failed'],
+        ['2025-03-03', 'pending'],
+      ]);
       expect(nextRange(MIXPANEL, store, source, window, new Set())?.start).toBe('2025-03-02');
     } finally {
       store.close();

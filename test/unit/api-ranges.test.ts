@@ -70,9 +70,30 @@ describe('windows', () => {
 describe('cutting', () => {
   it.each<[string, [string, string][], [string, string][]]>([
     ['nothing covered', [], [['2024-03-01', '2024-03-10']]],
-    ['middle covered', [['2024-03-04', '2024-03-05']], [['2024-03-01', '2024-03-03'], ['2024-03-06', '2024-03-10']]],
-    ['edges and outside covered', [['2024-02-20', '2024-03-01'], ['2024-03-10', '2024-03-20']], [['2024-03-02', '2024-03-09']]],
-    ['all covered, overlapping', [['2024-03-01', '2024-03-06'], ['2024-03-05', '2024-03-10']], []],
+    [
+      'middle covered',
+      [['2024-03-04', '2024-03-05']],
+      [
+        ['2024-03-01', '2024-03-03'],
+        ['2024-03-06', '2024-03-10'],
+      ],
+    ],
+    [
+      'edges and outside covered',
+      [
+        ['2024-02-20', '2024-03-01'],
+        ['2024-03-10', '2024-03-20'],
+      ],
+      [['2024-03-02', '2024-03-09']],
+    ],
+    [
+      'all covered, overlapping',
+      [
+        ['2024-03-01', '2024-03-06'],
+        ['2024-03-05', '2024-03-10'],
+      ],
+      [],
+    ],
   ])('gaps: %s', (_name, covered, expected) => {
     const spans = covered.map(([a, b]) => ({ first: day(a), last: day(b) }));
     expect(gaps({ first: day('2024-03-01'), last: day('2024-03-10') }, spans).map((g) => [formatDay(g.first), formatDay(g.last)])).toEqual(expected);
@@ -81,8 +102,14 @@ describe('cutting', () => {
   it('cuts a gap into ranges of at most a size, and halves a range', () => {
     const gap = { first: hour('20240301T00'), last: hour('20240302T05') };
     expect(cut(gap, 12).map((s) => `${formatHour(s.first)}-${formatHour(s.last)}`)).toEqual(['20240301T00-20240301T11', '20240301T12-20240301T23', '20240302T00-20240302T05']);
-    expect(halves({ first: 0, last: 4 })).toEqual([{ first: 0, last: 2 }, { first: 3, last: 4 }]);
-    expect(halves({ first: 7, last: 8 })).toEqual([{ first: 7, last: 7 }, { first: 8, last: 8 }]);
+    expect(halves({ first: 0, last: 4 })).toEqual([
+      { first: 0, last: 2 },
+      { first: 3, last: 4 },
+    ]);
+    expect(halves({ first: 7, last: 8 })).toEqual([
+      { first: 7, last: 7 },
+      { first: 8, last: 8 },
+    ]);
   });
 
   it.each<[number, number]>([

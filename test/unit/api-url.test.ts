@@ -4,7 +4,12 @@ import { apiUrl, checkApiUrl, checkDownloadUrl, hostOf, isAbsoluteHttpUrl } from
 describe('apiUrl', () => {
   it.each([
     ['https://us.posthog.com', '/api/projects/', {}, 'https://us.posthog.com/api/projects/'],
-    ['http://127.0.0.1:8000', '/api/environments/1/groups/', { group_type_index: 0, search: 'a b&c', cursor: undefined }, 'http://127.0.0.1:8000/api/environments/1/groups/?group_type_index=0&search=a+b%26c'],
+    [
+      'http://127.0.0.1:8000',
+      '/api/environments/1/groups/',
+      { group_type_index: 0, search: 'a b&c', cursor: undefined },
+      'http://127.0.0.1:8000/api/environments/1/groups/?group_type_index=0&search=a+b%26c',
+    ],
     ['https://example.com/posthog', '/api/projects/', {}, 'https://example.com/posthog/api/projects/'],
   ])('%s + %s', (host, path, query, expected) => expect(apiUrl(host, path, query)).toBe(expected));
 });

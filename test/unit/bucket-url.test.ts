@@ -71,7 +71,12 @@ describe('S3 failures in words', () => {
     [answer(403, 'InvalidAccessKeyId'), list, 'the credentials were refused (InvalidAccessKeyId)', ExitCode.auth],
     [answer(503, 'SlowDown'), read, 'kept failing (HTTP 503 SlowDown), after retries', ExitCode.remote],
     [{ status: undefined, code: 'ECONNREFUSED', message: 'x', kind: 'network' } as S3Failure, list, 'cannot reach http://127.0.0.1:9 (network error ECONNREFUSED)', ExitCode.remote],
-    [{ status: undefined, code: 'CredentialsProviderError', message: 'Could not load credentials from any providers', kind: 'network' } as S3Failure, list, 'no AWS credentials were found', ExitCode.auth],
+    [
+      { status: undefined, code: 'CredentialsProviderError', message: 'Could not load credentials from any providers', kind: 'network' } as S3Failure,
+      list,
+      'no AWS credentials were found',
+      ExitCode.auth,
+    ],
   ])('%o while %o', (failure, action, words, exitCode) => {
     const error = bucketError(failure, action, 'http://127.0.0.1:9');
     expect(error.message).toContain(words);
@@ -96,7 +101,7 @@ describe('where bucket calls go', () => {
     expect(resolveS3Settings(scheme, choices, env)).toMatchObject(expected);
   });
 
-  it("reads keys from the variables the config names, and says which one is missing", () => {
+  it('reads keys from the variables the config names, and says which one is missing', () => {
     const keyEnv = { accessKeyId: 'MY_ID', secretAccessKey: 'MY_SECRET' };
     expect(resolveS3Settings('s3', { keyEnv }, { MY_ID: 'AKIAEXAMPLE', MY_SECRET: 'secret-value' }).credentials).toEqual({ accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret-value' });
     expect(() => resolveS3Settings('s3', { keyEnv }, { MY_ID: 'AKIAEXAMPLE' })).toThrow('sources.buckets.secretAccessKeyEnv: environment variable MY_SECRET is not set');

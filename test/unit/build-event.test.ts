@@ -41,7 +41,9 @@ describe('buildEvent rejects', () => {
 
   it('says what --min-time is and how to move it', () => {
     const outcome = buildEvent(candidate({ timestamp: 0 }), rules);
-    expect(outcome).toMatchObject({ problem: { message: '1970-01-01T00:00:00.000Z is before 2000-01-01 (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>' } });
+    expect(outcome).toMatchObject({
+      problem: { message: '1970-01-01T00:00:00.000Z is before 2000-01-01 (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>' },
+    });
   });
 
   it('stages early times once --min-time allows them, and times up to 23 hours ahead as recent', () => {

@@ -23,7 +23,13 @@ describe('merges', () => {
   it.each([
     ['$identify when only the anonymous person exists', [{ event: 'visit', distinct_id: 'anon-1', properties: off }, identify('ana', 'anon-1')]],
     ['$identify when neither exists', [identify('ana', 'anon-1')]],
-    ['$create_alias with alias', [{ event: 'visit', distinct_id: 'anon-1', properties: off }, { event: '$create_alias', distinct_id: 'ana', properties: { ...off, alias: 'anon-1' } }]],
+    [
+      '$create_alias with alias',
+      [
+        { event: 'visit', distinct_id: 'anon-1', properties: off },
+        { event: '$create_alias', distinct_id: 'ana', properties: { ...off, alias: 'anon-1' } },
+      ],
+    ],
   ])('%s links both ids', (_name, events) => {
     const sandbox = ingestion();
     sandbox.send(...events);
@@ -47,9 +53,7 @@ describe('merges', () => {
     if (illegal.trim() !== '') sandbox.send({ event: 'visit', distinct_id: 'y-1', properties: off }, identify(illegal, 'y-1'));
     expect(sandbox.person('ana')!.distinctIds).toEqual(['ana']);
     if (illegal.trim() !== '') expect(sandbox.person('y-1')!.distinctIds).toEqual(['y-1']);
-    expect(sandbox.warnings().map((w) => [w.type, w.details.illegalDistinctId])).toEqual(
-      Array(illegal.trim() === '' ? 1 : 2).fill(['cannot_merge_with_illegal_distinct_id', illegal]),
-    );
+    expect(sandbox.warnings().map((w) => [w.type, w.details.illegalDistinctId])).toEqual(Array(illegal.trim() === '' ? 1 : 2).fill(['cannot_merge_with_illegal_distinct_id', illegal]));
   });
 
   it.each(['NULL', 'nan', 'Undefined0'])('merges on %j (the case-sensitive list is exact)', (legal) => {

@@ -7,7 +7,13 @@ const ctx = { nowMs: NOW, newUuid: () => '01970000-0000-7000-8000-000000000001' 
 const UUID = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const text = (body: unknown): string => (typeof body === 'string' ? body : JSON.stringify(body));
 const parse = (body: unknown): ParsedCapture | CaptureProblem => parseCapture(text(body), ctx);
-const badUuid = (uuid: string) => ({ api_key: 'phc_a', batch: [{ event: 'e', distinct_id: 'd' }, { event: 'e', distinct_id: 'd', uuid }] });
+const badUuid = (uuid: string) => ({
+  api_key: 'phc_a',
+  batch: [
+    { event: 'e', distinct_id: 'd' },
+    { event: 'e', distinct_id: 'd', uuid },
+  ],
+});
 
 const SHAPES = [
   ['batch with api_key', { api_key: 'phc_a', batch: [{ event: 'e', distinct_id: 'd' }] }, 'phc_a', false],
@@ -17,7 +23,15 @@ const SHAPES = [
   ['one event with $token', { $token: 'phc_a', event: 'e', distinct_id: 'd' }, 'phc_a', false],
   ['one event with properties.token', { event: 'e', distinct_id: 'd', properties: { token: 'phc_a' } }, 'phc_a', false],
   ['historical flag ignored outside the batch shape', { api_key: 'phc_a', historical_migration: true, event: 'e', distinct_id: 'd' }, 'phc_a', false],
-  ['array with one token', [{ token: 'phc_a', event: 'e', distinct_id: 'd' }, { event: 'f', distinct_id: 'd', properties: { token: 'phc_a' } }], 'phc_a', false],
+  [
+    'array with one token',
+    [
+      { token: 'phc_a', event: 'e', distinct_id: 'd' },
+      { event: 'f', distinct_id: 'd', properties: { token: 'phc_a' } },
+    ],
+    'phc_a',
+    false,
+  ],
 ] as const;
 
 const REFUSALS = [
@@ -36,7 +50,15 @@ const REFUSALS = [
   ['batch without api_key', { batch: [{ event: 'e', distinct_id: 'd' }] }, 401, 'no_token'],
   ['empty token', { api_key: '', batch: [{ event: 'e', distinct_id: 'd' }] }, 401, 'invalid_token'],
   ['personal key', { api_key: 'phx_abcdef', batch: [{ event: 'e', distinct_id: 'd' }] }, 401, 'invalid_token'],
-  ['inconsistent tokens', [{ token: 'phc_a', event: 'e', distinct_id: 'd' }, { token: 'phc_b', event: 'e', distinct_id: 'd' }], 401, 'multiple_tokens'],
+  [
+    'inconsistent tokens',
+    [
+      { token: 'phc_a', event: 'e', distinct_id: 'd' },
+      { token: 'phc_b', event: 'e', distinct_id: 'd' },
+    ],
+    401,
+    'multiple_tokens',
+  ],
   ['parse errors come before the token check', { batch: [{ distinct_id: 'd' }] }, 400, 'invalid_payload'],
   ['the token check comes before event checks', { api_key: 'phx_abcdef', batch: [{ event: 'e' }] }, 401, 'invalid_token'],
   ['a uuid with a letter past f', badUuid('0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5g'), 400, 'invalid_payload'],
@@ -134,7 +156,11 @@ describe('checkCapture (count-only mode): the same checks, nothing built', () =>
   });
 
   it('counts the events of an accepted batch', () => {
-    const batch = [{ event: 'e', distinct_id: 'a' }, { event: 'e', $distinct_id: 2 }, { event: 'e', properties: { distinct_id: { x: 1 } }, uuid: `{${UUID.toUpperCase()}}` }];
+    const batch = [
+      { event: 'e', distinct_id: 'a' },
+      { event: 'e', $distinct_id: 2 },
+      { event: 'e', properties: { distinct_id: { x: 1 } }, uuid: `{${UUID.toUpperCase()}}` },
+    ];
     expect(checkCapture(text({ api_key: 'phc_a', historical_migration: true, batch }))).toEqual({ token: 'phc_a', historicalMigration: true, eventCount: 3 });
   });
 });
@@ -227,7 +253,14 @@ describe('parseCapture: what is stored', () => {
 
   it('finds the first event over the per-event limit; events before it are kept', () => {
     const big = 'x'.repeat(2000);
-    const body = { api_key: 'phc_a', batch: [{ event: 'a', distinct_id: 'd' }, { event: 'b', distinct_id: 'd', properties: { big } }, { event: 'c', distinct_id: 'd' }] };
+    const body = {
+      api_key: 'phc_a',
+      batch: [
+        { event: 'a', distinct_id: 'd' },
+        { event: 'b', distinct_id: 'd', properties: { big } },
+        { event: 'c', distinct_id: 'd' },
+      ],
+    };
     const parsed = parseCapture(text(body), { ...ctx, maxEventBytes: 1500 });
     expect(parsed).toMatchObject({ eventCount: 3, tooBigAt: 1, events: [{ event: 'a' }] });
     expect((parsed as ParsedCapture).events).toHaveLength(1);

@@ -8,25 +8,48 @@ describe('person snapshots on events (persons-on-events)', () => {
   const ingestion = useIngestion();
 
   it.each([
-    ['$set: the last processed wins, whatever the timestamps', [
-      { event: 'a', timestamp: '2024-05-02T00:00:00Z', properties: { ...off, $set: { plan: 'pro' } } },
-      { event: 'b', timestamp: '2024-05-01T00:00:00Z', properties: { ...off, $set: { plan: 'free' } } },
-    ], [{ plan: 'pro' }, { plan: 'free' }], { plan: 'free' }],
-    ['$set_once: only keys the person lacks', [
-      { event: 'a', properties: { ...off, $set_once: { first: 'x' } } },
-      { event: 'b', properties: { ...off, $set_once: { first: 'y', other: 1 } } },
-    ], [{ first: 'x' }, { first: 'x', other: 1 }], { first: 'x', other: 1 }],
-    ['$set_once with null locks the key', [
-      { event: 'a', properties: { ...off, $set_once: { first: null } } },
-      { event: 'b', properties: { ...off, $set_once: { first: 'y' } } },
-    ], [{ first: null }, { first: null }], { first: null }],
-    ['a top-level $set overrides properties.$set', [
-      { event: 'a', $set: { plan: 'top' }, properties: { ...off, $set: { plan: 'inner', seats: 2 } } },
-    ], [{ plan: 'top', seats: 2 }], { plan: 'top', seats: 2 }],
-    ['$unset removes', [
-      { event: 'a', properties: { ...off, $set: { a: 1, b: 2 } } },
-      { event: 'b', properties: { ...off, $unset: ['a'] } },
-    ], [{ a: 1, b: 2 }, { b: 2 }], { b: 2 }],
+    [
+      '$set: the last processed wins, whatever the timestamps',
+      [
+        { event: 'a', timestamp: '2024-05-02T00:00:00Z', properties: { ...off, $set: { plan: 'pro' } } },
+        { event: 'b', timestamp: '2024-05-01T00:00:00Z', properties: { ...off, $set: { plan: 'free' } } },
+      ],
+      [{ plan: 'pro' }, { plan: 'free' }],
+      { plan: 'free' },
+    ],
+    [
+      '$set_once: only keys the person lacks',
+      [
+        { event: 'a', properties: { ...off, $set_once: { first: 'x' } } },
+        { event: 'b', properties: { ...off, $set_once: { first: 'y', other: 1 } } },
+      ],
+      [{ first: 'x' }, { first: 'x', other: 1 }],
+      { first: 'x', other: 1 },
+    ],
+    [
+      '$set_once with null locks the key',
+      [
+        { event: 'a', properties: { ...off, $set_once: { first: null } } },
+        { event: 'b', properties: { ...off, $set_once: { first: 'y' } } },
+      ],
+      [{ first: null }, { first: null }],
+      { first: null },
+    ],
+    [
+      'a top-level $set overrides properties.$set',
+      [{ event: 'a', $set: { plan: 'top' }, properties: { ...off, $set: { plan: 'inner', seats: 2 } } }],
+      [{ plan: 'top', seats: 2 }],
+      { plan: 'top', seats: 2 },
+    ],
+    [
+      '$unset removes',
+      [
+        { event: 'a', properties: { ...off, $set: { a: 1, b: 2 } } },
+        { event: 'b', properties: { ...off, $unset: ['a'] } },
+      ],
+      [{ a: 1, b: 2 }, { b: 2 }],
+      { b: 2 },
+    ],
     ['an event without updates still gets its person', [{ event: 'a', properties: off }], [{}], {}],
   ])('%s', (_name, events, snapshots, final) => {
     const sandbox = ingestion();
@@ -44,7 +67,7 @@ describe('person snapshots on events (persons-on-events)', () => {
     expect(sandbox.person('u')).toBeUndefined();
   });
 
-  it('keeps each event\'s snapshot when the person changes later', () => {
+  it("keeps each event's snapshot when the person changes later", () => {
     const sandbox = ingestion();
     sandbox.send({ event: 'a', properties: { ...off, $set: { plan: 'free' } } });
     sandbox.send({ event: 'b', properties: { ...off, $set: { plan: 'pro' } } });
@@ -54,7 +77,11 @@ describe('person snapshots on events (persons-on-events)', () => {
 
 describe('group snapshots on events', () => {
   const ingestion = useIngestion();
-  const identify = (key: string, set: Record<string, unknown>) => ({ event: '$groupidentify', distinct_id: `$company_${key}`, properties: { ...off, $group_type: 'company', $group_key: key, $group_set: set } });
+  const identify = (key: string, set: Record<string, unknown>) => ({
+    event: '$groupidentify',
+    distinct_id: `$company_${key}`,
+    properties: { ...off, $group_type: 'company', $group_key: key, $group_set: set },
+  });
   const usage = (key: string) => ({ event: 'used', properties: { ...off, $groups: { company: key } } });
 
   it('a group exists only after $groupidentify; events keep the group as it was', () => {

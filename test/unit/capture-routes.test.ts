@@ -35,7 +35,14 @@ describe('sandbox capture', () => {
     const [stored, ...rest] = storedEvents(sandbox, 1);
     expect(rest).toEqual([]);
     expect({ ...stored, properties: undefined }).toEqual({
-      team_id: 1, uuid: '0190aaaa-0000-7000-8000-000000000001', event: 'pageview', distinct_id: 'u1', timestamp: '2024-05-01T10:00:00.000Z', properties: undefined, historical_migration: 1, endpoint: '/batch/',
+      team_id: 1,
+      uuid: '0190aaaa-0000-7000-8000-000000000001',
+      event: 'pageview',
+      distinct_id: 'u1',
+      timestamp: '2024-05-01T10:00:00.000Z',
+      properties: undefined,
+      historical_migration: 1,
+      endpoint: '/batch/',
     });
     // The event's own properties, then what ingestion adds: the sender's address and its location.
     expect(JSON.parse(stored!.properties)).toMatchObject({ a: 1, $ip: '127.0.0.1', $geoip_city_name: 'Sandbox City' });
@@ -159,7 +166,10 @@ describe('sandbox capture', () => {
     const again = SandboxStore.open(file);
     expect(listSandboxProjects(again)).toEqual(projects);
     again.close();
-    expect(projects.map((p) => [p.id, p.role])).toEqual([[1, 'test'], [2, 'production']]);
+    expect(projects.map((p) => [p.id, p.role])).toEqual([
+      [1, 'test'],
+      [2, 'production'],
+    ]);
     expect(projects[0]!.apiToken).toMatch(/^phc_[A-Za-z0-9]{43}$/);
     expect(projects[0]!.apiToken).not.toBe(projects[1]!.apiToken);
   });

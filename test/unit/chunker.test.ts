@@ -58,7 +58,12 @@ describe('encodeEvent and batchBody', () => {
   });
 
   it('knows the exact body size', () => {
-    const [chunk] = chunksOf([1, 2, 3].map((i) => encodeEvent(outgoing(i, { event: `é${i}` }))), 10, 1e6, bodyOverheadBytes('phc_abc'));
+    const [chunk] = chunksOf(
+      [1, 2, 3].map((i) => encodeEvent(outgoing(i, { event: `é${i}` }))),
+      10,
+      1e6,
+      bodyOverheadBytes('phc_abc'),
+    );
     expect(batchBody('phc_abc', chunk!.eventsJson).length).toBe(chunk!.bytes);
     expect(batchBody('phc_abc', Buffer.alloc(0)).length).toBe(bodyOverheadBytes('phc_abc'));
   });
@@ -77,7 +82,16 @@ describe('ChunkBuilder', () => {
     ['by bytes (one byte short of two)', Array.from({ length: 3 }, (_, i) => outgoing(i + 1)), 100, 50 + 2 * size, [[1], [2], [3]]],
     ['by UTF-8 bytes, not characters', Array.from({ length: 3 }, (_, i) => wide(i + 1)), 100, 50 + 2 * size + 1, [[1], [2], [3]]],
     ['an event over the byte limit goes alone', [outgoing(1), outgoing(2, { propertiesJson: `{"x":"${'y'.repeat(500)}"}` }), outgoing(3)], 100, 50 + 2 * size + 1, [[1], [2], [3]]],
-    ['at a UTC day change', [outgoing(1), outgoing(2), outgoing(3, { timestampMs: T0 + DAY }), outgoing(4, { timestampMs: T0 + DAY + 1 })], 100, 1e6, [[1, 2], [3, 4]]],
+    [
+      'at a UTC day change',
+      [outgoing(1), outgoing(2), outgoing(3, { timestampMs: T0 + DAY }), outgoing(4, { timestampMs: T0 + DAY + 1 })],
+      100,
+      1e6,
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
     ['at a kind change', [outgoing(1), outgoing(2, { kind: 1 }), outgoing(3, { kind: 1 }), outgoing(4, { kind: 2 })], 100, 1e6, [[1], [2, 3], [4]]],
     ['nothing in, nothing out', [], 10, 1e6, []],
   ] as const)('cuts %s', (_name, events, maxEvents, maxBytes, expected) => {
@@ -87,7 +101,10 @@ describe('ChunkBuilder', () => {
   it('takes events larger than its scratch space, in any mix', () => {
     const big = (seq: number, n: number) => encodeEvent(outgoing(seq, { propertiesJson: `{"x":"${'€'.repeat(n)}"}` }));
     const events = [encodeEvent(outgoing(1)), big(2, 500_000), encodeEvent(outgoing(3)), big(4, 900_000), big(5, 10)];
-    expect(cut(events, 100, 4 * 1024 * 1024)).toEqual([[1, 2, 3], [4, 5]]);
+    expect(cut(events, 100, 4 * 1024 * 1024)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 });
 
@@ -95,7 +112,13 @@ describe('splitChunk', () => {
   it.each([
     [2, [[1], [2]]],
     [3, [[1, 2], [3]]],
-    [8, [[1, 2, 3, 4], [5, 6, 7, 8]]],
+    [
+      8,
+      [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+      ],
+    ],
   ])('%i events', (n, expected) => {
     const events = Array.from({ length: n }, (_, i) => encodeEvent(outgoing(i + 1, { event: `ä${'x'.repeat(i)}` })));
     const [chunk] = chunksOf(events, 100, 1e6, 40);

@@ -14,7 +14,11 @@ describe('classifyOutcome', () => {
     ['200 Ok', response(200, '{"status":"Ok"}'), { type: 'ok', status: 200 }],
     ['200 legacy status 1', response(200, '{"status":1}'), { type: 'ok' }],
     ['204', response(204), { type: 'ok' }],
-    ['400 JSON error', response(400, '{"status":400,"code":"missing_distinct_id","error":"event submitted without a distinct_id"}'), { type: 'rejected', status: 400, message: 'event submitted without a distinct_id (missing_distinct_id)' }],
+    [
+      '400 JSON error',
+      response(400, '{"status":400,"code":"missing_distinct_id","error":"event submitted without a distinct_id"}'),
+      { type: 'rejected', status: 400, message: 'event submitted without a distinct_id (missing_distinct_id)' },
+    ],
     ['400 plain text', response(400, 'failed to parse request'), { type: 'rejected', message: 'failed to parse request' }],
     ['401', response(401, '{"error":"API key is not valid: personal api key"}'), { type: 'fatal', kind: 'auth', status: 401 }],
     ['403', response(403, 'forbidden'), { type: 'fatal', kind: 'auth', status: 403 }],

@@ -23,7 +23,10 @@ import { parseArgv } from '../helpers/parse-argv.js';
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 async function exportSourceInput(args: string[]) {
-  const { args: [files], options } = await parseArgv(['export-source', ...args]);
+  const {
+    args: [files],
+    options,
+  } = await parseArgv(['export-source', ...args]);
   return toExportSourceInput(files as string[], options as unknown as ExportSourceOptions, NOW);
 }
 
@@ -83,7 +86,24 @@ describe('export-source', () => {
   it.each<[string, string[], Record<string, unknown>]>([
     [
       'CSV columns, groups, types, workers, zone, staging file',
-      ['--from', 'csv', 'a.csv', '--column', 'distinct_id=user_id', '--column', 'event=action', '--group', 'company=company_id', '--no-infer-types', '--workers', '0', '--timezone', 'Europe/Paris', '--staging', 'x.db'],
+      [
+        '--from',
+        'csv',
+        'a.csv',
+        '--column',
+        'distinct_id=user_id',
+        '--column',
+        'event=action',
+        '--group',
+        'company=company_id',
+        '--no-infer-types',
+        '--workers',
+        '0',
+        '--timezone',
+        'Europe/Paris',
+        '--staging',
+        'x.db',
+      ],
       {
         staging: 'x.db',
         workers: 0,
@@ -146,7 +166,7 @@ describe('export-source', () => {
     ],
     ['a delimiter written \\t', ['--from', 'csv', 'a.csv', '--delimiter', '\\t'], { readerOptions: expect.objectContaining({ delimiter: '\t' }) }],
     [
-      'options left at their defaults are named, so a file read before keeps its earlier read\'s values for them',
+      "options left at their defaults are named, so a file read before keeps its earlier read's values for them",
       ['--from', 'csv', 'a.csv'],
       { defaulted: ['encoding', 'delimiter', 'trim', 'minTime', 'segmentGroupType'], readerOptions: expect.objectContaining({ trim: true }) },
     ],
@@ -217,7 +237,10 @@ describe('export-source', () => {
 
 describe('export-source from a source API', () => {
   async function apiInput(args: string[]) {
-    const { args: [files], options } = await parseArgv(['export-source', ...args]);
+    const {
+      args: [files],
+      options,
+    } = await parseArgv(['export-source', ...args]);
     return toStageApiInput(files as string[], options as unknown as ExportSourceOptions, NOW);
   }
 
@@ -232,7 +255,18 @@ describe('export-source from a source API', () => {
       readerOptions: { inferTypes: true, columns: {}, timezone: undefined, groupType: undefined },
       rules: { mapping: undefined, formatRenames: MIXPANEL_EVENT_RENAMES, timezone: undefined, nowMs: NOW, minTimeMs: Date.UTC(2000, 0, 1), groups: [] },
       ingestion: { geoipFromIp: true, importSource: 'mixpanel' },
-      recordedOptions: { map: null, mapping: null, timezone: 'UTC', inferTypes: true, columns: {}, groups: [], minTime: '2000-01-01T00:00:00.000Z', geoip: true, identityLinks: true, sessionize: null },
+      recordedOptions: {
+        map: null,
+        mapping: null,
+        timezone: 'UTC',
+        inferTypes: true,
+        columns: {},
+        groups: [],
+        minTime: '2000-01-01T00:00:00.000Z',
+        geoip: true,
+        identityLinks: true,
+        sessionize: null,
+      },
       passes: {},
       workers: undefined,
       maxRequestsPerHour: undefined,
@@ -245,13 +279,39 @@ describe('export-source from a source API', () => {
 
   it('takes the API flags', async () => {
     const input = await apiInput([
-      '--from', 'amplitude-api', '--start', '2025-01-01T00', '--end', '2025-01-31T23', '--config', 'c.json', '--max-requests-per-hour', '0',
-      '--api-concurrency', '1', '--hours-per-request', '6', '--idle-timeout-ms', '5000', '--retry-initial-ms', '1', '--retry-max-delay-ms', '5', '--retry-budget-ms', '100',
+      '--from',
+      'amplitude-api',
+      '--start',
+      '2025-01-01T00',
+      '--end',
+      '2025-01-31T23',
+      '--config',
+      'c.json',
+      '--max-requests-per-hour',
+      '0',
+      '--api-concurrency',
+      '1',
+      '--hours-per-request',
+      '6',
+      '--idle-timeout-ms',
+      '5000',
+      '--retry-initial-ms',
+      '1',
+      '--retry-max-delay-ms',
+      '5',
+      '--retry-budget-ms',
+      '100',
     ]);
     expect(input).toMatchObject({
-      api: 'amplitude-api', config: 'c.json', maxRequestsPerHour: 0, concurrency: 1, hoursPerRequest: 6, idleTimeoutMs: 5000,
+      api: 'amplitude-api',
+      config: 'c.json',
+      maxRequestsPerHour: 0,
+      concurrency: 1,
+      hoursPerRequest: 6,
+      idleTimeoutMs: 5000,
       retryPolicy: { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 100 },
-      readerOptions: { timezone: undefined }, recordedOptions: { timezone: null },
+      readerOptions: { timezone: undefined },
+      recordedOptions: { timezone: null },
     });
   });
 
@@ -262,7 +322,10 @@ describe('export-source from a source API', () => {
 
   it.each<[string[], string]>([
     [['--from', 'mixpanel-api', '--project', 'old', '--start', '2025-01-01', '--end', '2025-01-02'], '--project applies to --from posthog-api only'],
-    [['--from', 'mixpanel-api', 'export.jsonl', '--start', '2025-01-01', '--end', '2025-01-02'], "--from mixpanel-api fetches from Mixpanel's export API: give --start and --end, not files (export.jsonl)"],
+    [
+      ['--from', 'mixpanel-api', 'export.jsonl', '--start', '2025-01-01', '--end', '2025-01-02'],
+      "--from mixpanel-api fetches from Mixpanel's export API: give --start and --end, not files (export.jsonl)",
+    ],
     [['--from', 'amplitude-api', '--start', '2025-01-01', '--end', '2025-01-02', '--timezone', 'Europe/Paris'], '--timezone does not apply to --from amplitude'],
   ])('%j is a usage error', async (args, message) => {
     const error = await apiInput(args).catch((e: unknown) => e);
@@ -301,10 +364,24 @@ describe('identify-users and identify-groups', () => {
   });
 
   it.each<[string[], Record<string, unknown>]>([
-    [['--group-type', 'company'], { format: 'groups-jsonl', command: 'identify-groups', readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' }, ingestion: { geoipFromIp: true, importSource: 'identify-groups' } }],
+    [
+      ['--group-type', 'company'],
+      {
+        format: 'groups-jsonl',
+        command: 'identify-groups',
+        readerOptions: { inferTypes: true, groupType: 'company', keyColumn: 'group_key' },
+        ingestion: { geoipFromIp: true, importSource: 'identify-groups' },
+      },
+    ],
     [['--group-type', 'company', '--no-geoip'], { ingestion: { geoipFromIp: false, importSource: 'identify-groups' }, recordedOptions: { geoip: false } }],
-    [['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'], { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } }],
-    [['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'], { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } }],
+    [
+      ['--group-type', ' team ', '--key-column', 'id', '--timezone', 'Europe/Paris'],
+      { readerOptions: { inferTypes: true, groupType: 'team', keyColumn: 'id' }, rules: { timezone: 'Europe/Paris', nowMs: NOW, kind: 2 } },
+    ],
+    [
+      ['--group-type', 'company', '--allow-before', '1990-01-01', '--replace-changed'],
+      { replaceChanged: true, rules: { minTimeMs: Date.UTC(1990, 0, 1) }, recordedOptions: { minTime: '1990-01-01T00:00:00.000Z' } },
+    ],
   ])('stages $groupidentify: %j', async (extra, expected) => {
     const { args, options } = await parseArgv(['identify-groups', '--from', 'jsonl', 'companies.jsonl', ...extra]);
     expect(toIdentifyGroupsInput(args[0] as string[], options as unknown as IdentifyOptions, NOW)).toMatchObject(expected);
@@ -313,9 +390,15 @@ describe('identify-users and identify-groups', () => {
   it.each<[string[], Record<string, unknown>]>([
     [
       ['identify-users', '--from', 'csv', 'u.csv', '--column', 'distinct_id=user_id', '--delimiter', ';', '--encoding', 'latin1'],
-      { readerOptions: { inferTypes: true, setOnce: [], columns: { distinct_id: 'user_id' }, delimiter: ';', encoding: 'windows-1252', trim: true }, recordedOptions: expect.objectContaining({ columns: { distinct_id: 'user_id' } }) },
+      {
+        readerOptions: { inferTypes: true, setOnce: [], columns: { distinct_id: 'user_id' }, delimiter: ';', encoding: 'windows-1252', trim: true },
+        recordedOptions: expect.objectContaining({ columns: { distinct_id: 'user_id' } }),
+      },
     ],
-    [['identify-groups', '--from', 'jsonl', 'g.jsonl', '--group-type', 'company', '--column', 'timestamp=meta.updated'], { readerOptions: expect.objectContaining({ columns: { timestamp: 'meta.updated' } }) }],
+    [
+      ['identify-groups', '--from', 'jsonl', 'g.jsonl', '--group-type', 'company', '--column', 'timestamp=meta.updated'],
+      { readerOptions: expect.objectContaining({ columns: { timestamp: 'meta.updated' } }) },
+    ],
   ])('reading flags: %j', async (argv, expected) => {
     const { args, options } = await parseArgv(argv);
     const input = argv[0] === 'identify-users' ? toIdentifyUsersInput : toIdentifyGroupsInput;
@@ -339,17 +422,55 @@ describe('identify-users and identify-groups', () => {
 
 describe('import and resume', () => {
   it.each<[string[], Record<string, unknown>, boolean]>([
-    [['--project', 'test'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, false],
     [
-      ['--project', 'prod', '--sample', '10', '--skip-test-first', '--skip-preflight', '--config', 'c.json', '--staging', 's.db', '--chunk-events', '5', '--no-gzip', '--quiet', '--max-dead-letters', '0'],
+      ['--project', 'test'],
+      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} },
+      false,
+    ],
+    [
+      [
+        '--project',
+        'prod',
+        '--sample',
+        '10',
+        '--skip-test-first',
+        '--skip-preflight',
+        '--config',
+        'c.json',
+        '--staging',
+        's.db',
+        '--chunk-events',
+        '5',
+        '--no-gzip',
+        '--quiet',
+        '--max-dead-letters',
+        '0',
+      ],
       { staging: 's.db', config: 'c.json', project: 'prod', sample: 10, skipTestFirst: true, skipPreflight: true, retryDeadLetters: false, given: { chunkEvents: 5, gzip: false, maxDeadLetters: 0 } },
       false,
     ],
-    [['--project', 'test', '--dry-run', '--json'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} }, true],
-    [['--project', 'test', '--retry-dead-letters'], { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} }, false],
+    [
+      ['--project', 'test', '--dry-run', '--json'],
+      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: {} },
+      true,
+    ],
+    [
+      ['--project', 'test', '--retry-dead-letters'],
+      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: true, given: {} },
+      false,
+    ],
     [
       ['--project', 'test', '--people-last', '--include-recent'],
-      { staging: './migration.db', config: undefined, project: 'test', sample: undefined, skipTestFirst: false, skipPreflight: false, retryDeadLetters: false, given: { peopleLast: true, includeRecent: true } },
+      {
+        staging: './migration.db',
+        config: undefined,
+        project: 'test',
+        sample: undefined,
+        skipTestFirst: false,
+        skipPreflight: false,
+        retryDeadLetters: false,
+        given: { peopleLast: true, includeRecent: true },
+      },
       false,
     ],
   ])('import %j', async (args, expected, dryRun) => {
@@ -411,7 +532,7 @@ describe('sandbox', () => {
     expect(typeof sandbox.capture?.random).toBe('function');
   });
 
-  it('takes the query API\'s row cap and execution limit', async () => {
+  it("takes the query API's row cap and execution limit", async () => {
     const { options } = await parseArgv(['sandbox', '--query-max-rows', '10000', '--query-max-scanned-rows', '500000']);
     expect(toSandboxOptions(options as unknown as SandboxCommandOptions).api?.query).toEqual({ maxRows: 10_000, maxScannedRows: 500_000 });
   });
@@ -490,7 +611,12 @@ describe('export-source filters and --transform', () => {
   it.each<[string, string[], Record<string, unknown>, Record<string, unknown>]>([
     ['--only-events, comma-separated and repeated, each once and sorted', ['--only-events', 'b, a', '--only-events', 'a,,c'], { onlyEvents: ['a', 'b', 'c'] }, { onlyEvents: ['a', 'b', 'c'] }],
     ['--skip-events', ['--skip-events', 'test_event'], { skipEvents: ['test_event'] }, { skipEvents: ['test_event'] }],
-    ['--since a day, --until a time with a zone', ['--since', '2024-01-01', '--until', '2024-06-30T12:00:00+02:00'], { sinceMs: Date.UTC(2024, 0, 1), untilMs: Date.UTC(2024, 5, 30, 10) }, { since: '2024-01-01T00:00:00.000Z', until: '2024-06-30T10:00:00.000Z' }],
+    [
+      '--since a day, --until a time with a zone',
+      ['--since', '2024-01-01', '--until', '2024-06-30T12:00:00+02:00'],
+      { sinceMs: Date.UTC(2024, 0, 1), untilMs: Date.UTC(2024, 5, 30, 10) },
+      { since: '2024-01-01T00:00:00.000Z', until: '2024-06-30T10:00:00.000Z' },
+    ],
   ])('%s', async (_name, args, filters, recorded) => {
     const input = await exportSourceInput(['--from', 'csv', 'a.csv', ...args]);
     expect(input.rules.filters).toEqual(filters);
@@ -514,7 +640,10 @@ describe('export-source filters and --transform', () => {
   });
 
   it('applies to the source APIs too', async () => {
-    const { args: [files], options } = await parseArgv(['export-source', '--from', 'mixpanel-api', '--start', '2025-01-01', '--end', '2025-01-02', '--transform', identity, '--skip-events', 'x']);
+    const {
+      args: [files],
+      options,
+    } = await parseArgv(['export-source', '--from', 'mixpanel-api', '--start', '2025-01-01', '--end', '2025-01-02', '--transform', identity, '--skip-events', 'x']);
     const input = await toStageApiInput(files as string[], options as unknown as ExportSourceOptions, NOW);
     expect(input.rules).toMatchObject({ transform: { name: 'identity.mjs' }, filters: { skipEvents: ['x'] } });
   });

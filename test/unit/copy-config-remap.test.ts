@@ -32,9 +32,27 @@ describe('remapReferences', () => {
   });
 
   it('reports what has no counterpart, once, and leaves it as it was', () => {
-    const result = remapReferences({ series: [{ kind: 'ActionsNode', id: 9 }, { kind: 'ActionsNode', id: 9 }], properties: [{ type: 'cohort', key: 'id', value: 8 }] }, maps);
-    expect(result.missing).toEqual([{ kind: 'action', id: 9 }, { kind: 'cohort', id: 8 }]);
-    expect(result.value).toEqual({ series: [{ kind: 'ActionsNode', id: 9 }, { kind: 'ActionsNode', id: 9 }], properties: [{ type: 'cohort', key: 'id', value: 8 }] });
+    const result = remapReferences(
+      {
+        series: [
+          { kind: 'ActionsNode', id: 9 },
+          { kind: 'ActionsNode', id: 9 },
+        ],
+        properties: [{ type: 'cohort', key: 'id', value: 8 }],
+      },
+      maps,
+    );
+    expect(result.missing).toEqual([
+      { kind: 'action', id: 9 },
+      { kind: 'cohort', id: 8 },
+    ]);
+    expect(result.value).toEqual({
+      series: [
+        { kind: 'ActionsNode', id: 9 },
+        { kind: 'ActionsNode', id: 9 },
+      ],
+      properties: [{ type: 'cohort', key: 'id', value: 8 }],
+    });
   });
 
   it.each([

@@ -37,9 +37,7 @@ describe('DELIVERY_OPTIONS', () => {
   });
 
   it('refuses a value over its bound, naming the flag', () => {
-    expect(() => resolveSettings('https://us.i.posthog.com', { chunkBytes: 17 * 1024 * 1024 })).toThrow(
-      '--chunk-bytes 17825792: at most 16777216 (PostHog refuses bodies over 20 MB)',
-    );
+    expect(() => resolveSettings('https://us.i.posthog.com', { chunkBytes: 17 * 1024 * 1024 })).toThrow('--chunk-bytes 17825792: at most 16777216 (PostHog refuses bodies over 20 MB)');
   });
 });
 

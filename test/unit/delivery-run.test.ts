@@ -32,9 +32,14 @@ function events(n: number, over: (i: number) => Partial<OutgoingEvent> = () => (
 /** Pending events in memory, in send order, paged like the staging file. */
 function arraySource(all: OutgoingEvent[]): DeliverySource {
   const sorted = [...all].sort((a, b) => a.kind - b.kind || a.timestampMs - b.timestampMs || a.seq - b.seq);
-  const after = (e: OutgoingEvent, c: SendCursor) =>
-    e.kind !== c.kind ? e.kind > c.kind : e.timestampMs !== c.timestampMs ? e.timestampMs > c.timestampMs : e.seq > c.seq;
-  return { page: (cursor, limit) => sorted.filter((e) => cursor === undefined || after(e, cursor)).slice(0, limit).map(encodeEvent) };
+  const after = (e: OutgoingEvent, c: SendCursor) => (e.kind !== c.kind ? e.kind > c.kind : e.timestampMs !== c.timestampMs ? e.timestampMs > c.timestampMs : e.seq > c.seq);
+  return {
+    page: (cursor, limit) =>
+      sorted
+        .filter((e) => cursor === undefined || after(e, cursor))
+        .slice(0, limit)
+        .map(encodeEvent),
+  };
 }
 
 function fakeClock(graceSleep?: (signal: AbortSignal) => Promise<void>, graceMs = 1234): Clock & { waits: number[] } {
@@ -160,7 +165,12 @@ describe('runDelivery', () => {
   it('keeps to --max-rate by waiting, not by sending less', async () => {
     const sandbox = await sandboxAt();
     const clock = fakeClock();
-    const h = harness(sandbox, events(3000, (i) => ({ timestampMs: T0 + i })), { chunkEvents: 500, maxRate: 1000, concurrency: 1 }, clock);
+    const h = harness(
+      sandbox,
+      events(3000, (i) => ({ timestampMs: T0 + i })),
+      { chunkEvents: 500, maxRate: 1000, concurrency: 1 },
+      clock,
+    );
     const result = await runDelivery(h.options);
     expect(result.stats.delivered).toBe(3000);
     expect(clock.waits.reduce((a, b) => a + b, 0)).toBe(2500);
@@ -195,7 +205,12 @@ describe('runDelivery', () => {
     let release: (() => void) | undefined;
     const hang = new Promise<void>((resolve) => (release = resolve));
     const sandbox = await sandboxAt({ capture: { faults: { slow: 1, slowMs: 50 }, sleep: () => hang } });
-    const h = harness(sandbox, events(40), { chunkEvents: 10, concurrency: 2 }, fakeClock(() => Promise.resolve()));
+    const h = harness(
+      sandbox,
+      events(40),
+      { chunkEvents: 10, concurrency: 2 },
+      fakeClock(() => Promise.resolve()),
+    );
     setImmediate(() => h.interrupt.abort());
     const result = await runDelivery(h.options);
     release!();

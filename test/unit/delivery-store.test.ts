@@ -24,7 +24,10 @@ function staged(i: number, kind: 0 | 1 | 2, timestampMs: number): StagedEvent {
 
 function stage(store: StagingStore, events: StagedEvent[]): void {
   const readId = beginRead(store, { path: '/src.csv', format: 'csv', command: 'test', sizeBytes: 1, options: {} });
-  new EventWriter(store).write(readId, events.map((event, i) => ({ line: i + 2, raw: '', event })));
+  new EventWriter(store).write(
+    readId,
+    events.map((event, i) => ({ line: i + 2, raw: '', event })),
+  );
   finishRead(store, readId, { rowsRead: events.length, staged: events.length, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 }, undefined);
 }
 
@@ -67,7 +70,9 @@ describe('delivery store', () => {
     for (const size of [1, 2, 100]) expect(allPages(resumed, size)).toEqual([4, 1, 5, 2]);
     expect(findProjectRecord(store, 'test')).toMatchObject({ delivered: 3, deadLetters: 1 });
     expect(latestUnfinishedRun(store)).toMatchObject({ id: run.id, project: 'test', delivered: 3, deadLetters: 1, status: 'running' });
-    expect(listDeadLetters(store)).toEqual([{ project: 'test', uuid: '01900000-0000-7000-8000-000000000007', event: '$identify', timestamp: new Date(T0 - 1).toISOString(), status: 400, message: 'event submitted without a distinct_id' }]);
+    expect(listDeadLetters(store)).toEqual([
+      { project: 'test', uuid: '01900000-0000-7000-8000-000000000007', event: '$identify', timestamp: new Date(T0 - 1).toISOString(), status: 400, message: 'event submitted without a distinct_id' },
+    ]);
     expect(totalStaged(store)).toBe(8);
     store.close();
   });
@@ -94,7 +99,10 @@ describe('delivery store', () => {
 
   it('skips rows settled before the run whether they were delivered or dead-lettered, per project', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
-    stage(store, [1, 2, 3, 4].map((i) => staged(i, 0, T0 + i)));
+    stage(
+      store,
+      [1, 2, 3, 4].map((i) => staged(i, 0, T0 + i)),
+    );
     const [a, b] = ['a', 'b'].map((name) => bindProject(store, { name, role: 'test', host: 'http://127.0.0.1:1' })) as [ProjectRecord, ProjectRecord];
     const run = startRun(store, { projectId: a.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
     new DeliveryCheckpoint(store, a.id, run.id).deadLettered([{ seq: 4, status: 413, message: 'too large' }]);
@@ -106,7 +114,10 @@ describe('delivery store', () => {
 
   it('records a chunk of deliveries in one statement, counting only new rows', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
-    stage(store, Array.from({ length: 2000 }, (_, i) => staged(i + 1, 0, T0 + i)));
+    stage(
+      store,
+      Array.from({ length: 2000 }, (_, i) => staged(i + 1, 0, T0 + i)),
+    );
     const project = bindProject(store, { name: 'p', role: 'test', host: 'http://127.0.0.1:1' });
     const run = startRun(store, { projectId: project.id, sample: undefined, skipTestFirst: false, settings: {}, configPath: undefined });
     const checkpoint = new DeliveryCheckpoint(store, project.id, run.id);

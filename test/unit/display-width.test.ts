@@ -45,7 +45,15 @@ describe('table', () => {
 
   it('fitColumn cuts one column so the table fits a width', () => {
     const long = `  ${'deep/'.repeat(30)}events.csv`;
-    const rows = fitColumn([['  file', 'format', 'rows'], [long, 'csv', '1,000'], ['  short.csv', 'jsonl', '2']], 0, 60);
+    const rows = fitColumn(
+      [
+        ['  file', 'format', 'rows'],
+        [long, 'csv', '1,000'],
+        ['  short.csv', 'jsonl', '2'],
+      ],
+      0,
+      60,
+    );
     const lines = table(rows).split('\n');
     expect(Math.max(...lines.map(displayWidth))).toBeLessThanOrEqual(60);
     expect(rows[1]![0]).toMatch(/^ {2}deep\/.*….*events\.csv$/);

@@ -14,11 +14,26 @@ const MIB = 1024 * 1024;
 describe('scopes check', () => {
   it.each<[string, PersonalKeyFacts, 'ok' | 'warning', RegExp]>([
     ['every scope', { state: 'listed', projectId: '1', scopes: ['*'], scopedTeams: [] }, 'ok', /has every scope the commands use/],
-    ['writes imply reads', { state: 'listed', projectId: '1', scopes: ['project:write', 'query:read', 'group:read', 'organization_member:read', 'access_control:write', 'export:write', 'insight:read', 'dashboard:read', 'billing:read'], scopedTeams: [] }, 'ok', /every scope/],
+    [
+      'writes imply reads',
+      {
+        state: 'listed',
+        projectId: '1',
+        scopes: ['project:write', 'query:read', 'group:read', 'organization_member:read', 'access_control:write', 'export:write', 'insight:read', 'dashboard:read', 'billing:read'],
+        scopedTeams: [],
+      },
+      'ok',
+      /every scope/,
+    ],
     ['no query:read', { state: 'listed', projectId: '1', scopes: ['project:read'], scopedTeams: [] }, 'warning', /lacks query:read \(`migrate verify` and the existing-data check\), group:read/],
     ['limited to another project', { state: 'listed', projectId: '1', scopes: ['*'], scopedTeams: [7, 8] }, 'warning', /limited to projects 7, 8, not project 1/],
     ['limited to this project', { state: 'listed', projectId: '1', scopes: ['*'], scopedTeams: [1] }, 'ok', /every scope/],
-    ['probed, all reads granted', { state: 'probed', projectId: '1', granted: ['project:read'], missing: [] }, 'ok', /every read scope .*access_control:write and export:write cannot be tried without changing something/],
+    [
+      'probed, all reads granted',
+      { state: 'probed', projectId: '1', granted: ['project:read'], missing: [] },
+      'ok',
+      /every read scope .*access_control:write and export:write cannot be tried without changing something/,
+    ],
     ['probed, one missing', { state: 'probed', projectId: '1', granted: [], missing: ['group:read'] }, 'warning', /lacks group:read \(`migrate groups`/],
     ['no personal key', { state: 'none' }, 'warning', /no personal API key is configured: `migrate verify` cannot prove/],
     ['unusable', { state: 'unusable', reason: 'environment variable PHX is not set' }, 'warning', /cannot be used: environment variable PHX is not set/],
@@ -88,8 +103,24 @@ describe('disk estimates', () => {
       { path: '/b.csv', sizeBytes: 4 * MIB, compressed: false },
     ];
     expect(stagingNeed(sources, new Map())).toEqual({ bytes: 21 * MIB + WAL_ALLOWANCE_BYTES, exact: true });
-    expect(stagingNeed(sources, new Map([['/a.csv', 10 * MIB], ['/b.csv', 2 * MIB]]))).toEqual({ bytes: 3 * MIB + WAL_ALLOWANCE_BYTES, exact: true });
-    expect(stagingNeed(sources, new Map([['/a.csv', 10 * MIB], ['/b.csv', 4 * MIB]]))).toEqual({ bytes: 0, exact: true });
+    expect(
+      stagingNeed(
+        sources,
+        new Map([
+          ['/a.csv', 10 * MIB],
+          ['/b.csv', 2 * MIB],
+        ]),
+      ),
+    ).toEqual({ bytes: 3 * MIB + WAL_ALLOWANCE_BYTES, exact: true });
+    expect(
+      stagingNeed(
+        sources,
+        new Map([
+          ['/a.csv', 10 * MIB],
+          ['/b.csv', 4 * MIB],
+        ]),
+      ),
+    ).toEqual({ bytes: 0, exact: true });
   });
 
   it('guesses for compressed sources, and says so', () => {
@@ -116,7 +147,13 @@ describe('existing data check', () => {
 
   it.each<[string, StagedFacts | undefined, ProjectEventsFacts, 'ok' | 'warning', RegExp]>([
     ['nothing staged', undefined, { state: 'not-checked', reason: 'x' }, 'ok', /no events staged yet/],
-    ['an empty project', staged(), counted([0, 0, 0]), 'ok', /holds no events on the staged days; the migration adds 30 events over 3 days \(2025-01-01 .. 2025-01-03; at most 20 a day, on 2025-01-02\)/],
+    [
+      'an empty project',
+      staged(),
+      counted([0, 0, 0]),
+      'ok',
+      /holds no events on the staged days; the migration adds 30 events over 3 days \(2025-01-01 .. 2025-01-03; at most 20 a day, on 2025-01-02\)/,
+    ],
     ['a project with data', staged(), counted([7, 0, 2]), 'warning', /already holds 9 events on 2 of the 3 staged days \(2025-01-01: 7, 2025-01-03: 2\): a re-import, or a live SDK/],
     ['a continued import', staged(10), counted([7, 0, 3]), 'ok', /this staging file already delivered 10 events to it/],
     ['no query:read', staged(), { state: 'not-checked', reason: 'the personal key lacks query:read' }, 'ok', /was not checked: the personal key lacks query:read/],
@@ -132,8 +169,18 @@ describe('ingestion rules check', () => {
   it.each<[string, StagedRuleFacts | undefined, 'ok' | 'warning' | 'problem', RegExp]>([
     ['no staging file', undefined, 'ok', /no staging file to check yet/],
     ['all well', { groupTypes: uses('company'), olderGeoReads: [] }, 'ok', /no staged row would be located at this machine; group types company \(PostHog takes 5\)/],
-    ['six group types', { groupTypes: uses('a', 'b', 'c', 'd', 'e', 'f'), olderGeoReads: [] }, 'problem', /uses 6 group types.*: a \(2 rows, first at \/d\/e.csv:2\), .*f \(2 rows, first at \/d\/e.csv:7\)/],
-    ['rows staged by an older migrate', { groupTypes: [], olderGeoReads: [{ path: '/d/old.csv', staged: 1200 }] }, 'warning', /1 read staged by an older migrate \(\/d\/old.csv\) set no \$geoip_disable: PostHog would locate their 1,200 rows, and their persons, at this machine/],
+    [
+      'six group types',
+      { groupTypes: uses('a', 'b', 'c', 'd', 'e', 'f'), olderGeoReads: [] },
+      'problem',
+      /uses 6 group types.*: a \(2 rows, first at \/d\/e.csv:2\), .*f \(2 rows, first at \/d\/e.csv:7\)/,
+    ],
+    [
+      'rows staged by an older migrate',
+      { groupTypes: [], olderGeoReads: [{ path: '/d/old.csv', staged: 1200 }] },
+      'warning',
+      /1 read staged by an older migrate \(\/d\/old.csv\) set no \$geoip_disable: PostHog would locate their 1,200 rows, and their persons, at this machine/,
+    ],
   ])('%s', (_name, rules, verdict, message) => {
     const result = ingestionRulesCheck(rules);
     expect([result.verdict, result.message]).toEqual([verdict, expect.stringMatching(message)]);
@@ -142,12 +189,27 @@ describe('ingestion rules check', () => {
 
 describe('billing check', () => {
   it.each<[string, BillingFacts, 'ok' | 'warning' | 'problem', RegExp]>([
-    ['no limit', { state: 'read', eventsUsage: 1000, eventsLimit: null, periodEnd: '2026-04-01T00:00:00Z' }, 'ok', /3,000 events staged; the organization has no billing limit on events \(1,000 events this billing period, a period that ends 2026-04-01\)/],
+    [
+      'no limit',
+      { state: 'read', eventsUsage: 1000, eventsLimit: null, periodEnd: '2026-04-01T00:00:00Z' },
+      'ok',
+      /3,000 events staged; the organization has no billing limit on events \(1,000 events this billing period, a period that ends 2026-04-01\)/,
+    ],
     ['room under the limit', { state: 'read', eventsUsage: 1000, eventsLimit: 10_000, periodEnd: null }, 'ok', /used 1,000 of its limit of 10,000 events this billing period, room for the migration/],
-    ['the migration passes the limit', { state: 'read', eventsUsage: 8000, eventsLimit: 10_000, periodEnd: null }, 'warning', /may pass the limit \(PostHog drops events over a billing limit while still answering 200/],
+    [
+      'the migration passes the limit',
+      { state: 'read', eventsUsage: 8000, eventsLimit: 10_000, periodEnd: null },
+      'warning',
+      /may pass the limit \(PostHog drops events over a billing limit while still answering 200/,
+    ],
     ['over the limit already', { state: 'read', eventsUsage: 10_000, eventsLimit: 10_000, periodEnd: null }, 'problem', /would look delivered and store nothing/],
     ['no billing access', { state: 'unreadable', status: 403, message: 'You do not have billing access' }, 'warning', /the billing API did not answer \(403: You do not have billing access\)/],
-    ['not checked', { state: 'not-checked', reason: 'no personal API key is configured' }, 'warning', /PostHog drops events over a billing limit while still answering 200, and the organization's usage was not read: no personal API key/],
+    [
+      'not checked',
+      { state: 'not-checked', reason: 'no personal API key is configured' },
+      'warning',
+      /PostHog drops events over a billing limit while still answering 200, and the organization's usage was not read: no personal API key/,
+    ],
   ])('%s', (_name, billing, verdict, message) => {
     const result = billingCheck(billing, 3000);
     expect([result.verdict, result.message]).toEqual([verdict, expect.stringMatching(message)]);

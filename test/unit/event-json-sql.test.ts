@@ -121,7 +121,10 @@ describe('event JSON built by SQLite', () => {
       const span = i % 3 === 0 ? MAX_DATE_MS : i % 3 === 1 ? 1e13 : 4e12; // everything, years 1653-2286, 1843-2096
       return Math.round((random() * 2 - 1) * span);
     });
-    const results = bothWays(db, times.map((timestampMs) => row({ timestampMs })));
+    const results = bothWays(
+      db,
+      times.map((timestampMs) => row({ timestampMs })),
+    );
     expect(results.filter((r) => r.sql !== r.js || r.page !== r.js)).toEqual([]);
     db.close();
   });

@@ -12,9 +12,16 @@ const JSON_LINES = ['.jsonl', '.ndjson', '.json'];
 function exportsFolder(): string {
   const dir = tempDir();
   const files = [
-    'export/123456/123456_2025-09-01_10#0.json.gz', 'export/123456/123456_2025-09-01_9#0.json.gz', 'export/123456/123456_2025-09-01_9#1.json.gz',
-    'export/archive.zip', 'export/README.md', 'export/.DS_Store', 'export/.cache/old.json', 'export/__MACOSX/._a.json',
-    'export/b.jsonl', 'export/A.ndjson',
+    'export/123456/123456_2025-09-01_10#0.json.gz',
+    'export/123456/123456_2025-09-01_9#0.json.gz',
+    'export/123456/123456_2025-09-01_9#1.json.gz',
+    'export/archive.zip',
+    'export/README.md',
+    'export/.DS_Store',
+    'export/.cache/old.json',
+    'export/__MACOSX/._a.json',
+    'export/b.jsonl',
+    'export/A.ndjson',
   ];
   for (const file of files) {
     mkdirSync(join(dir, file, '..'), { recursive: true });
@@ -29,8 +36,12 @@ describe('expanding source arguments', () => {
   it('reads a directory recursively: the names the format reads and zips, hidden files skipped, natural order', async () => {
     const dir = exportsFolder();
     expect(relativeTo(dir)(await expandInput(join(dir, 'export'), JSON_LINES))).toEqual([
-      'export/123456/123456_2025-09-01_9#0.json.gz', 'export/123456/123456_2025-09-01_9#1.json.gz', 'export/123456/123456_2025-09-01_10#0.json.gz',
-      'export/A.ndjson', 'export/archive.zip', 'export/b.jsonl',
+      'export/123456/123456_2025-09-01_9#0.json.gz',
+      'export/123456/123456_2025-09-01_9#1.json.gz',
+      'export/123456/123456_2025-09-01_10#0.json.gz',
+      'export/A.ndjson',
+      'export/archive.zip',
+      'export/b.jsonl',
     ]);
   });
 
@@ -53,9 +64,7 @@ describe('expanding source arguments', () => {
       writeFileSync(join(dir, file), file.endsWith('complete') || file.endsWith('_SUCCESS') ? '' : '{}\n');
     }
     expect(relativeTo(dir)(await expandInput(join(dir, 'raw'), JSON_LINES))).toEqual(['raw/123/2025/09/01/full_day/part-1.json.gz']);
-    expect(relativeTo(dir)(await expandInput(join(dir, 'raw/*/*/*/*/full_day/*'), JSON_LINES))).toEqual([
-      'raw/123/2025/09/01/full_day/part-0', 'raw/123/2025/09/01/full_day/part-1.json.gz',
-    ]);
+    expect(relativeTo(dir)(await expandInput(join(dir, 'raw/*/*/*/*/full_day/*'), JSON_LINES))).toEqual(['raw/123/2025/09/01/full_day/part-0', 'raw/123/2025/09/01/full_day/part-1.json.gz']);
   });
 
   it('reads a hidden directory the user names', async () => {
@@ -72,8 +81,23 @@ describe('expanding source arguments', () => {
   });
 
   it.each<[string, (dir: string) => string, RegExp]>([
-    ['an empty directory', (dir) => { mkdirSync(join(dir, 'empty')); return join(dir, 'empty'); }, /no source files in this directory \(looked for names ending \.jsonl, \.ndjson, \.json, \.zip, optionally \.gz; it has no files\)/],
-    ['a directory with unrelated files', (dir) => { mkdirSync(join(dir, 'docs')); writeFileSync(join(dir, 'docs/notes.md'), ''); return join(dir, 'docs'); }, /it has 1 other file\(s\), e\.g\. .*notes\.md/],
+    [
+      'an empty directory',
+      (dir) => {
+        mkdirSync(join(dir, 'empty'));
+        return join(dir, 'empty');
+      },
+      /no source files in this directory \(looked for names ending \.jsonl, \.ndjson, \.json, \.zip, optionally \.gz; it has no files\)/,
+    ],
+    [
+      'a directory with unrelated files',
+      (dir) => {
+        mkdirSync(join(dir, 'docs'));
+        writeFileSync(join(dir, 'docs/notes.md'), '');
+        return join(dir, 'docs');
+      },
+      /it has 1 other file\(s\), e\.g\. .*notes\.md/,
+    ],
     ['a glob that matches nothing', (dir) => join(dir, 'export/*.csv'), /no file matches this pattern/],
   ])('refuses %s with a clear message', async (_name, arg, message) => {
     const dir = exportsFolder();

@@ -33,9 +33,17 @@ describe('Mixpanel raw export', () => {
 
   it.each<[string, HttpOutcome, unknown]>([
     ['200', answer(200), { type: 'data' }],
-    ['401', answer(401, '{"error": "Invalid credentials"}'), { type: 'stop', kind: 'auth', message: `Mixpanel refused the credentials (HTTP 401: Invalid credentials); check ${target.credentialSettings}` }],
+    [
+      '401',
+      answer(401, '{"error": "Invalid credentials"}'),
+      { type: 'stop', kind: 'auth', message: `Mixpanel refused the credentials (HTTP 401: Invalid credentials); check ${target.credentialSettings}` },
+    ],
     ['403', answer(403, '{"error": "no access"}'), { type: 'stop', kind: 'auth' }],
-    ['400', answer(400, '{"request": "/api/2.0/export", "error": "invalid project_id"}'), { type: 'stop', kind: 'remote', message: 'Mixpanel refused the request for 2024-03-05 (HTTP 400: invalid project_id); check sources.mixpanel.projectId' }],
+    [
+      '400',
+      answer(400, '{"request": "/api/2.0/export", "error": "invalid project_id"}'),
+      { type: 'stop', kind: 'remote', message: 'Mixpanel refused the request for 2024-03-05 (HTTP 400: invalid project_id); check sources.mixpanel.projectId' },
+    ],
     ['404', answer(404, 'Not Found'), { type: 'stop', kind: 'remote', message: 'no Mixpanel export API at https://data-eu.mixpanel.com (HTTP 404); check sources.mixpanel.region or apiHost' }],
     ['a redirect', answer(302, '', { location: 'https://elsewhere.example/' }), { type: 'stop', kind: 'remote' }],
     ['503 after the retries', answer(503, 'down'), { type: 'failed', message: 'Mixpanel kept failing for 2024-03-05 (HTTP 503: down)' }],
@@ -46,21 +54,34 @@ describe('Mixpanel raw export', () => {
   });
 
   it('limits requests to 60 an hour and 3 a second, or none', () => {
-    expect(MIXPANEL_EXPORT.limits(60)).toEqual([{ max: 60, windowMs: 3_600_000 }, { max: 3, windowMs: 1000 }]);
+    expect(MIXPANEL_EXPORT.limits(60)).toEqual([
+      { max: 60, windowMs: 3_600_000 },
+      { max: 3, windowMs: 1000 },
+    ]);
     expect(MIXPANEL_EXPORT.limits(0)).toEqual([]);
   });
 });
 
 describe('Amplitude Export API', () => {
   it('asks for inclusive hours', () => {
-    expect(AMPLITUDE_EXPORT.request({ ...target, baseUrl: 'https://analytics.eu.amplitude.com' }, dayOfHours).url).toBe('https://analytics.eu.amplitude.com/api/2/export?start=20240305T00&end=20240305T23');
+    expect(AMPLITUDE_EXPORT.request({ ...target, baseUrl: 'https://analytics.eu.amplitude.com' }, dayOfHours).url).toBe(
+      'https://analytics.eu.amplitude.com/api/2/export?start=20240305T00&end=20240305T23',
+    );
   });
 
   it.each<[string, HttpOutcome, typeof oneHour, unknown]>([
     ['200', answer(200), dayOfHours, { type: 'data' }],
     ['404: no data there', answer(404, 'No data'), dayOfHours, { type: 'empty' }],
     ['400 on a day: too large', answer(400, 'too large'), dayOfHours, { type: 'split', reason: 'HTTP 400: too large' }],
-    ['400 on one hour', answer(400, 'too large'), oneHour, { type: 'failed', message: expect.stringContaining("Amplitude refused the hour 20240305T09 as too large to export at once (HTTP 400: too large); export that hour with Amplitude's Amazon S3 export") }],
+    [
+      '400 on one hour',
+      answer(400, 'too large'),
+      oneHour,
+      {
+        type: 'failed',
+        message: expect.stringContaining("Amplitude refused the hour 20240305T09 as too large to export at once (HTTP 400: too large); export that hour with Amplitude's Amazon S3 export"),
+      },
+    ],
     ['504 on a day (answered as is)', answer(504, 'Gateway Timeout'), dayOfHours, { type: 'split' }],
     ['504 on one hour, after the retries', answer(504, 'Gateway Timeout'), oneHour, { type: 'failed', message: 'Amplitude kept failing for 20240305T09 (HTTP 504: Gateway Timeout)' }],
     ['401', answer(401, 'Invalid API key'), dayOfHours, { type: 'stop', kind: 'auth' }],

@@ -77,11 +77,26 @@ describe('export naming', () => {
 
 describe('what an export shows', () => {
   it.each([
-    [{ dashboard: 1, insight: null, context: null }, { title: 'Migration overview', event: null }],
-    [{ dashboard: null, insight: 2, context: null }, { title: 'Pageviews per day', event: '$pageview' }],
-    [{ dashboard: null, insight: null, context: { event: 'signed_up' } }, { title: 'signed_up per day', event: 'signed_up' }],
-    [{ dashboard: null, insight: null, context: { title: 'Signups', filename: 'f', event: 'signed_up' } }, { title: 'Signups', event: 'signed_up' }],
-    [{ dashboard: null, insight: null, context: {} }, { title: 'Events per day', event: null }],
+    [
+      { dashboard: 1, insight: null, context: null },
+      { title: 'Migration overview', event: null },
+    ],
+    [
+      { dashboard: null, insight: 2, context: null },
+      { title: 'Pageviews per day', event: '$pageview' },
+    ],
+    [
+      { dashboard: null, insight: null, context: { event: 'signed_up' } },
+      { title: 'signed_up per day', event: 'signed_up' },
+    ],
+    [
+      { dashboard: null, insight: null, context: { title: 'Signups', filename: 'f', event: 'signed_up' } },
+      { title: 'Signups', event: 'signed_up' },
+    ],
+    [
+      { dashboard: null, insight: null, context: {} },
+      { title: 'Events per day', event: null },
+    ],
   ])('%j', (source, spec) => expect(renderSpec(source)).toEqual(spec));
 
   it('fills days without events and keeps the most recent days', () => {
@@ -114,7 +129,17 @@ describe('what an export shows', () => {
     Array.from({ length: count }, (_, i) => ({ day: new Date(Date.parse(`${from}T00:00:00Z`) + i * every * 86_400_000).toISOString().slice(0, 10), count: 1 }));
 
   it.each<[string, Array<{ day: string; count: number }>, string, number, string, string]>([
-    ['a few days: daily bars, gaps filled', [{ day: '2025-02-27', count: 2 }, { day: '2025-03-02', count: 1 }], 'day', 4, '2025-02-27', '2025-03-02'],
+    [
+      'a few days: daily bars, gaps filled',
+      [
+        { day: '2025-02-27', count: 2 },
+        { day: '2025-03-02', count: 1 },
+      ],
+      'day',
+      4,
+      '2025-02-27',
+      '2025-03-02',
+    ],
     ['120 days still fit daily', days('2020-01-01', 120), 'day', 120, '2020-01-01', '2020-04-29'],
     ['two years of old events: weekly bars from the first Monday', days('2019-01-02', 365, 2), 'week', 105, '2018-12-31', '2020-12-28'],
     ['ten years: monthly bars over the whole range', days('2010-01-15', 360, 10), 'month', 119, '2010-01-01', '2019-11-01'],

@@ -30,7 +30,7 @@ describe('how a file is read', () => {
     expect(reading.readerOptions.delimiter).toBe(recorded.delimiter);
   });
 
-  it('a JSON file starting with [ is read as an array; a BOM\'s encoding is said', () => {
+  it("a JSON file starting with [ is read as an array; a BOM's encoding is said", () => {
     const reading = fileReading(input('  [\n', 'utf-16le'), SOURCE_FORMATS.posthog!, {});
     expect(reading.source.layout).toBe('array');
     expect(reading.recorded).toEqual({ encoding: 'utf-16le' });
@@ -61,15 +61,22 @@ describe('a file read again', () => {
       // JSON formats record no delimiter or trimming: only the encoding is compared.
       expect(() => plan(store, { encoding: 'utf-8' })).not.toThrow();
       // --replace-changed lets the change through, as for every content option.
-      expect(planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { trim: true }, replaceChanged: true, resumable: true, stream: false }])[0]!.changes.map((c) => c.option.key)).toEqual(['trim']);
+      expect(
+        planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { trim: true }, replaceChanged: true, resumable: true, stream: false }])[0]!.changes.map((c) => c.option.key),
+      ).toEqual(['trim']);
     } finally {
       store.close();
     }
   });
 });
 
-describe('options kept from a file\'s earlier read', () => {
-  const run = { readerOptions: { trim: true }, rules: { nowMs: 0, minTimeMs: Date.UTC(2000, 0, 1) }, recordedOptions: { minTime: '2000-01-01T00:00:00.000Z' }, defaulted: ['encoding', 'delimiter', 'trim', 'minTime'] };
+describe("options kept from a file's earlier read", () => {
+  const run = {
+    readerOptions: { trim: true },
+    rules: { nowMs: 0, minTimeMs: Date.UTC(2000, 0, 1) },
+    recordedOptions: { minTime: '2000-01-01T00:00:00.000Z' },
+    defaulted: ['encoding', 'delimiter', 'trim', 'minTime'],
+  };
   const earlier = (options: Record<string, unknown>) => ({ options }) as unknown as ReadRecord;
 
   it('an older read: untrimmed, no bound, recorded so, and said', async () => {
@@ -80,13 +87,18 @@ describe('options kept from a file\'s earlier read', () => {
     expect(settings.reading.notices).toHaveLength(2);
   });
 
-  it('a file is opened again in its earlier read\'s encoding; a stream, opened once, is not', async () => {
+  it("a file is opened again in its earlier read's encoding; a stream, opened once, is not", async () => {
     const reopened: string[] = [];
     const file: SourceInput = { ...input('event,distinct_id,timestamp\n'), reopen: async (again) => (reopened.push(again!.encoding!), input('event,distinct_id,timestamp\n', again!.encoding)) };
     const settings = await fileSettings(file, SOURCE_FORMATS.csv!, run, earlier({ encoding: 'windows-1252', trim: true, delimiter: ',', minTime: '2000-01-01T00:00:00.000Z' }));
     expect(reopened).toEqual(['windows-1252']);
     expect(settings.recorded.encoding).toBe('windows-1252');
-    const stream = await fileSettings({ ...input('event,distinct_id,timestamp\n', 'utf-16le'), sizeBytes: -1 }, SOURCE_FORMATS.csv!, { ...run, readerOptions: { trim: true, encoding: 'windows-1252' } }, earlier({ encoding: 'windows-1252' }));
+    const stream = await fileSettings(
+      { ...input('event,distinct_id,timestamp\n', 'utf-16le'), sizeBytes: -1 },
+      SOURCE_FORMATS.csv!,
+      { ...run, readerOptions: { trim: true, encoding: 'windows-1252' } },
+      earlier({ encoding: 'windows-1252' }),
+    );
     expect(stream.input.encoding).toBe('utf-16le');
     expect(stream.reading.notices.some((n) => n.includes('--encoding'))).toBe(false);
   });

@@ -17,10 +17,20 @@ describe('exportMatches', () => {
     ['another format', exported(1), { export_format: 'text/csv', insight: 1 }, false],
     ['another insight', exported(1), { export_format: 'image/png', insight: 2 }, false],
     ['a dashboard asked, an insight made', exported(1), { export_format: 'image/png', dashboard: 1 }, false],
-    ['a context the server extended', exported(1, { insight: null, export_context: { event: '$pageview', title: 'P', path: '/x' } }), { export_format: 'image/png', export_context: { title: 'P', event: '$pageview' } }, true],
+    [
+      'a context the server extended',
+      exported(1, { insight: null, export_context: { event: '$pageview', title: 'P', path: '/x' } }),
+      { export_format: 'image/png', export_context: { title: 'P', event: '$pageview' } },
+      true,
+    ],
     ['a context that differs', exported(1, { insight: null, export_context: { event: 'signup' } }), { export_format: 'image/png', export_context: { event: '$pageview' } }, false],
     ['a context asked, none stored', exported(1, { insight: null }), { export_format: 'image/png', export_context: { event: '$pageview' } }, false],
-    ['nested context, keys in another order', exported(1, { insight: null, export_context: { q: { b: 2, a: [1, { y: 1, x: 0 }] } } }), { export_format: 'image/png', export_context: { q: { a: [1, { x: 0, y: 1 }], b: 2 } } }, true],
+    [
+      'nested context, keys in another order',
+      exported(1, { insight: null, export_context: { q: { b: 2, a: [1, { y: 1, x: 0 }] } } }),
+      { export_format: 'image/png', export_context: { q: { a: [1, { x: 0, y: 1 }], b: 2 } } },
+      true,
+    ],
   ] as const)('%s: %s', (_name, e, request, expected) => expect(exportMatches(e, request)).toBe(expected));
 });
 
@@ -53,6 +63,9 @@ describe('createExportHints', () => {
     [{ export_format: 'application/pdf', dashboard: 1 }, { 403: [SOURCE_SCOPE_HINT] }],
     [{ export_format: 'text/csv', export_context: {} }, {}],
     [{ export_format: 'video/mp4', export_context: {} }, { 400: [RECORDING_HINT] }],
-    [{ export_format: 'image/gif', insight: 1 }, { 403: [SOURCE_SCOPE_HINT], 400: [RECORDING_HINT] }],
+    [
+      { export_format: 'image/gif', insight: 1 },
+      { 403: [SOURCE_SCOPE_HINT], 400: [RECORDING_HINT] },
+    ],
   ] as const)('%j', (request, expected) => expect(createExportHints(request)).toEqual(expected));
 });

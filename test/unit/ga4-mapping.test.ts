@@ -11,22 +11,51 @@ const str = (key: string, value: string) => ({ key, value: { string_value: value
 const int = (key: string, value: string | number) => ({ key, value: { int_value: value } });
 
 const webDevice = {
-  category: 'desktop', mobile_brand_name: 'Apple', mobile_model_name: 'Safari', mobile_marketing_name: '(not set)', operating_system: 'Macintosh',
-  operating_system_version: 'Macintosh Intel 10.15', language: 'de-de', is_limited_ad_tracking: 'No', vendor_id: null, browser: null,
+  category: 'desktop',
+  mobile_brand_name: 'Apple',
+  mobile_model_name: 'Safari',
+  mobile_marketing_name: '(not set)',
+  operating_system: 'Macintosh',
+  operating_system_version: 'Macintosh Intel 10.15',
+  language: 'de-de',
+  is_limited_ad_tracking: 'No',
+  vendor_id: null,
+  browser: null,
   web_info: { browser: 'Safari', browser_version: '17.5', hostname: 'shop.example.com' },
 };
 
 function row(overrides: Record_ = {}): Record_ {
   return {
-    event_date: '20250901', event_timestamp: '1756718102123456', event_name: 'page_view',
-    event_params: [str('page_location', 'https://shop.example.com/pricing?utm_source=news'), str('page_title', 'Preise'), str('page_referrer', 'https://www.google.com/'), int('ga_session_id', '1756718000'), int('ga_session_number', '3'), int('engagement_time_msec', '1500')],
-    event_previous_timestamp: null, event_bundle_sequence_id: '17', event_server_timestamp_offset: '512000',
-    user_id: 'crm-1000', user_pseudo_id: '539614342.1754092800', user_properties: [str('plan', 'pro'), int('signup_year', '2024')],
-    user_first_touch_timestamp: '1754092800123456', device: webDevice,
+    event_date: '20250901',
+    event_timestamp: '1756718102123456',
+    event_name: 'page_view',
+    event_params: [
+      str('page_location', 'https://shop.example.com/pricing?utm_source=news'),
+      str('page_title', 'Preise'),
+      str('page_referrer', 'https://www.google.com/'),
+      int('ga_session_id', '1756718000'),
+      int('ga_session_number', '3'),
+      int('engagement_time_msec', '1500'),
+    ],
+    event_previous_timestamp: null,
+    event_bundle_sequence_id: '17',
+    event_server_timestamp_offset: '512000',
+    user_id: 'crm-1000',
+    user_pseudo_id: '539614342.1754092800',
+    user_properties: [str('plan', 'pro'), int('signup_year', '2024')],
+    user_first_touch_timestamp: '1754092800123456',
+    device: webDevice,
     geo: { city: 'München', country: 'Germany', continent: 'Europe', region: 'Bavaria', sub_continent: 'Western Europe', metro: '(not set)' },
-    traffic_source: { name: 'autumn-sale', medium: 'email', source: 'newsletter' }, stream_id: '4567890123', platform: 'WEB',
+    traffic_source: { name: 'autumn-sale', medium: 'email', source: 'newsletter' },
+    stream_id: '4567890123',
+    platform: 'WEB',
     collected_traffic_source: { manual_campaign_name: 'autumn-sale', manual_source: 'news', manual_medium: 'email', manual_term: null, gclid: 'g-1', srsltid: 's-1' },
-    items: [], ecommerce: null, batch_event_index: '0', batch_page_id: '1756718102000', batch_ordering_id: '1', is_active_user: true,
+    items: [],
+    ecommerce: null,
+    batch_event_index: '0',
+    batch_page_id: '1756718102000',
+    batch_ordering_id: '1',
+    is_active_user: true,
     ...overrides,
   };
 }
@@ -40,34 +69,73 @@ describe('GA4 mapping: what is staged', () => {
     const staged = stagedEvent(stage());
     expect(staged).toMatchObject({ event: '$pageview', distinctId: 'crm-1000', timestamp: '2025-09-01T09:15:02.123Z' });
     expect(staged.properties).toEqual({
-      $current_url: 'https://shop.example.com/pricing?utm_source=news', title: 'Preise', $referrer: 'https://www.google.com/', $ga_session_id: 1756718000,
-      ga_session_number: 3, engagement_time_msec: 1500, $host: 'shop.example.com', $pathname: '/pricing', $referring_domain: 'www.google.com',
-      $browser: 'Safari', $browser_version: '17.5', $os: 'Mac OS X', $os_version: 'Macintosh Intel 10.15', $device_manufacturer: 'Apple', $device_model: 'Safari',
-      $device_type: 'Desktop', $browser_language: 'de-de',
-      $geoip_country_name: 'Germany', $geoip_subdivision_1_name: 'Bavaria', $geoip_city_name: 'München', $geoip_continent_name: 'Europe',
-      utm_source: 'news', utm_medium: 'email', utm_campaign: 'autumn-sale', gclid: 'g-1',
+      $current_url: 'https://shop.example.com/pricing?utm_source=news',
+      title: 'Preise',
+      $referrer: 'https://www.google.com/',
+      $ga_session_id: 1756718000,
+      ga_session_number: 3,
+      engagement_time_msec: 1500,
+      $host: 'shop.example.com',
+      $pathname: '/pricing',
+      $referring_domain: 'www.google.com',
+      $browser: 'Safari',
+      $browser_version: '17.5',
+      $os: 'Mac OS X',
+      $os_version: 'Macintosh Intel 10.15',
+      $device_manufacturer: 'Apple',
+      $device_model: 'Safari',
+      $device_type: 'Desktop',
+      $browser_language: 'de-de',
+      $geoip_country_name: 'Germany',
+      $geoip_subdivision_1_name: 'Bavaria',
+      $geoip_city_name: 'München',
+      $geoip_continent_name: 'Europe',
+      utm_source: 'news',
+      utm_medium: 'email',
+      utm_campaign: 'autumn-sale',
+      gclid: 'g-1',
       ga4_device: { mobile_marketing_name: '(not set)', is_limited_ad_tracking: 'No' },
       ga4_geo: { sub_continent: 'Western Europe', metro: '(not set)' },
       ga4_collected_traffic_source: { srsltid: 's-1' },
       ga4_user_pseudo_id: '539614342.1754092800',
       $set: { plan: 'pro', signup_year: 2024 },
       $set_once: { $initial_utm_source: 'newsletter', $initial_utm_medium: 'email', $initial_utm_campaign: 'autumn-sale', ga4_first_touch_time: '2025-08-02T00:00:00.123Z' },
-      ga4_stream_id: '4567890123', ga4_platform: 'WEB', ga4_is_active_user: true,
+      ga4_stream_id: '4567890123',
+      ga4_platform: 'WEB',
+      ga4_is_active_user: true,
       $session_id: ga4SessionId('539614342.1754092800', 1756718000),
     });
   });
 
   it('maps an app screen view: $screen, $screen_name, app and device fields, $locale', () => {
-    const staged = stagedEvent(stage({
-      event_name: 'screen_view', platform: 'IOS',
-      event_params: [str('firebase_screen', 'Player'), str('firebase_screen_class', 'PlayerViewController'), int('firebase_screen_id', '-3820393876329286712')],
-      device: { category: 'mobile', mobile_brand_name: 'Apple', mobile_model_name: 'iPhone 14 Pro', operating_system: 'iOS', operating_system_version: 'iOS 17.5.1', language: 'ja-jp', web_info: null },
-      app_info: { id: 'com.example.musikbox', version: '3.4.1', install_source: 'com.apple.AppStore' },
-    }));
+    const staged = stagedEvent(
+      stage({
+        event_name: 'screen_view',
+        platform: 'IOS',
+        event_params: [str('firebase_screen', 'Player'), str('firebase_screen_class', 'PlayerViewController'), int('firebase_screen_id', '-3820393876329286712')],
+        device: {
+          category: 'mobile',
+          mobile_brand_name: 'Apple',
+          mobile_model_name: 'iPhone 14 Pro',
+          operating_system: 'iOS',
+          operating_system_version: 'iOS 17.5.1',
+          language: 'ja-jp',
+          web_info: null,
+        },
+        app_info: { id: 'com.example.musikbox', version: '3.4.1', install_source: 'com.apple.AppStore' },
+      }),
+    );
     expect(staged.event).toBe('$screen');
     expect(staged.properties).toMatchObject({
-      $screen_name: 'Player', firebase_screen_class: 'PlayerViewController', firebase_screen_id: '-3820393876329286712',
-      $os: 'iOS', $device_model: 'iPhone 14 Pro', $device_type: 'Mobile', $locale: 'ja-jp', $app_version: '3.4.1', $app_namespace: 'com.example.musikbox',
+      $screen_name: 'Player',
+      firebase_screen_class: 'PlayerViewController',
+      firebase_screen_id: '-3820393876329286712',
+      $os: 'iOS',
+      $device_model: 'iPhone 14 Pro',
+      $device_type: 'Mobile',
+      $locale: 'ja-jp',
+      $app_version: '3.4.1',
+      $app_namespace: 'com.example.musikbox',
       ga4_app_info: { install_source: 'com.apple.AppStore' },
     });
     expect(staged.properties).not.toHaveProperty('$browser_language');
@@ -109,11 +177,13 @@ describe('GA4 mapping: what is staged', () => {
   });
 
   it('maps placeholders to nothing: "(not set)" fields, "(direct)" sources', () => {
-    const staged = stagedEvent(stage({
-      geo: { city: '(not set)', country: 'Japan', region: '(not set)' },
-      traffic_source: { name: '(direct)', medium: '(none)', source: '(direct)' },
-      device: { ...webDevice, category: 'smart tv', mobile_brand_name: '(not set)' },
-    }));
+    const staged = stagedEvent(
+      stage({
+        geo: { city: '(not set)', country: 'Japan', region: '(not set)' },
+        traffic_source: { name: '(direct)', medium: '(none)', source: '(direct)' },
+        device: { ...webDevice, category: 'smart tv', mobile_brand_name: '(not set)' },
+      }),
+    );
     expect(staged.properties).not.toHaveProperty('$geoip_city_name');
     expect(staged.properties).not.toHaveProperty('$device_manufacturer');
     expect(staged.properties).toMatchObject({ $geoip_country_name: 'Japan', $device_type: 'TV', $set_once: { ga4_first_touch_time: '2025-08-02T00:00:00.123Z' } });
@@ -121,18 +191,30 @@ describe('GA4 mapping: what is staged', () => {
   });
 
   it('keeps e-commerce data, counts as numbers and item parameters as objects', () => {
-    const staged = stagedEvent(stage({
-      event_name: 'purchase',
-      ecommerce: { total_item_quantity: '2', purchase_revenue: 99.8, unique_items: '1', transaction_id: 'T-1' },
-      items: [{ item_id: 'SKU-1', price: 49.9, quantity: '2', item_params: [str('color', 'rot')] }],
-    }));
+    const staged = stagedEvent(
+      stage({
+        event_name: 'purchase',
+        ecommerce: { total_item_quantity: '2', purchase_revenue: 99.8, unique_items: '1', transaction_id: 'T-1' },
+        items: [{ item_id: 'SKU-1', price: 49.9, quantity: '2', item_params: [str('color', 'rot')] }],
+      }),
+    );
     expect(staged.properties.ecommerce).toEqual({ total_item_quantity: 2, purchase_revenue: 99.8, unique_items: 1, transaction_id: 'T-1' });
     expect(staged.properties.items).toEqual([{ item_id: 'SKU-1', price: 49.9, quantity: 2, item_params: { color: 'rot' } }]);
   });
 
   it('drops export bookkeeping: event_date, offsets, bundle and batch ids', () => {
     const staged = stagedEvent(stage());
-    for (const key of ['event_date', 'event_previous_timestamp', 'event_server_timestamp_offset', 'event_bundle_sequence_id', 'batch_event_index', 'batch_page_id', 'batch_ordering_id', 'items', 'ecommerce']) {
+    for (const key of [
+      'event_date',
+      'event_previous_timestamp',
+      'event_server_timestamp_offset',
+      'event_bundle_sequence_id',
+      'batch_event_index',
+      'batch_page_id',
+      'batch_ordering_id',
+      'items',
+      'ecommerce',
+    ]) {
       expect(staged.properties).not.toHaveProperty(key);
       expect(staged.properties).not.toHaveProperty(`ga4_${key}`);
     }

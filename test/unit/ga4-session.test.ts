@@ -60,7 +60,10 @@ describe('GA4 sessions: $session_id from user_pseudo_id and ga_session_id', () =
 
   it('is given to every event of the session, and to none without ga_session_id', () => {
     const event = (params: unknown[], timestamp: string, user = USER): Record<string, unknown> => ({
-      event_name: 'page_view', event_timestamp: timestamp, user_pseudo_id: user, event_params: params,
+      event_name: 'page_view',
+      event_timestamp: timestamp,
+      user_pseudo_id: user,
+      event_params: params,
     });
     const session = { key: 'ga_session_id', value: { int_value: String(START) } };
     const properties = (record: Record<string, unknown>): Record<string, unknown> => {

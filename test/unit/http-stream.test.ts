@@ -81,7 +81,7 @@ describe('HttpClient.stream', () => {
     expect((await collect(await stream(url, { idleTimeoutMs: 100 }))).end).toEqual({ type: 'timeout', afterMs: 100 });
   });
 
-  it('answers an abort as aborted, and throws what the caller\'s own handling throws', async () => {
+  it("answers an abort as aborted, and throws what the caller's own handling throws", async () => {
     const url = await serve((_req, res) => {
       res.writeHead(200);
       res.write('first');

@@ -19,8 +19,20 @@ const timeOf = (uuid: string): number => parseInt(uuid.slice(0, 8) + uuid.slice(
 
 describe('ids PostHog refuses to merge on', () => {
   it.each<[string, boolean]>([
-    ['anonymous', true], ['Anonymous', true], ['GUEST', true], ['"undefined"', true], ["'null'", true], ['NaN', true], ['0', true], ['', true], ['   ', true],
-    ['nan', false], ['NULL', false], ['00', false], ['ana@example.com', false], ['d-1', false],
+    ['anonymous', true],
+    ['Anonymous', true],
+    ['GUEST', true],
+    ['"undefined"', true],
+    ["'null'", true],
+    ['NaN', true],
+    ['0', true],
+    ['', true],
+    ['   ', true],
+    ['nan', false],
+    ['NULL', false],
+    ['00', false],
+    ['ana@example.com', false],
+    ['d-1', false],
   ])('%j: %s', (id, illegal) => {
     expect(isIllegalDistinctId(id)).toBe(illegal);
   });
@@ -28,9 +40,21 @@ describe('ids PostHog refuses to merge on', () => {
 
 describe('device guards', () => {
   it.each<[string, boolean]>([
-    ['00000000-0000-0000-0000-000000000000', true], ['0000000000000000', true], ['', true], [' ', true], ['unknown', true], ['UNKNOWN', true],
-    ['null', true], ['undefined', true], ['$device:', true], ['$device:00000000-0000-0000-0000-000000000000', true], ['$device:unknown', true],
-    ['4b1393cc-b7f8-431b-8f05-acdbdc226a73', false], ['$device:4b1393cc', false], ['d1', false], ['10', false],
+    ['00000000-0000-0000-0000-000000000000', true],
+    ['0000000000000000', true],
+    ['', true],
+    [' ', true],
+    ['unknown', true],
+    ['UNKNOWN', true],
+    ['null', true],
+    ['undefined', true],
+    ['$device:', true],
+    ['$device:00000000-0000-0000-0000-000000000000', true],
+    ['$device:unknown', true],
+    ['4b1393cc-b7f8-431b-8f05-acdbdc226a73', false],
+    ['$device:4b1393cc', false],
+    ['d1', false],
+    ['10', false],
   ])('%j is a placeholder: %s', (device, placeholder) => {
     expect(isPlaceholderDevice(device)).toBe(placeholder);
   });
@@ -70,8 +94,12 @@ describe('uuids of derived rows', () => {
   });
 
   it.each<[unknown, boolean]>([
-    ['0199047f-3587-7aca-97c4-d5093a6e9adc', true], ['0199047F-3587-7ACA-97C4-D5093A6E9ADC', true],
-    ['4b1393cc-b7f8-431b-8f05-acdbdc226a73', false], ['0199047f35877aca97c4d5093a6e9adc', false], [1756717069703, false], ['abc', false],
+    ['0199047f-3587-7aca-97c4-d5093a6e9adc', true],
+    ['0199047F-3587-7ACA-97C4-D5093A6E9ADC', true],
+    ['4b1393cc-b7f8-431b-8f05-acdbdc226a73', false],
+    ['0199047f35877aca97c4d5093a6e9adc', false],
+    [1756717069703, false],
+    ['abc', false],
   ])('isUuidV7(%j) is %s', (value, expected) => {
     expect(isUuidV7(value)).toBe(expected);
   });
@@ -89,8 +117,30 @@ describe('uuids of derived rows', () => {
 describe('where group properties change', () => {
   const v = (n: number): Buffer => Buffer.alloc(16, n);
   it.each<[string, Array<[number, number]>, Array<[number, number]>]>([
-    ['the first time, then each change', [[1, 1], [2, 1], [3, 2], [4, 2], [5, 1]], [[1, 1], [3, 2], [5, 1]]],
-    ['once for a group that never changes', [[1, 7], [2, 7], [3, 7]], [[1, 7]]],
+    [
+      'the first time, then each change',
+      [
+        [1, 1],
+        [2, 1],
+        [3, 2],
+        [4, 2],
+        [5, 1],
+      ],
+      [
+        [1, 1],
+        [3, 2],
+        [5, 1],
+      ],
+    ],
+    [
+      'once for a group that never changes',
+      [
+        [1, 7],
+        [2, 7],
+        [3, 7],
+      ],
+      [[1, 7]],
+    ],
     ['nothing for none', [], []],
   ])('%s', (_name, seen, expected) => {
     const changes = changePoints(seen.map(([timestampMs, n]) => ({ timestampMs, version: v(n) })));
@@ -102,7 +152,11 @@ describe('where group properties change', () => {
     const a = { type: 'company', key: 'acme', properties: { plan: 'free' } };
     const b = { type: 'company', key: 'acme', properties: { plan: 'pro' } };
     const kept = firstAndLast([observe(a, 3, uuid(1)), observe(a, 1, uuid(2)), observe(b, 2, uuid(3)), observe(a, 2, uuid(4)), observe(a, 5, uuid(5))]);
-    expect(kept.map((o) => [o.timestampMs, o.propertiesJson])).toEqual([[1, '{"plan":"free"}'], [5, '{"plan":"free"}'], [2, '{"plan":"pro"}']]);
+    expect(kept.map((o) => [o.timestampMs, o.propertiesJson])).toEqual([
+      [1, '{"plan":"free"}'],
+      [5, '{"plan":"free"}'],
+      [2, '{"plan":"pro"}'],
+    ]);
   });
 });
 

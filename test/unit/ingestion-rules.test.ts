@@ -25,7 +25,7 @@ describe('GeoIP and provenance', () => {
     ['--no-geoip: every row', { $ip: '203.0.113.9' }, { geoipFromIp: false }, { $ip: '203.0.113.9', ...OWN }],
     ['vendor geography stays as mapped', { $geoip_city_name: 'Lyon' }, {}, { $geoip_city_name: 'Lyon', ...OWN }],
     ['a source $geoip_disable: false without $ip is overruled', { $geoip_disable: false }, {}, OWN],
-    ['provenance replaces an earlier import\'s', { $import_source: 'mixpanel', $import_run: 'old' }, { importSource: 'posthog' }, { ...OWN, $import_source: 'posthog' }],
+    ["provenance replaces an earlier import's", { $import_source: 'mixpanel', $import_run: 'old' }, { importSource: 'posthog' }, { ...OWN, $import_source: 'posthog' }],
   ])('%s', (_name, properties, rules, expected) => {
     const { properties: after } = apply(properties, { rules });
     expect(after).toEqual(expected);
@@ -92,7 +92,12 @@ describe('property types', () => {
     ['a utm_* object is left as it is', { utm_campaign: { a: 1 } }, {}, { utm_campaign: { a: 1 } }],
     ['the map file can make a utm_* property a number', { utm_id: '7' }, { utm_id: 'number' }, { utm_id: 7 }],
     ['string', { code: 1234, flag: false }, { code: 'string', flag: 'string' }, { code: '1234', flag: 'false' }],
-    ['number from text, exact beyond 2^53', { price: ' 9.5 ', big: '9007199254740993', neg: '-3e2' }, { price: 'number', big: 'number', neg: 'number' }, { price: 9.5, big: 9007199254740993n, neg: -300 }],
+    [
+      'number from text, exact beyond 2^53',
+      { price: ' 9.5 ', big: '9007199254740993', neg: '-3e2' },
+      { price: 'number', big: 'number', neg: 'number' },
+      { price: 9.5, big: 9007199254740993n, neg: -300 },
+    ],
     ['boolean from text and 0/1', { a: 'TRUE', b: 'false', c: 1, d: 0 }, { a: 'boolean', b: 'boolean', c: 'boolean', d: 'boolean' }, { a: true, b: false, c: true, d: false }],
     ['null keeps no type', { price: null }, { price: 'number' }, { price: null }],
   ])('%s', (_name, properties, types, expected) => {
@@ -128,7 +133,10 @@ describe('property types', () => {
       { tag: 'group', type: 'team' },
     ]);
     expect(readProfile(profileText(rowProfile(EventKind.group, { $group_type: 'company', $group_key: 'acme', $group_set: {} }, 0)))).toEqual([{ tag: 'group', type: 'company' }]);
-    expect(readProfile(profileText(rowProfile(EventKind.event, { a: 1 }, 2)))).toEqual([{ tag: 'type', name: 'a', type: 'number' }, { tag: 'set-once-nulls', count: 2 }]);
+    expect(readProfile(profileText(rowProfile(EventKind.event, { a: 1 }, 2)))).toEqual([
+      { tag: 'type', name: 'a', type: 'number' },
+      { tag: 'set-once-nulls', count: 2 },
+    ]);
     expect(rowProfile(EventKind.person, { $set: { a: 1 } }, 0)).toBe('');
   });
 });

@@ -93,7 +93,10 @@ describe('JsonArraySplitter', () => {
     splitter.push('[1] x', out);
     splitter.push(', 2]', out);
     splitter.end(out);
-    expect(out).toEqual([{ line: 1, text: '1' }, { line: 1, error: "unexpected text after the array's closing ']' at line 1" }]);
+    expect(out).toEqual([
+      { line: 1, text: '1' },
+      { line: 1, error: "unexpected text after the array's closing ']' at line 1" },
+    ]);
   });
 
   it('reports an element longer than the bound without keeping it, and goes on', () => {

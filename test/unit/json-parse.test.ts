@@ -209,7 +209,7 @@ describe('parseJson: syntax errors', () => {
     ['{"a" 1}', "unexpected character '1' at column 6; expected ':' after a property name", 5],
     ['{"a":1} x', "unexpected character 'x' at column 9, after the JSON value", 8],
     ['{"a":1', "the text ends before the object opened at column 1 is closed (expected ',' or '}' after a property value)", 6],
-    ['[[1]', "the text ends before the array opened at column 1 is closed", 4],
+    ['[[1]', 'the text ends before the array opened at column 1 is closed', 4],
     ['', 'the text ends at column 1; expected a value', 0],
     ['   ', 'the text ends at column 4; expected a value', 3],
     ['{"a":"b', 'the text ends inside the string that starts at column 6', 7],

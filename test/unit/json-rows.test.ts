@@ -72,7 +72,12 @@ describe('JSON lines read exactly', () => {
   it('Mixpanel, PostHog and Amplitude keep source keys named __proto__', () => {
     const record = JSON.parse('{"event":"e","distinct_id":"u","uuid":"0190d3b4-0000-7000-8000-000000000001","timestamp":"2025-01-01T00:00:00Z","properties":"{\\"__proto__\\":1}"}');
     expect(Object.hasOwn((mapPostHog(record) as { properties: object }).properties, '__proto__')).toBe(true);
-    const amplitude = JSON.parse('{"event_type":"e","user_id":"u","event_time":"2025-01-01 00:00:00","user_properties":{"__proto__":1},"groups":{"__proto__":["k"],"company":123456789012345678n}}'.replace('123456789012345678n', '1'));
+    const amplitude = JSON.parse(
+      '{"event_type":"e","user_id":"u","event_time":"2025-01-01 00:00:00","user_properties":{"__proto__":1},"groups":{"__proto__":["k"],"company":123456789012345678n}}'.replace(
+        '123456789012345678n',
+        '1',
+      ),
+    );
     const mapped = mapAmplitude(amplitude) as unknown as { properties: { $set: object; $groups: object } };
     expect(Object.hasOwn(mapped.properties.$set, '__proto__')).toBe(true);
     expect(Object.hasOwn(mapped.properties.$groups, '__proto__')).toBe(true);
@@ -99,12 +104,18 @@ describe('--column for JSON sources', () => {
     const map = jsonlItems({ columns: { distinct_id: 'user_id', timestamp: 'meta.ts', event: 'name' } });
     const read = map({ line: 1, text: '{"name":"signup","user_id":42,"meta":{"ts":"2025-01-01T00:00:00Z"},"event":"ignored"}' });
     expect(read).toMatchObject({
-      candidate: { event: 'signup', distinctId: 42, timestamp: '2025-01-01T00:00:00Z', properties: { meta: { ts: '2025-01-01T00:00:00Z' }, event: 'ignored' }, fieldNames: { distinctId: 'user_id', timestamp: 'meta.ts' } },
+      candidate: {
+        event: 'signup',
+        distinctId: 42,
+        timestamp: '2025-01-01T00:00:00Z',
+        properties: { meta: { ts: '2025-01-01T00:00:00Z' }, event: 'ignored' },
+        fieldNames: { distinctId: 'user_id', timestamp: 'meta.ts' },
+      },
     });
     expect(Object.keys((read as { candidate: { properties: object } }).candidate.properties).sort()).toEqual(['event', 'meta']);
   });
 
-  it('a uuid path with nothing there leaves the format\'s own uuid', () => {
+  it("a uuid path with nothing there leaves the format's own uuid", () => {
     const candidate = { event: 'e', distinctId: 'u', timestamp: 1, uuid: 'mine', properties: {}, identity: '' };
     expect(applyJsonColumns(candidate, {}, { uuid: 'nope' })).toMatchObject({ uuid: 'mine' });
     expect(applyJsonColumns(candidate, { id: 'x' }, { uuid: 'id' })).toMatchObject({ uuid: 'x', fieldNames: { uuid: 'id' } });

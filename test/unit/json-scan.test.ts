@@ -48,7 +48,10 @@ describe('scanJson: events found and their keys counted as written', () => {
     const result = scan(text);
     if ('scanProblem' in result) throw new Error(result.scanProblem);
     expect(result.top).toBeUndefined();
-    expect(result.events.map((e) => [e.start, e.end, e.keys])).toEqual([[1, 15, 1], [16, 39, 2]]);
+    expect(result.events.map((e) => [e.start, e.end, e.keys])).toEqual([
+      [1, 15, 1],
+      [16, 39, 2],
+    ]);
   });
 });
 

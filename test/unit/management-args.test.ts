@@ -34,20 +34,35 @@ describe('exportsPaging', () => {
   it.each([
     [{}, { all: false, limit: undefined, offset: undefined }],
     [{ limit: 10 }, { all: false, limit: 10, offset: undefined }],
-    [{ limit: 10, offset: 20 }, { all: false, limit: 10, offset: 20 }],
+    [
+      { limit: 10, offset: 20 },
+      { all: false, limit: 10, offset: 20 },
+    ],
     [{ all: true }, { all: true }],
   ])('%j -> %j', (input, expected) => expect(exportsPaging(input)).toEqual(expected));
 
-  it.each([{ all: true, limit: 5 }, { all: true, offset: 0 }])('refuses %j', (input) => {
+  it.each([
+    { all: true, limit: 5 },
+    { all: true, offset: 0 },
+  ])('refuses %j', (input) => {
     expect(() => exportsPaging(input)).toThrow('--all reads every page; give it without --limit and --offset');
   });
 });
 
 describe('exportRequest', () => {
   it.each([
-    [{ insight: 1, format: 'image/png' }, { export_format: 'image/png', insight: 1 }],
-    [{ dashboard: 3, format: 'application/pdf' }, { export_format: 'application/pdf', dashboard: 3 }],
-    [{ context: '{"title":"Signups"}', format: 'text/csv' }, { export_format: 'text/csv', export_context: { title: 'Signups' } }],
+    [
+      { insight: 1, format: 'image/png' },
+      { export_format: 'image/png', insight: 1 },
+    ],
+    [
+      { dashboard: 3, format: 'application/pdf' },
+      { export_format: 'application/pdf', dashboard: 3 },
+    ],
+    [
+      { context: '{"title":"Signups"}', format: 'text/csv' },
+      { export_format: 'text/csv', export_context: { title: 'Signups' } },
+    ],
   ])('%j -> %j', (input, expected) => expect(exportRequest(input)).toEqual(expected));
 
   it.each([

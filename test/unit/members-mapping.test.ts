@@ -57,17 +57,34 @@ describe('members from either API', () => {
   it('an explicit member keeps its levels', () => {
     const member = fromExplicitMember({ id: 'm1', level: 8, parent_level: 1, parent_membership_id: 'om4', joined_at: 'j', updated_at: 'u', user: nia, effective_level: 8 });
     expect(member).toEqual({
-      user: nia, level: 8, effective_level: 8, parent_level: 1, access_level: 'admin', access_source: 'explicit_member',
-      organization_membership_id: 'om4', joined_at: 'j', updated_at: 'u',
+      user: nia,
+      level: 8,
+      effective_level: 8,
+      parent_level: 1,
+      access_level: 'admin',
+      access_source: 'explicit_member',
+      organization_membership_id: 'om4',
+      joined_at: 'j',
+      updated_at: 'u',
     });
   });
 
   it('an organization owner has no grant and effective level 15', () => {
-    expect(fromOrganizationAdmin({ id: 'om1', level: 15, user: olivia })).toMatchObject({ level: null, effective_level: 15, parent_level: 15, access_level: 'admin', access_source: 'organization_admin' });
+    expect(fromOrganizationAdmin({ id: 'om1', level: 15, user: olivia })).toMatchObject({
+      level: null,
+      effective_level: 15,
+      parent_level: 15,
+      access_level: 'admin',
+      access_source: 'organization_admin',
+    });
   });
 
   it.each([
-    ['a member control', { access_level: 'member', access_source: 'explicit_member', organization_membership_level: 'member' }, { level: 1, effective_level: 1, parent_level: 1, access_level: 'member' }],
+    [
+      'a member control',
+      { access_level: 'member', access_source: 'explicit_member', organization_membership_level: 'member' },
+      { level: 1, effective_level: 1, parent_level: 1, access_level: 'member' },
+    ],
     ['an admin control', { access_level: 'admin', access_source: 'explicit_member', organization_membership_level: 'member' }, { level: 8, effective_level: 8, parent_level: 1 }],
     ['the organization owner', { access_level: 'admin', access_source: 'organization_admin', organization_membership_level: 'owner' }, { level: null, effective_level: 15, parent_level: 15 }],
     ['an organization admin', { access_level: 'admin', access_source: 'organization_admin', organization_membership_level: 'admin' }, { level: null, effective_level: 8, parent_level: 8 }],
@@ -78,8 +95,14 @@ describe('members from either API', () => {
   });
 
   it('without the organization list, a users_with_access entry keeps its uuid and ids', () => {
-    expect(fromUserAccess({ user_id: nia.uuid, access_level: 'member', access_source: 'explicit_member', organization_membership_id: 'om4', organization_membership_level: null }, undefined)).toMatchObject({
-      user: { uuid: nia.uuid }, level: 1, parent_level: null, effective_level: 1, organization_membership_id: 'om4',
+    expect(
+      fromUserAccess({ user_id: nia.uuid, access_level: 'member', access_source: 'explicit_member', organization_membership_id: 'om4', organization_membership_level: null }, undefined),
+    ).toMatchObject({
+      user: { uuid: nia.uuid },
+      level: 1,
+      parent_level: null,
+      effective_level: 1,
+      organization_membership_id: 'om4',
     });
   });
 

@@ -26,9 +26,15 @@ describe('migrateCommand', () => {
 describe('the commands that take --staging and --config', () => {
   it('are those of the program', async () => {
     const program = await buildProgram(['node', 'migrate']);
-    const takes = (flag: string) => (command: Command): boolean =>
-      command.options.some((o) => o.long === flag) || command.commands.some((sub) => sub.options.some((o) => o.long === flag));
-    const names = (flag: string) => program.commands.filter(takes(flag)).map((c) => c.name()).sort();
+    const takes =
+      (flag: string) =>
+      (command: Command): boolean =>
+        command.options.some((o) => o.long === flag) || command.commands.some((sub) => sub.options.some((o) => o.long === flag));
+    const names = (flag: string) =>
+      program.commands
+        .filter(takes(flag))
+        .map((c) => c.name())
+        .sort();
     expect(names('--staging')).toEqual([...STAGING_COMMANDS].sort());
     expect(names('--config')).toEqual([...CONFIG_COMMANDS].sort());
   });

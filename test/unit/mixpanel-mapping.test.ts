@@ -15,16 +15,38 @@ function event(properties: Record_, name = 'Signed Up'): Record_ {
 
 describe('Mixpanel mapping: what is staged', () => {
   it('maps a web page view the way PostHog does', () => {
-    const staged = stagedEvent(stage(event({
-      $insert_id: 'a1b2', $city: 'München', $region: 'Bavaria', mp_country_code: 'DE', $current_url: 'https://shop.example.com/blog/東京?x=1',
-      mp_processing_time_ms: 1, $mp_api_endpoint: 'api-js.mixpanel.com', $mp_api_timestamp_ms: 2, $geo_source: 'reverse_geocoding', token: 'secret-token',
-      items: [{ sku: 'A', qty: 1 }], $browser: 'Chrome',
-    }, '$mp_web_page_view')));
+    const staged = stagedEvent(
+      stage(
+        event(
+          {
+            $insert_id: 'a1b2',
+            $city: 'München',
+            $region: 'Bavaria',
+            mp_country_code: 'DE',
+            $current_url: 'https://shop.example.com/blog/東京?x=1',
+            mp_processing_time_ms: 1,
+            $mp_api_endpoint: 'api-js.mixpanel.com',
+            $mp_api_timestamp_ms: 2,
+            $geo_source: 'reverse_geocoding',
+            token: 'secret-token',
+            items: [{ sku: 'A', qty: 1 }],
+            $browser: 'Chrome',
+          },
+          '$mp_web_page_view',
+        ),
+      ),
+    );
     expect(staged).toMatchObject({ event: '$pageview', distinctId: 'ana@example.com', timestamp: '2025-09-01T10:00:00.000Z' });
     expect(staged.properties).toEqual({
-      $geoip_city_name: 'München', $geoip_subdivision_1_name: 'Bavaria', $geoip_country_code: 'DE', $geoip_country_name: 'Germany',
-      $current_url: 'https://shop.example.com/blog/東京?x=1', $host: 'shop.example.com', $pathname: '/blog/%E6%9D%B1%E4%BA%AC',
-      items: [{ sku: 'A', qty: 1 }], $browser: 'Chrome',
+      $geoip_city_name: 'München',
+      $geoip_subdivision_1_name: 'Bavaria',
+      $geoip_country_code: 'DE',
+      $geoip_country_name: 'Germany',
+      $current_url: 'https://shop.example.com/blog/東京?x=1',
+      $host: 'shop.example.com',
+      $pathname: '/blog/%E6%9D%B1%E4%BA%AC',
+      items: [{ sku: 'A', qty: 1 }],
+      $browser: 'Chrome',
     });
   });
 

@@ -14,15 +14,28 @@ function stage(record: Row, zone?: string): Staged {
 const EXPORTED: Row = {
   event: '$mp_web_page_view',
   properties: {
-    time: 1756720800123, distinct_id: 'ana@example.com', $insert_id: 'ins-1', $device_id: 'dev-1', $user_id: 'ana@example.com',
-    $city: 'Lyon', mp_country_code: 'FR', $current_url: 'https://shop.example.com/a', mp_processing_time_ms: 1756720801000, plan: 'pro',
+    time: 1756720800123,
+    distinct_id: 'ana@example.com',
+    $insert_id: 'ins-1',
+    $device_id: 'dev-1',
+    $user_id: 'ana@example.com',
+    $city: 'Lyon',
+    mp_country_code: 'FR',
+    $current_url: 'https://shop.example.com/a',
+    mp_processing_time_ms: 1756720801000,
+    plan: 'pro',
   },
 };
 
 /** The same event as a JSON pipeline row: the columns outside, the rest in `properties`. */
 function pipelineRow(changes: Row = {}, properties: Row = {}): Row {
   return {
-    event_name: '$mp_web_page_view', time: '2025-09-01T10:00:00.123Z', distinct_id: 'ana@example.com', device_id: 'dev-1', user_id: 'ana@example.com', insert_id: 'ins-1',
+    event_name: '$mp_web_page_view',
+    time: '2025-09-01T10:00:00.123Z',
+    distinct_id: 'ana@example.com',
+    device_id: 'dev-1',
+    user_id: 'ana@example.com',
+    insert_id: 'ins-1',
     properties: { $city: 'Lyon', mp_country_code: 'FR', $current_url: 'https://shop.example.com/a', mp_processing_time_ms: 1756720801000, plan: 'pro', ...properties },
     ...changes,
   };
@@ -76,12 +89,12 @@ describe('Mixpanel JSON pipelines: a row stages as the same event from the expor
     expect(stage(row)).toEqual(fromExport);
   });
 
-  it('reads pipeline times as UTC whatever --timezone says (it is for the export API\'s project-zone times)', () => {
+  it("reads pipeline times as UTC whatever --timezone says (it is for the export API's project-zone times)", () => {
     expect(stagedEvent(stage(pipelineRow({ time: 1756720800 }), 'America/New_York')).timestamp).toBe('2025-09-01T10:00:00.000Z');
     expect(stagedEvent(stage({ event: 'x', properties: { time: 1756720800, distinct_id: 'u' } }, 'America/New_York')).timestamp).toBe('2025-09-01T14:00:00.000Z');
   });
 
-  it('reads a record with both event and event_name as the export\'s shape', () => {
+  it("reads a record with both event and event_name as the export's shape", () => {
     const staged = stagedEvent(stage({ event: 'Paid', event_name: 'other', properties: { time: 1756720800, distinct_id: 'u' } }));
     expect(staged).toMatchObject({ event: 'Paid', distinctId: 'u' });
     expect(staged.properties).toMatchObject({ event_name: 'other' });

@@ -71,7 +71,10 @@ describe('$groups from --group', () => {
   it.each<[Record<string, unknown>, unknown]>([
     [{ company: 'acme' }, { company: 'acme' }],
     [{ company: 7 }, { company: '7' }],
-    [{ company: 'acme', $groups: { team: 't1' } }, { team: 't1', company: 'acme' }],
+    [
+      { company: 'acme', $groups: { team: 't1' } },
+      { team: 't1', company: 'acme' },
+    ],
     [{}, undefined],
   ])('%j -> $groups %j', (properties, groups) => {
     const outcome = buildEvent({ ...base, properties }, rules);

@@ -187,8 +187,20 @@ describe('PieceSplitter: a long record that ends in the text that makes it long'
     for (const chunk of [60, 100, 140, 1000]) {
       const { pieces } = split(text, 'lines', chunk, 1000, { maxRecordChars: 100 });
       expect(pieces.flatMap((p) => p.rejects ?? [])).toMatchObject([{ line: 2, raw: long.slice(0, 150), problem: { message: expect.stringContaining('the line is 150 bytes') } }]);
-      expect(pieces.filter((p) => p.rejects === undefined).map((p) => [p.firstLine, pieceText(p)])).toEqual(chunk === 1000 ? [[1, '{"n":1}\n'], [3, '{"n":2}\n']] : expect.anything());
-      expect(pieces.filter((p) => p.rejects === undefined).map(pieceText).join('')).toBe('{"n":1}\n{"n":2}\n');
+      expect(pieces.filter((p) => p.rejects === undefined).map((p) => [p.firstLine, pieceText(p)])).toEqual(
+        chunk === 1000
+          ? [
+              [1, '{"n":1}\n'],
+              [3, '{"n":2}\n'],
+            ]
+          : expect.anything(),
+      );
+      expect(
+        pieces
+          .filter((p) => p.rejects === undefined)
+          .map(pieceText)
+          .join(''),
+      ).toBe('{"n":1}\n{"n":2}\n');
     }
   });
 });

@@ -41,7 +41,7 @@ describe('the event queries', () => {
     [10_000, 'SELECT ... LIMIT 10000 OFFSET 0', 3, false, 10_000],
   ] as const)('asked %i, hogql %s, %i rows, more %s: cap %i', (asked, hogql, received, more, cap) => expect(rowCapOf(asked, hogql, received, more)).toBe(cap));
 
-  it('writes a row as a line of PostHog\'s export, in UTC, properties as the JSON text held', () => {
+  it("writes a row as a line of PostHog's export, in UTC, properties as the JSON text held", () => {
     const line = eventLine(['0190a000-0000-7000-8000-000000000001', 'purchase', 'u1', '2024-03-05T04:00:00.000001-05:00', '{"big":9007199254740993}', 'a:href="/"'], 'America/New_York');
     expect(line).toEqual({
       ok: true,
@@ -63,7 +63,9 @@ describe('the event queries', () => {
 describe('persons and groups', () => {
   it('pages by the table key', () => {
     expect(pageQuery(PERSONS, undefined, 100)).toBe('SELECT id, properties, created_at FROM persons ORDER BY id ASC LIMIT 100');
-    expect(pageQuery(DISTINCT_IDS, ['p1', "o'k"], 100)).toBe("SELECT person_id, distinct_id FROM person_distinct_ids WHERE (person_id > 'p1' OR (person_id = 'p1' AND distinct_id > 'o\\'k')) ORDER BY person_id ASC, distinct_id ASC LIMIT 100");
+    expect(pageQuery(DISTINCT_IDS, ['p1', "o'k"], 100)).toBe(
+      "SELECT person_id, distinct_id FROM person_distinct_ids WHERE (person_id > 'p1' OR (person_id = 'p1' AND distinct_id > 'o\\'k')) ORDER BY person_id ASC, distinct_id ASC LIMIT 100",
+    );
   });
 
   it('a person is its properties on its first id and a link from every other id; none without an id', () => {
@@ -81,7 +83,9 @@ describe('persons and groups', () => {
   });
 
   it('a group is its properties as written, with its key and time', () => {
-    expect(groupLine(['acme', '{"name":"Acme","seats":12}', '2024-01-01T00:00:00Z'], 'UTC')).toBe('{"name":"Acme","seats":12,"$migrate_group_key":"acme","$migrate_timestamp":"2024-01-01T00:00:00Z"}\n');
+    expect(groupLine(['acme', '{"name":"Acme","seats":12}', '2024-01-01T00:00:00Z'], 'UTC')).toBe(
+      '{"name":"Acme","seats":12,"$migrate_group_key":"acme","$migrate_timestamp":"2024-01-01T00:00:00Z"}\n',
+    );
     expect(groupLine(['empty', '{}', null], 'UTC')).toBe('{"$migrate_group_key":"empty"}\n');
   });
 });

@@ -8,11 +8,21 @@ const UUID = '01990b6a-7c00-7a1b-8c2d-3e4f5a6b7c8d';
 
 function stage(overrides: Record_ = {}): Staged {
   const record = {
-    uuid: UUID, event: '$autocapture', distinct_id: 'ana@example.com', timestamp: '2025-09-01T10:00:00.123456Z',
+    uuid: UUID,
+    event: '$autocapture',
+    distinct_id: 'ana@example.com',
+    timestamp: '2025-09-01T10:00:00.123456Z',
     properties: { $current_url: 'https://shop.example.com/', $event_type: 'click', order: { lines: [{ sku: 'A' }] } },
-    elements_chain: 'button.btn:text="Jetzt kaufen"nth-child="2"', set: {}, set_once: {},
-    person_id: 'b5f3d1e2-0000-4000-8000-000000000001', person_properties: { email: 'ana@example.com' }, team_id: 2,
-    created_at: '2025-09-01T10:00:01.000000Z', _inserted_at: '2025-09-01T10:00:02.000000Z', site_url: '', ip: '198.51.100.7',
+    elements_chain: 'button.btn:text="Jetzt kaufen"nth-child="2"',
+    set: {},
+    set_once: {},
+    person_id: 'b5f3d1e2-0000-4000-8000-000000000001',
+    person_properties: { email: 'ana@example.com' },
+    team_id: 2,
+    created_at: '2025-09-01T10:00:01.000000Z',
+    _inserted_at: '2025-09-01T10:00:02.000000Z',
+    site_url: '',
+    ip: '198.51.100.7',
     ...overrides,
   };
   return mapAndBuild(mapPostHog(record));
@@ -23,13 +33,20 @@ describe('PostHog export mapping: what is staged', () => {
     const staged = stagedEvent(stage());
     expect(staged).toMatchObject({ uuid: UUID, event: '$autocapture', distinctId: 'ana@example.com', timestamp: '2025-09-01T10:00:00.123Z' });
     expect(staged.properties).toEqual({
-      $current_url: 'https://shop.example.com/', $event_type: 'click', order: { lines: [{ sku: 'A' }] },
-      $elements_chain: 'button.btn:text="Jetzt kaufen"nth-child="2"', $ip: '198.51.100.7',
+      $current_url: 'https://shop.example.com/',
+      $event_type: 'click',
+      order: { lines: [{ sku: 'A' }] },
+      $elements_chain: 'button.btn:text="Jetzt kaufen"nth-child="2"',
+      $ip: '198.51.100.7',
     });
   });
 
   it.each<[string, Record_, Record_]>([
-    ['set and set_once go where PostHog reads them', { set: { plan: 'pro' }, set_once: { first: 'x' }, properties: {}, elements_chain: '', ip: null }, { $set: { plan: 'pro' }, $set_once: { first: 'x' } }],
+    [
+      'set and set_once go where PostHog reads them',
+      { set: { plan: 'pro' }, set_once: { first: 'x' }, properties: {}, elements_chain: '', ip: null },
+      { $set: { plan: 'pro' }, $set_once: { first: 'x' } },
+    ],
     ['properties written as JSON text are read', { properties: '{"a":1,"b":{"c":"ü"}}', elements_chain: '', ip: null }, { a: 1, b: { c: 'ü' } }],
     ['a property wins over the top-level field', { properties: { $ip: '10.0.0.1' }, elements_chain: '' }, { $ip: '10.0.0.1' }],
   ])('%s', (_name, overrides, expected) => {

@@ -15,14 +15,27 @@ describe('rangeReports', () => {
     try {
       const source = 'mixpanel-api:1';
       const days = ['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-06', '2024-01-07'];
-      addPendingRanges(store, source, days.map((d) => ({ start: d, end: d })), NOW);
+      addPendingRanges(
+        store,
+        source,
+        days.map((d) => ({ start: d, end: d })),
+        NOW,
+      );
       const [d1, d2, d3, , d6] = rangesOf(store, source);
       markDone(store, d1!.id, { bytes: 10, rowsRead: 5, rowsStaged: 5, rowsRejected: 0 }, {}, NOW);
       markDone(store, d2!.id, { bytes: 10, rowsRead: 7, rowsStaged: 7, rowsRejected: 0 }, {}, NOW);
       markFailed(store, d3!.id, 'Mixpanel kept failing for 2024-01-03 (HTTP 500: boom)', NOW);
       markEmpty(store, d6!.id, {}, NOW);
       const hourly = 'amplitude-api:ab';
-      addPendingRanges(store, hourly, [{ start: '20240101T00', end: '20240101T23' }, { start: '20240102T00', end: '20240102T11' }], NOW);
+      addPendingRanges(
+        store,
+        hourly,
+        [
+          { start: '20240101T00', end: '20240101T23' },
+          { start: '20240102T00', end: '20240102T11' },
+        ],
+        NOW,
+      );
       for (const row of rangesOf(store, hourly)) markDone(store, row.id, { bytes: 1, rowsRead: 1, rowsStaged: 1, rowsRejected: 0 }, {}, NOW);
 
       expect(rangeReports(store)).toEqual([

@@ -17,7 +17,13 @@ async function starts(window: RequestWindow, clock: ReturnType<typeof testClock>
 describe('RequestWindow', () => {
   it('lets 60 requests an hour through, three a second, and waits for the rest', async () => {
     const clock = testClock(0);
-    const window = new RequestWindow([{ max: 60, windowMs: HOUR }, { max: 3, windowMs: 1000 }], clock);
+    const window = new RequestWindow(
+      [
+        { max: 60, windowMs: HOUR },
+        { max: 3, windowMs: 1000 },
+      ],
+      clock,
+    );
     const at = await starts(window, clock, 62);
     expect(at.slice(0, 6)).toEqual([0, 0, 0, 1000, 1000, 1000]);
     expect(at[59]).toBe(19_000);

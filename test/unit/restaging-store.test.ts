@@ -53,13 +53,19 @@ describe('withdrawing staged rows', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     const writer = new EventWriter(store);
     const first = read(store);
-    writer.write(first, [1, 2, 3, 4].map((n) => ({ line: n + 1, raw: 'r', event: event(n) })));
+    writer.write(
+      first,
+      [1, 2, 3, 4].map((n) => ({ line: n + 1, raw: 'r', event: event(n) })),
+    );
     finishRead(store, first, done, undefined);
     const test = deliver(store, 'test', [1, 2]);
 
     // The file again, without rows 2 and 4 (seqs 2 and 4): one of them delivered to test.
     const second = read(store);
-    writer.write({ readId: second, earlierReads: new Set([first]) }, [1, 3, 5].map((n) => ({ line: n + 1, raw: 'r', event: event(n) })));
+    writer.write(
+      { readId: second, earlierReads: new Set([first]) },
+      [1, 3, 5].map((n) => ({ line: n + 1, raw: 'r', event: event(n) })),
+    );
     expect(selectGoneRows(store, second, [first])).toBe(2);
     expect(deliveredAmongSelected(store)).toEqual({
       count: 1,
@@ -85,7 +91,10 @@ describe('withdrawing staged rows', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     const writer = new EventWriter(store);
     const first = read(store);
-    writer.write(first, [{ line: 2, raw: 'r', event: event(1) }, { line: 3, raw: 'r', event: event(2) }]);
+    writer.write(first, [
+      { line: 2, raw: 'r', event: event(1) },
+      { line: 3, raw: 'r', event: event(2) },
+    ]);
     finishRead(store, first, done, undefined);
     const test = deliver(store, 'test', [2]);
     // The delivered row is the last one: once it is gone, SQLite hands its seq out again.
@@ -107,7 +116,10 @@ describe('withdrawing staged rows', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     const writer = new EventWriter(store);
     const partial = read(store);
-    writer.write(partial, [1, 2, 3].map((n) => ({ line: n + 1, raw: 'r', event: event(n) })));
+    writer.write(
+      partial,
+      [1, 2, 3].map((n) => ({ line: n + 1, raw: 'r', event: event(n) })),
+    );
     deliver(store, 'test', [3]);
     abandonRead(store, partial, 'bad input');
     expect(totalStaged(store)).toBe(0);
@@ -166,7 +178,15 @@ describe('content-shaping options', () => {
     ['another mapping content', { mapping: 'sha256:a' }, { mapping: 'sha256:b' }, [['--map', false]]],
     ['the same mapping at another path', { map: 'a.json', mapping: 'sha256:a' }, { map: 'b.json', mapping: 'sha256:a' }, []],
     ['columns in another order', { columns: { event: 'e', distinct_id: 'u' } }, { columns: { distinct_id: 'u', event: 'e' } }, []],
-    ['--key-column and --group-type', { groupType: 'company', keyColumn: 'id' }, { groupType: 'team', keyColumn: 'key' }, [['--group-type', false], ['--key-column', false]]],
+    [
+      '--key-column and --group-type',
+      { groupType: 'company', keyColumn: 'id' },
+      { groupType: 'team', keyColumn: 'key' },
+      [
+        ['--group-type', false],
+        ['--key-column', false],
+      ],
+    ],
     ['--no-geoip added', { geoip: true }, { geoip: false }, [['--no-geoip', false]]],
     ['GeoIP not recorded by an older migrate is not compared', {}, { geoip: false }, []],
   ])('%s', (_name, before, after, expected) => {
@@ -174,9 +194,27 @@ describe('content-shaping options', () => {
   });
 
   it.each<[string, Record<string, unknown>, Record<string, unknown>, string[], Array<[string, unknown]>]>([
-    ['an older read: untrimmed, comma, UTF-8, no bound', {}, { encoding: 'utf-8', delimiter: ',', trim: true, minTime: '2000-01-01T00:00:00.000Z' }, ['encoding', 'delimiter', 'trim', 'minTime'], [['minTime', null], ['trim', false]]],
+    [
+      'an older read: untrimmed, comma, UTF-8, no bound',
+      {},
+      { encoding: 'utf-8', delimiter: ',', trim: true, minTime: '2000-01-01T00:00:00.000Z' },
+      ['encoding', 'delimiter', 'trim', 'minTime'],
+      [
+        ['minTime', null],
+        ['trim', false],
+      ],
+    ],
     ['given explicitly, nothing is kept', {}, { trim: true, minTime: '2000-01-01T00:00:00.000Z' }, [], []],
-    ['a later read: its values', { delimiter: ';', segmentGroupType: 'account' }, { delimiter: ',', segmentGroupType: 'company' }, ['delimiter', 'segmentGroupType'], [['segmentGroupType', 'account'], ['delimiter', ';']]],
+    [
+      'a later read: its values',
+      { delimiter: ';', segmentGroupType: 'account' },
+      { delimiter: ',', segmentGroupType: 'company' },
+      ['delimiter', 'segmentGroupType'],
+      [
+        ['segmentGroupType', 'account'],
+        ['delimiter', ';'],
+      ],
+    ],
     ['options that do not inherit are compared, not kept', { timezone: 'UTC' }, { timezone: null }, ['timezone'], []],
   ])('kept as first staged: %s', (_name, before, after, defaulted, expected) => {
     expect(keptOptions(before, after, defaulted).map((k) => [k.option.key, k.value])).toEqual(expected);
@@ -209,7 +247,9 @@ describe('content-shaping options', () => {
   });
 
   it('says what each was and is', () => {
-    const [group, zone] = contentChanges({ timezone: 'UTC' }, { groups: [{ type: 'company', property: 'company_id' }], timezone: 'Europe/Paris' }).sort((a, b) => a.option.flag.localeCompare(b.option.flag));
+    const [group, zone] = contentChanges({ timezone: 'UTC' }, { groups: [{ type: 'company', property: 'company_id' }], timezone: 'Europe/Paris' }).sort((a, b) =>
+      a.option.flag.localeCompare(b.option.flag),
+    );
     expect(describeChange(group!)).toBe('--group: was none, now company=company_id');
     expect(describeChange(zone!)).toBe('--timezone: was UTC, now Europe/Paris');
   });

@@ -69,9 +69,30 @@ describe('RateLimiter', () => {
 
   it.each([
     // [rate, steps of [events, nowMs, expected wait]]
-    [1000, [[500, 0, 0], [500, 0, 500], [500, 0, 1000]]],
-    [1000, [[1000, 0, 0], [1000, 2000, 0], [1000, 2500, 500]]],
-    [2000, [[1000, 0, 0], [1000, 100, 400], [10, 5000, 0]]],
+    [
+      1000,
+      [
+        [500, 0, 0],
+        [500, 0, 500],
+        [500, 0, 1000],
+      ],
+    ],
+    [
+      1000,
+      [
+        [1000, 0, 0],
+        [1000, 2000, 0],
+        [1000, 2500, 500],
+      ],
+    ],
+    [
+      2000,
+      [
+        [1000, 0, 0],
+        [1000, 100, 400],
+        [10, 5000, 0],
+      ],
+    ],
   ] as const)('rate %i/s', (rate, steps) => {
     const limiter = new RateLimiter(rate);
     for (const [events, now, wait] of steps) expect(limiter.reserve(events, now)).toBe(wait);

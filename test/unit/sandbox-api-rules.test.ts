@@ -117,7 +117,15 @@ describe('access-control rules', () => {
 
 describe('skip_create_notebook spellings (PostHog str_to_bool)', () => {
   it.each<[string | null, boolean]>([
-    ['true', true], ['1', true], ['YES', true], ['on', true], ['t', true],
-    ['false', false], ['0', false], ['', false], [null, false], ['maybe', false],
+    ['true', true],
+    ['1', true],
+    ['YES', true],
+    ['on', true],
+    ['t', true],
+    ['false', false],
+    ['0', false],
+    ['', false],
+    [null, false],
+    ['maybe', false],
   ])('%j -> %s', (value, expected) => expect(queryFlag(value)).toBe(expected));
 });

@@ -47,10 +47,36 @@ describe('supported queries', () => {
     ['SELECT count() FROM events', [[5]]],
     ['SELECT count(*), count(DISTINCT uuid), uniqExact(uuid) FROM events', [[5, 4, 4]]],
     ['select COUNT() from events', [[5]]],
-    ['SELECT event, count() FROM events GROUP BY event ORDER BY event', [['$pageview', 3], ['signed_up', 2]]],
-    ['SELECT event, count(DISTINCT uuid) AS n FROM events GROUP BY event ORDER BY n DESC, event', [['$pageview', 2], ['signed_up', 2]]],
-    ['SELECT toDate(timestamp) AS day, count() FROM events GROUP BY day ORDER BY day', [['2024-01-01', 3], ['2024-01-02', 1], ['2024-01-03', 1]]],
-    ['SELECT toDate(timestamp), count() FROM events GROUP BY toDate(timestamp) ORDER BY toDate(timestamp) DESC', [['2024-01-03', 1], ['2024-01-02', 1], ['2024-01-01', 3]]],
+    [
+      'SELECT event, count() FROM events GROUP BY event ORDER BY event',
+      [
+        ['$pageview', 3],
+        ['signed_up', 2],
+      ],
+    ],
+    [
+      'SELECT event, count(DISTINCT uuid) AS n FROM events GROUP BY event ORDER BY n DESC, event',
+      [
+        ['$pageview', 2],
+        ['signed_up', 2],
+      ],
+    ],
+    [
+      'SELECT toDate(timestamp) AS day, count() FROM events GROUP BY day ORDER BY day',
+      [
+        ['2024-01-01', 3],
+        ['2024-01-02', 1],
+        ['2024-01-03', 1],
+      ],
+    ],
+    [
+      'SELECT toDate(timestamp), count() FROM events GROUP BY toDate(timestamp) ORDER BY toDate(timestamp) DESC',
+      [
+        ['2024-01-03', 1],
+        ['2024-01-02', 1],
+        ['2024-01-01', 3],
+      ],
+    ],
     ["SELECT count() FROM events WHERE timestamp >= '2024-01-02'", [[2]]],
     ["SELECT count() FROM events WHERE timestamp < toDateTime('2024-01-02 00:00:00')", [[3]]],
     ["SELECT count() FROM events WHERE timestamp > toDateTime('2024-01-01T23:59:59.998Z') AND timestamp <= '2024-01-02T00:00:00Z'", [[2]]],
@@ -79,8 +105,8 @@ describe('supported queries', () => {
     ['SELECT DISTINCT event FROM events ORDER BY event', [['$pageview'], ['signed_up']]],
     ['SELECT distinct_id FROM events ORDER BY timestamp LIMIT 2 OFFSET 2', [['bob'], ['bob']]],
     ['SELECT distinct_id FROM events ORDER BY timestamp LIMIT 3, 1', [['bob']]],
-    ['SELECT e.event FROM events AS e WHERE e.distinct_id = \'carol\'', [['signed_up']]],
-    ['SELECT events.event FROM events WHERE events.distinct_id = \'carol\'', [['signed_up']]],
+    ["SELECT e.event FROM events AS e WHERE e.distinct_id = 'carol'", [['signed_up']]],
+    ["SELECT events.event FROM events WHERE events.distinct_id = 'carol'", [['signed_up']]],
     ['SELECT "event", `distinct_id` FROM events WHERE distinct_id = \'carol\' -- a comment', [['signed_up', 'carol']]],
     ["SELECT 'x' AS label, 7 FROM events LIMIT 1", [['x', 7]]],
     ['SELECT count() FROM events LIMIT 0', []],
@@ -92,12 +118,18 @@ describe('supported queries', () => {
   });
 
   it('names and types the columns as PostHog reports them, and prints the query back', () => {
-    const outcome = runHogQL(store, 1, "SELECT count(), toDate(timestamp) AS day, properties.$browser, uuid, timestamp, event FROM events WHERE event = 'x' GROUP BY day, properties.$browser, uuid, timestamp, event");
+    const outcome = runHogQL(
+      store,
+      1,
+      "SELECT count(), toDate(timestamp) AS day, properties.$browser, uuid, timestamp, event FROM events WHERE event = 'x' GROUP BY day, properties.$browser, uuid, timestamp, event",
+    );
     if (!outcome.ok) throw new Error(outcome.detail);
     const { columns, types, hogql } = outcome.answer.query;
     expect(columns).toEqual(['count()', 'day', 'properties.$browser', 'uuid', 'timestamp', 'event']);
     expect(types.map(([, type]) => type)).toEqual(['UInt64', 'Date', 'Nullable(String)', 'UUID', "DateTime64(6, 'UTC')", 'String']);
-    expect(hogql).toBe("SELECT count(), toDate(timestamp) AS day, properties.$browser, uuid, timestamp, event FROM events WHERE event = 'x' GROUP BY toDate(timestamp), properties.$browser, uuid, timestamp, event LIMIT 100");
+    expect(hogql).toBe(
+      "SELECT count(), toDate(timestamp) AS day, properties.$browser, uuid, timestamp, event FROM events WHERE event = 'x' GROUP BY toDate(timestamp), properties.$browser, uuid, timestamp, event LIMIT 100",
+    );
   });
 });
 
@@ -113,7 +145,10 @@ describe('row caps', () => {
   it('answers 100 rows and hasMore without LIMIT; a LIMIT is obeyed up to 50,000, without hasMore', () => {
     expect([DEFAULT_RETURNED_ROWS, MAX_SELECT_RETURNED_ROWS]).toEqual([100, 50_000]);
     const big = SandboxStore.open(':memory:');
-    insert(big, Array.from({ length: 150 }, (_, i) => [1, U1, 'e', `user-${String(i).padStart(3, '0')}`, '2024-01-01T00:00:00.000Z', {}] as (typeof EVENTS)[number]));
+    insert(
+      big,
+      Array.from({ length: 150 }, (_, i) => [1, U1, 'e', `user-${String(i).padStart(3, '0')}`, '2024-01-01T00:00:00.000Z', {}] as (typeof EVENTS)[number]),
+    );
     const run = (text: string) => {
       const outcome = runHogQL(big, 1, text);
       if (!outcome.ok) throw new Error(outcome.detail);
@@ -152,7 +187,10 @@ describe('refused queries name what is wrong or unsupported', () => {
     ['SELECT event FROM events HAVING count() > 1', 'HAVING is not supported'],
     ["SELECT event FROM events WHERE event LIKE '%x'", 'LIKE is not supported'],
     ['SELECT event FROM events WHERE properties.plan IS NULL', 'IS [NOT] NULL is not supported'],
-    ['SELECT event FROM events WHERE properties.n = 5', "Comparing the string properties.n with the number 5 is not supported by the sandbox's HogQL subset: properties are strings here, so quote the number ('5')"],
+    [
+      'SELECT event FROM events WHERE properties.n = 5',
+      "Comparing the string properties.n with the number 5 is not supported by the sandbox's HogQL subset: properties are strings here, so quote the number ('5')",
+    ],
     ["SELECT event FROM events WHERE timestamp > 'yesterday'", "Cannot parse 'yesterday' as a date and time"],
     ["SELECT event FROM events WHERE timestamp > '2024-02-30'", "Cannot parse '2024-02-30' as a date and time"],
     ["SELECT event FROM events WHERE uuid = 'nope'", "Cannot parse 'nope' as a UUID."],
@@ -166,7 +204,7 @@ describe('refused queries name what is wrong or unsupported', () => {
     ['SELECT person_id FROM events', 'The field person_id is not supported'],
     ['SELECT foo FROM events', 'Field not found: foo'],
     ['SELECT events.foo.bar FROM events', 'Field not found: foo.bar'],
-    ["SELECT event FROM events WHERE event = {name}", 'A placeholder is not supported'],
+    ['SELECT event FROM events WHERE event = {name}', 'A placeholder is not supported'],
     ['SELECT toDate(event) FROM events', 'toDate() of event is not supported'],
     ["SELECT event FROM events WHERE event = 'unterminated", 'Syntax error at line 1, column 40: unterminated string'],
     ['SELECT count( FROM events', 'Syntax error at line 1, column 15: expected a column, a function call or a literal, found FROM'],

@@ -32,9 +32,20 @@ const appContext: Record_ = {
 
 function call(overrides: Record_ = {}): Record_ {
   return {
-    type: 'track', event: 'Order Completed', userId: 'ana@example.com', anonymousId: 'anon-1', messageId: 'ajs-next-1',
-    timestamp: '2025-09-01T09:15:02.123Z', originalTimestamp: '2025-09-01T09:15:03.500Z', sentAt: '2025-09-01T09:15:04.000Z', receivedAt: '2025-09-01T09:15:02.900Z',
-    properties: { revenue: 12.5 }, context: {}, integrations: {}, version: 2, ...overrides,
+    type: 'track',
+    event: 'Order Completed',
+    userId: 'ana@example.com',
+    anonymousId: 'anon-1',
+    messageId: 'ajs-next-1',
+    timestamp: '2025-09-01T09:15:02.123Z',
+    originalTimestamp: '2025-09-01T09:15:03.500Z',
+    sentAt: '2025-09-01T09:15:04.000Z',
+    receivedAt: '2025-09-01T09:15:02.900Z',
+    properties: { revenue: 12.5 },
+    context: {},
+    integrations: {},
+    version: 2,
+    ...overrides,
   };
 }
 
@@ -56,11 +67,26 @@ describe('Segment mapping: call types', () => {
   });
 
   it('stages a page call as $pageview, its properties under PostHog names', () => {
-    const staged = stagedEvent(stage({ type: 'page', event: undefined, name: 'Pricing', category: 'Shop', properties: { url: 'https://shop.example.com/pricing', path: '/pricing', referrer: 'https://www.google.com/', title: 'Preise', search: '' } }));
+    const staged = stagedEvent(
+      stage({
+        type: 'page',
+        event: undefined,
+        name: 'Pricing',
+        category: 'Shop',
+        properties: { url: 'https://shop.example.com/pricing', path: '/pricing', referrer: 'https://www.google.com/', title: 'Preise', search: '' },
+      }),
+    );
     expect(staged.event).toBe('$pageview');
     expect(staged.properties).toMatchObject({
-      $current_url: 'https://shop.example.com/pricing', $pathname: '/pricing', $referrer: 'https://www.google.com/', title: 'Preise', search: '',
-      name: 'Pricing', category: 'Shop', $host: 'shop.example.com', $referring_domain: 'www.google.com',
+      $current_url: 'https://shop.example.com/pricing',
+      $pathname: '/pricing',
+      $referrer: 'https://www.google.com/',
+      title: 'Preise',
+      search: '',
+      name: 'Pricing',
+      category: 'Shop',
+      $host: 'shop.example.com',
+      $referring_domain: 'www.google.com',
     });
     expect(staged.properties).not.toHaveProperty('url');
   });
@@ -99,7 +125,13 @@ describe('Segment mapping: call types', () => {
     expect('kind' in mapped && mapped.kind).toBe(EventKind.group);
     const staged = stagedEvent(mapAndBuild(mapped));
     expect(staged).toMatchObject({ event: '$groupidentify', distinctId: `$${expected}_acme-gmbh` });
-    expect(staged.properties).toMatchObject({ $group_type: expected, $group_key: 'acme-gmbh', $group_set: { name: 'Acme GmbH', employees: 120 }, segment_user_id: 'ana@example.com', segment_anonymous_id: 'anon-1' });
+    expect(staged.properties).toMatchObject({
+      $group_type: expected,
+      $group_key: 'acme-gmbh',
+      $group_set: { name: 'Acme GmbH', employees: 120 },
+      segment_user_id: 'ana@example.com',
+      segment_anonymous_id: 'anon-1',
+    });
   });
 
   it('stages alias as $create_alias, a merge PostHog reads, with the person updates', () => {
@@ -135,24 +167,53 @@ describe('Segment mapping: context and other fields', () => {
     const staged = stagedEvent(stage({ context: { ...webContext, groupId: 'acme-gmbh' } }));
     expect(staged.properties).toEqual({
       revenue: 12.5,
-      $ip: '203.0.113.7', $raw_user_agent: 'Mozilla/5.0 (Macintosh) Safari/605.1.15', $timezone: 'Europe/Berlin', $browser_language: 'de-DE',
-      $current_url: 'https://shop.example.com/pricing?utm_source=news', $pathname: '/pricing', $referrer: 'https://www.google.com/search?q=x', title: 'Preise',
-      $host: 'shop.example.com', $referring_domain: 'www.google.com',
-      utm_campaign: 'autumn', utm_source: 'news', utm_medium: 'email', utm_term: 'kaffee', utm_content: 'banner',
+      $ip: '203.0.113.7',
+      $raw_user_agent: 'Mozilla/5.0 (Macintosh) Safari/605.1.15',
+      $timezone: 'Europe/Berlin',
+      $browser_language: 'de-DE',
+      $current_url: 'https://shop.example.com/pricing?utm_source=news',
+      $pathname: '/pricing',
+      $referrer: 'https://www.google.com/search?q=x',
+      title: 'Preise',
+      $host: 'shop.example.com',
+      $referring_domain: 'www.google.com',
+      utm_campaign: 'autumn',
+      utm_source: 'news',
+      utm_medium: 'email',
+      utm_term: 'kaffee',
+      utm_content: 'banner',
       $groups: { company: 'acme-gmbh' },
-      segment_library: { name: 'analytics.js', version: 'next-1.70.0' }, segment_campaign: { id: 'c-1' }, segment_userAgentData: { mobile: false, platform: 'macOS' },
-      segment_message_id: 'ajs-next-1', segment_anonymous_id: 'anon-1',
+      segment_library: { name: 'analytics.js', version: 'next-1.70.0' },
+      segment_campaign: { id: 'c-1' },
+      segment_userAgentData: { mobile: false, platform: 'macOS' },
+      segment_message_id: 'ajs-next-1',
+      segment_anonymous_id: 'anon-1',
     });
   });
 
   it('maps a mobile context to the names PostHog mobile SDKs use', () => {
     const staged = stagedEvent(stage({ context: appContext }));
     expect(staged.properties).toMatchObject({
-      $app_name: 'Musikbox', $app_version: '3.4.1', $app_build: '512', $app_namespace: 'com.example.musikbox',
-      $device_manufacturer: 'Apple', $device_model: 'iPhone15,2', $device_name: 'iPhone', $device_type: 'Mobile',
-      $os: 'iOS', $os_version: '17.5.1', $screen_width: 393, $screen_height: 852,
-      $network_wifi: true, $network_cellular: false, $network_carrier: 'NTT DOCOMO', $network_bluetooth: false, $locale: 'ja-JP',
-      segment_device: { id: 'D-1', type: 'ios', advertisingId: 'ad-1' }, segment_screen: { density: 3 }, segment_location: { city: 'Tokyo', latitude: 35.6 },
+      $app_name: 'Musikbox',
+      $app_version: '3.4.1',
+      $app_build: '512',
+      $app_namespace: 'com.example.musikbox',
+      $device_manufacturer: 'Apple',
+      $device_model: 'iPhone15,2',
+      $device_name: 'iPhone',
+      $device_type: 'Mobile',
+      $os: 'iOS',
+      $os_version: '17.5.1',
+      $screen_width: 393,
+      $screen_height: 852,
+      $network_wifi: true,
+      $network_cellular: false,
+      $network_carrier: 'NTT DOCOMO',
+      $network_bluetooth: false,
+      $locale: 'ja-JP',
+      segment_device: { id: 'D-1', type: 'ios', advertisingId: 'ad-1' },
+      segment_screen: { density: 3 },
+      segment_location: { city: 'Tokyo', latitude: 35.6 },
       segment_library: { name: 'analytics-ios', version: '4.1.8' },
     });
     expect(staged.properties).not.toHaveProperty('$browser_language');

@@ -18,7 +18,12 @@ const counts = { rowsRead: 10, staged: 5, alreadyStaged: 0, duplicates: 0, skipp
 describe('skipped rows by reason', () => {
   it.each<[string, number, Record<string, number>, string]>([
     ['by reason, most first', 12, { 'transform strip-test.mjs': 2, '--skip-events': 10 }, '10 by --skip-events, 2 dropped by transform strip-test.mjs'],
-    ['each filter in words', 4, { '--only-events': 1, '--since': 1, '--until': 1, map: 1 }, '1 not in --only-events, 1 before --since, 1 at or after --until, 1 mapped to null (by --map, or a source default such as session_start)'],
+    [
+      'each filter in words',
+      4,
+      { '--only-events': 1, '--since': 1, '--until': 1, map: 1 },
+      '1 not in --only-events, 1 before --since, 1 at or after --until, 1 mapped to null (by --map, or a source default such as session_start)',
+    ],
     ['a read from before reasons were kept: mapped to null', 3, {}, '3 mapped to null (by --map, or a source default such as session_start)'],
   ])('%s', (_name, skipped, by, text) => {
     expect(skippedReasons(skipped, by)).toBe(text);
@@ -31,7 +36,10 @@ describe('skipped rows by reason', () => {
     finishRead(store, read('/b.csv'), { ...counts, skippedByReason: { '--since': 4 } }, undefined);
     expect(latestRead(store, '/a.csv')).toMatchObject({ counts: { ...counts, added: 1 }, skippedBy: { '--since': 3, 'transform t.mjs': 1 } });
     const report = stagingReport(store);
-    expect(report.sources.map((s) => [s.added, s.skippedBy])).toEqual([[1, { '--since': 3, 'transform t.mjs': 1 }], [0, { '--since': 4 }]]);
+    expect(report.sources.map((s) => [s.added, s.skippedBy])).toEqual([
+      [1, { '--since': 3, 'transform t.mjs': 1 }],
+      [0, { '--since': 4 }],
+    ]);
     expect(report.sourceTotals).toMatchObject({ skipped: 8, added: 1, skippedBy: { '--since': 7, 'transform t.mjs': 1 } });
     store.close();
   });

@@ -24,7 +24,7 @@ describe('deriveUuid', () => {
     expect(deriveUuid('{"a":"1"}', 1_700_000_000_000)).toBe('018bcfe5-6800-73a5-8934-3fa866902690');
   });
 
-  it('gives the reference rule\'s uuid for any identity and time', () => {
+  it("gives the reference rule's uuid for any identity and time", () => {
     const identities = ['', '{}', '{"a":"1"}', 'é😀\n\u0000', 'x'.repeat(5000)];
     const times = [0, 1, -5, 999.9, 1_700_000_000_000, 2 ** 48 - 1, 2 ** 48 + 7, Date.parse('2099-12-31T23:59:59.999Z')];
     for (const identity of identities) for (const ms of times) expect(deriveUuid(identity, ms)).toBe(referenceUuid(identity, ms));

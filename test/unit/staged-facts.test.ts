@@ -46,13 +46,23 @@ describe('staged facts', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
     try {
       const base = { problems: 0, warnings: 0, checks: [] };
-      recordPreflight(store, { ...base, project: 'test', host: 'https://a', outcome: 'failed', problems: 1, checks: [{ check: 'project-key', verdict: 'problem', message: 'key phc_abcdefghijkl is unknown' }] });
+      recordPreflight(store, {
+        ...base,
+        project: 'test',
+        host: 'https://a',
+        outcome: 'failed',
+        problems: 1,
+        checks: [{ check: 'project-key', verdict: 'problem', message: 'key phc_abcdefghijkl is unknown' }],
+      });
       expect(settledPreflight(store, 'test', 'https://a')).toBeUndefined();
       recordPreflight(store, { ...base, project: 'test', host: 'https://a', outcome: 'passed', warnings: 2 });
       recordPreflight(store, { ...base, project: 'prod', host: 'https://a', outcome: 'skipped' });
       expect(settledPreflight(store, 'test', 'https://a')).toMatchObject({ outcome: 'passed', warnings: 2 });
       expect(settledPreflight(store, 'test', 'https://b')).toBeUndefined();
-      expect(latestPreflights(store).map((p) => [p.project, p.outcome])).toEqual([['test', 'passed'], ['prod', 'skipped']]);
+      expect(latestPreflights(store).map((p) => [p.project, p.outcome])).toEqual([
+        ['test', 'passed'],
+        ['prod', 'skipped'],
+      ]);
       const failed = store.db.prepare("SELECT checks FROM preflights WHERE outcome = 'failed'").get() as { checks: string };
       expect(failed.checks).toContain('phc_[redacted]');
     } finally {

@@ -114,7 +114,9 @@ describe('import refusals', () => {
     stage(store, [{ properties: { $groups: { a: '1', b: '1', c: '1', d: '1', e: '1' } } }]);
     expect(() => refuseTooManyGroupTypes(store)).not.toThrow();
     stage(store, [{ properties: { $groups: { f: '1' } } }], '/data/more.jsonl');
-    expect(() => refuseTooManyGroupTypes(store)).toThrow(/uses 6 group types, and PostHog takes at most 5 per project .*: a \(1 row, first at \/data\/events.jsonl:1\), .* f \(1 row, first at \/data\/more.jsonl:1\)/);
+    expect(() => refuseTooManyGroupTypes(store)).toThrow(
+      /uses 6 group types, and PostHog takes at most 5 per project .*: a \(1 row, first at \/data\/events.jsonl:1\), .* f \(1 row, first at \/data\/more.jsonl:1\)/,
+    );
     expect(groupTypesProblem([])).toBeUndefined();
     store.close();
   });
@@ -152,7 +154,11 @@ describe('re-assertions', () => {
     );
     expect(stageReassertions(store)).toEqual({ total: 2, added: 2, removed: 0 });
     expect(stageReassertions(store)).toEqual({ total: 2, added: 0, removed: 0 });
-    const rows = store.db.prepare('SELECT kind, event, distinct_id AS id, json(properties) AS p FROM events WHERE kind = 3 ORDER BY distinct_id').all() as Array<{ id: string; p: string; event: string }>;
+    const rows = store.db.prepare('SELECT kind, event, distinct_id AS id, json(properties) AS p FROM events WHERE kind = 3 ORDER BY distinct_id').all() as Array<{
+      id: string;
+      p: string;
+      event: string;
+    }>;
     expect(rows.map((r) => [r.event, r.id, JSON.parse(r.p)])).toEqual([
       ['$set', 'u1', { $set: { plan: 'pro' }, $geoip_disable: true, $import_source: 'jsonl', $import_run: 'run-1' }],
       ['$set', 'u2', { $set: { plan: 'team' }, $geoip_disable: true, $import_source: 'jsonl', $import_run: 'run-1' }],
@@ -168,7 +174,7 @@ describe('re-assertions', () => {
     withdrawSelected(store, 2, 'gone');
     stage(store, [{ event: '$identify', distinctId: 'u1', kind: EventKind.person, properties: { $set: { plan: 'enterprise' } } }], '/data/users-2.csv');
     expect(stageReassertions(store)).toEqual({ total: 2, added: 1, removed: 1 });
-    const sets = store.db.prepare("SELECT json_extract(properties, '$.\"$set\".plan') AS plan FROM events WHERE kind = 3 ORDER BY distinct_id").pluck().all();
+    const sets = store.db.prepare('SELECT json_extract(properties, \'$."$set".plan\') AS plan FROM events WHERE kind = 3 ORDER BY distinct_id').pluck().all();
     expect(sets).toEqual(['enterprise', 'team']);
     store.close();
   });

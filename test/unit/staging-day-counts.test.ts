@@ -30,7 +30,10 @@ function staged(dir: string): StagingStore {
     event(6, 0, 3 * D, 'a'),
   ];
   const readId = beginRead(store, { path: '/src.csv', format: 'csv', command: 'test', sizeBytes: 1, options: {} });
-  new EventWriter(store).write(readId, events.map((e, i) => ({ line: i + 2, raw: '', event: e })));
+  new EventWriter(store).write(
+    readId,
+    events.map((e, i) => ({ line: i + 2, raw: '', event: e })),
+  );
   finishRead(store, readId, { rowsRead: 6, staged: 6, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0 }, undefined);
   return store;
 }
@@ -53,7 +56,10 @@ describe('day counts', () => {
       { day: 1, staged: 2, delivered: 2, deadLetters: 0 },
       { day: 3, staged: 1, delivered: 0, deadLetters: 0 },
     ]);
-    expect(countByDay(store, project.id, { fromMs: 0, toMs: D }, true).map((r) => [r.event, r.staged])).toEqual([['a', 1], ['b', 1]]);
+    expect(countByDay(store, project.id, { fromMs: 0, toMs: D }, true).map((r) => [r.event, r.staged])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
     expect(countByDay(store, undefined, range, false).every((r) => r.delivered === 0)).toBe(true);
     expect(deadLettersByReason(store, project.id)).toEqual([{ status: 400, message: 'bad', count: 1 }]);
     const delivered = (fromMs: number, toMs: number): Array<[number, string, number, string]> => {
@@ -82,7 +88,10 @@ describe('day counts', () => {
     expect(requeueDelivered(store, project.id, again.id, [2])).toBe(0);
     expect(findProjectRecord(store, 'test')!.delivered).toBe(4);
     expect(requeuedCount(store, project.id)).toBe(2);
-    expect(store.db.prepare('SELECT seq, run_id AS runId FROM requeued_events ORDER BY seq').all()).toEqual([{ seq: 2, runId: again.id }, { seq: 6, runId: again.id }]);
+    expect(store.db.prepare('SELECT seq, run_id AS runId FROM requeued_events ORDER BY seq').all()).toEqual([
+      { seq: 2, runId: again.id },
+      { seq: 6, runId: again.id },
+    ]);
     const stillDelivered: number[] = [];
     forEachDeliveredUuid(store, project.id, { fromMs: -D, toMs: 4 * D }, (seq) => stillDelivered.push(seq));
     expect(stillDelivered.sort()).toEqual([1, 3, 4, 5]);

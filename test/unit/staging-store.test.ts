@@ -38,7 +38,12 @@ describe('staging store', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     const writer = new EventWriter(store);
     const first = read(store);
-    expect(writer.write(first, [{ line: 2, raw: 'r', event: event(1) }, { line: 3, raw: 'r', event: event(1) }])).toMatchObject({ staged: 1, duplicates: 1 });
+    expect(
+      writer.write(first, [
+        { line: 2, raw: 'r', event: event(1) },
+        { line: 3, raw: 'r', event: event(1) },
+      ]),
+    ).toMatchObject({ staged: 1, duplicates: 1 });
     finishRead(store, first, done, undefined);
     const second = read(store);
     const counts = writer.write(second, [
@@ -49,7 +54,10 @@ describe('staging store', () => {
     expect(counts).toMatchObject({ staged: 0, alreadyStaged: 1, rejected: 2 });
     expect(counts.conflicts[0]!.problem.message).toContain('/data/a.csv:2 with a different event name ("e" then "renamed")');
     finishRead(store, second, done, undefined);
-    expect(listRejects(store).map((r) => [r.line, r.reason])).toEqual([[3, 'conflicts_with_staged'], [4, 'bad_json']]);
+    expect(listRejects(store).map((r) => [r.line, r.reason])).toEqual([
+      [3, 'conflicts_with_staged'],
+      [4, 'bad_json'],
+    ]);
     expect(stagingReport(store).events.count).toBe(1);
     store.close();
   });
@@ -70,7 +78,10 @@ describe('staging store', () => {
   it('writes many rows at once, and row by row around rows staged before, keeping their order', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     const writer = new EventWriter(store);
-    writer.write(read(store), [{ line: 2, raw: 'r', event: event(75) }, { line: 3, raw: 'r', event: event(110) }]);
+    writer.write(read(store), [
+      { line: 2, raw: 'r', event: event(75) },
+      { line: 3, raw: 'r', event: event(110) },
+    ]);
     const entries = Array.from({ length: 130 }, (_, i) => ({ line: i + 2, raw: `row ${i}`, event: event(i, i === 110 ? { distinctId: 'other' } : {}) }));
     const second = read(store, '/data/b.csv');
     const counts = writer.write(second, entries);
@@ -102,7 +113,10 @@ describe('staging store', () => {
     writer.write(ok, [{ line: 2, raw: 'r', event: event(1) }]);
     finishRead(crashed, ok, done, undefined);
     const partial = read(crashed, '/data/partial.csv');
-    writer.write(partial, [{ line: 2, raw: 'r', event: event(2) }, { line: 3, raw: 'r', event: event(3, { event: 'other' }) }]);
+    writer.write(partial, [
+      { line: 2, raw: 'r', event: event(2) },
+      { line: 3, raw: 'r', event: event(3, { event: 'other' }) },
+    ]);
     recordProgress(crashed, partial, { chars: 40, line: 4, fingerprint: 'sha256:x' }, { ...done, rowsRead: 2, staged: 2 }, 'event,distinct_id,timestamp\n');
     crashed.db.close();
 
@@ -110,7 +124,10 @@ describe('staging store', () => {
     expect(partialReads(store)).toMatchObject([{ path: '/data/partial.csv', command: 'export-source', line: 4 }]);
     const report = stagingReport(store);
     expect(report.events.count).toBe(3);
-    expect(report.sources.map((s) => [s.status, s.progressLine])).toEqual([['done', null], ['partial', 4]]);
+    expect(report.sources.map((s) => [s.status, s.progressLine])).toEqual([
+      ['done', null],
+      ['partial', 4],
+    ]);
     expect(() => refusePartialReads(store)).toThrow(RefusedError);
     expect(() => refusePartialReads(store)).toThrow(/only partly staged:\n  \/data\/partial\.csv: export-source interrupted at line 4/);
     expect(latestRead(store, '/data/partial.csv')).toMatchObject({ status: 'reading', progress: { chars: 40, line: 4 }, header: 'event,distinct_id,timestamp\n' });

@@ -9,9 +9,19 @@ function read(lines: Array<Record<string, unknown>>, options: Partial<ReaderOpti
 
 describe('a table row as an event (--from parquet)', () => {
   it.each([
-    ['the standard columns, the rest properties, nulls left out', { event: 'e', distinct_id: 'u', timestamp: 't', plan: 'pro', n: null }, {}, { event: 'e', distinctId: 'u', timestamp: 't', properties: { plan: 'pro' } }],
+    [
+      'the standard columns, the rest properties, nulls left out',
+      { event: 'e', distinct_id: 'u', timestamp: 't', plan: 'pro', n: null },
+      {},
+      { event: 'e', distinctId: 'u', timestamp: 't', properties: { plan: 'pro' } },
+    ],
     ['columns found ignoring case', { Event: 'e', DISTINCT_ID: 'u', Timestamp: 't' }, {}, { event: 'e', distinctId: 'u', timestamp: 't', properties: {} }],
-    ['--column renames', { name: 'e', user: 'u', at: 't', event: 'kept' }, { columns: { event: 'name', distinct_id: 'user', timestamp: 'at' } }, { event: 'e', distinctId: 'u', properties: { event: 'kept' } }],
+    [
+      '--column renames',
+      { name: 'e', user: 'u', at: 't', event: 'kept' },
+      { columns: { event: 'name', distinct_id: 'user', timestamp: 'at' } },
+      { event: 'e', distinctId: 'u', properties: { event: 'kept' } },
+    ],
     ['properties as JSON text', { event: 'e', distinct_id: 'u', timestamp: 't', properties: '{"a":1}' }, {}, { properties: { a: 1 } }],
     ['properties as a record', { event: 'e', distinct_id: 'u', timestamp: 't', properties: { a: [1] } }, {}, { properties: { a: [1] } }],
     ['a uuid column', { event: 'e', distinct_id: 'u', timestamp: 't', uuid: 'x' }, {}, { uuid: 'x' }],

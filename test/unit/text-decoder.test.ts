@@ -40,7 +40,13 @@ describe('UTF-8 decoding', () => {
       const whole = decodeUtf8Marking(bytes);
       expect(decode('utf-8', bytes, 1 + Math.floor(random() * 7))).toBe(whole);
       // Valid input decodes as Buffer does; only invalid bytes become marks.
-      if (Buffer.from(bytes).toString('utf8') === Buffer.from(bytes).toString('utf8').replace(/\ufffd/g, '')) expect(whole).toBe(Buffer.from(bytes).toString('utf8'));
+      if (
+        Buffer.from(bytes).toString('utf8') ===
+        Buffer.from(bytes)
+          .toString('utf8')
+          .replace(/\ufffd/g, '')
+      )
+        expect(whole).toBe(Buffer.from(bytes).toString('utf8'));
     }
   });
 });

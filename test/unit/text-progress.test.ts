@@ -56,7 +56,11 @@ describe('nothingStagedError', () => {
   const result = (t: Partial<StageSourcesResult['totals']>): StageSourcesResult => ({ staging: 'm.db', files: [], totals: { ...totals, ...t }, partial: [], elapsedMs: 1 });
 
   it.each<[string, Partial<StageSourcesResult['totals']>, string | undefined]>([
-    ['every row rejected', { rowsRead: 3, rejected: 3, rejectedByReason: { bad_json: 1, implausible_timestamp: 2 } }, 'nothing was staged: every row read was rejected (2 implausible_timestamp, 1 bad_json)'],
+    [
+      'every row rejected',
+      { rowsRead: 3, rejected: 3, rejectedByReason: { bad_json: 1, implausible_timestamp: 2 } },
+      'nothing was staged: every row read was rejected (2 implausible_timestamp, 1 bad_json)',
+    ],
     ['skipped and rejected', { rowsRead: 3, skipped: 1, rejected: 2, rejectedByReason: { bad_json: 2 } }, 'nothing was staged: no row was staged and some were rejected (2 bad_json)'],
     ['rejected next to new', { rowsRead: 3, staged: 1, rejected: 2 }, undefined],
     ['rejected next to already staged', { rowsRead: 3, alreadyStaged: 1, rejected: 2 }, undefined],

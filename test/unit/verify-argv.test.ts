@@ -24,7 +24,23 @@ describe('verify', () => {
 
   it('takes a range of days, by event, a wait, re-sending and a report', async () => {
     const { input, options } = await verifyInput([
-      '--project', 'prod', '--since', '2023-01-01', '--until', '2025-12-31', '--by-event', '--wait', '10m', '--resend-missing', '--html', 'r.html', '--staging', 'm.db', '--config', 'c.json', '--json',
+      '--project',
+      'prod',
+      '--since',
+      '2023-01-01',
+      '--until',
+      '2025-12-31',
+      '--by-event',
+      '--wait',
+      '10m',
+      '--resend-missing',
+      '--html',
+      'r.html',
+      '--staging',
+      'm.db',
+      '--config',
+      'c.json',
+      '--json',
     ]);
     expect(input).toEqual({ staging: 'm.db', config: 'c.json', project: 'prod', since: '2023-01-01', until: '2025-12-31', byEvent: true, waitMs: 600_000, resendMissing: true });
     expect(options).toMatchObject({ html: 'r.html', json: true });

@@ -114,10 +114,16 @@ describe('the comparison', () => {
           { day: n('2025-01-01'), event: 'a', staged: 3, delivered: 3, deadLetters: 0 },
           { day: n('2025-01-01'), event: 'b\tc', staged: 2, delivered: 2, deadLetters: 0 },
         ],
-        new Map([[rowKey(n('2025-01-01'), 'a'), 1], [rowKey(n('2025-01-01'), 'b\tc'), 1]]),
+        new Map([
+          [rowKey(n('2025-01-01'), 'a'), 1],
+          [rowKey(n('2025-01-01'), 'b\tc'), 1],
+        ]),
       ),
     );
-    expect(byEvent.map((r) => [r.event, r.missing])).toEqual([['a', 2], ['b\tc', 1]]);
+    expect(byEvent.map((r) => [r.event, r.missing])).toEqual([
+      ['a', 2],
+      ['b\tc', 1],
+    ]);
     expect(summarize(byEvent)).toMatchObject({ days: 1, shortDays: 1, missing: 3 });
     expect(perDay(byEvent)).toEqual([{ day: '2025-01-01', staged: 5, delivered: 5, deadLetters: 0, landed: 2, missing: 3 }]);
   });

@@ -78,12 +78,24 @@ describe('zip archives', () => {
 
   it.each<[string, () => Buffer, RegExp]>([
     ['a truncated archive', () => makeZip([{ name: 'a.json', data: Buffer.from(hour(1)) }]).subarray(0, 60), /x\.zip: is not a readable zip archive/],
-    ['an archive with no source files', () => makeZip([{ name: 'readme.md', data: Buffer.from('hi') }]), /x\.zip: no source files in this zip archive \(looked for names ending \.jsonl, \.ndjson, \.json, optionally \.gz\)/],
+    [
+      'an archive with no source files',
+      () => makeZip([{ name: 'readme.md', data: Buffer.from('hi') }]),
+      /x\.zip: no source files in this zip archive \(looked for names ending \.jsonl, \.ndjson, \.json, optionally \.gz\)/,
+    ],
     ['a zip inside the zip', () => makeZip([{ name: 'inner.zip', data: makeZip([]) }]), /x\.zip!inner\.zip: a zip archive inside a zip archive/],
     ['a binary entry', () => makeZip([{ name: 'a.json', data: Buffer.from([1, 0, 2, 0]) }]), /x\.zip!a\.json: looks like a binary file/],
-    ['a gzip entry that is not gzip inside', () => makeZip([{ name: 'a.json.gz', data: Buffer.concat([Buffer.from([0x1f, 0x8b, 8]), Buffer.alloc(20, 7)]) }]), /x\.zip!a\.json\.gz: is not a valid gzip file/],
+    [
+      'a gzip entry that is not gzip inside',
+      () => makeZip([{ name: 'a.json.gz', data: Buffer.concat([Buffer.from([0x1f, 0x8b, 8]), Buffer.alloc(20, 7)]) }]),
+      /x\.zip!a\.json\.gz: is not a valid gzip file/,
+    ],
     ['an encrypted entry', () => encrypted(makeZip([{ name: 'a.json', data: Buffer.from(hour(1)), method: 'deflate' }])), /x\.zip!a\.json: cannot be read \(encrypted/],
-    ['a small entry whose bytes do not match its CRC-32', () => flipDataBit(makeZip([{ name: 'a.json', data: Buffer.from(hour(1)) }]), 'a.json'), /x\.zip!a\.json: cannot be read from the archive \(CRC-32 mismatch: the entry is damaged\)/],
+    [
+      'a small entry whose bytes do not match its CRC-32',
+      () => flipDataBit(makeZip([{ name: 'a.json', data: Buffer.from(hour(1)) }]), 'a.json'),
+      /x\.zip!a\.json: cannot be read from the archive \(CRC-32 mismatch: the entry is damaged\)/,
+    ],
   ])('refuses %s before any row is read', async (_name, bytes, message) => {
     const path = join(tempDir(), 'x.zip');
     writeFileSync(path, bytes());

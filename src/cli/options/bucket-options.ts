@@ -16,7 +16,7 @@ export interface BucketFlags {
 
 export function bucketFlags(command: Command): Command {
   return command
-    .option('--endpoint-url <url>', 's3:// and gs:// sources: an S3-compatible endpoint (MinIO, R2, ...; default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS; gs:// uses Google\'s)')
+    .option('--endpoint-url <url>', "s3:// and gs:// sources: an S3-compatible endpoint (MinIO, R2, ...; default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS; gs:// uses Google's)")
     .option('--profile <name>', 's3:// and gs:// sources: the profile of the shared AWS config and credentials files (default: AWS_PROFILE)');
 }
 

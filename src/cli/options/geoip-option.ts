@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 
 export function geoipOption(command: Command): Command {
-  return command.option('--no-geoip', "GeoIP off for every row, even those with their own $ip (rows without one never use it: PostHog would locate them at this machine)");
+  return command.option('--no-geoip', 'GeoIP off for every row, even those with their own $ip (rows without one never use it: PostHog would locate them at this machine)');
 }
 
 /** import and resume: the flag is accepted only to say where it belongs. */

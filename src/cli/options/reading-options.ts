@@ -20,7 +20,7 @@ export interface ReadingFlags {
 /** Adds the flags; `columnHelp` says what --column names for this command. */
 export function readingOptions(command: Command, columnHelp: string): Command {
   return command
-    .option('--encoding <label>', 'the files\' encoding when they have no byte-order mark: utf-8 (default), latin1, windows-1252, utf-16le, shift_jis... (any WHATWG label)')
+    .option('--encoding <label>', "the files' encoding when they have no byte-order mark: utf-8 (default), latin1, windows-1252, utf-16le, shift_jis... (any WHATWG label)")
     .option('--delimiter <char>', "CSV: the field delimiter: ',', ';', tab (or '\\t'), '|' or another character (default: the one that splits the header best)")
     .option('--trim', 'CSV: drop spaces around unquoted values, " u1" read as "u1" (the default, but for a file staged earlier untrimmed)')
     .option('--no-trim', 'CSV: keep spaces around unquoted values (default: " u1" is read as "u1")')
@@ -78,9 +78,5 @@ export function readingInput(flags: ReadingFlags, csv: boolean): { encoding?: st
 
 /** The reading options left at their defaults, by their recorded keys. */
 export function defaultedReading(flags: ReadingFlags): string[] {
-  return [
-    ...(flags.encoding === undefined ? ['encoding'] : []),
-    ...(flags.delimiter === undefined ? ['delimiter'] : []),
-    ...(flags.trim === undefined ? ['trim'] : []),
-  ];
+  return [...(flags.encoding === undefined ? ['encoding'] : []), ...(flags.delimiter === undefined ? ['delimiter'] : []), ...(flags.trim === undefined ? ['trim'] : [])];
 }

@@ -45,7 +45,14 @@ export interface RowSelection {
 /** A list flag's names: split at commas, trimmed, each once and sorted (a list's order means nothing). */
 export function eventNames(flag: string, values: readonly string[] | undefined): string[] | undefined {
   if (values === undefined || values.length === 0) return undefined;
-  const names = [...new Set(values.flatMap((v) => v.split(',')).map((n) => n.trim()).filter((n) => n !== ''))].sort();
+  const names = [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
+    ),
+  ].sort();
   if (names.length === 0) throw new UsageError(`${flag}: give one or more event names, separated by commas`);
   return names;
 }

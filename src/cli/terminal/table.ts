@@ -14,7 +14,14 @@ function columnWidths(rows: Rows): number[] {
 /** Rows as aligned columns; the first row is the header. */
 export function table(rows: Rows): string {
   const widths = columnWidths(rows);
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : padToWidth(cell, widths[i]!))).join(GAP).trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : padToWidth(cell, widths[i]!)))
+        .join(GAP)
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**

@@ -29,12 +29,7 @@ export function billingCheck(billing: BillingFacts, stagedEvents: number): Check
     return problem('billing', `${staged}; the organization has used ${limit}: ${DROPS}, so the migration would look delivered and store nothing`, RAISE, details);
   }
   if (usage + stagedEvents > billing.eventsLimit) {
-    return warning(
-      'billing',
-      `${staged}; the organization has used ${limit}: the migration may pass the limit (${DROPS}; historical imports may be counted apart from live events)`,
-      RAISE,
-      details,
-    );
+    return warning('billing', `${staged}; the organization has used ${limit}: the migration may pass the limit (${DROPS}; historical imports may be counted apart from live events)`, RAISE, details);
   }
   return ok('billing', `${staged}; the organization has used ${limit}, room for the migration`, details);
 }

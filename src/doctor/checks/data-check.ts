@@ -34,7 +34,12 @@ export function existingDataCheck(staged: StagedFacts | undefined, projectEvents
   const details: Record<string, unknown> = { stagedPerDay: staged.perDay };
   if (projectEvents.state === 'not-checked') return ok('existing-data', `${added}; whether the project already holds events on those days was not checked: ${projectEvents.reason}`, details);
   if (projectEvents.state === 'failed') {
-    return warning('existing-data', `${added}; the project's events on those days could not be counted: ${projectEvents.message}`, 'Run `migrate doctor` again; it needs a personal key with query:read.', details);
+    return warning(
+      'existing-data',
+      `${added}; the project's events on those days could not be counted: ${projectEvents.message}`,
+      'Run `migrate doctor` again; it needs a personal key with query:read.',
+      details,
+    );
   }
   const held = projectEvents.perDay.filter((d) => d.count > 0);
   details.projectPerDay = held;

@@ -7,8 +7,7 @@
 import { ok, problem, warning, type CheckResult } from '../check-result.js';
 import type { HostFacts, ProbeAnswer } from '../doctor-facts.js';
 
-const HOST_FIX =
-  'Set "host" to your ingestion endpoint (https://us.i.posthog.com, https://eu.i.posthog.com, or your own instance), or "region": "us" | "eu", in the config.';
+const HOST_FIX = 'Set "host" to your ingestion endpoint (https://us.i.posthog.com, https://eu.i.posthog.com, or your own instance), or "region": "us" | "eu", in the config.';
 
 /** "HTTP 200, text/html, body: <!DOCTYPE html>..." for messages: status, content type, the first 200 characters. */
 export function describeAnswer(answer: ProbeAnswer): string {
@@ -33,10 +32,10 @@ function capturesTokenRefusal(answer: ProbeAnswer): boolean {
 }
 
 function whatItIs(answer: ProbeAnswer): string {
-  if (answer.status >= 300 && answer.status < 400) return 'a redirect (to a login page, or from the web app\'s address): not the ingestion endpoint';
+  if (answer.status >= 300 && answer.status < 400) return "a redirect (to a login page, or from the web app's address): not the ingestion endpoint";
   if (isHtml(answer)) return "an HTML page: the web app's address, or a proxy in front of something else";
-  if (answer.status >= 200 && answer.status < 300) return 'a success for a batch with no event: a server that accepts anything, not PostHog\'s capture';
-  return 'not the answer PostHog\'s capture gives to an empty batch';
+  if (answer.status >= 200 && answer.status < 300) return "a success for a batch with no event: a server that accepts anything, not PostHog's capture";
+  return "not the answer PostHog's capture gives to an empty batch";
 }
 
 export function hostCheck(facts: HostFacts): CheckResult {
@@ -54,7 +53,11 @@ export function hostCheck(facts: HostFacts): CheckResult {
     return ok('host', `${facts.host}${mapped} answers as PostHog's capture does (${describeAnswer(answer)}); the key check says whether the key is known`);
   }
   if (answer.status === 429 || answer.status >= 500) {
-    return warning('host', `${facts.host}${mapped} is busy or down (${describeAnswer(answer)}); it could not be confirmed as a PostHog ingestion endpoint`, 'Run `migrate doctor` again in a few minutes.');
+    return warning(
+      'host',
+      `${facts.host}${mapped} is busy or down (${describeAnswer(answer)}); it could not be confirmed as a PostHog ingestion endpoint`,
+      'Run `migrate doctor` again in a few minutes.',
+    );
   }
   return problem('host', `${facts.host}${mapped} is not a PostHog ingestion endpoint: an empty batch got ${describeAnswer(answer)}, ${whatItIs(answer)}`, HOST_FIX);
 }

@@ -13,9 +13,14 @@ export function ingestionRulesCheck(rules: StagedRuleFacts | undefined): CheckRe
   if (rules === undefined) return ok('ingestion-rules', 'no staging file to check yet');
   const tooMany = groupTypesProblem(rules.groupTypes);
   if (tooMany !== undefined) {
-    return problem('ingestion-rules', tooMany, 'Stage into a new staging file with at most 5 group types (fewer --group options, and only the groups files of the types kept); import refuses this one.', {
-      groupTypes: rules.groupTypes.map((g) => g.type),
-    });
+    return problem(
+      'ingestion-rules',
+      tooMany,
+      'Stage into a new staging file with at most 5 group types (fewer --group options, and only the groups files of the types kept); import refuses this one.',
+      {
+        groupTypes: rules.groupTypes.map((g) => g.type),
+      },
+    );
   }
   if (rules.olderGeoReads.length > 0) {
     const rows = rules.olderGeoReads.reduce((n, r) => n + r.staged, 0);

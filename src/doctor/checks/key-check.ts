@@ -9,7 +9,7 @@ import type { ApiProject, KeyFacts, Probe } from '../doctor-facts.js';
 import { describeAnswer } from './host-check.js';
 
 const COPY_KEY = 'Copy the project API key (phc_...) from the project\'s settings in PostHog into "apiKey" (or the variable named by "apiKeyEnv") of this project in the config.';
-const PERSONAL_KEY_HINT = 'Configure a personal API key with project:read and the projectId, so doctor can read the project\'s key from the API.';
+const PERSONAL_KEY_HINT = "Configure a personal API key with project:read and the projectId, so doctor can read the project's key from the API.";
 
 function projectName(p: ApiProject): string {
   return `"${p.name}" (id ${p.id})`;
@@ -54,11 +54,7 @@ export function flagsVerdict(probe: Probe, why: string): CheckResult {
   if (probe.type === 'unreachable') return warning('project-key', `the project key could not be checked: the flags endpoint did not answer (${probe.reason})`, PERSONAL_KEY_HINT);
   const answer = probe.answer;
   if (answer.status === 401) {
-    return problem(
-      'project-key',
-      `PostHog does not know the project key (capture may still answer 200 to it and drop every event): its flags endpoint answered ${describeAnswer(answer)}`,
-      COPY_KEY,
-    );
+    return problem('project-key', `PostHog does not know the project key (capture may still answer 200 to it and drop every event): its flags endpoint answered ${describeAnswer(answer)}`, COPY_KEY);
   }
   if (answer.status === 200 && /application\/json/i.test(answer.contentType) && /"(flags|featureFlags)"/.test(answer.bodyStart)) {
     return ok('project-key', `PostHog's flags endpoint knows the project key (one flag request; ${why}, so the project it belongs to is not named)`);

@@ -53,7 +53,11 @@ export function scopeCheck(facts: PersonalKeyFacts): CheckResult {
     case 'unusable':
       return warning('scopes', `the personal API key cannot be used: ${facts.reason}`, ADD_KEY);
     case 'refused':
-      return warning('scopes', `the API refused the personal API key (${facts.message}): \`migrate verify\` and the management commands will not work`, 'Create a new personal API key in PostHog and put it in the config.');
+      return warning(
+        'scopes',
+        `the API refused the personal API key (${facts.message}): \`migrate verify\` and the management commands will not work`,
+        'Create a new personal API key in PostHog and put it in the config.',
+      );
     case 'listed':
       return listedVerdict(facts);
     case 'probed':

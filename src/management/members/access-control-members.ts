@@ -69,7 +69,10 @@ export class AccessControlMembers implements MembersBackend {
     const entry = await this.entry(uuid);
     if (entry === undefined) throw this.noAccess(uuid);
     const people = await this.people();
-    return fromUserAccess(entry, people?.find((p) => p.user.uuid.toLowerCase() === uuid));
+    return fromUserAccess(
+      entry,
+      people?.find((p) => p.user.uuid.toLowerCase() === uuid),
+    );
   }
 
   private async put(membershipId: string, level: ProjectLevel | null, what: string): Promise<void> {

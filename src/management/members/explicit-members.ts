@@ -13,8 +13,7 @@ import type { OrganizationDirectory } from './organization-directory.js';
 import { fromExplicitMember, fromOrganizationAdmin, type ProjectMember } from './project-member.js';
 import type { MemberList, MembersBackend } from './members-backend.js';
 
-const UNKNOWN_ORGANIZATION_NOTE =
-  'An organization admin or owner enters the project without a membership; the key cannot read the organization (organization_member:read) to tell.';
+const UNKNOWN_ORGANIZATION_NOTE = 'An organization admin or owner enters the project without a membership; the key cannot read the organization (organization_member:read) to tell.';
 
 export const NOT_LISTED_NOTE = 'Organization admins and owners, who enter the project without a membership, are not listed: the key cannot read the organization (organization_member:read).';
 

@@ -10,7 +10,16 @@ import { json } from '../router.js';
 import { effectiveLevel, projectRoute, type ApiContext } from './api-auth.js';
 import { readJsonObject } from './api-body.js';
 import { permissionDenied, required, validationError } from './api-errors.js';
-import { accessChangeRefusal, accessLevelName, accessSource, explicitLevelFor, organizationLevelName, parseAccessLevel, PROJECT_ACCESS_LEVELS, type ProjectAccessLevel } from './access-control-rules.js';
+import {
+  accessChangeRefusal,
+  accessLevelName,
+  accessSource,
+  explicitLevelFor,
+  organizationLevelName,
+  parseAccessLevel,
+  PROJECT_ACCESS_LEVELS,
+  type ProjectAccessLevel,
+} from './access-control-rules.js';
 import { ADMIN_LEVEL } from './member-rules.js';
 import { listMembers, organizationMember, organizationMembers, removeMembership, upsertMembership, type OrganizationMemberRow } from './member-store.js';
 
@@ -20,13 +29,15 @@ function usersWithAccess(_request: SandboxRequest, { store, project }: ApiContex
   const users = organizationMembers(store, project.organization_id).flatMap((member) => {
     const level = effectiveLevel(store, member.user_id, project);
     if (typeof level !== 'number') return [];
-    return [{
-      user_id: member.uuid,
-      access_level: accessLevelName(level),
-      access_source: accessSource(member.level),
-      organization_membership_id: member.id,
-      organization_membership_level: organizationLevelName(member.level),
-    }];
+    return [
+      {
+        user_id: member.uuid,
+        access_level: accessLevelName(level),
+        access_source: accessSource(member.level),
+        organization_membership_id: member.id,
+        organization_membership_level: organizationLevelName(member.level),
+      },
+    ];
   });
   // As the service sorts: highest access first, then by user uuid, both descending.
   const rank = (level: string) => PROJECT_ACCESS_LEVELS.indexOf(level as (typeof PROJECT_ACCESS_LEVELS)[number]);
@@ -35,7 +46,16 @@ function usersWithAccess(_request: SandboxRequest, { store, project }: ApiContex
 }
 
 function controlJson(projectId: number, member: string | null, accessLevel: string, createdBy: number | null, createdAt: string, updatedAt: string) {
-  return { access_level: accessLevel, resource: 'project', resource_id: String(projectId), organization_member: member, role: null, created_by: createdBy, created_at: createdAt, updated_at: updatedAt };
+  return {
+    access_level: accessLevel,
+    resource: 'project',
+    resource_id: String(projectId),
+    organization_member: member,
+    role: null,
+    created_by: createdBy,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  };
 }
 
 function listControls(_request: SandboxRequest, { store, project, level }: ApiContext): SandboxResponse {

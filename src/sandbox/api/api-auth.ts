@@ -51,9 +51,9 @@ function bearerToken(headers: IncomingHttpHeaders): string | undefined {
 function authenticate(store: SandboxStore, headers: IncomingHttpHeaders): ApiCaller | SandboxResponse {
   const token = bearerToken(headers);
   if (token === undefined) return notAuthenticated();
-  const row = store.db
-    .prepare('SELECT k.id, k.user_id, k.scopes, u.uuid FROM personal_api_keys k JOIN users u ON u.id = k.user_id WHERE k.value = ?')
-    .get(token) as { id: string; user_id: number; scopes: string; uuid: string } | undefined;
+  const row = store.db.prepare('SELECT k.id, k.user_id, k.scopes, u.uuid FROM personal_api_keys k JOIN users u ON u.id = k.user_id WHERE k.value = ?').get(token) as
+    | { id: string; user_id: number; scopes: string; uuid: string }
+    | undefined;
   if (row === undefined) return authenticationFailed();
   return { keyId: row.id, userId: row.user_id, userUuid: row.uuid, scopes: JSON.parse(row.scopes) as string[] };
 }

@@ -8,11 +8,9 @@ export function apiError(status: number, type: string, code: string, detail: str
   return json(status, { type, code, detail, attr }, headers);
 }
 
-export const notAuthenticated = (): SandboxResponse =>
-  apiError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
+export const notAuthenticated = (): SandboxResponse => apiError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
 
-export const authenticationFailed = (): SandboxResponse =>
-  apiError(401, 'authentication_error', 'authentication_failed', 'Personal API key found in request Authorization header is invalid.');
+export const authenticationFailed = (): SandboxResponse => apiError(401, 'authentication_error', 'authentication_failed', 'Personal API key found in request Authorization header is invalid.');
 
 export const permissionDenied = (detail: string): SandboxResponse => apiError(403, 'authentication_error', 'permission_denied', detail);
 
@@ -20,8 +18,7 @@ export const missingScope = (scope: string): SandboxResponse => permissionDenied
 
 export const notFound = (detail = 'Not found.'): SandboxResponse => apiError(404, 'invalid_request', 'not_found', detail);
 
-export const validationError = (code: string, detail: string, attr: string | null): SandboxResponse =>
-  apiError(400, 'validation_error', code, detail, attr);
+export const validationError = (code: string, detail: string, attr: string | null): SandboxResponse => apiError(400, 'validation_error', code, detail, attr);
 
 export const required = (attr: string): SandboxResponse => validationError('required', 'This field is required.', attr);
 

@@ -37,10 +37,14 @@ export interface ApiOptions {
 
 /** Inspection routes for tests and rehearsals, outside PostHog's API. */
 const debugRoutes: Route[] = [
-  { method: 'GET', path: /^\/_sandbox\/notebooks\/?$/, handler: (_request, { store }) => {
-    const results = listNotebooks(store);
-    return json(200, { count: results.length, results });
-  } },
+  {
+    method: 'GET',
+    path: /^\/_sandbox\/notebooks\/?$/,
+    handler: (_request, { store }) => {
+      const results = listNotebooks(store);
+      return json(200, { count: results.length, results });
+    },
+  },
 ];
 
 /** Management API endpoints (/api/...), the flags endpoint, and the sandbox's own inspection routes. */

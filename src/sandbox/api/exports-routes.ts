@@ -78,7 +78,10 @@ export function validateExport(body: Record<string, unknown>): ValidExport | San
 
 /** An insight or dashboard export reads that object, so the key needs its read scope too. */
 export function sourceScopeRefusal(body: Record<string, unknown>, scopes: readonly string[]): SandboxResponse | undefined {
-  for (const [field, scope] of [['dashboard', 'dashboard:read'], ['insight', 'insight:read']] as const) {
+  for (const [field, scope] of [
+    ['dashboard', 'dashboard:read'],
+    ['insight', 'insight:read'],
+  ] as const) {
     if (body[field] !== undefined && body[field] !== null && !hasScope(scopes, scope)) return missingScope(scope);
   }
   return undefined;

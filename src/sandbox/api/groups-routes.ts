@@ -90,7 +90,4 @@ function findGroup(request: SandboxRequest, context: ApiContext): SandboxRespons
   return row === undefined ? notFound() : json(200, { ...groupJson(row), notebook: notebookFor(request, context, row) });
 }
 
-export const groupsRoutes: Route[] = [
-  projectRoute('GET', new RegExp(`${BASE}\\/find\\/?$`), 'group:read', findGroup),
-  projectRoute('GET', new RegExp(`${BASE}\\/?$`), 'group:read', listGroups),
-];
+export const groupsRoutes: Route[] = [projectRoute('GET', new RegExp(`${BASE}\\/find\\/?$`), 'group:read', findGroup), projectRoute('GET', new RegExp(`${BASE}\\/?$`), 'group:read', listGroups)];

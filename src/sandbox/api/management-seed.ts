@@ -89,9 +89,12 @@ export function seedManagementData(store: SandboxStore, now: () => Date = () => 
 
 /** The sandbox's personal API keys, for `migrate sandbox` to print and tests to use. */
 export function sandboxPersonalKeys(store: SandboxStore): SandboxPersonalKey[] {
-  const rows = store.db
-    .prepare('SELECT k.label, k.value, k.scopes, u.email FROM personal_api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.id')
-    .all() as Array<{ label: string; value: string; scopes: string; email: string }>;
+  const rows = store.db.prepare('SELECT k.label, k.value, k.scopes, u.email FROM personal_api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.id').all() as Array<{
+    label: string;
+    value: string;
+    scopes: string;
+    email: string;
+  }>;
   return rows.map((r) => ({ label: r.label, value: r.value, email: r.email, scopes: JSON.parse(r.scopes) as string[] }));
 }
 

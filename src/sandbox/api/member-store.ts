@@ -63,9 +63,7 @@ export function memberJson(row: MemberRow): Record<string, unknown> {
 
 /** Sets a member's explicit level in a project, adding the membership when there is none. */
 export function upsertMembership(store: SandboxStore, teamId: number, organizationMembershipId: string, level: number, at: string): void {
-  const updated = store.db
-    .prepare('UPDATE explicit_team_memberships SET level = ?, updated_at = ? WHERE team_id = ? AND parent_membership_id = ?')
-    .run(level, at, teamId, organizationMembershipId);
+  const updated = store.db.prepare('UPDATE explicit_team_memberships SET level = ?, updated_at = ? WHERE team_id = ? AND parent_membership_id = ?').run(level, at, teamId, organizationMembershipId);
   if (updated.changes > 0) return;
   store.db
     .prepare('INSERT INTO explicit_team_memberships (id, team_id, parent_membership_id, level, joined_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -78,9 +76,7 @@ export function removeMembership(store: SandboxStore, teamId: number, organizati
 
 /** Lowest level first, then the newest, as the service lists organization members. */
 export function organizationMembers(store: SandboxStore, organizationId: string): OrganizationMemberRow[] {
-  return store.db
-    .prepare(`${ORGANIZATION_MEMBER_SELECT} WHERE om.organization_id = ? ORDER BY om.level, om.joined_at DESC, om.id`)
-    .all(organizationId) as OrganizationMemberRow[];
+  return store.db.prepare(`${ORGANIZATION_MEMBER_SELECT} WHERE om.organization_id = ? ORDER BY om.level, om.joined_at DESC, om.id`).all(organizationId) as OrganizationMemberRow[];
 }
 
 export function organizationMember(store: SandboxStore, organizationId: string, where: { membershipId: string } | { userUuid: string }): OrganizationMemberRow | undefined {

@@ -37,9 +37,7 @@ export const projectsRoutes: Route[] = [
   }),
   projectRoute('GET', /^\/api\/(?:projects|environments)\/(\d+)\/?$/, 'project:read', (_request, { project }) => json(200, projectJson(project))),
   projectRoute('GET', /^\/api\/(?:projects|environments)\/(\d+)\/groups_types\/?$/, 'group:read', (_request, { store, project }) => {
-    const rows = store.db
-      .prepare('SELECT group_type, group_type_index, name_singular, name_plural FROM group_types WHERE team_id = ? ORDER BY group_type_index')
-      .all(project.id);
+    const rows = store.db.prepare('SELECT group_type, group_type_index, name_singular, name_plural FROM group_types WHERE team_id = ? ORDER BY group_type_index').all(project.id);
     return json(200, rows);
   }),
 ];

@@ -152,7 +152,13 @@ class BodyReader {
     inflater.onDrain(() => {
       if (!this.done) this.stream.resume();
     });
-    if (!this.parts.splice(0).map((part) => inflater.write(part)).every(Boolean)) this.stream.pause();
+    if (
+      !this.parts
+        .splice(0)
+        .map((part) => inflater.write(part))
+        .every(Boolean)
+    )
+      this.stream.pause();
   }
 
   private readonly onEnd = (): void => {

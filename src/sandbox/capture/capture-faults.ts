@@ -34,10 +34,7 @@ export interface CaptureFaults {
   loseAfterAccept?: number;
 }
 
-export type Fault =
-  | { type: 'status'; status: 500 | 503 | 429; retryAfterSeconds?: number }
-  | { type: 'drop' }
-  | { type: 'lose-answer' };
+export type Fault = { type: 'status'; status: 500 | 503 | 429; retryAfterSeconds?: number } | { type: 'drop' } | { type: 'lose-answer' };
 
 /** The fault for one request, from one draw of `random` in [0, 1). */
 export function pickFault(faults: CaptureFaults, random: () => number): Fault | undefined {

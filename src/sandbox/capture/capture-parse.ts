@@ -90,8 +90,7 @@ function distinctIdValue(e: Obj): { value: unknown; inProperties: boolean } {
   return { value: isObject(e.properties) ? e.properties.distinct_id : undefined, inProperties: true };
 }
 
-const spanText = (payload: JsonPayload, span: ObjectScan | undefined): string =>
-  span === undefined ? '{}' : payload.bytes.toString('utf8', span.start, span.end);
+const spanText = (payload: JsonPayload, span: ObjectScan | undefined): string => (span === undefined ? '{}' : payload.bytes.toString('utf8', span.start, span.end));
 
 interface Shape {
   token: string | CaptureProblem;

@@ -99,15 +99,19 @@ function captureHandler(store: SandboxStore, options: CaptureOptions, sink: Capt
     if (fault !== undefined && fault !== 'lose-answer') return fault;
     if (isProblem(body)) return closing(body);
     const payload = extractPayload({
-      body: body.bytes, inflated: body.inflated, query: req.url.searchParams, path: req.url.pathname, maxBodyBytes: limits.maxBodyBytes,
-      contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'], latin1Text: sink.countOnly,
+      body: body.bytes,
+      inflated: body.inflated,
+      query: req.url.searchParams,
+      path: req.url.pathname,
+      maxBodyBytes: limits.maxBodyBytes,
+      contentType: req.headers['content-type'],
+      contentEncoding: req.headers['content-encoding'],
+      latin1Text: sink.countOnly,
     });
     if (isProblem(payload)) return problemResponse(payload);
     const nowMs = ctx.now().getTime();
     // Count-only mode runs the same checks but builds no stored form (it would be thrown away).
-    const capture = sink.countOnly
-      ? checkCapture(payload, { maxEventBytes })
-      : parseCapture(payload, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs), maxEventBytes });
+    const capture = sink.countOnly ? checkCapture(payload, { maxEventBytes }) : parseCapture(payload, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs), maxEventBytes });
     if (isProblem(capture)) return problemResponse(capture);
     const response = deliver(store, sink, settings.faults, capture, { endpoint: req.url.pathname, receivedAt: new Date(nowMs).toISOString(), clientIp: req.remoteAddress });
     return fault === 'lose-answer' && response.status === 200 ? DROP : response;

@@ -6,8 +6,7 @@
  * UTC). Anything else is unreadable (undefined): the event is then stored at ingestion time.
  */
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:([Tt ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(?: ?(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2})?))?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:([Tt ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(?: ?(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2})?))?$/;
 const SLASHES = /^(?:(\d{1,2})\/(\d{1,2})\/(\d{4})|(\d{4})\/(\d{1,2})\/(\d{1,2}))(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 const RFC_2822 = /^(?:[A-Za-z]{3}, ?)?\d{1,2} [A-Za-z]{3} \d{4} \d{2}:\d{2}(?::\d{2})? (?:GMT|UT|UTC|Z|[+-]\d{4})$/;
 const EPOCH_DIGITS: Record<number, number> = { 10: 1000, 13: 1, 19: 1e-6 };

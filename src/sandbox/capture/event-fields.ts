@@ -15,7 +15,13 @@ export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !==
 const EVENT_FIELD_GROUPS: readonly (readonly string[])[] = [
   ['token', '$token', 'api_key'],
   ['distinct_id', '$distinct_id'],
-  ['uuid'], ['event'], ['properties'], ['timestamp'], ['offset'], ['$set'], ['$set_once'],
+  ['uuid'],
+  ['event'],
+  ['properties'],
+  ['timestamp'],
+  ['offset'],
+  ['$set'],
+  ['$set_once'],
 ];
 const BATCH_FIELD_GROUPS: readonly (readonly string[])[] = [['token', 'api_key'], ['historical_migration'], ['sent_at'], ['batch']];
 

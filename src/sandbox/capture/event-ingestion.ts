@@ -67,8 +67,18 @@ export class EventIngestion {
     if (event.event === '$groupidentify') this.groups.identify(teamId, props, meta.receivedAt);
     const groups = this.groups.snapshot(teamId, props);
     this.insert.run(
-      teamId, event.uuid, event.event, event.distinctId, event.timestamp, JSON.stringify(props), meta.historical ? 1 : 0, meta.endpoint, meta.receivedAt,
-      person.personId, person.properties, ...groups,
+      teamId,
+      event.uuid,
+      event.event,
+      event.distinctId,
+      event.timestamp,
+      JSON.stringify(props),
+      meta.historical ? 1 : 0,
+      meta.endpoint,
+      meta.receivedAt,
+      person.personId,
+      person.properties,
+      ...groups,
     );
     const start = sessionStart(props.$session_id);
     if (start !== undefined) this.session.run(teamId, (props.$session_id as string).toLowerCase(), start, event.distinctId, event.timestamp, event.timestamp);

@@ -11,7 +11,6 @@ import { MAX_GROUP_TYPES } from '../../posthog/limits.js';
 
 type Obj = Record<string, unknown>;
 
-
 const objectAt = (properties: Obj, key: string): Obj | undefined => {
   const value = properties[key];
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : undefined;

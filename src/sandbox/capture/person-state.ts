@@ -34,9 +34,7 @@ export class PersonState {
   constructor(store: SandboxStore) {
     const db = store.db;
     this.s = {
-      personOf: db.prepare(
-        'SELECT p.id, p.properties, p.is_identified, p.created_at FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = ? AND d.distinct_id = ?',
-      ),
+      personOf: db.prepare('SELECT p.id, p.properties, p.is_identified, p.created_at FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = ? AND d.distinct_id = ?'),
       newPerson: db.prepare('INSERT INTO persons (team_id, properties, is_identified, created_at) VALUES (?, ?, ?, ?)'),
       link: db.prepare('INSERT OR REPLACE INTO person_distinct_ids (team_id, distinct_id, person_id) VALUES (?, ?, ?)'),
       moveIds: db.prepare('UPDATE person_distinct_ids SET person_id = ? WHERE team_id = ? AND person_id = ?'),

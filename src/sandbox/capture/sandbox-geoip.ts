@@ -16,9 +16,21 @@ type Obj = Record<string, unknown>;
 
 /** Every key PostHog's GeoIP step writes (prefixed `$geoip_` / `$initial_geoip_`). */
 export const GEOIP_KEYS = [
-  'city_name', 'city_confidence', 'subdivision_2_name', 'subdivision_2_code', 'subdivision_1_name', 'subdivision_1_code',
-  'country_name', 'country_code', 'continent_name', 'continent_code', 'postal_code', 'latitude', 'longitude',
-  'accuracy_radius', 'time_zone',
+  'city_name',
+  'city_confidence',
+  'subdivision_2_name',
+  'subdivision_2_code',
+  'subdivision_1_name',
+  'subdivision_1_code',
+  'country_name',
+  'country_code',
+  'continent_name',
+  'continent_code',
+  'postal_code',
+  'latitude',
+  'longitude',
+  'accuracy_radius',
+  'time_zone',
 ] as const;
 
 export const SANDBOX_CITY = 'Sandbox City';

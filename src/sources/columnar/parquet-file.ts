@@ -127,7 +127,9 @@ export async function openParquet(path: string, displayName: string, sizeBytes: 
     await file.close();
   }
   const footerBytes = metadata.metadata_length + 8;
-  const footerDigest = `sha256:${createHash('sha256').update(new Uint8Array(await file.slice(sizeBytes - footerBytes, sizeBytes))).digest('hex')}`;
+  const footerDigest = `sha256:${createHash('sha256')
+    .update(new Uint8Array(await file.slice(sizeBytes - footerBytes, sizeBytes)))
+    .digest('hex')}`;
   await file.close();
   const decimals = takeDecimals(metadata);
   const columns = topLevelNames(metadata.schema);

@@ -24,6 +24,7 @@ export function locateInRowGroup(options: Pick<ReaderOptions, 'rowGroupRows'>, l
   if (rows === undefined) return p;
   const { group, rowInGroup } = rowGroupOf(rows, line);
   const where = `(row group ${group} of ${rows.length}, row ${rowInGroup} of it)`;
-  if (p.reason === 'invalid_unicode') return problem('invalid_utf8', p.field, `${p.field === '' ? 'a value' : `column ${p.field}`} holds bytes that are not valid UTF-8, as Parquet strings must be ${where}`);
+  if (p.reason === 'invalid_unicode')
+    return problem('invalid_utf8', p.field, `${p.field === '' ? 'a value' : `column ${p.field}`} holds bytes that are not valid UTF-8, as Parquet strings must be ${where}`);
   return { ...p, message: `${p.message} ${where}` };
 }

@@ -36,7 +36,12 @@ function propertiesOf(columns: CsvColumns, values: unknown[]): { properties: Rec
   const value = values[columns.properties];
   const column = columns.names[columns.properties]!;
   if (value === null || value === undefined || value === '') return { properties };
-  const bad = typeof value === 'string' ? mergeJsonProperties(properties, value, column) : isRecord(value) ? mergeRecord(properties, value, column) : problem('bad_properties', column, 'must hold a JSON object');
+  const bad =
+    typeof value === 'string'
+      ? mergeJsonProperties(properties, value, column)
+      : isRecord(value)
+        ? mergeRecord(properties, value, column)
+        : problem('bad_properties', column, 'must hold a JSON object');
   return bad === undefined ? { properties } : { problem: bad };
 }
 

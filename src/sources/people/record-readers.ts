@@ -46,7 +46,9 @@ function resolveHeader(fields: string[], mapper: RecordMapper, options: ReaderOp
     const found = findColumn(index, wanted, role.role);
     if (typeof found === 'string') throw new InputError(`${where}: ${found}`);
     if (found === -1 && i === 0) {
-      throw new InputError(`${where}: the header has no "${wanted}" column (found: ${listNames(names)})${delimiterHint(names, options.delimiter)}; use ${role.flag}${role.flag.endsWith('=') ? '' : ' '}<header> to name it`);
+      throw new InputError(
+        `${where}: the header has no "${wanted}" column (found: ${listNames(names)})${delimiterHint(names, options.delimiter)}; use ${role.flag}${role.flag.endsWith('=') ? '' : ' '}<header> to name it`,
+      );
     }
     columns[role.role] = found === -1 ? wanted : names[found]!;
   }

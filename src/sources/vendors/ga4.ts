@@ -41,7 +41,15 @@ export const GA4_DROPPED: ReadonlySet<string> = new Set([
 
 /** Fields read by name; `ecommerce` and `items` keep theirs, and any other field becomes `ga4_<field>`. */
 const READ: ReadonlySet<string> = new Set([
-  'event_name', 'event_timestamp', 'event_params', 'user_id', 'user_pseudo_id', 'user_properties', 'user_first_touch_timestamp', 'traffic_source', ...GA4_RECORDS,
+  'event_name',
+  'event_timestamp',
+  'event_params',
+  'user_id',
+  'user_pseudo_id',
+  'user_properties',
+  'user_first_touch_timestamp',
+  'traffic_source',
+  ...GA4_RECORDS,
 ]);
 
 /** Microseconds below this are before 1973: the value is in seconds or milliseconds, not GA4's unit. */

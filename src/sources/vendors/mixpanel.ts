@@ -146,8 +146,7 @@ function mixpanelCandidate(parts: MixpanelParts): CandidateEvent {
   return candidate;
 }
 
-const extraFields = (record: Properties, read: (key: string) => boolean): Array<[string, unknown]> =>
-  Object.entries(record).filter(([key]) => !read(key) && key !== 'token' && key !== 'api_key');
+const extraFields = (record: Properties, read: (key: string) => boolean): Array<[string, unknown]> => Object.entries(record).filter(([key]) => !read(key) && key !== 'token' && key !== 'api_key');
 
 /** One raw-export record (the export API's, or an old raw pipeline's) as a candidate. */
 function mapExportRecord(record: Properties, zone?: ZoneConverter): CandidateEvent | RowProblem {

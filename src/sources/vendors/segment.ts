@@ -25,18 +25,7 @@ type CallType = (typeof SEGMENT_CALL_TYPES)[number];
  * Top-level fields left out: Segment's delivery bookkeeping (`timestamp` is the event time,
  * already corrected with them), routing options, and keys (never staged).
  */
-export const SEGMENT_DROPPED: ReadonlySet<string> = new Set([
-  'originalTimestamp',
-  'sentAt',
-  'receivedAt',
-  'integrations',
-  'version',
-  'projectId',
-  '_metadata',
-  'writeKey',
-  'api_key',
-  'token',
-]);
+export const SEGMENT_DROPPED: ReadonlySet<string> = new Set(['originalTimestamp', 'sentAt', 'receivedAt', 'integrations', 'version', 'projectId', '_metadata', 'writeKey', 'api_key', 'token']);
 
 /** Top-level fields every call reads itself; any other is kept as `segment_<field>`. */
 const READ = new Set(['type', 'event', 'userId', 'anonymousId', 'groupId', 'previousId', 'timestamp', 'properties', 'traits', 'context', 'messageId']);

@@ -50,15 +50,18 @@ function statusSection(r: VerifyResult): string {
   const kind = (label: string, k: { count: number; first: string | null; last: string | null }): string[] => [label, count(k.count), k.first ?? '', k.last ?? ''];
   const staged = table(['staged', 'count', 'first', 'last'], [kind('events', f.events), kind('person updates ($identify)', f.persons), kind('group updates ($groupidentify)', f.groups)], '');
   const p = f.project;
-  const project = p === null ? [] : [
-    ['host', p.host],
-    ['role', p.role],
-    ['delivered', count(p.delivered)],
-    ['pending', count(p.pending)],
-    ['dead letters', count(p.deadLetters)],
-    ['last import', p.lastImport === null ? 'none' : `${p.lastImport.status}, started ${p.lastImport.startedAt}`],
-    ['re-queued by verify', count(f.requeued)],
-  ];
+  const project =
+    p === null
+      ? []
+      : [
+          ['host', p.host],
+          ['role', p.role],
+          ['delivered', count(p.delivered)],
+          ['pending', count(p.pending)],
+          ['dead letters', count(p.deadLetters)],
+          ['last import', p.lastImport === null ? 'none' : `${p.lastImport.status}, started ${p.lastImport.startedAt}`],
+          ['re-queued by verify', count(f.requeued)],
+        ];
   return `<h2>Status</h2><p>${plural(f.sources, 'source file')} staged.</p>${staged}<h3>Project ${esc(r.project)}</h3>${table(['', ''], project, '')}`;
 }
 

@@ -30,15 +30,18 @@ interface CopyConfigFlags {
 
 async function run(flags: CopyConfigFlags): Promise<CopyConfigResult> {
   const { kinds, unknown } = parseKinds(flags.only);
-  if (unknown.length > 0) throw new UsageError(`--only: unknown kind ${unknown.map((name) => `"${name}"`).join(', ')}`, ['Kinds: actions, cohorts, flags, insights, dashboards, annotations, experiments, surveys.']);
+  if (unknown.length > 0)
+    throw new UsageError(`--only: unknown kind ${unknown.map((name) => `"${name}"`).join(', ')}`, ['Kinds: actions, cohorts, flags, insights, dashboards, annotations, experiments, surveys.']);
   const config = loadConfig(flags.config);
   const http = createHttpClient({ connections: 4 });
   const client = (name: string) =>
-    managementApi(createManagementClient({
-      target: { ...resolveManagement(config, name), configFile: flags.config },
-      http,
-      onThrottle: (waitMs) => warn(`The API is throttling requests; waiting ${Math.ceil(waitMs / 1000)} s as it asks.`),
-    }));
+    managementApi(
+      createManagementClient({
+        target: { ...resolveManagement(config, name), configFile: flags.config },
+        http,
+        onThrottle: (waitMs) => warn(`The API is throttling requests; waiting ${Math.ceil(waitMs / 1000)} s as it asks.`),
+      }),
+    );
   try {
     const sides = { source: client(flags.from), dest: client(flags.to), clock: systemClock };
     const input = { kinds, statePath: flags.state ?? flags.staging, options: { dryRun: flags.dryRun === true, keepFlagState: flags.keepFlagState === true, overwrite: flags.overwrite === true } };
@@ -66,6 +69,7 @@ export function registerCopyConfig(program: Command): void {
     const result = await run(flags);
     presentCopyReport(result, flags.json === true);
     if (result.verdict === 'nothing') throw new RemoteError('nothing was copied: every object was skipped, refused or failed (see above)');
-    if (result.verdict === 'partial' && result.items.some((item) => item.outcome === 'failed')) throw new RemoteError('some objects could not be copied (see above); fix them and run the same command again');
+    if (result.verdict === 'partial' && result.items.some((item) => item.outcome === 'failed'))
+      throw new RemoteError('some objects could not be copied (see above); fix them and run the same command again');
   });
 }

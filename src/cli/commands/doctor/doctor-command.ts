@@ -32,7 +32,7 @@ async function run(options: DoctorOptions): Promise<void> {
 export function registerDoctor(program: Command): void {
   const command = program
     .command('doctor')
-    .description('check the host, the keys, the personal key\'s scopes, the machine, the data and billing before sending anything')
+    .description("check the host, the keys, the personal key's scopes, the machine, the data and billing before sending anything")
     .requiredOption('--project <name>', 'project name from the config')
     .option('--start <day|hour>', 'a source project (personal key, no project key): first day or hour to count events in')
     .option('--end <day|hour>', 'a source project: last day or hour to count events in')

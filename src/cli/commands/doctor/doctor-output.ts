@@ -6,7 +6,9 @@ import { print, printJson } from '../../terminal/output.js';
 
 function summary(report: DoctorReport): string {
   if (report.checks.some((c) => c.check === 'source-project')) {
-    return report.problems > 0 ? `${plural(report.problems, 'problem')}: export-source --from posthog-api cannot read this project until each is fixed.` : 'No problem found: export-source --from posthog-api can read this project.';
+    return report.problems > 0
+      ? `${plural(report.problems, 'problem')}: export-source --from posthog-api cannot read this project until each is fixed.`
+      : 'No problem found: export-source --from posthog-api can read this project.';
   }
   if (report.verdict === 'ok') return 'No problem found: nothing stands in the way of the import.';
   const parts = [report.problems > 0 ? plural(report.problems, 'problem') : '', report.warnings > 0 ? plural(report.warnings, 'warning') : ''].filter(Boolean);

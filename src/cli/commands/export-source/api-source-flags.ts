@@ -37,7 +37,11 @@ export function apiSourceFlags(command: Command): Command {
     .option('--start <day|hour>', 'source APIs: first day (mixpanel-api, YYYY-MM-DD) or hour (amplitude-api, posthog-api: YYYY-MM-DDTHH, or a day) to fetch')
     .option('--project <name>', 'posthog-api: the project of the config to read (its apiHost, projectId and a personal API key with query:read)')
     .option('--end <day|hour>', 'source APIs: last day or hour to fetch, inclusive (capped at what ended a day ago)')
-    .option('--max-requests-per-hour <n>', 'source APIs: most requests an hour, 0 = no limit (default: mixpanel-api 60, amplitude-api none, posthog-api 2400; some PostHog projects allow 120)', integerOption('--max-requests-per-hour'))
+    .option(
+      '--max-requests-per-hour <n>',
+      'source APIs: most requests an hour, 0 = no limit (default: mixpanel-api 60, amplitude-api none, posthog-api 2400; some PostHog projects allow 120)',
+      integerOption('--max-requests-per-hour'),
+    )
     .option('--api-concurrency <n>', 'source APIs: requests at once (default: mixpanel-api 3, at most 3; amplitude-api 1; posthog-api 1, at most 3)', integerOption('--api-concurrency', 1))
     .option('--hours-per-request <n>', 'amplitude-api, posthog-api: hours per request (default: sized from the data, starting with a day)', integerOption('--hours-per-request', 1));
   return tableFlags(command, API_OPTIONS);

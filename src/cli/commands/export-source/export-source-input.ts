@@ -139,7 +139,9 @@ export async function stagingShape(options: ExportSourceOptions, nowMs: number):
 export async function toExportSourceInput(files: string[], options: ExportSourceOptions, nowMs: number): Promise<StageSourcesInput> {
   refuseApiFlags(options.from, options);
   if (files.length === 0) {
-    throw new UsageError('no source files given: name files, directories, globs or s3:// prefixes', [`To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`]);
+    throw new UsageError('no source files given: name files, directories, globs or s3:// prefixes', [
+      `To fetch from an export API instead: --from ${apiSourceNames().join(' or --from ')} with --start and --end.`,
+    ]);
   }
   const shape = await stagingShape(options, nowMs);
   return {

@@ -26,7 +26,7 @@ export function noteLines(notes: NoteCounts): string[] {
       `${plural(n('session_id_not_uuidv7'), 'event')} had a $session_id that is not a UUIDv7${eg(examples('session_id_not_uuidv7'))}: ` +
         (kept > 0
           ? `kept as $source_session_id, and sessions computed (--sessionize)`
-          : 'PostHog\'s sessions table keeps only UUIDv7 ids, so these make no sessions. Stage with --sessionize 30 to compute sessions (the source\'s value is kept as $source_session_id)'),
+          : "PostHog's sessions table keeps only UUIDv7 ids, so these make no sessions. Stage with --sessionize 30 to compute sessions (the source's value is kept as $source_session_id)"),
     );
   }
   return lines;
@@ -41,14 +41,24 @@ function identityLines(passes: PassesResult): string[] {
   const t = identity.totals;
   if (t.devices === 0 && identity.withdrawn === 0) return [];
   const changes = [identity.withdrawn > 0 ? `${count(identity.withdrawn)} withdrawn` : '', identity.moved > 0 ? `${count(identity.moved)} moved earlier` : ''].filter(Boolean);
-  const lines = [`Identity links ($identify, a device's anonymous events to its user): ${count(identity.staged)} staged by this run, ${count(t.links)} in all${changes.length > 0 ? `; ${changes.join(', ')}` : ''}`];
+  const lines = [
+    `Identity links ($identify, a device's anonymous events to its user): ${count(identity.staged)} staged by this run, ${count(t.links)} in all${changes.length > 0 ? `; ${changes.join(', ')}` : ''}`,
+  ];
   const users = (d: DeviceExample): string => `${plural(d.users, 'user')}`;
-  if (t.shared > 0) lines.push(`  ${plural(t.shared, 'device')} seen with several users, each linked to its first user only${deviceExamples(identity.examples.shared, (d) => `${users(d)}, linked to ${d.firstUser ?? ''}`)}`);
-  if (t.kiosks > 0) lines.push(`  ${plural(t.kiosks, 'device')} seen with more than ${passes.maxUsersPerDevice} users not linked (a kiosk or test device? --max-users-per-device)${deviceExamples(identity.examples.kiosk, users)}`);
+  if (t.shared > 0)
+    lines.push(
+      `  ${plural(t.shared, 'device')} seen with several users, each linked to its first user only${deviceExamples(identity.examples.shared, (d) => `${users(d)}, linked to ${d.firstUser ?? ''}`)}`,
+    );
+  if (t.kiosks > 0)
+    lines.push(
+      `  ${plural(t.kiosks, 'device')} seen with more than ${passes.maxUsersPerDevice} users not linked (a kiosk or test device? --max-users-per-device)${deviceExamples(identity.examples.kiosk, users)}`,
+    );
   if (t.placeholders > 0) lines.push(`  ${plural(t.placeholders, 'placeholder device id')} never linked${eg(identity.examples.placeholder.map((d) => JSON.stringify(d.device)))}`);
   if (t.illegalUsers > 0) lines.push(`  ${plural(t.illegalUsers, 'device')} not linked: the user id is one PostHog refuses to merge on`);
   if (t.keptDelivered > 0) {
-    lines.push(`  ${plural(t.keptDelivered, 'link')} delivered earlier no longer match the files (kept: PostHog cannot undo a merge)${deviceExamples(identity.examples.kept, (d) => `linked to ${d.linkUser ?? ''}, now ${d.firstUser === null ? 'no user' : `first seen with ${d.firstUser}`}`)}`);
+    lines.push(
+      `  ${plural(t.keptDelivered, 'link')} delivered earlier no longer match the files (kept: PostHog cannot undo a merge)${deviceExamples(identity.examples.kept, (d) => `linked to ${d.linkUser ?? ''}, now ${d.firstUser === null ? 'no user' : `first seen with ${d.firstUser}`}`)}`,
+    );
   }
   return lines;
 }
@@ -72,6 +82,9 @@ export function passesLines(passes: PassesResult | undefined): string[] {
   if (passes === undefined) return [];
   const lines = [...identityLines(passes), ...groupLines(passes)];
   const s = passes.sessions;
-  if (s !== undefined) lines.push(`Sessions (--sessionize ${s.minutes}): ${plural(s.updated, 'event')} given a session id by this run; ${plural(s.totals.events, 'event')} in ${plural(s.totals.sessions, 'session')} in all`);
+  if (s !== undefined)
+    lines.push(
+      `Sessions (--sessionize ${s.minutes}): ${plural(s.updated, 'event')} given a session id by this run; ${plural(s.totals.events, 'event')} in ${plural(s.totals.sessions, 'session')} in all`,
+    );
   return lines;
 }

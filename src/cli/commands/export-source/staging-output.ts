@@ -65,7 +65,9 @@ function printWithdrawn(withdrawn: readonly WithdrawnByRead[]): void {
   for (const w of withdrawn) {
     print(`  ${count(w.count)} withdrawn: ${WITHDRAWN_WHY[w.reason]}; never sent from now on`);
     for (const d of w.delivered) {
-      print(`    ${count(d.count)} of them ${d.count === 1 ? 'was' : 'were'} already delivered to ${d.project}, which keeps ${d.count === 1 ? 'it' : 'them'} (PostHog cannot delete events): it will have both versions`);
+      print(
+        `    ${count(d.count)} of them ${d.count === 1 ? 'was' : 'were'} already delivered to ${d.project}, which keeps ${d.count === 1 ? 'it' : 'them'} (PostHog cannot delete events): it will have both versions`,
+      );
     }
   }
 }

@@ -21,12 +21,13 @@ async function find(options: GroupOptions & { key: string }): Promise<void> {
 
 export function registerGroups(program: Command): void {
   const groups = program.command('groups').description('groups of a project (management API)');
-  const typeIndex = (command: Command) =>
-    command.requiredOption('--group-type-index <n>', 'which group type (see `migrate group-types list`)', parseGroupTypeIndex);
+  const typeIndex = (command: Command) => command.requiredOption('--group-type-index <n>', 'which group type (see `migrate group-types list`)', parseGroupTypeIndex);
   managementOptions(
     typeIndex(groups.command('list').description('list groups of one type, newest first (100 unless --all)'))
       .option('--search <text>', 'groups whose key is this, or whose properties contain it')
       .option('--all', 'every page'),
   ).action(list);
-  managementOptions(typeIndex(groups.command('find').description("show one group by its key (read-only: PostHog is told not to create the group's notebook)")).requiredOption('--key <key>', 'the group key')).action(find);
+  managementOptions(
+    typeIndex(groups.command('find').description("show one group by its key (read-only: PostHog is told not to create the group's notebook)")).requiredOption('--key <key>', 'the group key'),
+  ).action(find);
 }

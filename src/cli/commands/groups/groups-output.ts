@@ -28,7 +28,13 @@ export function presentGroupsPage(page: GroupsPage, json: boolean): void {
 
 export function presentGroup(group: Group, json: boolean): void {
   if (json) return printJson(group);
-  print(table([['key', group.group_key], ['type index', String(group.group_type_index)], ['created', group.created_at]]));
+  print(
+    table([
+      ['key', group.group_key],
+      ['type index', String(group.group_type_index)],
+      ['created', group.created_at],
+    ]),
+  );
   print('properties:');
   print(JSON.stringify(group.group_properties, null, 2));
 }

@@ -20,7 +20,7 @@ function common(command: Command, what: 'users' | 'groups', columnHelp: string):
     .addOption(new Option('--from <format>', 'file format').choices(['csv', 'jsonl']).makeOptionMandatory())
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
     .option('--no-infer-types', 'CSV: keep every cell as text')
-    .option('--workers <n>', 'worker threads for the run\'s files, 0 = in-process', integerOption('--workers'));
+    .option('--workers <n>', "worker threads for the run's files, 0 = in-process", integerOption('--workers'));
   timeOptions(command);
   geoipOption(command);
   readingOptions(command, columnHelp);

@@ -66,7 +66,10 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
 }
 
 export function toIdentifyUsersInput(files: string[], options: IdentifyOptions, nowMs: number): StageSourcesInput {
-  const setOnce = (options.setOnce ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const setOnce = (options.setOnce ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   return stagingInput(files, options, EventKind.person, { setOnce }, nowMs);
 }
 

@@ -21,7 +21,9 @@ async function run(options: ImportOptions, command: Command): Promise<void> {
     return;
   }
   const place = { staging: options.staging, config: options.config };
-  const result = await withTerminal({ quiet, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'import' } }, (reporter, signal) => importProject(input, reporter, signal)).catch(presentUnfinished(json, place));
+  const result = await withTerminal({ quiet, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'import' } }, (reporter, signal) => importProject(input, reporter, signal)).catch(
+    presentUnfinished(json, place),
+  );
   presentRun(result.summary, json, result.next, place);
 }
 

@@ -37,18 +37,13 @@ change. With access control (PostHog Cloud today), access_control:read to read,
 access_control:write to change, and organization_member:read to look people up.`;
 
 export function registerMembers(program: Command): void {
-  const members = program
-    .command('members')
-    .description("who can enter a project, and at which level (management API: explicit members, or access control)")
-    .addHelpText('after', SCOPES);
+  const members = program.command('members').description('who can enter a project, and at which level (management API: explicit members, or access control)').addHelpText('after', SCOPES);
   const uuidArg = (command: Command) => command.argument('<user_uuid>', "the user's uuid", parseUserUuid);
   managementOptions(members.command('list').description('list everyone with access to the project, and how they have it')).action(list);
   managementOptions(uuidArg(members.command('get').description("show a user's access to the project"))).action(get);
-  managementOptions(
-    uuidArg(members.command('add').description('give an organization member access to the project')).option('--level <1|8>', '1 member, 8 administrator', parseMemberLevel, 1),
-  ).action(add);
-  managementOptions(
-    uuidArg(members.command('update').description("set a member's level")).requiredOption('--level <1|8>', '1 member, 8 administrator', parseMemberLevel),
-  ).action(update);
+  managementOptions(uuidArg(members.command('add').description('give an organization member access to the project')).option('--level <1|8>', '1 member, 8 administrator', parseMemberLevel, 1)).action(
+    add,
+  );
+  managementOptions(uuidArg(members.command('update').description("set a member's level")).requiredOption('--level <1|8>', '1 member, 8 administrator', parseMemberLevel)).action(update);
   managementOptions(uuidArg(members.command('remove').description("remove a member's access to the project"))).action(remove);
 }

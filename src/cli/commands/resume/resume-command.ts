@@ -14,9 +14,9 @@ async function run(options: ResumeOptions, command: Command): Promise<void> {
   const json = options.json === true;
   // Loaded on use: the delivery stack (undici, zlib) would slow every other command's start.
   const { resumeImport } = await import('../../../import/resume-import.js');
-  const result = await withTerminal({ quiet: options.quiet === true || json, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'resume' } }, (reporter, signal) => resumeImport(input, reporter, signal)).catch(
-    presentUnfinished(json, { staging: options.staging, config: options.config }),
-  );
+  const result = await withTerminal({ quiet: options.quiet === true || json, interrupts: true, log: { file: stagingLogPath(options.staging), command: 'resume' } }, (reporter, signal) =>
+    resumeImport(input, reporter, signal),
+  ).catch(presentUnfinished(json, { staging: options.staging, config: options.config }));
   presentResume(result, json, { staging: options.staging, config: options.config });
 }
 

@@ -51,9 +51,7 @@ export function registerSandbox(program: Command): void {
     .option('--max-body-bytes <n>', 'body limit after decompression (default 100 MiB, as PostHog; 20 MiB as received)', integerOption('--max-body-bytes', 1))
     .option('--max-event-bytes <n>', 'limit on one event; a bigger one gets 413 after the events before it were stored (default 1000000)', integerOption('--max-event-bytes', 1))
     .addOption(
-      new Option('--unknown-tokens <mode>', 'a token of no project: refuse (401) or accept-and-drop (200, events dropped, as PostHog may)')
-        .choices(['refuse', 'accept-and-drop'])
-        .default('refuse'),
+      new Option('--unknown-tokens <mode>', 'a token of no project: refuse (401) or accept-and-drop (200, events dropped, as PostHog may)').choices(['refuse', 'accept-and-drop']).default('refuse'),
     )
     .option('--over-quota', 'answer 200 and store nothing, as PostHog does over a billing limit')
     .option('--lose-after-accept <share>', 'share of accepted events lost after the 200 (seeded by --seed)', share('--lose-after-accept'))
@@ -62,7 +60,11 @@ export function registerSandbox(program: Command): void {
     .option('--no-explicit-members', 'answer the explicit_members API with 404, as PostHog Cloud does (project access is then access control only)')
     .option('--export-render-ms <ms>', 'how long rendering one export takes while its create request waits (default 0)', integerOption('--export-render-ms', 0))
     .option('--export-content-404-until-ready', "answer an unrendered export's content with 404, as older self-hosted PostHog does, instead of 425")
-    .option('--query-max-rows <n>', 'the query API\'s row cap of one answer (default 50000; 10000 as older self-hosted PostHog)', integerOption('--query-max-rows', 1))
-    .option('--query-max-scanned-rows <n>', 'rows a query may read before it hits the execution time limit and fails as ClickHouse\'s timeout (default: no limit)', integerOption('--query-max-scanned-rows', 1))
+    .option('--query-max-rows <n>', "the query API's row cap of one answer (default 50000; 10000 as older self-hosted PostHog)", integerOption('--query-max-rows', 1))
+    .option(
+      '--query-max-scanned-rows <n>',
+      "rows a query may read before it hits the execution time limit and fails as ClickHouse's timeout (default: no limit)",
+      integerOption('--query-max-scanned-rows', 1),
+    )
     .action(run);
 }

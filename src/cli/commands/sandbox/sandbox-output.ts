@@ -36,7 +36,7 @@ export function printBanner(sandbox: RunningSandbox, db: string, options: Sandbo
     return;
   }
   print(`PostHog-compatible sandbox on ${sandbox.url} (store: ${db}${options.countOnly ? ', count-only: events are counted, not stored' : ''})`);
-  print('Projects (the keys are this sandbox\'s own, not PostHog keys):');
+  print("Projects (the keys are this sandbox's own, not PostHog keys):");
   for (const p of projects) printUnredacted(`  ${p.id}  ${p.name.padEnd(18)}  ${p.apiToken}`);
   print('Personal API keys (for the management commands):');
   for (const k of personalKeys) printUnredacted(`  ${k.label.padEnd(20)}  ${k.email.padEnd(22)}  ${k.scopes.join(' ').padEnd(40)}  ${k.value}`);

@@ -28,6 +28,7 @@ export function passesStatusLines(report: PassesReport): string[] {
   if (groups?.typesLeftOut !== undefined && groups.typesLeftOut.length > 0) lines.push(`  group types beyond PostHog's five, not staged: ${groups.typesLeftOut.join(', ')}`);
   const sessions = summary.sessions;
   if (sessions) lines.push(`Sessions (--sessionize ${sessions.minutes}): ${plural(sessions.events!, 'event')} in ${plural(sessions.sessions!, 'session')}`);
-  if (report.pendingSince !== null) lines.push(`Unfinished: the staging run begun at ${report.pendingSince} did not work out identity links, group updates and sessions; run it again before importing.`);
+  if (report.pendingSince !== null)
+    lines.push(`Unfinished: the staging run begun at ${report.pendingSince} did not work out identity links, group updates and sessions; run it again before importing.`);
   return lines;
 }

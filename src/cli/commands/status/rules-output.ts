@@ -36,7 +36,10 @@ function ruleLines(rules: RuleReport): string[] {
   const lines = geoLines(rules);
   const { illegalIds, groupTypes, propertyConflicts } = rules;
   if (illegalIds.events > 0) {
-    const ids = illegalIds.ids.slice(0, 3).map((i) => `${JSON.stringify(i.distinctId)} (${count(i.events)}, first at ${at(i)})`).join(', ');
+    const ids = illegalIds.ids
+      .slice(0, 3)
+      .map((i) => `${JSON.stringify(i.distinctId)} (${count(i.events)}, first at ${at(i)})`)
+      .join(', ');
     lines.push(`distinct_ids PostHog will not merge on: ${plural(illegalIds.events, 'event')} (each id's events become one person shared by everyone who sent it): ${ids}`);
   }
   if (groupTypes.length > 0) {
@@ -44,7 +47,10 @@ function ruleLines(rules: RuleReport): string[] {
     lines.push(`Group types: ${groupTypes.map((g) => g.type).join(', ')}${over}`);
   }
   if (propertyConflicts.length > 0) {
-    const shown = propertyConflicts.slice(0, 3).map((c) => `${c.name} (${typeCounts(c)})`).join('; ');
+    const shown = propertyConflicts
+      .slice(0, 3)
+      .map((c) => `${c.name} (${typeCounts(c)})`)
+      .join('; ');
     lines.push(`Properties staged with more than one type (PostHog keeps the first type it sees; a map file's "types" fixes them): ${shown}${propertyConflicts.length > 3 ? '; ...' : ''}`);
   }
   if (rules.setOnceNullsDropped > 0) lines.push(`$set_once nulls dropped: ${count(rules.setOnceNullsDropped)} (a null would hold the property as null for good)`);
@@ -65,7 +71,9 @@ export function printRules(rules: RuleReport): void {
   }
   const names = ['events', 'person updates', 'group updates', 're-assertions'];
   const order =
-    `Send order: ${sendOrder(false).map((k) => names[k]).join(', ')}; so every event is stored with its person's and groups' properties. ` +
+    `Send order: ${sendOrder(false)
+      .map((k) => names[k])
+      .join(', ')}; so every event is stored with its person's and groups' properties. ` +
     '`--people-last` sends events first, as earlier versions did: their person and group properties then stay empty.';
   for (const part of wrapText(order, WIDTH, '  ')) print(part);
 }

@@ -48,7 +48,8 @@ function printSources(report: StagingReport): void {
   if (t.skipped > 0) print(`  skipped: ${skippedReasons(t.skipped, t.skippedBy)}`);
   if (t.added > 0) print(`  ${plural(t.added, 'event')} more than rows read: made by a transform (one row, several events)`);
   const partial = files.filter((s) => s.status === 'partial');
-  if (partial.length > 0) print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
+  if (partial.length > 0)
+    print(`  ${partial.length === 1 ? 'A partial read is' : 'Partial reads are'} resumed by running the same staging command again on ${partial.length === 1 ? 'its file' : 'their files'}.`);
 }
 
 function state(s: SourceReport): string {
@@ -58,7 +59,9 @@ function state(s: SourceReport): string {
 function printWithdrawn(report: StagingReport): void {
   if (report.withdrawn.count === 0) return;
   const delivered = report.withdrawn.delivered.map((d) => `${count(d.count)} delivered earlier to ${d.project}`).join(', ');
-  print(`Withdrawn: ${count(report.withdrawn.count)} (rows gone from a changed file, or replaced; never sent)${delivered ? `; of them ${delivered}, which ${report.withdrawn.delivered.length === 1 ? 'keeps them' : 'keep them'}` : ''}`);
+  print(
+    `Withdrawn: ${count(report.withdrawn.count)} (rows gone from a changed file, or replaced; never sent)${delivered ? `; of them ${delivered}, which ${report.withdrawn.delivered.length === 1 ? 'keeps them' : 'keep them'}` : ''}`,
+  );
 }
 
 /** A run recorded as running: running when a live process holds the file's lock, else killed. */
@@ -99,7 +102,9 @@ function printProjects(report: StagingReport, place: CommandPlace): void {
     if (p.deliveredPersons + p.deliveredGroups > 0 || report.persons.count + report.groups.count > 0) {
       const events = p.delivered - p.deliveredPersons - p.deliveredGroups - p.deliveredReassertions;
       const reassertions = report.rules.reassertions.staged > 0 ? `, ${count(p.deliveredReassertions)} of ${plural(report.rules.reassertions.staged, 're-assertion')}` : '';
-      print(`  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}${reassertions}`);
+      print(
+        `  ${p.name}: delivered ${count(events)} of ${plural(report.events.count, 'event')}, ${count(p.deliveredPersons)} of ${plural(report.persons.count, 'person update')}, ${count(p.deliveredGroups)} of ${plural(report.groups.count, 'group update')}${reassertions}`,
+      );
     }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
@@ -127,7 +132,8 @@ function printRanges(report: StagingReport): void {
       const rows = span.status === 'done' ? `, ${plural(span.rowsRead, 'row')}` : '';
       print(`  ${bounds}: ${span.status === 'empty' ? 'without data' : span.status} (${plural(span.ranges, 'range')}${rows})`);
     }
-    for (const failed of source.failed) print(`  failed ${failed.start === failed.end ? failed.start : `${failed.start}-${failed.end}`} after ${plural(failed.attempts, 'request')}: ${failed.error ?? ''}`);
+    for (const failed of source.failed)
+      print(`  failed ${failed.start === failed.end ? failed.start : `${failed.start}-${failed.end}`} after ${plural(failed.attempts, 'request')}: ${failed.error ?? ''}`);
   }
   if (report.ranges.some((source) => source.counts.failed + source.counts.pending > 0)) {
     print('Ranges not done are fetched by running the same `migrate export-source --from ...-api` again.');
@@ -157,7 +163,7 @@ function printStagingReport(report: StagingReport): void {
   if (report.sources.length > 0) printRules(report.rules);
   printProjects(report, place);
   if (report.preflights.length > 0) {
-    print('Preflight (migrate doctor, run by import before a project\'s first chunk):');
+    print("Preflight (migrate doctor, run by import before a project's first chunk):");
     for (const p of report.preflights) print(preflightLine(p, place));
   }
 }

@@ -49,7 +49,9 @@ function printResend(r: VerifyResult, place: CommandPlace): void {
     print('Re-send: PostHog holds every delivered uuid of the short days now; nothing was re-queued.');
     return;
   }
-  print(`Re-queued ${plural(s.requeued, 'event')} on ${plural(s.days.length, 'day')} and re-sent them with the same uuids and content (import run ${s.runId}): ${count(s.run?.delivered ?? 0)} accepted.`);
+  print(
+    `Re-queued ${plural(s.requeued, 'event')} on ${plural(s.days.length, 'day')} and re-sent them with the same uuids and content (import run ${s.runId}): ${count(s.run?.delivered ?? 0)} accepted.`,
+  );
   print(`Check they landed in a few minutes: ${migrateCommand(`verify --project ${shellWord(r.project)} --wait 10m`, place)}`);
 }
 

@@ -101,7 +101,16 @@ function kindRoutes(rules: KindRules, options: ConfigRouteOptions): Route[] {
       const k = kindContext(context);
       const rows = k.objects.list(rules.kind);
       const { limit, offset } = limitOffset(request.url);
-      return json(200, offsetPage(request, rows.slice(offset, offset + limit).map((row) => render(rules, row, k, false)), rows.length, limit, offset));
+      return json(
+        200,
+        offsetPage(
+          request,
+          rows.slice(offset, offset + limit).map((row) => render(rules, row, k, false)),
+          rows.length,
+          limit,
+          offset,
+        ),
+      );
     }),
     projectRoute('GET', one, read, (_request, context) => {
       const k = kindContext(context);
@@ -109,7 +118,8 @@ function kindRoutes(rules: KindRules, options: ConfigRouteOptions): Route[] {
       return row === undefined ? notFound() : json(200, render(rules, row, k, true));
     }),
     projectRoute('POST', list, writeScope, async (request, context) => {
-      if (options.paywalled?.includes(rules.resource)) return apiError(402, 'server_error', 'payment_required', `This feature is part of the premium PostHog offering. Upgrade your plan to use ${rules.resource}.`);
+      if (options.paywalled?.includes(rules.resource))
+        return apiError(402, 'server_error', 'payment_required', `This feature is part of the premium PostHog offering. Upgrade your plan to use ${rules.resource}.`);
       const read = await readBody(request);
       return 'refusal' in read ? read.refusal : guarded(() => write(rules, kindContext(context), read.body, undefined));
     }),

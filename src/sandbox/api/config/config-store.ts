@@ -37,9 +37,7 @@ export class ConfigStore {
   ) {}
 
   list(kind: ConfigKind, includeDeleted = false): ConfigRow[] {
-    const rows = this.store.db
-      .prepare(`SELECT * FROM config_objects WHERE team_id = ? AND kind = ? ${includeDeleted ? '' : 'AND deleted = 0'} ORDER BY id`)
-      .all(this.teamId, kind) as RawRow[];
+    const rows = this.store.db.prepare(`SELECT * FROM config_objects WHERE team_id = ? AND kind = ? ${includeDeleted ? '' : 'AND deleted = 0'} ORDER BY id`).all(this.teamId, kind) as RawRow[];
     return rows.map(toRow);
   }
 
@@ -59,9 +57,7 @@ export class ConfigStore {
 
   update(row: ConfigRow, body: Record<string, unknown>): ConfigRow {
     const deleted = body.deleted === true ? 1 : 0;
-    this.store.db
-      .prepare('UPDATE config_objects SET body = ?, deleted = ?, updated_at = ? WHERE id = ?')
-      .run(JSON.stringify(body), deleted, this.now().toISOString(), row.id);
+    this.store.db.prepare('UPDATE config_objects SET body = ?, deleted = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(body), deleted, this.now().toISOString(), row.id);
     return this.get(row.kind, row.id)!;
   }
 

@@ -48,7 +48,14 @@ export const insightRules: KindRules = {
 
 function renderTile(tile: ConfigRow, context: KindContext): Record<string, unknown> {
   const insight = typeof tile.body.insight === 'number' ? context.objects.get('insights', tile.body.insight) : undefined;
-  return { id: tile.id, insight: insight === undefined ? null : renderInsight(insight, context), text: tile.body.text ?? null, layouts: tile.body.layouts ?? {}, color: tile.body.color ?? null, deleted: false };
+  return {
+    id: tile.id,
+    insight: insight === undefined ? null : renderInsight(insight, context),
+    text: tile.body.text ?? null,
+    layouts: tile.body.layouts ?? {},
+    color: tile.body.color ?? null,
+    deleted: false,
+  };
 }
 
 function patchTiles(context: KindContext, dashboardId: number, tiles: unknown[]): string | undefined {
@@ -62,7 +69,13 @@ function patchTiles(context: KindContext, dashboardId: number, tiles: unknown[])
     const tile = context.objects.get('tiles', Number(entry.id));
     if (tile === undefined || tile.body.dashboard !== dashboardId) return `Tile ${String(entry.id)} is not on this dashboard.`;
     const text = isRecord(entry.text) ? { body: entry.text.body ?? '' } : tile.body.text;
-    context.objects.update(tile, { ...tile.body, text, layouts: entry.layouts ?? tile.body.layouts, color: entry.color === undefined ? tile.body.color : entry.color, deleted: entry.deleted === true });
+    context.objects.update(tile, {
+      ...tile.body,
+      text,
+      layouts: entry.layouts ?? tile.body.layouts,
+      color: entry.color === undefined ? tile.body.color : entry.color,
+      deleted: entry.deleted === true,
+    });
   }
   return undefined;
 }

@@ -63,7 +63,10 @@ export const flagRules: KindRules = {
     ...baseJson(row),
     active: row.body.active ?? true,
     usage_dashboard: row.body.usage_dashboard ?? null,
-    experiment_set: context.objects.list('experiments').filter((e) => e.body.feature_flag_id === row.id).map((e) => e.id),
+    experiment_set: context.objects
+      .list('experiments')
+      .filter((e) => e.body.feature_flag_id === row.id)
+      .map((e) => e.id),
   }),
 };
 

@@ -8,7 +8,15 @@ import { validationError } from '../api-errors.js';
 import { baseJson, COMMON_READ_ONLY, isRecord, type KindRules } from './config-kind.js';
 import { createOwnFlag, flagSummary } from './flag-rules.js';
 
-const FIFTY_FIFTY = { groups: [{ properties: [], rollout_percentage: 100 }], multivariate: { variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 50 }] } };
+const FIFTY_FIFTY = {
+  groups: [{ properties: [], rollout_percentage: 100 }],
+  multivariate: {
+    variants: [
+      { key: 'control', rollout_percentage: 50 },
+      { key: 'test', rollout_percentage: 50 },
+    ],
+  },
+};
 
 export const experimentRules: KindRules = {
   kind: 'experiments',

@@ -45,7 +45,9 @@ interface PersonRow {
 }
 
 function personJson(context: KindContext, row: PersonRow): Record<string, unknown> {
-  const ids = context.store.db.prepare('SELECT distinct_id FROM person_distinct_ids WHERE team_id = ? AND person_id = ? ORDER BY distinct_id').all(context.teamId, row.id) as Array<{ distinct_id: string }>;
+  const ids = context.store.db.prepare('SELECT distinct_id FROM person_distinct_ids WHERE team_id = ? AND person_id = ? ORDER BY distinct_id').all(context.teamId, row.id) as Array<{
+    distinct_id: string;
+  }>;
   return { id: row.id, uuid: personUuid(row.id), distinct_ids: ids.map((r) => r.distinct_id), properties: JSON.parse(row.properties) as unknown };
 }
 
@@ -56,16 +58,26 @@ export function cohortPersons(request: SandboxRequest, context: KindContext, coh
   const rows = context.store.db
     .prepare('SELECT p.id, p.properties FROM static_cohort_people s JOIN persons p ON p.id = s.person_id WHERE s.cohort_id = ? ORDER BY p.id LIMIT ? OFFSET ?')
     .all(cohortId, limit, offset) as PersonRow[];
-  return json(200, offsetPage(request, rows.map((row) => personJson(context, row)), count, limit, offset));
+  return json(
+    200,
+    offsetPage(
+      request,
+      rows.map((row) => personJson(context, row)),
+      count,
+      limit,
+      offset,
+    ),
+  );
 }
 
 /** `GET persons/?distinct_id=`: the person holding that distinct id, as a one-row page (or none). */
 export function personsByDistinctId(request: SandboxRequest, context: KindContext): SandboxResponse {
   const distinctId = request.url.searchParams.get('distinct_id');
-  const rows = distinctId === null
-    ? (context.store.db.prepare('SELECT id, properties FROM persons WHERE team_id = ? ORDER BY id LIMIT 100').all(context.teamId) as PersonRow[])
-    : (context.store.db
-        .prepare('SELECT p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = ? AND d.distinct_id = ?')
-        .all(context.teamId, distinctId) as PersonRow[]);
+  const rows =
+    distinctId === null
+      ? (context.store.db.prepare('SELECT id, properties FROM persons WHERE team_id = ? ORDER BY id LIMIT 100').all(context.teamId) as PersonRow[])
+      : (context.store.db
+          .prepare('SELECT p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = ? AND d.distinct_id = ?')
+          .all(context.teamId, distinctId) as PersonRow[]);
   return json(200, { next: null, previous: null, results: rows.map((row) => personJson(context, row)) });
 }

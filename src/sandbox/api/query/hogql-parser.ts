@@ -10,11 +10,37 @@ import { QueryProblem, unsupported } from './query-problem.js';
 const CLAUSE_WORDS = ['SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'ORDER', 'LIMIT', 'OFFSET', 'AS', 'AND', 'OR', 'NOT', 'IN', 'ASC', 'DESC', 'DISTINCT'];
 /** HogQL keywords outside the subset, refused by name wherever they turn up. */
 const UNSUPPORTED_WORDS: Record<string, string> = {
-  HAVING: 'HAVING', JOIN: 'JOIN', INNER: 'JOIN', LEFT: 'JOIN', RIGHT: 'JOIN', FULL: 'JOIN', CROSS: 'JOIN', ANY: 'JOIN',
-  ARRAY: 'ARRAY JOIN', UNION: 'UNION', INTERSECT: 'INTERSECT', EXCEPT: 'EXCEPT', WITH: 'WITH', SAMPLE: 'SAMPLE',
-  PREWHERE: 'PREWHERE', WINDOW: 'WINDOW', QUALIFY: 'QUALIFY', SETTINGS: 'SETTINGS', FORMAT: 'FORMAT', LIKE: 'LIKE',
-  ILIKE: 'ILIKE', BETWEEN: 'BETWEEN', IS: 'IS [NOT] NULL', CASE: 'CASE', OVER: 'A window function (OVER)', FINAL: 'FINAL',
-  INTERVAL: 'INTERVAL', GLOBAL: 'GLOBAL', NULL: 'NULL', TRUE: 'A boolean literal', FALSE: 'A boolean literal',
+  HAVING: 'HAVING',
+  JOIN: 'JOIN',
+  INNER: 'JOIN',
+  LEFT: 'JOIN',
+  RIGHT: 'JOIN',
+  FULL: 'JOIN',
+  CROSS: 'JOIN',
+  ANY: 'JOIN',
+  ARRAY: 'ARRAY JOIN',
+  UNION: 'UNION',
+  INTERSECT: 'INTERSECT',
+  EXCEPT: 'EXCEPT',
+  WITH: 'WITH',
+  SAMPLE: 'SAMPLE',
+  PREWHERE: 'PREWHERE',
+  WINDOW: 'WINDOW',
+  QUALIFY: 'QUALIFY',
+  SETTINGS: 'SETTINGS',
+  FORMAT: 'FORMAT',
+  LIKE: 'LIKE',
+  ILIKE: 'ILIKE',
+  BETWEEN: 'BETWEEN',
+  IS: 'IS [NOT] NULL',
+  CASE: 'CASE',
+  OVER: 'A window function (OVER)',
+  FINAL: 'FINAL',
+  INTERVAL: 'INTERVAL',
+  GLOBAL: 'GLOBAL',
+  NULL: 'NULL',
+  TRUE: 'A boolean literal',
+  FALSE: 'A boolean literal',
 };
 const COMPARE: Record<string, CompareOp> = { '=': '=', '==': '=', '!=': '!=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 const ARITHMETIC = ['+', '-', '*', '/', '%', '||'];
@@ -108,7 +134,8 @@ class Parser {
     const expr = this.expr();
     if (this.isWord('AS')) return (this.next(), { expr, alias: this.identifier('an alias after AS') });
     const token = this.peek();
-    const implicitAlias = token.type === 'quoted-identifier' || (token.type === 'word' && !CLAUSE_WORDS.includes(token.text.toUpperCase()) && UNSUPPORTED_WORDS[token.text.toUpperCase()] === undefined);
+    const implicitAlias =
+      token.type === 'quoted-identifier' || (token.type === 'word' && !CLAUSE_WORDS.includes(token.text.toUpperCase()) && UNSUPPORTED_WORDS[token.text.toUpperCase()] === undefined);
     return implicitAlias ? { expr, alias: this.identifier('an alias') } : { expr };
   }
 

@@ -22,7 +22,6 @@ export interface CompiledQuery {
   scanSql: string;
 }
 
-
 function firstAggregate(c: Compiled): Compiled | undefined {
   if (c.aggregateCall) return c;
   for (const child of c.children) {

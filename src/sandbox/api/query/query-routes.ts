@@ -26,7 +26,7 @@ export function hogqlText(body: Record<string, unknown>): string | SandboxRespon
   }
   if (typeof text !== 'string' || text.trim() === '') return validationError('invalid_input', 'A HogQLQuery needs its SELECT text in "query".', 'query');
   if (values !== undefined && values !== null && Object.keys(values as object).length > 0) {
-    return validationError('invalid_input', "Placeholders ({name} with \"values\") are not supported by the sandbox's HogQL subset (see docs/sandbox-api.md).", null);
+    return validationError('invalid_input', 'Placeholders ({name} with "values") are not supported by the sandbox\'s HogQL subset (see docs/sandbox-api.md).', null);
   }
   return text;
 }
@@ -44,38 +44,40 @@ export interface QueryOptions extends QueryLimits {
   gate?: (query: string) => Promise<void> | void;
 }
 
-const answerQuery = (options: QueryOptions) => async (request: SandboxRequest, { store, project, now, caller }: ApiContext): Promise<SandboxResponse> => {
-  const wait = takeRequest(store, `query:${caller.keyId}`, now().getTime(), options.throttle ?? CLOUD_QUERY_THROTTLE);
-  if (wait > 0) return throttled(wait);
-  const body = await readJsonObject(request);
-  if (!body.ok) return body.response;
-  const text = hogqlText(body.value);
-  if (typeof text !== 'string') return text;
-  await options.gate?.(text);
-  const outcome = runHogQL(store, project.id, text, options, project.timezone);
-  // PostHog hands ClickHouse's timeout back as a 400 naming it (its exposed query errors are validation errors).
-  if (!outcome.ok) return validationError(outcome.timeout ? 'timeout' : 'invalid_input', outcome.detail, null);
-  const { query, results, hasMore } = outcome.answer;
-  const refreshed = now();
-  return json(200, {
-    cache_key: `cache_${createHash('sha256').update(`${project.id}:${text}`).digest('hex').slice(0, 32)}`,
-    is_cached: false,
-    last_refresh: refreshed.toISOString(),
-    next_allowed_client_refresh: new Date(refreshed.getTime() + 60_000).toISOString(),
-    timezone: project.timezone,
-    query_status: null,
-    query: text,
-    hogql: query.hogql,
-    clickhouse: null,
-    error: null,
-    timings: [],
-    columns: query.columns,
-    types: query.types,
-    results,
-    hasMore,
-    limit: query.window.paginated ? query.window.limit : null,
-    offset: query.window.paginated ? query.window.skip : null,
-  });
-};
+const answerQuery =
+  (options: QueryOptions) =>
+  async (request: SandboxRequest, { store, project, now, caller }: ApiContext): Promise<SandboxResponse> => {
+    const wait = takeRequest(store, `query:${caller.keyId}`, now().getTime(), options.throttle ?? CLOUD_QUERY_THROTTLE);
+    if (wait > 0) return throttled(wait);
+    const body = await readJsonObject(request);
+    if (!body.ok) return body.response;
+    const text = hogqlText(body.value);
+    if (typeof text !== 'string') return text;
+    await options.gate?.(text);
+    const outcome = runHogQL(store, project.id, text, options, project.timezone);
+    // PostHog hands ClickHouse's timeout back as a 400 naming it (its exposed query errors are validation errors).
+    if (!outcome.ok) return validationError(outcome.timeout ? 'timeout' : 'invalid_input', outcome.detail, null);
+    const { query, results, hasMore } = outcome.answer;
+    const refreshed = now();
+    return json(200, {
+      cache_key: `cache_${createHash('sha256').update(`${project.id}:${text}`).digest('hex').slice(0, 32)}`,
+      is_cached: false,
+      last_refresh: refreshed.toISOString(),
+      next_allowed_client_refresh: new Date(refreshed.getTime() + 60_000).toISOString(),
+      timezone: project.timezone,
+      query_status: null,
+      query: text,
+      hogql: query.hogql,
+      clickhouse: null,
+      error: null,
+      timings: [],
+      columns: query.columns,
+      types: query.types,
+      results,
+      hasMore,
+      limit: query.window.paginated ? query.window.limit : null,
+      offset: query.window.paginated ? query.window.skip : null,
+    });
+  };
 
 export const queryRoutes = (options: QueryOptions = {}): Route[] => [projectRoute('POST', PATH, 'query:read', answerQuery(options))];

@@ -32,7 +32,11 @@ export function runHogQL(store: SandboxStore, teamId: number, text: string, limi
   if (limits.maxScannedRows !== undefined) {
     const scanned = (store.db.prepare(query.scanSql).pluck().get(query.params) as number) ?? 0;
     if (scanned > limits.maxScannedRows) {
-      return { ok: false, timeout: true, detail: `Timeout exceeded: elapsed 10.5 seconds, maximum: 10. (the query reads ${scanned} rows; this sandbox reads ${limits.maxScannedRows} within the limit)` };
+      return {
+        ok: false,
+        timeout: true,
+        detail: `Timeout exceeded: elapsed 10.5 seconds, maximum: 10. (the query reads ${scanned} rows; this sandbox reads ${limits.maxScannedRows} within the limit)`,
+      };
     }
   }
   const rows = store.db
