@@ -325,8 +325,10 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       const next = read.resumable ? 'staging that file again resumes it' : 'staging it again undoes what it staged and stages it from the start';
       reporter.notice(`note: an earlier ${read.command} of ${read.path} (started ${read.startedAt}) was interrupted at line ${read.line ?? 1}; ${next}`);
     }
-    recordBucketObjects(store, uniqueObjects(inputs), new Date(clock.now()).toISOString());
+    // The room is checked before anything is written: a disk too small refuses the run whole.
     await checkStagingRoom(store, inputs, reporter);
+    const objects = uniqueObjects(inputs);
+    if (objects.length > 0) recordBucketObjects(store, objects, new Date(clock.now()).toISOString());
     checkPassOptions(store, input.passes ?? {});
     const lastRead = lastReadId(store);
     markPassesPending(store);

@@ -57,9 +57,17 @@ export function startWorker<Req, Res>(url: URL, options: WorkerOptions = {}): Wo
   const pending = new Map<number, { resolve: (value: Res) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let exited = false;
-  const failAll = (error: Error): void => {
+  // A worker that died (an error thrown from one of its handlers after its answer, say) answers
+  // no later call: those fail with what ended it, and so does closing it, instead of waiting forever.
+  let died: Error | undefined;
+  let terminated = false;
+  const rejectPending = (error: Error): void => {
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
+  };
+  const failAll = (error: Error): void => {
+    died ??= error;
+    rejectPending(error);
   };
   worker.on('message', (reply: Reply<Res>) => {
     const waiter = pending.get(reply.id);
@@ -70,11 +78,12 @@ export function startWorker<Req, Res>(url: URL, options: WorkerOptions = {}): Wo
   worker.on('error', failAll);
   worker.once('exit', (code: number) => {
     exited = true;
-    failAll(new Error(`the worker thread stopped (exit code ${code})`));
+    if (code !== 0 && !terminated) failAll(new Error(`the worker thread stopped (exit code ${code})`));
   });
   const post = (message: Request<Req>): void => worker.postMessage(message);
   return {
     call(request) {
+      if (died !== undefined) return Promise.reject(died);
       const id = nextId++;
       return new Promise<Res>((resolve, reject) => {
         pending.set(id, { resolve, reject });
@@ -82,14 +91,16 @@ export function startWorker<Req, Res>(url: URL, options: WorkerOptions = {}): Wo
       });
     },
     close() {
-      return new Promise<void>((resolve) => {
-        if (exited) return resolve();
-        worker.once('exit', () => resolve());
+      return new Promise<void>((resolve, reject) => {
+        const settle = (): void => (died === undefined ? resolve() : reject(died));
+        if (exited) return settle();
+        worker.once('exit', settle);
         post({ close: true });
       });
     },
     async terminate(reason) {
-      if (reason !== undefined) failAll(reason);
+      terminated = true;
+      if (reason !== undefined) rejectPending(reason);
       pending.clear();
       await worker.terminate();
     },

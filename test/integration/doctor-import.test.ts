@@ -145,7 +145,8 @@ describe('a disk too small', () => {
   }
 
   it('export-source refuses to stage onto it', async (context) => {
-    const disk = tmpfs('1m');
+    // Large enough for a new staging file's schema (about 1.5 MB with its write-ahead log), too small for the sample.
+    const disk = tmpfs('2m');
     if (disk === undefined) return context.skip('mounting a tmpfs is not allowed here');
     const result = await runCli(['export-source', '--from', 'csv', SAMPLE_CSV, '--staging', join(disk, 'migration.db'), '--quiet'], { cwd: disk });
     expect(result.code).toBe(10);

@@ -280,7 +280,7 @@ describe('export-source --from mixpanel-api', () => {
 
   it('an error escaping to the process mid-run ends it in words (exit 8), never a stack trace; the days not done are fetched by the next run', async () => {
     const { standin, target } = await setup();
-    // A transform (run in-process for small answers) that lets an error escape, as one thrown from a socket's handler inside the HTTP client would.
+    // A transform that lets an error escape from a handler after it returned (transforms run on worker threads: the worker dies of it).
     const module = join(target.dir, 'escape.mjs');
     writeFileSync(module, "let thrown = false;\nexport default (e) => {\n  if (!thrown) { thrown = true; setImmediate(() => { throw new Error('escaped from a handler'); }); }\n  return e;\n};\n");
     // A process of its own: the error escapes to the process (in this one, it would be the test runner's).
@@ -296,7 +296,9 @@ describe('export-source --from mixpanel-api', () => {
     const again = await fetchDays(target);
     expect(again.code, again.stderr).toBe(0);
     expect(json(again).ledger).toEqual({ done: 4, empty: 0, failed: 0, pending: 0 });
-    expect(standin.days().filter((d) => d === DAYS[0])).toHaveLength(1);
+    // A day whose worker died was undone with nothing staged, and fetched again by the next run: each day at most twice.
+    for (const day of DAYS) expect(standin.days().filter((d) => d === day).length).toBeLessThanOrEqual(2);
+    expect(standin.days().length).toBeGreaterThan(DAYS.length);
   });
 
   it('stages identity links that land like every event: no person placed at the importing machine, verify complete', async () => {
