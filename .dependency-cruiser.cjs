@@ -5,7 +5,7 @@
 /** The shell: flags, wording, terminal, signals. */
 const SHELL = '^src/(cli/|main\\.ts$)';
 /** The use cases the shell calls. */
-const USE_CASES = '^src/(stage-sources|passes|import|verify|doctor)/';
+const USE_CASES = '^src/(stage-sources|passes|import|verify|doctor|copy-config)/';
 /** The floors every use case stands on (shared facts and the doors to outside systems). */
 const SHARED_FLOORS = '^src/(posthog|json|machine|sqlite|util)/';
 
