@@ -425,6 +425,14 @@ export const MIGRATIONS: readonly string[] = [
     listed_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  /*
+   * v14: where a read of a plain UTF-8 bucket object stands in the object's bytes (after its
+   * byte-order mark), and the ETag the object had when the read began: the next run resumes it
+   * with a ranged read from there, only while the object still has that ETag.
+   */ `
+  ALTER TABLE source_reads ADD COLUMN progress_bytes INTEGER;
+  ALTER TABLE source_reads ADD COLUMN source_etag TEXT;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { ListObjectVersionsCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentReporter } from '../../src/reporter.js';
 import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
@@ -155,6 +156,69 @@ describe('export-source from an S3 bucket', () => {
     expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   }, 120_000);
+
+  it('resumes a plain object with a ranged read from its last piece, guarded by its ETag, and stages what a clean run stages', async () => {
+    const dir = tempDir();
+    await moto.createBucket('ranged');
+    const text = mixpanelLines(0, 14_000, 'x');
+    await moto.put('ranged', 'big/events.json', text);
+    const args = ['s3://ranged/big/', '--from', 'mixpanel', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    const point = readStaging(join(dir, 'm.db'), (db) => db.prepare('SELECT progress_line AS line, progress_bytes AS bytes, source_etag AS etag FROM source_reads').get()) as {
+      line: number;
+      bytes: number;
+      etag: string;
+    };
+    // The bytes recorded are those of the lines staged: the ranged read starts at the next line.
+    expect(point.bytes).toBe(
+      Buffer.byteLength(
+        text
+          .split('\n')
+          .slice(0, point.line - 1)
+          .join('\n'),
+      ) + 1,
+    );
+    expect(point.bytes).toBeGreaterThan(0);
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+    let resumed: Awaited<ReturnType<typeof stage>>;
+    try {
+      resumed = await stage(dir, 'm.db', [...args, '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
+    } finally {
+      await proxy.close();
+    }
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const gets = proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('events.json'));
+    // The object's head is looked at from its start (its encoding, gzip or not); its rest is read from the byte before the point.
+    expect(gets.filter((r) => r.range !== undefined)).toEqual([{ method: 'GET', url: expect.any(String), range: `bytes=${point.bytes - 1}-`, ifMatch: point.etag }]);
+    expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(point.line);
+    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    expect(whole.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  }, 120_000);
+
+  it('records the version id of objects in a versioned bucket, none in an unversioned one', async () => {
+    const dir = tempDir();
+    await moto.createBucket('versioned');
+    await moto.client.send(new PutBucketVersioningCommand({ Bucket: 'versioned', VersioningConfiguration: { Status: 'Enabled' } }));
+    await moto.put('versioned', 'v/a.json', mixpanelLines(0, 5));
+    const put = await moto.client.send(new PutObjectCommand({ Bucket: 'versioned', Key: 'v/b.json', Body: mixpanelLines(5, 5) }));
+    await moto.put('versioned', 'v/a.json', mixpanelLines(0, 6));
+    await moto.createBucket('unversioned');
+    await moto.put('unversioned', 'u/c.json', mixpanelLines(20, 5));
+    const result = await stage(dir, 'm.db', ['s3://versioned/v/', 's3://unversioned/u/', '--from', 'mixpanel']);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = readStaging(join(dir, 'm.db'), (db) => db.prepare('SELECT url, version_id AS versionId FROM bucket_objects ORDER BY url').all()) as Array<{ url: string; versionId: string | null }>;
+    const versions = await moto.client.send(new ListObjectVersionsCommand({ Bucket: 'versioned' }));
+    const latestA = versions.Versions?.find((v) => v.Key === 'v/a.json' && v.IsLatest === true)?.VersionId;
+    expect(put.VersionId).toEqual(expect.any(String));
+    expect(rows).toEqual([
+      { url: 's3://unversioned/u/c.json', versionId: null },
+      { url: 's3://versioned/v/a.json', versionId: latestA },
+      { url: 's3://versioned/v/b.json', versionId: put.VersionId },
+    ]);
+  }, 60_000);
 
   it('treats an object changed between runs as a changed file: the new row staged, the gone one withdrawn', async () => {
     const dir = tempDir();
