@@ -1,9 +1,10 @@
 /**
  * Bucket addresses as source inputs, read like files: each object's bytes stream through the
  * same readers (plain, gzip with any number of members), never written to disk. An object is
- * recorded in the staging file under its address (`s3://bucket/key`) with its size, so an
- * interrupted read of it is resumed by the next run as a file's is, and a changed object is a
- * changed file.
+ * recorded in the staging file under its address (`s3://bucket/key`) with its size, ETag and
+ * version (in a versioned bucket), so an interrupted read of it is resumed by the next run (a
+ * plain UTF-8 object by a ranged read from its last piece, others as a file's), and a changed
+ * object is a changed file.
  */
 import { InputError, MigrateError } from '../errors.js';
 import pLimit from 'p-limit';

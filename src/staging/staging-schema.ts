@@ -413,7 +413,7 @@ export const MIGRATIONS: readonly string[] = [
    * v13: the objects of s3:// and gs:// sources as each run listed them: the address (the path
    * its reads are recorded under; a zip object's entries under `<url>!<entry>`), bucket, key,
    * size and ETag. status counts them done, partial and not yet read per prefix. version_id is
-   * for versioned buckets (not filled yet: listings do not give it).
+   * for versioned buckets (listings do not give it: the object's first read does).
    */ `
   CREATE TABLE bucket_objects (
     url TEXT PRIMARY KEY,

@@ -1,8 +1,9 @@
 /**
  * export-source reading s3:// addresses from moto's S3 server on loopback: a prefix of more
  * than 1,000 objects staged exactly as the same files on disk, gzip and multi-member gzip
- * objects, a PostHog batch export's manifest, a run killed inside an object then resumed, an
- * object changed between runs, a missing bucket, throttling and a dropped connection.
+ * objects, a PostHog batch export's manifest, a run killed inside an object then resumed (a
+ * plain object by a ranged read from its last piece, a gzip one re-read and checked), an object
+ * changed between runs, version ids, a missing bucket, throttling and a dropped connection.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -42,6 +43,16 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
   const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...moto.env, ...env } });
   expect(result.stderr).not.toMatch(/\n\s+at /);
   return result;
+}
+
+/** A run through a loopback proxy that passes every request on and records it (its Range and If-Match). */
+async function stageThroughProxy(dir: string, staging: string, args: string[]) {
+  const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+  try {
+    return { result: await stage(dir, staging, args, { AWS_ENDPOINT_URL_S3: proxy.url }), seen: proxy.seen };
+  } finally {
+    await proxy.close();
+  }
 }
 
 /** What two staging files must agree on: every event (its own $import_run aside) and every reject. */
@@ -136,10 +147,10 @@ describe('export-source from an S3 bucket', () => {
     ]);
   }, 120_000);
 
-  it('resumes an object killed part-way at its last piece: every row once, as if never interrupted', async () => {
+  it('resumes a gzip object killed part-way at its last piece (re-read and checked up to there): every row once, as if never interrupted', async () => {
     const dir = tempDir();
     await moto.createBucket('kill');
-    await moto.put('kill', 'big/events.json', mixpanelLines(0, 14_000, 'x'));
+    await moto.put('kill', 'big/events.json.gz', gzipSync(mixpanelLines(0, 14_000, 'x')));
     const args = ['s3://kill/big/', '--from', 'mixpanel', '--workers', '0'];
     const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killed.signal).toBe('SIGKILL');
@@ -180,15 +191,9 @@ describe('export-source from an S3 bucket', () => {
       ) + 1,
     );
     expect(point.bytes).toBeGreaterThan(0);
-    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
-    let resumed: Awaited<ReturnType<typeof stage>>;
-    try {
-      resumed = await stage(dir, 'm.db', [...args, '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
-    } finally {
-      await proxy.close();
-    }
+    const { result: resumed, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const gets = proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('events.json'));
+    const gets = seen.filter((r) => r.method === 'GET' && r.url.includes('events.json'));
     // The object's head is looked at from its start (its encoding, gzip or not); its rest is read from the byte before the point.
     expect(gets.filter((r) => r.range !== undefined)).toEqual([{ method: 'GET', url: expect.any(String), range: `bytes=${point.bytes - 1}-`, ifMatch: point.etag }]);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(point.line);
@@ -196,6 +201,23 @@ describe('export-source from an S3 bucket', () => {
     expect(whole.code).toBe(0);
     expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  }, 120_000);
+
+  it('never resumes by range an object whose ETag changed since its interrupted read: it is read from its start as a changed file', async () => {
+    const dir = tempDir();
+    await moto.createBucket('replaced');
+    await moto.put('replaced', 'big/events.json', mixpanelLines(0, 14_000, 'x'));
+    const args = ['s3://replaced/big/', '--from', 'mixpanel', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    await moto.put('replaced', 'big/events.json', mixpanelLines(100_000, 14_000, 'y'));
+    const { result: rerun, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(seen.filter((r) => r.method === 'GET' && r.range !== undefined)).toEqual([]);
+    const file = JSON.parse(rerun.stdout).files[0];
+    expect(file.restarted).toMatch(/changed since its interrupted read/);
+    expect(file.rowsRead).toBe(14_000);
+    expect(file.staged).toBe(14_000);
   }, 120_000);
 
   it('records the version id of objects in a versioned bucket, none in an unversioned one', async () => {
