@@ -9,6 +9,10 @@ import { InputError, InterruptedError } from '../errors.js';
 import { decideRetry } from '../http/retry-policy.js';
 import { withRetries, type BucketContext } from './bucket-calls.js';
 import type { ObjectInfo } from './s3-client.js';
+import { createChunkDecoder } from '../sources/text-decoder.js';
+import type { SourceInput } from '../sources/source-input.js';
+
+const CR = 13;
 
 export interface ObjectAddress {
   bucket: string;
@@ -25,9 +29,10 @@ export async function* objectChunks(context: BucketContext, address: ObjectAddre
   let drops = 0;
   let firstDropMs: number | undefined;
   for (;;) {
-    const { body } = await withRetries(context, action, () =>
+    const { body, versionId } = await withRetries(context, action, () =>
       context.calls.getObject(bucket, object.key, { startByte: offset, endByte: endByte < object.sizeBytes ? endByte : undefined, etag: object.etag || undefined }, context.signal),
     );
+    object.versionId ??= versionId;
     let failure: Error | undefined;
     try {
       for await (const chunk of body) {
@@ -95,5 +100,37 @@ export function objectByteSource(context: BucketContext, address: ObjectAddress,
       kept = undefined;
     }
     return Readable.from([bytes], { objectMode: false });
+  };
+}
+
+/**
+ * The object's text from `bytes` into its content on (after a byte-order mark of `bomBytes`),
+ * by a ranged read guarded by its ETag. The byte before is read too, to tell whether the text
+ * before ended in `\r` (then a `\n` first is the rest of that line end).
+ */
+export function rangedText(context: BucketContext, address: ObjectAddress, bomBytes: number): NonNullable<SourceInput['rangedText']> {
+  return {
+    etag: address.object.etag,
+    textFromByte: async (bytes) => {
+      const start = bomBytes + bytes;
+      const chunks = objectChunks(context, address, Math.max(bomBytes, start - 1))[Symbol.asyncIterator]();
+      let first = bytes > 0 ? await chunks.next() : undefined;
+      const afterCr = first?.done === false && first.value[0] === CR;
+      if (first?.done === false) first = { done: false, value: first.value.subarray(1) };
+      async function* text(): AsyncIterable<string> {
+        const decoder = createChunkDecoder('utf-8');
+        const parts = async function* () {
+          if (first?.done === false) yield first.value;
+          for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) yield next.value;
+        };
+        for await (const chunk of parts()) {
+          const decoded = decoder.decode(chunk);
+          if (decoded.length > 0) yield decoded;
+        }
+        const end = decoder.end();
+        if (end.length > 0) yield end;
+      }
+      return { text: text(), afterCr };
+    },
   };
 }

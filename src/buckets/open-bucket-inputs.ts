@@ -1,9 +1,10 @@
 /**
  * Bucket addresses as source inputs, read like files: each object's bytes stream through the
  * same readers (plain, gzip with any number of members), never written to disk. An object is
- * recorded in the staging file under its address (`s3://bucket/key`) with its size, so an
- * interrupted read of it is resumed by the next run as a file's is, and a changed object is a
- * changed file.
+ * recorded in the staging file under its address (`s3://bucket/key`) with its size, ETag and
+ * version (in a versioned bucket), so an interrupted read of it is resumed by the next run (a
+ * plain UTF-8 object by a ranged read from its last piece, others as a file's), and a changed
+ * object is a changed file.
  */
 import { InputError, MigrateError } from '../errors.js';
 import pLimit from 'p-limit';
@@ -14,7 +15,7 @@ import { listObjects } from './bucket-listing.js';
 import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
 import { isZipKey, openZipObject } from './object-zip.js';
-import { objectByteSource, SmallObjects, type ObjectAddress } from './object-bytes.js';
+import { objectByteSource, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
 
 export { isBucketUrl } from './bucket-url.js';
@@ -59,8 +60,9 @@ export class BucketSources {
       objects.map((object) =>
         limit(async () => {
           const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
-          const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag };
           const found = isZipKey(object.key) ? await openZipObject(context, objectAddress, extensions, options) : [await openObject(context, this.small, objectAddress, options)];
+          // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
+          const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId };
           return found.map((input) => ({ ...input, bucketObject: record }));
         }),
       ),
@@ -79,8 +81,10 @@ async function openObject(context: BucketContext, small: SmallObjects | undefine
   const { url } = address;
   try {
     // The signal ends reads of streams only; an object's reads end by themselves.
-    const text = await openText(objectByteSource(context, address, small), url, { ...options, signal: undefined });
+    const { bomBytes, ...text } = await openText(objectByteSource(context, address, small), url, { ...options, signal: undefined });
     const input: SourceInput = { path: url, displayName: url, sizeBytes: address.object.sizeBytes, ...text };
+    // A gzip object's bytes at a point cannot be decompressed without those before: it is read again from its start.
+    if (!text.compressed && text.encoding === 'utf-8' && address.object.etag !== '') input.rangedText = rangedText(context, address, bomBytes);
     input.reopen = async (again) => openObject(context, undefined, address, { ...options, ...again });
     return input;
   } catch (error) {

@@ -36,6 +36,8 @@ export interface ObjectInfo {
   sizeBytes: number;
   /** With its quotes, as S3 gives it. */
   etag: string;
+  /** Set by the object's first read in a versioned bucket (listings do not give it). */
+  versionId?: string;
 }
 
 /** Why a call failed: S3's answer (status and error code), or no answer at all. */
@@ -53,6 +55,8 @@ export type S3Result<T> = { ok: true; value: T } | { ok: false; failure: S3Failu
 export interface ObjectBody {
   body: Readable;
   etag: string;
+  /** The version read, in a versioned bucket; absent otherwise (S3 answers `null` for an unversioned object). */
+  versionId?: string;
 }
 
 export interface S3Calls {
@@ -107,7 +111,8 @@ export function createS3Calls(settings: S3Settings): S3Calls {
       attempt(async () => {
         const range = at.endByte !== undefined && at.endByte > at.startByte ? `bytes=${at.startByte}-${at.endByte - 1}` : at.startByte > 0 ? `bytes=${at.startByte}-` : undefined;
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range, IfMatch: at.etag }), { abortSignal: signal });
-        return { body: answer.Body as Readable, etag: answer.ETag ?? '' };
+        const versionId = answer.VersionId === undefined || answer.VersionId === 'null' ? undefined : answer.VersionId;
+        return { body: answer.Body as Readable, etag: answer.ETag ?? '', versionId };
       }, signal),
     close: () => client.destroy(),
   };

@@ -24,7 +24,11 @@ export type { BucketObjectRecord, OpenOptions, SourceInput } from './source-inpu
 const openFd = promisify(openCallback);
 
 /** What every source gives once its bytes are known to be text. */
-export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 'fingerprint' | 'encoding' | 'headText'> & { close(): Promise<void> };
+export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 'fingerprint' | 'encoding' | 'headText'> & {
+  /** The byte-order mark's length (0 without one): where the text starts in the content. */
+  bomBytes: number;
+  close(): Promise<void>;
+};
 
 /** Characters of a source's first text kept until it is read: every input of a run keeps its own. */
 const HEAD_TEXT_CHARS = 16 * 1024;
@@ -136,6 +140,7 @@ export async function openText(open: ByteSource, displayName: string, options: O
   return {
     compressed: peeked.compressed,
     encoding: choice.encoding,
+    bomBytes: choice.bom,
     headText,
     text: text(),
     utf8Bytes: choice.encoding === 'utf-8' ? bytes() : undefined,

@@ -30,6 +30,12 @@ export interface SourceInput {
    * the text, and is resumed by `textFromLine` (a new iterable, from that line's start).
    */
   resumable?: { key: string; textFromLine(line: number): AsyncIterable<string> };
+  /**
+   * A plain UTF-8 object of a bucket: its text from a byte on (after its byte-order mark), by a
+   * ranged read guarded by `etag`, the ETag it was listed with; `afterCr` says whether the byte
+   * before is a `\r`. An interrupted read is resumed by it when it began on the same ETag.
+   */
+  rangedText?: { etag: string; textFromByte(bytes: number): Promise<{ text: AsyncIterable<string>; afterCr: boolean }> };
   /** Releases what the input holds open (a zip archive, a pipe); called once staging is over. */
   close?(): Promise<void>;
   /**
@@ -55,4 +61,6 @@ export interface BucketObjectRecord {
   key: string;
   sizeBytes: number;
   etag: string;
+  /** The version S3 answered the object's first read with, in a versioned bucket. */
+  versionId?: string;
 }

@@ -37,6 +37,8 @@ export interface ByteCut {
   chars: number;
   /** `sha256:<hex>` of the file's text up to the piece's end; null when not hashed. */
   fingerprint: string | null;
+  /** The file's bytes up to the piece's end (after a byte-order mark). */
+  bytes: number;
 }
 
 export interface BytePiecesOptions {
@@ -131,6 +133,8 @@ export class BytePieces {
   private pendingBytes = 0;
   /** Pending bytes up to the last line end known to be whole. */
   private safeBytes = 0;
+  /** Bytes cut into pieces so far. */
+  private cutBytes = 0;
   /** The pending bytes end with `\r` (whether `\n` follows is known with the next bytes). */
   private endsInCr = false;
   private nextLine: number;
@@ -205,6 +209,7 @@ export class BytePieces {
     }
     this.pendingBytes -= length;
     this.safeBytes -= length;
+    this.cutBytes += length;
     const firstLine = this.nextLine;
     this.nextLine += countLineEndBytes(bytes);
     let fingerprint: string | null = null;
@@ -219,7 +224,7 @@ export class BytePieces {
       );
       fingerprint = `sha256:${this.hash.copy().digest('hex')}`;
     }
-    return { piece: { texts: [], bytes, firstLine }, line: this.nextLine, chars: 0, fingerprint };
+    return { piece: { texts: [], bytes, firstLine }, line: this.nextLine, chars: 0, fingerprint, bytes: this.cutBytes };
   }
 
   /** From the start of a line that may be too long on, the file is read as text (see the module comment). */
@@ -252,6 +257,6 @@ export class BytePieces {
     }
     const chars = end.chars - mode.chars;
     mode.chars = end.chars;
-    return { piece, line: end.line, chars, fingerprint };
+    return { piece, line: end.line, chars, fingerprint, bytes: this.cutBytes + mode.arriving.tracker.bytes };
   }
 }

@@ -39,8 +39,18 @@ export function startSummary(options: StageFileOptions, plan: FilePlan, input: S
   return summary;
 }
 
-/** The text after the staged part: skipped to by hashing it, or made from its line when the source can (a Parquet file, checked by its key). */
+/**
+ * The text after the staged part: read from its byte when the source can and is the object the
+ * read began on (a plain UTF-8 bucket object of the same ETag), made from its line when the
+ * source can (a Parquet file, checked by its key), else skipped to by hashing it.
+ */
 async function restOfText(input: SourceInput, progress: ReadProgress, tracker: TextProgress): Promise<AsyncIterable<string> | undefined> {
+  const ranged = input.rangedText;
+  if (ranged !== undefined && progress.bytes != null && progress.etag === ranged.etag) {
+    const { text, afterCr } = await ranged.textFromByte(progress.bytes);
+    tracker.continueAt(progress, afterCr);
+    return text;
+  }
   if (input.resumable === undefined) return skipStagedText(input.text, progress, tracker);
   if (progress.fingerprint !== input.resumable.key) return undefined;
   tracker.chars = progress.chars;
@@ -88,6 +98,7 @@ export function beginNewRead(options: StageFileOptions, plan: FilePlan, input: S
     sizeBytes: input.sizeBytes,
     options: options.recordedOptions,
     resumable: plan.resumable,
+    etag: input.rangedText?.etag,
   });
   if (plan.undo === undefined && plan.previous?.status === 'reading' && plan.previous.supersededBy === null) supersedeRead(options.store, plan.previous.id, readId);
   return readId;

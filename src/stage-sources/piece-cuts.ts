@@ -43,7 +43,7 @@ function lineAfter(piece: TextPiece): number {
 function pieceProgress(piece: TextPiece, arriving: ArrivingText | undefined): PieceProgress {
   if (piece.end === undefined || arriving === undefined) return { chars: null, line: piece.end?.line ?? lineAfter(piece), fingerprint: null };
   arriving.hashTo(piece.end.chars);
-  return { chars: piece.end.chars, line: piece.end.line, fingerprint: arriving.tracker.fingerprint() };
+  return { chars: piece.end.chars, line: piece.end.line, fingerprint: arriving.tracker.fingerprint(), bytes: arriving.tracker.bytes };
 }
 
 /** The pieces of the text, cut as it arrives: each batch is what one chunk of text completed. */
@@ -62,7 +62,7 @@ async function* textCuts(splitter: PieceSplitter, start: ReadStart): AsyncIterab
 /** The pieces of a UTF-8 JSON-lines file cut from its bytes. */
 async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean): AsyncIterable<Cut[]> {
   const pieces = new BytePieces({ name, hashed: resumable });
-  const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: c.fingerprint, addChars: c.chars } });
+  const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: c.fingerprint, bytes: c.bytes, addChars: c.chars } });
   for await (const chunk of bytes) yield pieces.push(chunk).map(cut);
   yield pieces.end().map(cut);
 }
@@ -81,5 +81,5 @@ export function pieceCuts(input: SourceInput, source: SourceFormat, splitter: Pi
 export function writtenProgress(progress: CutProgress, chars: { value: number }, textChars: number | undefined, resumable: boolean): PieceProgress {
   if (progress.addChars === undefined) return progress;
   chars.value += progress.addChars + (textChars ?? 0);
-  return { chars: resumable ? chars.value : null, line: progress.line, fingerprint: progress.fingerprint };
+  return { chars: resumable ? chars.value : null, line: progress.line, fingerprint: progress.fingerprint, bytes: resumable ? progress.bytes : null };
 }

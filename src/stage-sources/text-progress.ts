@@ -5,15 +5,36 @@
  * resumed only when the text is the same as the text already staged.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { isWellFormedText } from '../sources/invalid-text.js';
 import type { ReadProgress } from '../staging/source-reads.js';
 
 const CR = 13;
+
+/**
+ * The UTF-8 bytes `text` was decoded from: a byte that was not valid is marked by one lone
+ * surrogate (text-decoder.ts), which Buffer.byteLength counts as the 3 bytes of U+FFFD.
+ */
+export function utf8SourceBytes(text: string): number {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (isWellFormedText(text)) return bytes;
+  let lone = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else lone++;
+  }
+  return bytes - 2 * lone;
+}
 
 export class TextProgress {
   /** Text seen so far, in UTF-16 units (from where `hash` was given, when given). */
   chars = 0;
   /** The text seen ends with `\r` (a `\n` next would belong to its line end). */
   endsInCr = false;
+  /** The UTF-8 bytes of the text seen (see utf8SourceBytes): where a ranged read of a UTF-8 object goes on. */
+  bytes = 0;
 
   /** @param hash the hash of the text before this tracker's, to go on from (see byte-pieces.ts) */
   constructor(private readonly hash: Hash = createHash('sha256')) {}
@@ -22,11 +43,29 @@ export class TextProgress {
     if (text.length === 0) return;
     this.hash.update(text, 'utf8');
     this.chars += text.length;
+    this.bytes += utf8SourceBytes(text);
     this.endsInCr = text.charCodeAt(text.length - 1) === CR;
   }
 
   fingerprint(): string {
+    if (this.rangedFrom !== undefined) return this.rangedFrom;
     return `sha256:${this.hash.copy().digest('hex')}`;
+  }
+
+  /** Set once the text before was not read (a ranged resume): the points recorded say so. */
+  private rangedFrom: string | undefined;
+
+  /**
+   * Goes on from `progress` without the text before it (read again from its byte): the
+   * fingerprints recorded from here cannot be of the text from the start, so they name the
+   * point the text was taken up at, which no hash of a text equals (a later resume that hashes
+   * the text from the start finds it changed and stages it again, never splices).
+   */
+  continueAt(progress: { chars: number; bytes?: number | null }, afterCr: boolean): void {
+    this.chars = progress.chars;
+    this.bytes = progress.bytes ?? 0;
+    this.endsInCr = afterCr;
+    this.rangedFrom = `ranged:${progress.chars}`;
   }
 }
 

@@ -7,15 +7,15 @@
 import type { BucketObjectRecord } from '../sources/open-input.js';
 import type { StagingStore } from './staging-store.js';
 
-/** Records the objects a run is about to read; a key listed again takes its latest size and ETag. */
+/** Records the objects a run is about to read; a key listed again takes its latest size, ETag and version. */
 export function recordBucketObjects(store: StagingStore, objects: readonly BucketObjectRecord[], listedAt: string): void {
   if (objects.length === 0) return;
   const upsert = store.db.prepare(
-    `INSERT INTO bucket_objects (url, bucket, key, size_bytes, etag, listed_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (url) DO UPDATE SET size_bytes = excluded.size_bytes, etag = excluded.etag, listed_at = excluded.listed_at`,
+    `INSERT INTO bucket_objects (url, bucket, key, size_bytes, etag, version_id, listed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (url) DO UPDATE SET size_bytes = excluded.size_bytes, etag = excluded.etag, version_id = excluded.version_id, listed_at = excluded.listed_at`,
   );
   store.transaction(() => {
-    for (const o of objects) upsert.run(o.url, o.bucket, o.key, o.sizeBytes, o.etag, listedAt);
+    for (const o of objects) upsert.run(o.url, o.bucket, o.key, o.sizeBytes, o.etag, o.versionId ?? null, listedAt);
   });
 }
 

@@ -61,6 +61,10 @@ export interface ReadProgress {
   line: number;
   /** `sha256:<hex>` of that text (UTF-8), to check that a file resumed is the same up to there. */
   fingerprint: string;
+  /** The bytes of UTF-8 that text was decoded from (after a byte-order mark); null when not counted. */
+  bytes?: number | null;
+  /** The ETag of the bucket object the read began on; null for files. */
+  etag?: string | null;
 }
 
 /**
@@ -72,6 +76,8 @@ export interface PieceProgress {
   chars: number | null;
   line: number;
   fingerprint: string | null;
+  /** The UTF-8 bytes read up to there (see ReadProgress.bytes), when counted. */
+  bytes?: number | null;
 }
 
 export interface BeginReadOptions {
@@ -83,6 +89,8 @@ export interface BeginReadOptions {
   options: Record<string, unknown>;
   /** False for a read that records no point to resume at (see PieceProgress). Default true. */
   resumable?: boolean;
+  /** A bucket object's ETag as listed: a ranged resume of the read asks for that version only. */
+  etag?: string;
 }
 
 export interface ReadRecord {
@@ -105,14 +113,14 @@ const COUNT_COLUMNS = `rows_read AS rowsRead, rows_staged AS staged, rows_alread
   rows_skipped AS skipped, rows_rejected AS rejected, rows_recent AS recent, rows_added AS added, skipped_by AS skippedBy`;
 
 type ReadRow = Omit<ReadRecord, 'options' | 'progress' | 'counts' | 'skippedBy'> &
-  ReadCounts & { options: string; chars: number | null; line: number | null; progressFingerprint: string | null; skippedBy: string };
+  ReadCounts & { options: string; chars: number | null; line: number | null; progressFingerprint: string | null; bytes: number | null; etag: string | null; skippedBy: string };
 
 function toRecord(row: ReadRow): ReadRecord {
-  const { options, chars, line, progressFingerprint, rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent, added, skippedBy, ...rest } = row;
+  const { options, chars, line, progressFingerprint, bytes, etag, rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent, added, skippedBy, ...rest } = row;
   return {
     ...rest,
     options: JSON.parse(options) as Record<string, unknown>,
-    progress: chars === null || line === null || progressFingerprint === null ? null : { chars, line, fingerprint: progressFingerprint },
+    progress: chars === null || line === null || progressFingerprint === null ? null : { chars, line, fingerprint: progressFingerprint, bytes, etag },
     counts: { rowsRead, staged, alreadyStaged, duplicates, skipped, rejected, recent, added },
     skippedBy: JSON.parse(skippedBy) as SkippedBy,
   };
@@ -127,8 +135,8 @@ export function beginRead(store: StagingStore, read: BeginReadOptions): number {
     const source = store.db.prepare('SELECT id FROM sources WHERE path = ?').get(read.path) as { id: number };
     const result = store.db
       .prepare(
-        `INSERT INTO source_reads (source_id, command, status, size_bytes, options, started_at, progress_chars, progress_line, progress_fingerprint)
-         VALUES (?, ?, 'reading', ?, ?, ?, ?, 1, ?)`,
+        `INSERT INTO source_reads (source_id, command, status, size_bytes, options, started_at, progress_chars, progress_line, progress_fingerprint, progress_bytes, source_etag)
+         VALUES (?, ?, 'reading', ?, ?, ?, ?, 1, ?, ?, ?)`,
       )
       .run(
         source.id,
@@ -138,6 +146,8 @@ export function beginRead(store: StagingStore, read: BeginReadOptions): number {
         new Date().toISOString(),
         read.resumable === false ? null : 0,
         read.resumable === false ? null : EMPTY_TEXT_FINGERPRINT,
+        read.resumable === false ? null : 0,
+        read.etag ?? null,
       );
     return Number(result.lastInsertRowid);
   });
@@ -148,7 +158,7 @@ export function latestRead(store: StagingStore, path: string): ReadRecord | unde
   const row = store.db
     .prepare(
       `SELECT r.id, r.command, r.status, r.options, r.fingerprint, r.started_at AS startedAt, r.progress_chars AS chars,
-              r.progress_line AS line, r.progress_fingerprint AS progressFingerprint, r.header, r.superseded_by AS supersededBy, ${COUNT_COLUMNS}
+              r.progress_line AS line, r.progress_fingerprint AS progressFingerprint, r.progress_bytes AS bytes, r.source_etag AS etag, r.header, r.superseded_by AS supersededBy, ${COUNT_COLUMNS}
        FROM source_reads r JOIN sources s ON s.id = r.source_id
        WHERE s.path = ? AND r.status <> 'failed' ORDER BY r.id DESC LIMIT 1`,
     )
@@ -184,7 +194,7 @@ export function seenCount(store: StagingStore, readId: number): number {
 export function recordProgress(store: StagingStore, readId: number, progress: PieceProgress, counts: RecordedCounts, header: string | undefined): void {
   store.db
     .prepare(
-      `UPDATE source_reads SET progress_chars = ?, progress_line = ?, progress_fingerprint = ?, header = coalesce(header, ?),
+      `UPDATE source_reads SET progress_chars = ?, progress_line = ?, progress_fingerprint = ?, progress_bytes = ?, header = coalesce(header, ?),
          rows_read = ?, rows_staged = ?, rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?,
          rows_added = ?, skipped_by = ?
        WHERE id = ?`,
@@ -193,6 +203,7 @@ export function recordProgress(store: StagingStore, readId: number, progress: Pi
       progress.chars,
       progress.line,
       progress.fingerprint,
+      progress.bytes ?? null,
       header ?? null,
       counts.rowsRead,
       counts.staged,

@@ -413,7 +413,7 @@ export const MIGRATIONS: readonly string[] = [
    * v13: the objects of s3:// and gs:// sources as each run listed them: the address (the path
    * its reads are recorded under; a zip object's entries under `<url>!<entry>`), bucket, key,
    * size and ETag. status counts them done, partial and not yet read per prefix. version_id is
-   * for versioned buckets (not filled yet: listings do not give it).
+   * for versioned buckets (listings do not give it: the object's first read does).
    */ `
   CREATE TABLE bucket_objects (
     url TEXT PRIMARY KEY,
@@ -424,6 +424,14 @@ export const MIGRATIONS: readonly string[] = [
     version_id TEXT,
     listed_at TEXT NOT NULL
   ) WITHOUT ROWID;
+  `,
+  /*
+   * v14: where a read of a plain UTF-8 bucket object stands in the object's bytes (after its
+   * byte-order mark), and the ETag the object had when the read began: the next run resumes it
+   * with a ranged read from there, only while the object still has that ETag.
+   */ `
+  ALTER TABLE source_reads ADD COLUMN progress_bytes INTEGER;
+  ALTER TABLE source_reads ADD COLUMN source_etag TEXT;
   `,
 ];
 

@@ -15,8 +15,8 @@ export interface FlakyProxyOptions {
 
 export interface FlakyProxy {
   url: string;
-  /** Every request seen: method, path and Range header. */
-  seen: Array<{ method: string; url: string; range: string | undefined }>;
+  /** Every request seen: method, path, Range and If-Match headers. */
+  seen: Array<{ method: string; url: string; range: string | undefined; ifMatch: string | undefined }>;
   close(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
   let cut = options.cut;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const range = req.headers.range;
-    seen.push({ method: req.method ?? '', url: req.url ?? '', range });
+    seen.push({ method: req.method ?? '', url: req.url ?? '', range, ifMatch: req.headers['if-match'] });
     if (slowDowns > 0) {
       slowDowns--;
       res.writeHead(503, { 'content-type': 'application/xml' }).end(SLOW_DOWN);

@@ -1,12 +1,14 @@
 /**
  * export-source reading s3:// addresses from moto's S3 server on loopback: a prefix of more
  * than 1,000 objects staged exactly as the same files on disk, gzip and multi-member gzip
- * objects, a PostHog batch export's manifest, a run killed inside an object then resumed, an
- * object changed between runs, a missing bucket, throttling and a dropped connection.
+ * objects, a PostHog batch export's manifest, a run killed inside an object then resumed (a
+ * plain object by a ranged read from its last piece, a gzip one re-read and checked), an object
+ * changed between runs, version ids, a missing bucket, throttling and a dropped connection.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { ListObjectVersionsCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentReporter } from '../../src/reporter.js';
 import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
@@ -41,6 +43,16 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
   const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...moto.env, ...env } });
   expect(result.stderr).not.toMatch(/\n\s+at /);
   return result;
+}
+
+/** A run through a loopback proxy that passes every request on and records it (its Range and If-Match). */
+async function stageThroughProxy(dir: string, staging: string, args: string[]) {
+  const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+  try {
+    return { result: await stage(dir, staging, args, { AWS_ENDPOINT_URL_S3: proxy.url }), seen: proxy.seen };
+  } finally {
+    await proxy.close();
+  }
 }
 
 /** What two staging files must agree on: every event (its own $import_run aside) and every reject. */
@@ -135,10 +147,10 @@ describe('export-source from an S3 bucket', () => {
     ]);
   }, 120_000);
 
-  it('resumes an object killed part-way at its last piece: every row once, as if never interrupted', async () => {
+  it('resumes a gzip object killed part-way at its last piece (re-read and checked up to there): every row once, as if never interrupted', async () => {
     const dir = tempDir();
     await moto.createBucket('kill');
-    await moto.put('kill', 'big/events.json', mixpanelLines(0, 14_000, 'x'));
+    await moto.put('kill', 'big/events.json.gz', gzipSync(mixpanelLines(0, 14_000, 'x')));
     const args = ['s3://kill/big/', '--from', 'mixpanel', '--workers', '0'];
     const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killed.signal).toBe('SIGKILL');
@@ -155,6 +167,80 @@ describe('export-source from an S3 bucket', () => {
     expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   }, 120_000);
+
+  it('resumes a plain object with a ranged read from its last piece, guarded by its ETag, and stages what a clean run stages', async () => {
+    const dir = tempDir();
+    await moto.createBucket('ranged');
+    const text = mixpanelLines(0, 14_000, 'x');
+    await moto.put('ranged', 'big/events.json', text);
+    const args = ['s3://ranged/big/', '--from', 'mixpanel', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    const point = readStaging(join(dir, 'm.db'), (db) => db.prepare('SELECT progress_line AS line, progress_bytes AS bytes, source_etag AS etag FROM source_reads').get()) as {
+      line: number;
+      bytes: number;
+      etag: string;
+    };
+    // The bytes recorded are those of the lines staged: the ranged read starts at the next line.
+    expect(point.bytes).toBe(
+      Buffer.byteLength(
+        text
+          .split('\n')
+          .slice(0, point.line - 1)
+          .join('\n'),
+      ) + 1,
+    );
+    expect(point.bytes).toBeGreaterThan(0);
+    const { result: resumed, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const gets = seen.filter((r) => r.method === 'GET' && r.url.includes('events.json'));
+    // The object's head is looked at from its start (its encoding, gzip or not); its rest is read from the byte before the point.
+    expect(gets.filter((r) => r.range !== undefined)).toEqual([{ method: 'GET', url: expect.any(String), range: `bytes=${point.bytes - 1}-`, ifMatch: point.etag }]);
+    expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(point.line);
+    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    expect(whole.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  }, 120_000);
+
+  it('never resumes by range an object whose ETag changed since its interrupted read: it is read from its start as a changed file', async () => {
+    const dir = tempDir();
+    await moto.createBucket('replaced');
+    await moto.put('replaced', 'big/events.json', mixpanelLines(0, 14_000, 'x'));
+    const args = ['s3://replaced/big/', '--from', 'mixpanel', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    await moto.put('replaced', 'big/events.json', mixpanelLines(100_000, 14_000, 'y'));
+    const { result: rerun, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(seen.filter((r) => r.method === 'GET' && r.range !== undefined)).toEqual([]);
+    const file = JSON.parse(rerun.stdout).files[0];
+    expect(file.restarted).toMatch(/changed since its interrupted read/);
+    expect(file.rowsRead).toBe(14_000);
+    expect(file.staged).toBe(14_000);
+  }, 120_000);
+
+  it('records the version id of objects in a versioned bucket, none in an unversioned one', async () => {
+    const dir = tempDir();
+    await moto.createBucket('versioned');
+    await moto.client.send(new PutBucketVersioningCommand({ Bucket: 'versioned', VersioningConfiguration: { Status: 'Enabled' } }));
+    await moto.put('versioned', 'v/a.json', mixpanelLines(0, 5));
+    const put = await moto.client.send(new PutObjectCommand({ Bucket: 'versioned', Key: 'v/b.json', Body: mixpanelLines(5, 5) }));
+    await moto.put('versioned', 'v/a.json', mixpanelLines(0, 6));
+    await moto.createBucket('unversioned');
+    await moto.put('unversioned', 'u/c.json', mixpanelLines(20, 5));
+    const result = await stage(dir, 'm.db', ['s3://versioned/v/', 's3://unversioned/u/', '--from', 'mixpanel']);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = readStaging(join(dir, 'm.db'), (db) => db.prepare('SELECT url, version_id AS versionId FROM bucket_objects ORDER BY url').all()) as Array<{ url: string; versionId: string | null }>;
+    const versions = await moto.client.send(new ListObjectVersionsCommand({ Bucket: 'versioned' }));
+    const latestA = versions.Versions?.find((v) => v.Key === 'v/a.json' && v.IsLatest === true)?.VersionId;
+    expect(put.VersionId).toEqual(expect.any(String));
+    expect(rows).toEqual([
+      { url: 's3://unversioned/u/c.json', versionId: null },
+      { url: 's3://versioned/v/a.json', versionId: latestA },
+      { url: 's3://versioned/v/b.json', versionId: put.VersionId },
+    ]);
+  }, 60_000);
 
   it('treats an object changed between runs as a changed file: the new row staged, the gone one withdrawn', async () => {
     const dir = tempDir();

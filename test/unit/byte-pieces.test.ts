@@ -38,6 +38,8 @@ interface Read {
   line: number;
   chars: number;
   fingerprint: string | null;
+  /** The file's bytes up to the point (where a ranged resume reads on). */
+  bytes: number;
 }
 
 function rejectsOf(piece: TextPiece): unknown[] {
@@ -49,13 +51,13 @@ function asText(parts: readonly Buffer[], targetChars: number, maxRecordChars: n
   const decoder = createChunkDecoder('utf-8');
   const splitter = new PieceSplitter('lines', { targetChars, maxRecordChars });
   const arriving = new ArrivingText(new TextProgress());
-  const read: Read = { text: '', rejects: [], line: 1, chars: 0, fingerprint: null };
+  const read: Read = { text: '', rejects: [], line: 1, chars: 0, fingerprint: null, bytes: 0 };
   const take = (pieces: TextPiece[]): void => {
     for (const piece of pieces) {
       read.text += piece.texts.join('');
       read.rejects.push(...rejectsOf(piece));
       arriving.hashTo(piece.end!.chars);
-      Object.assign(read, { line: piece.end!.line, chars: piece.end!.chars, fingerprint: arriving.tracker.fingerprint() });
+      Object.assign(read, { line: piece.end!.line, chars: piece.end!.chars, fingerprint: arriving.tracker.fingerprint(), bytes: arriving.tracker.bytes });
     }
   };
   for (const part of parts) {
@@ -74,14 +76,14 @@ function asText(parts: readonly Buffer[], targetChars: number, maxRecordChars: n
 /** As a read of its bytes records it, the bytes decoded as a reader would. */
 function asBytes(parts: readonly Buffer[], targetBytes: number, maxRecordChars: number): Read {
   const pieces = new BytePieces({ name: 'f', hashed: true, targetBytes, maxRecordChars });
-  const read: Read = { text: '', rejects: [], line: 1, chars: 0, fingerprint: null };
+  const read: Read = { text: '', rejects: [], line: 1, chars: 0, fingerprint: null, bytes: 0 };
   const take = (cuts: ByteCut[]): void => {
     for (const cut of cuts) {
       const decoded = cut.piece.bytes === undefined ? undefined : pieceTexts(cut.piece.bytes);
       if (cut.piece.bytes !== undefined) expect(cut.piece.firstLine).toBe(read.line);
       read.text += decoded === undefined ? cut.piece.texts.join('') : decoded.texts.join('');
       read.rejects.push(...rejectsOf(cut.piece));
-      Object.assign(read, { line: cut.line, chars: read.chars + cut.chars + (decoded?.chars ?? 0), fingerprint: cut.fingerprint });
+      Object.assign(read, { line: cut.line, chars: read.chars + cut.chars + (decoded?.chars ?? 0), fingerprint: cut.fingerprint, bytes: cut.bytes });
     }
   };
   for (const part of parts) take(pieces.push(part));
@@ -109,7 +111,7 @@ describe('byte pieces', () => {
     for (const text of texts) expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024);
   });
 
-  it('record what reading the text records, however the bytes arrive: the text, rejects, last line, length and fingerprint', () => {
+  it('record what reading the text records, however the bytes arrive: the text, rejects, last line, length, fingerprint and bytes', () => {
     const random = seededRandom(11);
     for (let round = 0; round < 300; round++) {
       const maxRecordChars = 20 + Math.floor(random() * 40);
@@ -118,6 +120,7 @@ describe('byte pieces', () => {
       const target = 16 + Math.floor(random() * 200);
       const text = asText(parts, target, maxRecordChars);
       expect(asBytes(parts, target, maxRecordChars), `round ${round}`).toEqual(text);
+      expect(text.bytes, `round ${round}`).toBe(bytes.length);
     }
   });
 });

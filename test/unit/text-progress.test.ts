@@ -1,6 +1,7 @@
 /** Skipping the text an interrupted read already staged: checked by its fingerprint, from any chunking. */
 import { describe, expect, it } from 'vitest';
-import { skipStagedText, TextProgress } from '../../src/stage-sources/text-progress.js';
+import { skipStagedText, TextProgress, utf8SourceBytes } from '../../src/stage-sources/text-progress.js';
+import { createChunkDecoder } from '../../src/sources/text-decoder.js';
 import { nothingStagedError, type StageSourcesResult } from '../../src/stage-sources/stage-sources.js';
 import { EMPTY_TEXT_FINGERPRINT } from '../../src/staging/source-reads.js';
 
@@ -73,5 +74,22 @@ describe('nothingStagedError', () => {
     const error = nothingStagedError(result(t));
     expect(error?.message).toBe(message);
     if (error) expect(error.exitCode).toBe(3);
+  });
+});
+
+describe('utf8SourceBytes', () => {
+  it.each([
+    ['ASCII', Buffer.from('a,b\n1,2\n')],
+    ['multi-byte characters', Buffer.from('é,€\n😀\n')],
+    ['a byte that is not valid UTF-8', Buffer.from([0x61, 0xff, 0x0a])],
+    ['a character cut short', Buffer.from([0x61, 0xe2, 0x82, 0x0a, 0x62])],
+    ['a lone surrogate written as UTF-8', Buffer.from([0xed, 0xa0, 0x80, 0x0a])],
+  ])('counts the bytes the decoded text came from: %s', (_name, bytes) => {
+    const decoder = createChunkDecoder('utf-8');
+    const text = decoder.decode(bytes) + decoder.end();
+    expect(utf8SourceBytes(text)).toBe(bytes.length);
+    const tracker = new TextProgress();
+    tracker.update(text);
+    expect(tracker.bytes).toBe(bytes.length);
   });
 });
