@@ -59,7 +59,17 @@ const TYPED: AvroSchema = {
     { name: 'kind', type: { type: 'enum', name: 'kind', symbols: ['free', 'paid'] } },
     { name: 'tags', type: { type: 'array', items: 'string' } },
     { name: 'counts', type: { type: 'map', values: 'long' } },
-    { name: 'place', type: { type: 'record', name: 'place', fields: [{ name: 'city', type: 'string' }, { name: 'zip', type: ['null', 'int'] }] } },
+    {
+      name: 'place',
+      type: {
+        type: 'record',
+        name: 'place',
+        fields: [
+          { name: 'city', type: 'string' },
+          { name: 'zip', type: ['null', 'int'] },
+        ],
+      },
+    },
     { name: 'day', type: { type: 'int', logicalType: 'date' } },
     { name: 'properties', type: ['null', 'string'] },
   ],
@@ -125,7 +135,12 @@ describe('export-source --from avro', () => {
     const sandbox = await sandboxAt();
     const target = stagingIn(tempDir());
     const file = join(target.dir, 'typed.avro');
-    writeAvro(file, TYPED, Array.from({ length: 40 }, (_, i) => typedRow(i)), { codec: 'deflate', blockRecords: 16 });
+    writeAvro(
+      file,
+      TYPED,
+      Array.from({ length: 40 }, (_, i) => typedRow(i)),
+      { codec: 'deflate', blockRecords: 16 },
+    );
     const result = await exportSource(target, ['--from', 'avro', '--column', 'distinct_id=user', file]);
     expect(result.totals).toMatchObject({ rowsRead: 40, staged: 40, rejected: 0 });
     const config = writeSandboxConfig(target.dir, sandbox);
@@ -243,5 +258,28 @@ describe('an Avro file staged part-way, killed, then staged again', () => {
     expect(JSON.parse(whole.stdout).totals).toMatchObject({ rowsRead: 14000, staged: 13998, rejected: 2 });
     expect(JSON.parse(resumed.stdout).totals).toEqual(JSON.parse(whole.stdout).totals);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  });
+});
+
+describe('an Avro file changed after its read was interrupted', () => {
+  it('is known by the digest of its bytes, and staged again from the start', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'big.avro');
+    const write = (label: string) =>
+      writeAvro(
+        file,
+        SIMPLE,
+        simpleRows(14000, (i) => `${label.repeat(120)} ${i}`),
+        { codec: 'snappy', blockRecords: 1000 },
+      );
+    write('a');
+    const stage = (env: Record<string, string> = {}) => runCli(['export-source', '--from', 'avro', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env });
+    expect((await stage({ MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
+    write('b');
+    const again = await stage();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).toContain('changed since its interrupted read');
+    const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(properties, '$.note') LIKE 'bbb%'`).get()) as { n: number };
+    expect(notes.n).toBe(14000);
   });
 });

@@ -5,7 +5,6 @@
  * A block's bytes are read and decompressed (null, deflate, snappy) only when asked: memory is
  * bounded by one block.
  */
-import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { snappyUncompress } from 'hysnappy';
@@ -29,8 +28,6 @@ export interface AvroContainer {
   schemaJson: string;
   codec: Codec;
   blocks: AvroBlock[];
-  /** `sha256:<hex>` of the header and every block's count and size: what a resumed read checks. */
-  layoutDigest: string;
   /** A block's bytes, decompressed. */
   blockData(index: number): Promise<Buffer>;
   close(): Promise<void>;
@@ -146,23 +143,20 @@ function decompress(codec: Codec, data: Buffer): Buffer {
 /** Opens an Avro container file and finds its blocks; InputError when it is not one that can be read. */
 export async function openAvroContainer(path: string, displayName: string, sizeBytes: number): Promise<AvroContainer> {
   const found = await withHandle(path, async (handle) => {
-    const { bytes, header } = await readHeader(handle, sizeBytes, displayName);
-    return { bytes, header, blocks: await scanBlocks(handle, header.end, sizeBytes, header.sync, displayName) };
+    const { header } = await readHeader(handle, sizeBytes, displayName);
+    return { header, blocks: await scanBlocks(handle, header.end, sizeBytes, header.sync, displayName) };
   });
-  const { bytes, header, blocks } = found;
+  const { header, blocks } = found;
   const codec = (header.metadata.get('avro.codec')?.toString('utf8') ?? 'null') as Codec;
   if (!CODECS.includes(codec)) throw new InputError(`${displayName}: uses the Avro codec "${codec}", which is not read (null, deflate and snappy are)`);
   const schemaJson = header.metadata.get('avro.schema')?.toString('utf8');
   if (schemaJson === undefined) throw new InputError(`${displayName}: is an Avro file without a schema (avro.schema)`);
-  const hash = createHash('sha256').update(bytes.subarray(0, header.end));
-  for (const block of blocks) hash.update(`${block.records},${block.bytes};`);
   // The handle is opened at the first block read and held until closed: a run opens every input before staging.
   let opened: Promise<FileHandle> | undefined;
   return {
     schemaJson,
     codec,
     blocks,
-    layoutDigest: `sha256:${hash.digest('hex')}`,
     async blockData(index) {
       const block = blocks[index]!;
       opened ??= open(path, 'r');

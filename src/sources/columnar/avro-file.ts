@@ -125,8 +125,6 @@ export function decodeRecords(type: avro.Type, data: Buffer, count: number): unk
 /** An open Avro file: its columns (the top record's fields), its blocks' sizes, and reads of one block. */
 export interface AvroFile {
   columns: string[];
-  /** `sha256:<hex>` of the header and the blocks' counts and sizes: what a resumed read checks. */
-  layoutDigest: string;
   /** Records of each block, in order. */
   blockRecords: number[];
   /** The records of one block, decoded, and each as a JSON object line when asked. */
@@ -147,7 +145,6 @@ export async function openAvro(path: string, displayName: string, sizeBytes: num
   const columns = (type as avro.types.RecordType).fields.map((field) => field.name);
   return {
     columns,
-    layoutDigest: container.layoutDigest,
     blockRecords: container.blocks.map((block) => block.records),
     async block(index) {
       const data = await container.blockData(index);

@@ -57,12 +57,18 @@ export async function openParquetInput(path: string, displayName: string, sizeBy
   return rowGroupsInput(path, displayName, sizeBytes, reopen, { ...parquet, kind: 'parquet', key: parquet.footerDigest });
 }
 
-/** Opens `path` (a regular file starting with `Obj\x01`) as a source input: its blocks are its row groups. */
+/**
+ * Opens `path` (a regular file starting with `Obj\x01`) as a source input: its blocks are its
+ * row groups. Its key is the digest of the whole file, hashed (not decoded) when opened: an Avro
+ * file has no footer, and its header and blocks' sizes stay the same when a value is rewritten
+ * in place, so nothing less tells a changed file from the one whose rows were staged.
+ */
 export async function openAvroInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
   const avro = await openAvro(path, displayName, sizeBytes);
+  const key = await fileDigest(path);
   return rowGroupsInput(path, displayName, sizeBytes, reopen, {
     kind: 'avro',
-    key: avro.layoutDigest,
+    key,
     rowGroupRows: avro.blockRecords,
     rowGroup: (index) => avro.block(index),
     close: () => avro.close(),
