@@ -229,7 +229,10 @@ function contents(staging: string) {
 }
 
 describe('an Avro file staged part-way, killed, then staged again', () => {
-  it('resumes at the row its last piece ended on, every row once', async () => {
+  it.each([
+    ['in-process', '0'],
+    ['on a worker thread', '1'],
+  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers) => {
     const dir = tempDir();
     const file = join(dir, 'big.avro');
     // About 190 characters a row: several pieces; every 7,001st row has no event (rejected).
@@ -244,7 +247,7 @@ describe('an Avro file staged part-way, killed, then staged again', () => {
       { codec: 'deflate', blockRecords: 1000 },
     );
     const stage = (staging: string, env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'avro', file, '--workers', '0', '--json', '--staging', join(dir, staging)], { cwd: dir, env });
+      runCli(['export-source', '--from', 'avro', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env });
     const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);

@@ -47,6 +47,7 @@ const CASES: Array<[string, AvroSchema, unknown, string]> = [
   ['local-timestamp-millis as its count', { type: 'long', logicalType: 'local-timestamp-millis' }, 5n, '5'],
   ['array', { type: 'array', items: 'long' }, [1n, 2n], '[1,2]'],
   ['map', { type: 'map', values: 'string' }, { a: 'x', b: 'y' }, '{"a":"x","b":"y"}'],
+  ['map with a __proto__ key', { type: 'map', values: 'long' }, JSON.parse('{"__proto__": 1, "b": 2}'), '{"__proto__":1,"b":2}'],
   [
     'record with bytes and a long inside',
     {

@@ -36,18 +36,38 @@ interface Tap {
   _invalidate(): void;
 }
 
-/** Strings read as columnar-values.ts reads text: bytes that are not UTF-8 kept as marks. */
+/** A string's bytes at the tap, as columnar-values.ts reads text: bytes that are not UTF-8 kept as marks. */
+function readMarkedString(tap: Tap): string | undefined {
+  const length = tap.readLong();
+  if (length < 0) {
+    tap._invalidate();
+    return '';
+  }
+  const start = tap.pos;
+  tap.pos += length;
+  if (tap.pos > tap.buf.length) return undefined;
+  return textOfBytes(tap.buf.subarray(start, tap.pos));
+}
+
 class MarkedStringType extends avro.types.StringType {
   _read(tap: Tap): string | undefined {
-    const length = tap.readLong();
-    if (length < 0) {
-      tap._invalidate();
-      return '';
+    return readMarkedString(tap);
+  }
+}
+
+/** Maps whose keys are read as strings are, and set as own keys (avsc's `__proto__` key would be lost). */
+class ExactMapType extends avro.types.MapType {
+  _read(tap: Tap): Record<string, unknown> {
+    const values = this.valuesType as unknown as { _read(tap: Tap): unknown };
+    const out: Record<string, unknown> = {};
+    for (let count = tap.readLong(); count !== 0; count = tap.readLong()) {
+      if (count < 0) tap.readLong(); // a negative count is followed by the block's byte size
+      for (let i = 0; i < Math.abs(count); i++) {
+        const key = readMarkedString(tap) ?? '';
+        Object.defineProperty(out, key, { value: values._read(tap), enumerable: true, writable: true, configurable: true });
+      }
     }
-    const start = tap.pos;
-    tap.pos += length;
-    if (tap.pos > tap.buf.length) return undefined;
-    return textOfBytes(tap.buf.subarray(start, tap.pos));
+    return out;
   }
 }
 
@@ -99,13 +119,16 @@ export function avroRecordType(schemaJson: string): avro.Type {
         date: DateType,
         decimal: DecimalType,
       },
-      typeHook: (schema) => (schema === 'string' || isPlainString(schema) ? new MarkedStringType() : undefined),
+      typeHook: (schema, options) => {
+        if (schema === 'string' || typeOf(schema) === 'string') return new MarkedStringType();
+        return typeOf(schema) === 'map' ? new ExactMapType(schema as avro.schema.MapType, options) : undefined;
+      },
     } as Partial<avro.ForSchemaOptions>,
   );
 }
 
-function isPlainString(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'string';
+function typeOf(schema: unknown): unknown {
+  return typeof schema === 'object' && schema !== null ? (schema as { type?: unknown }).type : undefined;
 }
 
 /** `count` records decoded from a block's bytes. */
