@@ -71,7 +71,7 @@ const TYPED: AvroSchema = {
       },
     },
     { name: 'day', type: { type: 'int', logicalType: 'date' } },
-    { name: 'properties', type: ['null', 'string'] },
+    { name: 'props', type: ['null', 'string'] },
   ],
 };
 
@@ -92,7 +92,7 @@ function typedRow(i: number) {
     counts: { k1: BigInt(i), k2: 2n },
     place: { city: `city ${i}`, zip: i % 3 === 0 ? null : { branch: 1, value: 10000 + i } },
     day: 19849 + i,
-    properties: { branch: 1, value: `{"plan": "pro", "seats": ${i}}` },
+    props: { branch: 1, value: `{"plan": "pro", "seats": ${i}}` },
   };
 }
 
@@ -141,7 +141,7 @@ describe('export-source --from avro', () => {
       Array.from({ length: 40 }, (_, i) => typedRow(i)),
       { codec: 'deflate', blockRecords: 16 },
     );
-    const result = await exportSource(target, ['--from', 'avro', '--column', 'distinct_id=user', file]);
+    const result = await exportSource(target, ['--from', 'avro', '--column', 'distinct_id=user', '--column', 'properties=props', file]);
     expect(result.totals).toMatchObject({ rowsRead: 40, staged: 40, rejected: 0 });
     const config = writeSandboxConfig(target.dir, sandbox);
     const imported = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
@@ -167,6 +167,7 @@ describe('export-source --from avro', () => {
       });
       expect(event.properties).toMatchObject(expectedProperties(i));
       expect(event.properties).not.toHaveProperty('nothing');
+      expect(event.properties).not.toHaveProperty('props');
       expect(JSON.parse(copy.properties)).toEqual(asIngested(event.properties));
       // The staged text as sent: a long beyond 2^53 with every digit.
       expect(stagedText[i]).toContain(`"big":${9007199254740993n + BigInt(i)}`);
