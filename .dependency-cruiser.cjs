@@ -85,6 +85,18 @@ module.exports = {
       to: { path: 'node_modules/hyparquet' },
     },
     {
+      name: 'only-avro-file-imports-avsc',
+      severity: 'error',
+      from: { pathNot: '^src/sources/columnar/avro-file\\.ts$' },
+      to: { path: 'node_modules/avsc/' },
+    },
+    {
+      name: 'only-avro-container-imports-hysnappy',
+      severity: 'error',
+      from: { pathNot: '^src/sources/columnar/avro-container\\.ts$' },
+      to: { path: 'node_modules/hysnappy/' },
+    },
+    {
       name: 'pure-core-no-io',
       severity: 'error',
       comment: 'PostHog facts and the event rules import no fs, undici or SQLite.',
@@ -94,7 +106,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: ['^src/', '^(node:)?fs(/promises)?$', 'node_modules/((@types/)?better-sqlite3|undici|ora|@aws-sdk/[^/]+|hyparquet[^/]*)/'],
+    includeOnly: ['^src/', '^(node:)?fs(/promises)?$', 'node_modules/((@types/)?better-sqlite3|undici|ora|@aws-sdk/[^/]+|hyparquet[^/]*|avsc|hysnappy)/'],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -30,6 +30,7 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   segment: { reader: readSegment, jsonItems: segmentItems, layout: 'lines', extensions: [...JSON_LINES, '.txt', ANY_GZIP], timezone: 'rows' },
   ga4: { reader: readGa4, jsonItems: ga4JsonItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },
   parquet: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: PARQUET, timezone: 'rows', parquet: 'only' },
+  avro: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: ['.avro'], timezone: 'rows', avro: 'only' },
 };
 
 /** Users and groups files, by `<kind>-<format>`. */

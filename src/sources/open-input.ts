@@ -13,7 +13,8 @@ import { resolve } from 'node:path';
 import { InputError, InterruptedError, MigrateError } from '../errors.js';
 import { CHUNK_BYTES, isZip, readByteHead, unlessAborted, type ByteHead, type ByteSource } from './byte-head.js';
 import { isParquet } from './columnar/parquet-file.js';
-import { openParquetInput } from './columnar/parquet-input.js';
+import { openAvroInput, openParquetInput } from './columnar/parquet-input.js';
+import { isAvro } from './columnar/avro-file.js';
 import type { OpenOptions, SourceInput } from './source-input.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 import { standardStreams } from '../util/standard-streams.js';
@@ -50,6 +51,7 @@ function textEncoding(peeked: ByteHead, displayName: string, options: OpenOption
   if (isZip(head)) throw new InputError(`${displayName}: is a zip archive; unzip it first`);
   // Regular files starting so are read as Parquet before this; a Parquet stream or archive entry cannot be (it is read from its end).
   if (isParquet(head)) throw new InputError(`${displayName}: is a Parquet file, which is read only as a file on disk (not from a zip archive, a pipe or standard input)`);
+  if (isAvro(head)) throw new InputError(`${displayName}: is an Avro file, which is read only as a file on disk (not from a zip archive, a pipe or standard input)`);
   const bom = byteOrderMark(head);
   const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
   if (isAsciiCompatible(encoding) && head.includes(0)) {
@@ -223,20 +225,22 @@ export async function openSourceInput(file: string, options: OpenOptions = {}): 
   const path = resolve(file);
   const { stream, sizeBytes } = await statSource(path, file);
   if (stream) options.notice?.(`${file}: a pipe or FIFO, read once as it comes; waiting for its data`);
-  if (!stream && (await startsWithParquet(path))) return openParquetInput(path, file, sizeBytes, async () => openSourceInput(file, options));
+  const columnar = stream ? undefined : await columnarKind(path);
+  if (columnar !== undefined) return (columnar === 'parquet' ? openParquetInput : openAvroInput)(path, file, sizeBytes, async () => openSourceInput(file, options));
   const open: ByteSource = stream ? () => openStream(path, file) : async () => createReadStream(path, { highWaterMark: CHUNK_BYTES });
   const input: SourceInput = { path, displayName: file, sizeBytes, ...(await textOrInputError(file, openText(open, file, options, stream))) };
   if (!stream) input.reopen = async (again) => openSourceInput(file, { ...options, ...again });
   return input;
 }
 
-/** True when the file starts with Parquet's magic bytes: PostHog's `.parquet.zst` names are such files, not compressed ones. */
-async function startsWithParquet(path: string): Promise<boolean> {
+/** Parquet or Avro, told by the file's magic bytes: PostHog's `.parquet.zst` names are such files, not compressed ones. */
+async function columnarKind(path: string): Promise<'parquet' | 'avro' | undefined> {
   const handle = await openFile(path, 'r');
   try {
     const head = new Uint8Array(4);
     const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && isParquet(head);
+    if (bytesRead < 4) return undefined;
+    return isParquet(head) ? 'parquet' : isAvro(head) ? 'avro' : undefined;
   } finally {
     await handle.close();
   }

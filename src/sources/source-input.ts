@@ -24,6 +24,8 @@ export interface SourceInput {
   bucketObject?: BucketObjectRecord;
   /** A Parquet file: the rows of each of its row groups (its lines are its rows, see parquet-input.ts). */
   rowGroupRows?: number[];
+  /** Which kind of file `rowGroupRows` is of: an Avro file's row groups are its blocks. */
+  columnar?: 'parquet' | 'avro';
   /**
    * A source whose text can be made from any line on without reading the text before (a
    * Parquet file): a read records `key` as its fingerprint at each piece, in place of a hash of

@@ -31,6 +31,8 @@ export interface ReaderOptions {
   strictTime?: boolean;
   /** Parquet files: the rows of each row group, so rejects name theirs (see row-group-items.ts). */
   rowGroupRows?: number[];
+  /** Avro files: their row groups are their blocks, and are named so. */
+  columnar?: 'parquet' | 'avro';
   /** Mixpanel only: the project's time zone (IANA name), in which older projects' exports write `time`. */
   timezone?: string;
 }
@@ -75,6 +77,8 @@ export interface SourceFormat {
    * object lines: `only` them, or `also` them next to JSON lines.
    */
   parquet?: 'only' | 'also';
+  /** Reads Avro object container files (told by their first bytes) only, their records as JSON object lines. */
+  avro?: 'only';
   /** Event renames the format adds to the built-in ones (null drops the event). */
   eventRenames?: Readonly<Record<string, string | null>>;
 }

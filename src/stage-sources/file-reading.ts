@@ -67,6 +67,11 @@ function checkHeader(file: SourceInput, delimiter: string): void {
 export function fileReading(file: SourceInput, source: SourceFormat, options: Omit<ReaderOptions, 'displayName'>): FileReading {
   const notices: string[] = [];
   const readerOptions = { ...options, encoding: file.encoding };
+  if (file.columnar === 'avro') {
+    if (source.avro === undefined) throw new InputError(`${file.displayName}: is an Avro file, which this format does not read`, ['Read it with --from avro (a table of events).']);
+    return { source, readerOptions: { ...readerOptions, rowGroupRows: file.rowGroupRows, columnar: 'avro' }, recorded: {}, notices };
+  }
+  if (source.avro === 'only') throw new InputError(`${file.displayName}: is not an Avro object container file (it does not start with Obj\\x01)`);
   if (file.rowGroupRows !== undefined) {
     if (source.parquet === undefined)
       throw new InputError(`${file.displayName}: is a Parquet file, which this format does not read`, ['Read it with --from parquet (a table of events) or --from posthog (a PostHog batch export).']);

@@ -1,14 +1,26 @@
 /**
- * A Parquet file as a source input: its rows as JSON object lines, one row group decoded at a
- * time, line N being row N of the file. Pieces are cut from that text as from any JSON-lines
+ * A Parquet or Avro file as a source input: its rows as JSON object lines, one row group (an
+ * Avro block) decoded at a time, line N being row N of the file. Pieces are cut from that text as from any JSON-lines
  * file. A read is resumed at the row its last written piece ended on: the row groups before
  * the one holding it are not read again, and the file is known to be the same by its footer
- * (its row groups' places, sizes and statistics), not by decoding the rows before.
+ * (its row groups' places, sizes and statistics; an Avro file's header and blocks' counts and
+ * sizes), not by decoding the rows before.
  */
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { SourceInput } from '../source-input.js';
-import { openParquet, type ParquetFile } from './parquet-file.js';
+import { openAvro } from './avro-file.js';
+import { openParquet } from './parquet-file.js';
+
+/** A file's rows in groups (Parquet row groups, Avro blocks), each decoded when asked. */
+export interface RowGroups {
+  kind: 'parquet' | 'avro';
+  /** What a resumed read checks the file by. */
+  key: string;
+  rowGroupRows: number[];
+  rowGroup(index: number): Promise<{ rows: number; line(row: number): string }>;
+  close(): Promise<void>;
+}
 
 /** Text handed on at a time, in UTF-16 units: about what a decoded chunk of a text file is. */
 const TEXT_CHUNK_CHARS = 64 * 1024;
@@ -20,7 +32,7 @@ async function fileDigest(path: string): Promise<string> {
 }
 
 /** The rows' text from row `fromRow` (0-based): the row groups before it are not read. */
-async function* rowText(parquet: ParquetFile, fromRow: number): AsyncIterable<string> {
+async function* rowText(parquet: RowGroups, fromRow: number): AsyncIterable<string> {
   let first = 0;
   for (let group = 0; group < parquet.rowGroupRows.length; group++) {
     const rows = parquet.rowGroupRows[group]!;
@@ -42,6 +54,28 @@ async function* rowText(parquet: ParquetFile, fromRow: number): AsyncIterable<st
 /** Opens `path` (a regular file starting with PAR1) as a source input. */
 export async function openParquetInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
   const parquet = await openParquet(path, displayName, sizeBytes);
+  return rowGroupsInput(path, displayName, sizeBytes, reopen, { ...parquet, kind: 'parquet', key: parquet.footerDigest });
+}
+
+/**
+ * Opens `path` (a regular file starting with `Obj\x01`) as a source input: its blocks are its
+ * row groups. Its key is the digest of the whole file, hashed (not decoded) when opened: an Avro
+ * file has no footer, and its header and blocks' sizes stay the same when a value is rewritten
+ * in place, so nothing less tells a changed file from the one whose rows were staged.
+ */
+export async function openAvroInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
+  const avro = await openAvro(path, displayName, sizeBytes);
+  const key = await fileDigest(path);
+  return rowGroupsInput(path, displayName, sizeBytes, reopen, {
+    kind: 'avro',
+    key,
+    rowGroupRows: avro.blockRecords,
+    rowGroup: (index) => avro.block(index),
+    close: () => avro.close(),
+  });
+}
+
+function rowGroupsInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>, parquet: RowGroups): SourceInput {
   let digest: string | undefined;
   async function* text(fromRow: number): AsyncIterable<string> {
     try {
@@ -60,7 +94,8 @@ export async function openParquetInput(path: string, displayName: string, sizeBy
     headText: '{',
     text: text(0),
     rowGroupRows: parquet.rowGroupRows,
-    resumable: { key: parquet.footerDigest, textFromLine: (line) => text(line - 1) },
+    columnar: parquet.kind,
+    resumable: { key: parquet.key, textFromLine: (line) => text(line - 1) },
     fingerprint: () => digest,
     close: () => parquet.close().catch(() => {}),
     reopen,

@@ -19,12 +19,16 @@ export function rowGroupOf(rowGroupRows: readonly number[], row: number): { grou
 }
 
 /** `p` of row `line` with its row group named, for files that have row groups; else `p`. */
-export function locateInRowGroup(options: Pick<ReaderOptions, 'rowGroupRows'>, line: number, p: RowProblem): RowProblem {
+export function locateInRowGroup(options: Pick<ReaderOptions, 'rowGroupRows' | 'columnar'>, line: number, p: RowProblem): RowProblem {
   const rows = options.rowGroupRows;
   if (rows === undefined) return p;
   const { group, rowInGroup } = rowGroupOf(rows, line);
-  const where = `(row group ${group} of ${rows.length}, row ${rowInGroup} of it)`;
+  const where = `(${options.columnar === 'avro' ? 'block' : 'row group'} ${group} of ${rows.length}, row ${rowInGroup} of it)`;
   if (p.reason === 'invalid_unicode')
-    return problem('invalid_utf8', p.field, `${p.field === '' ? 'a value' : `column ${p.field}`} holds bytes that are not valid UTF-8, as Parquet strings must be ${where}`);
+    return problem(
+      'invalid_utf8',
+      p.field,
+      `${p.field === '' ? 'a value' : `column ${p.field}`} holds bytes that are not valid UTF-8, as ${options.columnar === 'avro' ? 'Avro' : 'Parquet'} strings must be ${where}`,
+    );
   return { ...p, message: `${p.message} ${where}` };
 }

@@ -39,9 +39,9 @@ export interface ExportSourceOptions extends StagingOptions, TimeOptions, Readin
   geoip: boolean;
 }
 
-/** The roles --column may name for a format: CSV headers, or paths in JSON (properties only for plain JSON lines). */
+/** The roles --column may name for a format: CSV headers and table columns, or paths in JSON (properties only for plain JSON lines). */
 function columnRoles(format: string): readonly string[] {
-  if (format === 'csv' || format === 'jsonl') return CSV_ROLES;
+  if (format === 'csv' || format === 'jsonl' || format === 'parquet' || format === 'avro') return CSV_ROLES;
   return JSON_COLUMN_ROLES;
 }
 
