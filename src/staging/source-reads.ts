@@ -199,23 +199,12 @@ export function recordProgress(store: StagingStore, readId: number, progress: Pi
          rows_added = ?, skipped_by = ?
        WHERE id = ?`,
     )
-    .run(
-      progress.chars,
-      progress.line,
-      progress.fingerprint,
-      progress.bytes ?? null,
-      header ?? null,
-      counts.rowsRead,
-      counts.staged,
-      counts.alreadyStaged,
-      counts.duplicates,
-      counts.skipped,
-      counts.rejected,
-      counts.recent,
-      counts.added ?? 0,
-      skippedByJson(counts),
-      readId,
-    );
+    .run(progress.chars, progress.line, progress.fingerprint, progress.bytes ?? null, header ?? null, ...countColumns(counts), readId);
+}
+
+/** The count columns of source_reads, in the order the statements above name them. */
+function countColumns(counts: RecordedCounts): Array<number | string | null> {
+  return [counts.rowsRead, counts.staged, counts.alreadyStaged, counts.duplicates, counts.skipped, counts.rejected, counts.recent, counts.added ?? 0, skippedByJson(counts)];
 }
 
 /** Rejects of a read by reason, and its first ones by line: a resumed read's summary starts from them. */
@@ -238,20 +227,7 @@ export function finishRead(store: StagingStore, readId: number, counts: Recorded
         `UPDATE source_reads SET status = 'done', finished_at = ?, fingerprint = ?, rows_read = ?, rows_staged = ?,
            rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?, rows_added = ?, skipped_by = ? WHERE id = ?`,
       )
-      .run(
-        new Date().toISOString(),
-        fingerprint ?? null,
-        counts.rowsRead,
-        counts.staged,
-        counts.alreadyStaged,
-        counts.duplicates,
-        counts.skipped,
-        counts.rejected,
-        counts.recent,
-        counts.added ?? 0,
-        skippedByJson(counts),
-        readId,
-      );
+      .run(new Date().toISOString(), fingerprint ?? null, ...countColumns(counts), readId);
     store.db
       .prepare(
         `DELETE FROM rejects WHERE read_id IN (
