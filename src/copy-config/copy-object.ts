@@ -17,7 +17,7 @@ export interface ObjectPlan {
   built: BuiltBody;
   sourceHash: string;
   /** Extra fields sent on create only (not part of the content). */
-  createOnly?: Record<string, unknown>;
+  createOnly?: Record<string, unknown> | (() => Promise<Record<string, unknown>>);
   /** The destination's content of an object as it answers, for the hand-edit check. */
   destContent: (dest: ConfigObject) => Promise<Record<string, unknown>>;
   /** Work after the object's own write (tiles, members); returns warnings. */
@@ -44,7 +44,8 @@ async function finish(context: CopyContext, plan: ObjectPlan, destId: number, cr
 
 async function create(context: CopyContext, plan: ObjectPlan): Promise<CopyItem> {
   if (context.options.dryRun) return item(plan, 'created', { destId: context.nextPlaceholder() });
-  const result = await context.dest.create(plan.kind, { ...plan.built.body, ...plan.createOnly });
+  const createOnly = typeof plan.createOnly === 'function' ? await plan.createOnly() : plan.createOnly;
+  const result = await context.dest.create(plan.kind, { ...plan.built.body, ...createOnly });
   if (!result.ok) return refused(plan, result);
   const destId = result.object.id;
   const { destHash, warnings } = await finish(context, plan, destId, true);

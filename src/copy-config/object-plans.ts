@@ -30,10 +30,10 @@ async function dashboardPlan(context: CopyContext, base: ObjectPlan, source: Con
 
 async function staticCohortPlan(context: CopyContext, base: ObjectPlan, source: ConfigObject): Promise<ObjectPlan> {
   const members = await sourceMembers(context, source.id);
-  const firstUuids = context.options.dryRun ? [] : (await destUuids(context, members.slice(0, FIRST_MEMBERS))).uuids;
   return {
     ...base,
-    createOnly: { _create_static_person_ids: firstUuids },
+    // Looked up only when the cohort is created (never in a dry run, nor for a cohort copied before).
+    createOnly: async () => ({ _create_static_person_ids: (await destUuids(context, members.slice(0, FIRST_MEMBERS))).uuids }),
     after: async (destId) => addMissingMembers(context, members, destId),
     // Members whose persons were imported after an earlier copy are added on every run.
     reconcile: async (destId) => addMissingMembers(context, members, destId),

@@ -6,10 +6,6 @@
  */
 import type { CopyContext } from './copy-context.js';
 
-export interface Members {
-  distinctIds: string[];
-}
-
 export async function sourceMembers(context: CopyContext, cohortId: number): Promise<string[]> {
   return (await context.source.cohortMembers(cohortId)).sort();
 }

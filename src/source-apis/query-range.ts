@@ -8,15 +8,11 @@
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Verdict } from '../http/classify-outcome.js';
-import type { HttpClient, HttpOutcome } from '../http/http-client.js';
-import type { RetryPolicy } from '../http/retry-policy.js';
+import type { HttpOutcome } from '../http/http-client.js';
 import { sendWithRetry } from '../http/send-with-retry.js';
-import type { Clock } from '../util/clock.js';
 import type { Span } from './api-ranges.js';
-import type { RangeRequest } from './api-source.js';
 import { countEventsQuery, eventLine, eventPageQuery, rowCapOf, type EventCursor } from './posthog-queries.js';
-import type { DownloadResult } from './range-download.js';
-import type { RequestWindow } from './request-window.js';
+import type { DownloadResult, RangeCallOptions } from './range-download.js';
 
 const answerSchema = z.looseObject({
   results: z.array(z.array(z.unknown())),
@@ -31,20 +27,9 @@ export interface QueryState {
   timezone?: string;
 }
 
-/** What one query needs: the endpoint, the one retry loop's settings, the request limits. */
-export interface QueryCallOptions {
-  http: HttpClient;
-  /** The endpoint and its headers (the personal key). */
-  request: RangeRequest;
+/** What one query needs: a range request's options (its endpoint carries the personal key), and a bound per query. */
+export interface QueryCallOptions extends RangeCallOptions {
   timeoutMs: number;
-  policy: RetryPolicy;
-  clock: Clock;
-  signal: AbortSignal;
-  window: RequestWindow;
-  onWait(waitMs: number): void;
-  onRequest(): void;
-  onRetry(reason: string, delayMs: number): void;
-  splitsOn(status: number | undefined): boolean;
 }
 
 export interface QueryRangeOptions extends QueryCallOptions {

@@ -17,12 +17,11 @@ import { AnswerSampler, type AnswerSample } from './answer-sample.js';
 import type { RangeRequest } from './api-source.js';
 import type { RequestWindow } from './request-window.js';
 
-export interface DownloadOptions {
+/** What every request of a source API range needs: the endpoint, the one retry loop's settings, the request limits. */
+export interface RangeCallOptions {
   http: HttpClient;
+  /** The endpoint and its headers (the credentials). */
   request: RangeRequest;
-  spoolPath: string;
-  /** Longest silence of the server, before its answer or within its body, in ms. */
-  idleTimeoutMs: number;
   policy: RetryPolicy;
   clock: Clock;
   signal: AbortSignal;
@@ -32,10 +31,16 @@ export interface DownloadOptions {
   /** A request is about to be sent. */
   onRequest(): void;
   onRetry(reason: string, delayMs: number): void;
-  /** Bytes of the answer received so far. */
-  onBytes(bytes: number): void;
   /** A transient failure that ends the attempts (the caller splits the range). */
   splitsOn(status: number | undefined): boolean;
+}
+
+export interface DownloadOptions extends RangeCallOptions {
+  spoolPath: string;
+  /** Longest silence of the server, before its answer or within its body, in ms. */
+  idleTimeoutMs: number;
+  /** Bytes of the answer received so far. */
+  onBytes(bytes: number): void;
   /** Why a whole 2xx answer is not an export after all (see answer-checks.ts). */
   answerProblem(sample: AnswerSample): string | undefined;
 }
