@@ -1,6 +1,6 @@
 /**
  * export-source reading s3:// addresses from moto's S3 server on loopback: a prefix of more
- * than 1,000 objects staged exactly as the same files on disk, gzip and multi-member gzip
+ * than 1,000 objects listed page by page, a prefix staged exactly as the same files on disk, gzip and multi-member gzip
  * objects, a PostHog batch export's manifest, a run killed inside an object then resumed (a
  * plain object by a ranged read from its last piece, a gzip one re-read and checked), an object
  * changed between runs, version ids, a missing bucket, throttling and a dropped connection.
@@ -10,6 +10,9 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ListObjectVersionsCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUCKET_RETRY_POLICY } from '../../src/buckets/bucket-calls.js';
+import { listObjects } from '../../src/buckets/bucket-listing.js';
+import { createS3Calls } from '../../src/buckets/s3-client.js';
 import { silentReporter } from '../../src/reporter.js';
 import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
 import { makeZip } from '../../scripts/zip-writer.mjs';
@@ -77,26 +80,37 @@ async function putTree(bucket: string, files: Record<string, string | Buffer>): 
 }
 
 describe('export-source from an S3 bucket', () => {
-  it('stages a prefix of more than 1,000 objects (listed page by page) exactly as the same files on disk', async () => {
+  it('lists a prefix of more than 1,000 objects page by page, in key order, leaving markers out', async () => {
+    const keys: string[] = [];
+    for (let n = 0; n < 1_010; n++) keys.push(`listed/${String(n % 7).padStart(2, '0')}/part-${n}.json`);
+    await moto.createBucket('many');
+    await putTree('many', Object.fromEntries([...keys, 'listed/complete', 'listed/00/_SUCCESS'].map((key) => [key, '{}\n'])));
+    const calls = createS3Calls({ endpointUrl: moto.endpointUrl, region: 'us-east-1', credentials: MOTO_KEYS, requestTimeoutMs: 30_000 });
+    const context = { calls, clock: testClock(), policy: BUCKET_RETRY_POLICY, endpoint: moto.endpointUrl };
+    const listed = await listObjects(context, 's3://many/listed/', ['.json']);
+    expect(listed.objects.map((o) => o.key)).toEqual([...keys].sort());
+  }, 120_000);
+
+  it('stages a prefix exactly as the same files on disk', async () => {
     const dir = tempDir();
     const files: Record<string, string | Buffer> = {};
-    for (let n = 0; n < 1_010; n++) files[`exports/2024/${String(n % 7).padStart(2, '0')}/part-${n}.json`] = mixpanelLines(n * 3, 3);
+    for (let n = 0; n < 40; n++) files[`exports/2024/${String(n % 7).padStart(2, '0')}/part-${n}.json`] = mixpanelLines(n * 3, 3);
     files['exports/2024/00/big.json.gz'] = gzipSync(mixpanelLines(100_000, 50));
     const markers = { 'exports/2024/complete': '', 'exports/2024/00/_SUCCESS': '', 'exports/2024/.hidden.json': mixpanelLines(900_000, 1) };
-    await moto.createBucket('many');
-    await putTree('many', { ...files, ...markers });
+    await moto.createBucket('some');
+    await putTree('some', { ...files, ...markers });
     writeTree(join(dir, 'local'), files);
 
-    const fromBucket = await stage(dir, 'bucket.db', ['s3://many/exports/', '--from', 'mixpanel', '--json', '--workers', '0']);
+    const fromBucket = await stage(dir, 'bucket.db', ['s3://some/exports/', '--from', 'mixpanel', '--json', '--workers', '0']);
     expect(fromBucket.code, fromBucket.stderr).toBe(0);
     const fromDisk = await stage(dir, 'disk.db', [join(dir, 'local'), '--from', 'mixpanel', '--json', '--workers', '0']);
     expect(fromDisk.code, fromDisk.stderr).toBe(0);
     const bucketResult = JSON.parse(fromBucket.stdout);
-    expect(bucketResult.files).toHaveLength(1_011);
-    expect(bucketResult.totals.staged).toBe(1_010 * 3 + 50);
-    expect(bucketResult.files.map((f: { path: string }) => f.path)).toContain('s3://many/exports/2024/00/big.json.gz');
+    expect(bucketResult.files).toHaveLength(41);
+    expect(bucketResult.totals.staged).toBe(40 * 3 + 50);
+    expect(bucketResult.files.map((f: { path: string }) => f.path)).toContain('s3://some/exports/2024/00/big.json.gz');
     expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
-  }, 300_000);
+  }, 120_000);
 
   it('reads a zip object through ranged reads, entry by entry, as the same zip file on disk', async () => {
     const dir = tempDir();
