@@ -72,6 +72,7 @@ async function folderInputs(root: string, reporter: Reporter): Promise<HeapInput
     ]);
   }
   for (const notice of plan.notices) reporter.notice(notice);
+  for (const warning of plan.warnings) reporter.warn(warning);
   return { files: plan.files.map((f) => join(root, f.path)), replaced: plan.replaced.map((f) => resolve(root, f.path)) };
 }
 

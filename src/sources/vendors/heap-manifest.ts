@@ -47,8 +47,10 @@ export interface HeapPlan {
   replaced: HeapFile[];
   /** Listed by a manifest and not in the folder, with the manifest listing each. */
   missing: Array<{ path: string; manifest: string }>;
-  /** What the user should hear: sync folders without a manifest, tables not read. */
+  /** Tables not read, and why. */
   notices: string[];
+  /** Sync folders without a manifest: data there is not read yet. */
+  warnings: string[];
 }
 
 const DATA_PATH = /sync_(\d+)\/([^/]+)\/([^/]+)$/;
@@ -92,7 +94,7 @@ function latestFullDumps(manifests: ReadonlyArray<{ read: Extract<ManifestRead, 
 export function planHeapFolder(manifests: ReadonlyArray<{ name: string; read: Extract<ManifestRead, { ok: true }> }>, found: readonly string[]): HeapPlan {
   const present = new Set(found);
   const latest = latestFullDumps(manifests);
-  const plan: HeapPlan = { files: [], replaced: [], missing: [], notices: [] };
+  const plan: HeapPlan = { files: [], replaced: [], missing: [], notices: [], warnings: [] };
   const notRead = new Map<string, number>();
   const seen = new Set<string>();
   for (const { name, read } of manifests) {
@@ -112,7 +114,7 @@ export function planHeapFolder(manifests: ReadonlyArray<{ name: string; read: Ex
   plan.files.sort(compareFiles);
   plan.replaced.sort(compareFiles);
   for (const [table, files] of notRead) plan.notices.push(`Heap table ${table} not read (${files} files): ${HEAP_TABLES_NOT_READ[table]}`);
-  plan.notices.push(...unlistedSyncs(manifests, found));
+  plan.warnings.push(...unlistedSyncs(manifests, found));
   return plan;
 }
 
