@@ -58,7 +58,8 @@ async function manifestsIn(root: string): Promise<Array<{ name: string; read: Ex
 
 /** One folder's plan, its paths joined onto the folder. */
 async function folderInputs(root: string, reporter: Reporter): Promise<HeapInputs> {
-  if (isBucketUrl(root)) throw new UsageError(`--from heap reads a local folder; ${root} is a bucket address`, ['Copy the bucket down first (for example `aws s3 sync s3://<bucket> <folder>`), then stage the folder.']);
+  if (isBucketUrl(root))
+    throw new UsageError(`--from heap reads a local folder; ${root} is a bucket address`, ['Copy the bucket down first (for example `aws s3 sync s3://<bucket> <folder>`), then stage the folder.']);
   if (!(await isDirectory(root)) || !(await isDirectory(join(root, 'manifests')))) {
     throw new InputError(`${root}: not a Heap Connect folder (it must hold manifests/ and the sync_<dump_id>/ folders)`);
   }

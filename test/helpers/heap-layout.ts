@@ -80,7 +80,7 @@ const SESSIONS: AvroSchema = {
 export const HEAP_BASE_US = 1709287200000000n;
 const at = (minutes: number) => HEAP_BASE_US + BigInt(minutes) * 60_000_000n;
 
-export interface PageviewRow {
+export type PageviewRow = {
   event_id: bigint;
   user_id: bigint;
   session_id: bigint;
@@ -90,7 +90,7 @@ export interface PageviewRow {
   path: string;
   title: string | null;
   referrer: string | null;
-}
+};
 
 const pageview = (id: number, user: bigint, session: number, minute: number, title: string | null, referrer: string | null = null): PageviewRow => ({
   event_id: BigInt(id),
@@ -120,7 +120,11 @@ export const HEAP_DUMPS = {
     sessions: [{ session_id: 7n, user_id: HEAP_USERS.anonymous, time: at(0) }],
   },
   2: {
-    pageviews: [pageview(101, HEAP_USERS.anonymous, 7, 0, 'Home', 'https://search.example/'), pageview(102, HEAP_USERS.alice, 8, 5, 'Cart (2 items)'), pageview(104, HEAP_USERS.late, 10, 40, 'Checkout')],
+    pageviews: [
+      pageview(101, HEAP_USERS.anonymous, 7, 0, 'Home', 'https://search.example/'),
+      pageview(102, HEAP_USERS.alice, 8, 5, 'Cart (2 items)'),
+      pageview(104, HEAP_USERS.late, 10, 40, 'Checkout'),
+    ],
     signup_click: [{ event_id: 202n, user_id: HEAP_USERS.late, session_id: 10n, time: '2024-03-01 10:41:00', session_time: '2024-03-01 10:30:00', button: 'Join now' }],
     users: [{ user_id: HEAP_USERS.late, identity: null, joindate: at(39), last_modified: at(41), email: null, plan: null }],
   },
@@ -130,28 +134,31 @@ const SCHEMAS: Record<string, AvroSchema> = { pageviews: PAGEVIEW, signup_click:
 const NULLABLE = new Set(['identity', 'email', 'plan', 'title', 'referrer']);
 
 /** The record as the Avro writer takes it: a union's value with its branch. */
-function encodable(row: Record<string, unknown>): Record<string, unknown> {
+function encodable(row: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, NULLABLE.has(key) ? some(value) : value]));
 }
 
 /** Writes one dump's tables (two parts for pageviews), and its manifest unless `manifest` is false. */
-function writeDump(root: string, dumpId: number, tables: Record<string, readonly Record<string, unknown>[]>, full: ReadonlySet<string>, manifest = true): void {
+function writeDump(root: string, dumpId: number, tables: Readonly<Record<string, readonly object[]>>, full: ReadonlySet<string>, manifest = true): void {
   const listed = [];
   for (const [table, rows] of Object.entries(tables)) {
     const dir = join(root, `sync_${dumpId}`, table);
     mkdirSync(dir, { recursive: true });
-    const parts = table === 'pageviews' ? [rows.slice(0, 2), rows.slice(2)] : [rows];
+    const parts = table === 'pageviews' && rows.length > 2 ? [rows.slice(0, 2), rows.slice(2)] : [rows];
     const files = parts.map((part, n) => {
       const name = `part-${String(n).padStart(5, '0')}-0c5e${dumpId}a7f-${table.length}b2d-c000.avro`;
       writeAvro(join(dir, name), SCHEMAS[table]!, part.map(encodable), { codec: 'snappy' });
       return `s3://heap-rs3-example/sync_${dumpId}/${table}/${name}`;
     });
-    const columns = (SCHEMAS[table] as { fields: Array<{ name: string }> }).fields.map((f) => f.name);
+    const columns = (SCHEMAS[table] as unknown as { fields: Array<{ name: string }> }).fields.map((f) => f.name);
     listed.push({ name: table, columns, files, incremental: !full.has(table) });
   }
   if (!manifest) return;
   mkdirSync(join(root, 'manifests'), { recursive: true });
-  writeFileSync(join(root, 'manifests', `sync_${dumpId}.json`), `${JSON.stringify({ dump_id: dumpId, tables: listed, property_definitions: 's3://heap-rs3-example/property_definitions.json' }, null, 2)}\n`);
+  writeFileSync(
+    join(root, 'manifests', `sync_${dumpId}.json`),
+    `${JSON.stringify({ dump_id: dumpId, tables: listed, property_definitions: 's3://heap-rs3-example/property_definitions.json' }, null, 2)}\n`,
+  );
 }
 
 /** The folder: dump 1, dump 2 (pageviews resynced whole) and sync_3 without its manifest yet. */

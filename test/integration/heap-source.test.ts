@@ -67,7 +67,7 @@ function expectedEvents() {
       $session_id: heapSessionId(row.user_id, row.session_id, row.session_time),
     },
   }));
-  return [...pageviews, ...clicks].sort((a, b) => a.properties.event_id - b.properties.event_id);
+  return [...pageviews, ...clicks].sort((a, b) => (a.properties.event_id as number) - (b.properties.event_id as number));
 }
 
 const SOURCE_ONLY = ['$geoip_disable', '$import_source', '$import_run'];
@@ -75,7 +75,12 @@ const SOURCE_ONLY = ['$geoip_disable', '$import_source', '$import_run'];
 function eventsOf(staged: StagedRow[]) {
   return staged
     .filter((row) => row.event !== '$identify')
-    .map(({ event, distinct_id, timestamp, properties }) => ({ event, distinct_id, timestamp, properties: Object.fromEntries(Object.entries(properties).filter(([key]) => !SOURCE_ONLY.includes(key))) }))
+    .map(({ event, distinct_id, timestamp, properties }) => ({
+      event,
+      distinct_id,
+      timestamp,
+      properties: Object.fromEntries(Object.entries(properties).filter(([key]) => !SOURCE_ONLY.includes(key))),
+    }))
     .sort((a, b) => (a.properties.event_id as number) - (b.properties.event_id as number));
 }
 
@@ -94,7 +99,7 @@ describe('export-source --from heap', () => {
     const stepwise = stagingIn(dir);
     const first = await stageHeap(stepwise, folder);
     expect(first.summary.totals).toMatchObject({ rowsRead: 8, staged: 8, rejected: 0 });
-    expect(first.stderr).toContain('sync_3 not read (2 files): it has no manifest yet');
+    expect(first.stderr).toContain('sync_3 not read (1 file): it has no manifest yet');
 
     writeHeapFolder(folder, [2]);
     const second = await stageHeap(stepwise, folder);
@@ -115,7 +120,7 @@ describe('export-source --from heap', () => {
     const folder = join(target.dir, 'heap');
     writeHeapFolder(folder);
     const staging = await stageHeap(target, folder, false);
-    expect(`${staging.stdout}${staging.stderr}`).toContain("Heap table sessions not read (1 files): Heap copies each session's properties onto its events");
+    expect(`${staging.stdout}${staging.stderr}`).toContain("Heap table sessions not read (1 file): Heap copies each session's properties onto its events");
     const config = writeSandboxConfig(target.dir, sandbox);
     const imported = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
     expect(imported.code, imported.stderr).toBe(0);

@@ -49,8 +49,8 @@ describe('planHeapFolder', () => {
 
   it('says why the sessions table and a sync without a manifest are not read', () => {
     const plan = planHeapFolder(manifests, found);
-    expect(plan.notices).toEqual([expect.stringMatching(/^Heap table sessions not read \(1 files\)/)]);
-    expect(plan.warnings).toEqual([expect.stringMatching(/^sync_3 not read \(1 files\): it has no manifest yet/)]);
+    expect(plan.notices).toEqual([expect.stringMatching(/^Heap table sessions not read \(1 file\)/)]);
+    expect(plan.warnings).toEqual([expect.stringMatching(/^sync_3 not read \(1 file\): it has no manifest yet/)]);
   });
 
   it('orders parts by number, not by text', () => {
@@ -60,13 +60,19 @@ describe('planHeapFolder', () => {
   });
 
   it('names a listed file that is missing, with its manifest', () => {
-    const plan = planHeapFolder(manifests, found.filter((path) => path !== file(2, 'users', 0)));
+    const plan = planHeapFolder(
+      manifests,
+      found.filter((path) => path !== file(2, 'users', 0)),
+    );
     expect(plan.missing).toEqual([{ path: file(2, 'users', 0), manifest: 'manifests/2.json' }]);
     expect(plan.files.map((f) => f.path)).not.toContain(file(2, 'users', 0));
   });
 
   it('does not ask for the files of a replaced dump', () => {
-    const plan = planHeapFolder(manifests, found.filter((path) => !path.startsWith('sync_1/pageviews')));
+    const plan = planHeapFolder(
+      manifests,
+      found.filter((path) => !path.startsWith('sync_1/pageviews')),
+    );
     expect(plan.missing).toEqual([]);
   });
 });

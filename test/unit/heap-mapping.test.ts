@@ -79,9 +79,17 @@ describe('users', () => {
     [
       'an identified user: sent by the identity, linking the user id, at the join date',
       user,
-      { distinctId: 'alice@example.com', timestamp: '2024-01-01T00:00:00.000Z', properties: { $set: { joindate: '2024-01-01T00:00:00Z', last_modified: T0, email: 'alice@example.com' }, $anon_distinct_id: '4001' } },
+      {
+        distinctId: 'alice@example.com',
+        timestamp: '2024-01-01T00:00:00.000Z',
+        properties: { $set: { joindate: '2024-01-01T00:00:00Z', last_modified: T0, email: 'alice@example.com' }, $anon_distinct_id: '4001' },
+      },
     ],
-    ['an anonymous user: sent by the user id, no link', { ...user, identity: null }, { distinctId: '4001', properties: { $set: { joindate: '2024-01-01T00:00:00Z', last_modified: T0, email: 'alice@example.com' } } }],
+    [
+      'an anonymous user: sent by the user id, no link',
+      { ...user, identity: null },
+      { distinctId: '4001', properties: { $set: { joindate: '2024-01-01T00:00:00Z', last_modified: T0, email: 'alice@example.com' } } },
+    ],
     ['no join date: the last change', { ...user, joindate: null }, { timestamp: T0 }],
   ])('%s', (_name, input, expected) => {
     const candidate = heapUser(input, undefined);

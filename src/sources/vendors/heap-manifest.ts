@@ -11,7 +11,8 @@
  *   manifests were found in;
  * - a file a manifest lists that is not in the folder is an error naming it.
  * The `sessions` table is not read: Heap copies a session's properties onto each of its events,
- * and the events' `session_time` gives the session's start (heap-session.ts). Pure.
+ * and the events' `session_time` gives the session's start (heap-session.ts); nor is
+ * `all_events`, where a warehouse sync has one, which repeats the event tables. Pure.
  */
 import { z } from 'zod';
 import { naturalCompare } from '../input-names.js';
@@ -31,6 +32,7 @@ const ManifestSchema = z.object({
 /** Tables not read, with why. */
 export const HEAP_TABLES_NOT_READ: Readonly<Record<string, string>> = {
   sessions: "Heap copies each session's properties onto its events, and the events' session_time starts the session",
+  all_events: 'it repeats the rows of the event tables, which are read themselves',
 };
 
 /** A data file to read: its path below the folder (`sync_<id>/<table>/<name>`), its dump and table. */
@@ -76,6 +78,10 @@ export function readManifest(text: string): ManifestRead {
   return { ok: true, dumpId: parsed.data.dump_id, tables: parsed.data.tables };
 }
 
+function filesText(files: number): string {
+  return `${files} file${files === 1 ? '' : 's'}`;
+}
+
 function compareFiles(a: HeapFile, b: HeapFile): number {
   return a.dumpId - b.dumpId || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0) || naturalCompare(a.path, b.path);
 }
@@ -113,7 +119,7 @@ export function planHeapFolder(manifests: ReadonlyArray<{ name: string; read: Ex
   }
   plan.files.sort(compareFiles);
   plan.replaced.sort(compareFiles);
-  for (const [table, files] of notRead) plan.notices.push(`Heap table ${table} not read (${files} files): ${HEAP_TABLES_NOT_READ[table]}`);
+  for (const [table, files] of notRead) plan.notices.push(`Heap table ${table} not read (${filesText(files)}): ${HEAP_TABLES_NOT_READ[table]}`);
   plan.warnings.push(...unlistedSyncs(manifests, found));
   return plan;
 }
@@ -130,5 +136,5 @@ function unlistedSyncs(manifests: ReadonlyArray<{ read: Extract<ManifestRead, { 
   }
   return [...waiting]
     .sort((a, b) => a[0] - b[0])
-    .map(([dumpId, files]) => `sync_${dumpId} not read (${files} files): it has no manifest yet, so Heap has not finished writing it; run again once manifests/ lists it`);
+    .map(([dumpId, files]) => `sync_${dumpId} not read (${filesText(files)}): it has no manifest yet, so Heap has not finished writing it; run again once manifests/ lists it`);
 }
