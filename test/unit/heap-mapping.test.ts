@@ -44,6 +44,26 @@ describe('event tables', () => {
     expect(candidate.identity).toBe('heap\npageviews\n101');
   });
 
+  it('copies the autocaptured columns PostHog has names for, never over a column of that name', () => {
+    const candidate = heapEvent(
+      'clicks',
+      { ...row, browser: 'Firefox', platform: 'Mac OS X', device_type: 'Desktop', country: 'France', region: 'Île-de-France', city: 'Paris', $os: 'mine' },
+      new Map(),
+    );
+    expect(candidate).toMatchObject({
+      properties: {
+        browser: 'Firefox',
+        $browser: 'Firefox',
+        $os: 'mine',
+        platform: 'Mac OS X',
+        $device_type: 'Desktop',
+        $geoip_country_name: 'France',
+        $geoip_subdivision_1_name: 'Île-de-France',
+        $geoip_city_name: 'Paris',
+      },
+    });
+  });
+
   it.each([
     ['no event_id', { ...row, event_id: null }, 'event_id', 'bad_value'],
     ['no time', { ...row, time: null }, 'time', 'missing_timestamp'],

@@ -56,15 +56,26 @@ function columnsBut(row: Properties, leftOut: ReadonlySet<string>): Properties {
 
 const EVENT_READ: ReadonlySet<string> = new Set(['user_id', 'time']);
 
+/** Heap's autocaptured columns PostHog has names for: copied to those names, the columns kept as they are. */
+export const HEAP_COPIES: ReadonlyArray<readonly [string, string]> = [
+  ['domain', '$host'],
+  ['path', '$pathname'],
+  ['referrer', '$referrer'],
+  ['browser', '$browser'],
+  ['platform', '$os'],
+  ['device_type', '$device_type'],
+  ['country', '$geoip_country_name'],
+  ['region', '$geoip_subdivision_1_name'],
+  ['city', '$geoip_city_name'],
+];
+
 /** A row of an event table: its columns as properties, with PostHog's names for the page and the session added. */
 export function heapEvent(table: string, row: Properties, sessions: SessionIdCache): CandidateEvent | RowProblem {
   if (isMissing(row.event_id)) return problem('bad_value', 'event_id', 'event_id is missing: Heap keys every event row by it');
   const timestamp = isoTime(row.time, 'time');
   if (typeof timestamp !== 'string') return timestamp;
   const properties = columnsBut(row, EVENT_READ);
-  setIfAbsent(properties, '$host', row.domain);
-  setIfAbsent(properties, '$pathname', row.path);
-  setIfAbsent(properties, '$referrer', row.referrer);
+  for (const [column, name] of HEAP_COPIES) setIfAbsent(properties, name, row[column]);
   setIfAbsent(properties, '$session_id', heapSessionId(row.user_id, row.session_id, row.session_time, sessions));
   return {
     event: table,
