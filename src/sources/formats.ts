@@ -12,6 +12,7 @@ import { AMPLITUDE_EVENT_RENAMES, amplitudeItems, readAmplitude } from './vendor
 import { GA4_EVENT_RENAMES, ga4JsonItems, readGa4 } from './vendors/ga4.js';
 import { MIXPANEL_EVENT_RENAMES, mixpanelItems, readMixpanel } from './vendors/mixpanel.js';
 import { posthogItems, readPostHog } from './vendors/posthog.js';
+import { HEAP_EVENT_RENAMES, heapItems, readHeap } from './vendors/heap.js';
 import { readSegment, segmentItems } from './vendors/segment.js';
 
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'] as const;
@@ -31,6 +32,8 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   ga4: { reader: readGa4, jsonItems: ga4JsonItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },
   parquet: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: PARQUET, timezone: 'rows', parquet: 'only' },
   avro: { reader: jsonLinesReader(tableItems), jsonItems: tableItems, layout: 'lines', extensions: ['.avro'], timezone: 'rows', avro: 'only' },
+  // Heap Connect: the files of a folder's complete dumps, as its manifests list them (stage-sources/heap-folder.ts).
+  heap: { reader: readHeap, jsonItems: heapItems, layout: 'lines', extensions: ['.avro'], timezone: 'utc', avro: 'only', eventRenames: HEAP_EVENT_RENAMES },
 };
 
 /** Users and groups files, by `<kind>-<format>`. */

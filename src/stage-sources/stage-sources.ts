@@ -33,6 +33,7 @@ import { planFiles, type FilePlan } from './file-plan.js';
 import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from '../passes/run-passes.js';
 import { PiecePool } from './piece-pool.js';
 import { defaultWorkers, startFile, textBytes } from './stage-file.js';
+import { heapInputs, withdrawReplacedDumps } from './heap-folder.js';
 import type { FileSummary, StageFileOptions } from './stage-file-options.js';
 
 export interface StageSourcesInput {
@@ -296,6 +297,9 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
+  // A Heap Connect folder is read as its manifests say: the files of complete dumps, in dump order.
+  const heap = input.format === 'heap' ? await heapInputs(input.files, reporter) : undefined;
+  if (heap !== undefined) input = { ...input, files: heap.files, expandInputs: false };
   const opened = await openFiles(input, source, reporter, signal, clock);
   let inputs = opened.inputs;
   let store: StagingStore | undefined;
@@ -334,6 +338,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     markPassesPending(store);
     const writer = new EventWriter(store);
     const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} }, partial, elapsedMs: 0 };
+    if (heap !== undefined) result.totals.withdrawn += withdrawReplacedDumps(store, heap, reporter).withdrawn;
     for (const summary of await stageAll(input, { store, writer }, settled, plans, reporter, signal, clock)) {
       result.files.push(summary);
       addTotals(result.totals, summary);

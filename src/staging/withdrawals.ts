@@ -56,9 +56,9 @@ export function selectRow(store: StagingStore, seq: number): void {
 
 /** Withdraws the rows a query names (the seqs it answers, no parameters); returns how many. */
 export function withdrawQueried(store: StagingStore, seqsSql: string, byReadId: number, reason: WithdrawReason): number {
-  const seqs = store.db.prepare(seqsSql).pluck().all() as number[];
-  if (seqs.length === 0) return 0;
-  for (const seq of seqs) selectRow(store, seq);
+  // Selected in one statement: selectRow starts a new selection each time, so a loop of it kept only the last row.
+  ensureSelection(store);
+  if (store.db.prepare(`INSERT OR IGNORE INTO withdraw_seqs (seq) ${seqsSql}`).run().changes === 0) return 0;
   return withdrawSelected(store, byReadId, reason);
 }
 

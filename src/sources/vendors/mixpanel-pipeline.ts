@@ -27,13 +27,14 @@ export function isPipelineRow(record: Properties): boolean {
  * The row's `time` in UTC ms. The pipelines write UTC (a TIMESTAMP column); as JSON that may be
  * ISO text with or without a zone (`2025-09-01 10:00:00.123456 UTC`, `2025-09-01T10:00:00Z`),
  * or epoch seconds, milliseconds or microseconds. Text without a zone is UTC, never local time,
- * and `--timezone` never applies: it is for the export API's project-zone times.
+ * and `--timezone` never applies: it is for the export API's project-zone times. Heap
+ * Connect's times follow the same rules (`field` names the column in messages).
  */
-export function pipelineTime(value: unknown): number | RowProblem {
-  if (isMissing(value)) return problem('missing_timestamp', 'time', 'time is missing');
+export function pipelineTime(value: unknown, field = 'time'): number | RowProblem {
+  if (isMissing(value)) return problem('missing_timestamp', field, `${field} is missing`);
   const digits = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof digits === 'number' && Number.isInteger(digits) && digits >= EPOCH_MICROS) return Math.floor(digits / 1000);
-  const parsed = parseTimestamp(markUtc(value), 'time');
+  const parsed = parseTimestamp(markUtc(value), field);
   return parsed.ok ? parsed.ms : parsed.problem;
 }
 
