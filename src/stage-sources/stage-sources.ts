@@ -34,6 +34,7 @@ import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from
 import { PiecePool } from './piece-pool.js';
 import { defaultWorkers, startFile, textBytes } from './stage-file.js';
 import type { FileSummary, StageFileOptions } from './stage-file-options.js';
+import { splitPersonsInputs, stageExportPersons, type ExportPersons } from './export-persons.js';
 
 export interface StageSourcesInput {
   /** Files as given on the command line. */
@@ -92,6 +93,8 @@ export interface StageSourcesResult {
   totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; skippedByReason: Record<string, number>; notes: NoteCounts };
   /** What the passes after staging did and found (identity links, group updates, sessions). */
   passes?: PassesResult;
+  /** PostHog batch exports: what the files of the persons model gave (their persons are staged as one read, in `files`). */
+  persons?: ExportPersons;
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -298,8 +301,10 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   const started = clock.now();
   const opened = await openFiles(input, source, reporter, signal, clock);
   let inputs = opened.inputs;
+  let personsInputs: SourceInput[] = [];
   let store: StagingStore | undefined;
   try {
+    if (source.personsModel === true) ({ events: inputs, persons: personsInputs } = await splitPersonsInputs(inputs));
     store = StagingStore.open(input.staging, { lockFor: input.command });
     if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
     // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
@@ -338,6 +343,16 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       result.files.push(summary);
       addTotals(result.totals, summary);
     }
+    if (personsInputs.length > 0) {
+      const staging = { store, writer, rules: input.rules, recordedOptions: input.recordedOptions, workers: input.workers, signal, reporter, defaultTimestampMs: input.defaultTimestampMs };
+      const stamp = new Date(clock.now()).toISOString().replace(/[-:]/g, '').slice(0, 15);
+      const done = await stageExportPersons(personsInputs, staging, `posthog-export-persons@${stamp}`, reporter);
+      for (const summary of done.files) {
+        result.files.push({ ...summary, notices: [] });
+        addTotals(result.totals, summary);
+      }
+      result.persons = done.persons;
+    }
     result.passes = runPasses(store, input.passes ?? {}, lastRead);
     result.elapsedMs = clock.now() - started;
     return result;
@@ -346,7 +361,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     throw store === undefined ? error : store.failure(error);
   } finally {
     store?.close();
-    await closeAll(inputs);
+    await closeAll([...inputs, ...personsInputs]);
     opened.buckets.close();
   }
 }
