@@ -5,6 +5,7 @@
  * written as a users file in the spool folder and staged as `--from posthog-api` stages the
  * persons it reads: as identify-users stages a users file, one read named after the run.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { RowProblem } from '../events/reject-reasons.js';
 import { EventKind } from '../events/staged-event.js';
@@ -110,13 +111,13 @@ function where(input: SourceInput | undefined, line: number): string {
 }
 
 /**
- * Reads the persons files and stages their persons (when any is left) as one users-file read
- * named `name`; the read's summaries, and what the files gave.
+ * Reads the persons files and stages their persons (when any is left) as one users-file read,
+ * named after its content (`posthog-export-persons@<digest>`): the same persons, from any
+ * files in any order, are the same read; the read's summaries, and what the files gave.
  */
 export async function stageExportPersons(
   inputs: readonly SourceInput[],
   staging: Omit<RangeStaging, 'format' | 'source' | 'archive' | 'readerOptions'> & { defaultTimestampMs?: number },
-  name: string,
   reporter: Reporter,
 ): Promise<{ files: FileSummary[]; persons: ExportPersons }> {
   const state = new PersonsState();
@@ -134,10 +135,12 @@ export async function stageExportPersons(
   Object.assign(persons, totals);
   if (totals.deleted > 0) reporter.notice(`note: ${count(totals.deleted)} persons deleted in the source (with ${count(totals.deletedDistinctIds)} distinct ids) are not staged`);
   if (lines.length === 0) return { files: [], persons };
+  const text = lines.join('');
+  const name = `posthog-export-persons@${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
   const dir = spoolDirOf(staging.store.path);
   await mkdir(dir, { recursive: true });
   const spool = spoolFile(dir, name);
-  await writeFile(spool, lines.join(''));
+  await writeFile(spool, text);
   try {
     const format = 'users-jsonl';
     const readerOptions = { columns: { ...PERSON_ROLES }, defaultTimestampMs: staging.defaultTimestampMs };

@@ -63,6 +63,9 @@ describe('a persons row', () => {
     ['versions as BigInts or digits', { person_version: 12n, person_distinct_id_version: '7' }, { personVersion: 12n, distinctIdVersion: 7n }],
     ['null properties are none', { properties: null }, { propertiesJson: '{}' }],
     ['is_deleted as 1', { is_deleted: 1 }, { isDeleted: true }],
+    ['created_at as JSON lines write it', { created_at: '2024-01-01T00:00:00+00:00' }, { createdAt: '2024-01-01T00:00:00Z' }],
+    ['created_at as Parquet gives it', { created_at: '2024-01-01T00:00:00.000000Z' }, { createdAt: '2024-01-01T00:00:00Z' }],
+    ['a fraction keeps its digits', { created_at: '2024-01-01T01:00:00.123400+01:00' }, { createdAt: '2024-01-01T00:00:00.1234Z' }],
   ])('%s', (_, overrides, expected) => {
     expect(readPersonRow(row(overrides))).toMatchObject(expected);
   });

@@ -10,6 +10,7 @@
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { stringifyJson } from '../../json/json-writer.js';
 import { personLines } from '../../source-apis/posthog-people-queries.js';
+import { toUtcExact } from '../../source-apis/posthog-time.js';
 import { propertiesOf } from './posthog.js';
 
 /** Columns every persons export has and no events export has. */
@@ -55,6 +56,17 @@ function deleted(value: unknown): boolean | RowProblem {
   return problem('bad_value', 'is_deleted', 'is_deleted must be true or false');
 }
 
+/**
+ * A time in UTC with its fraction's trailing zeros dropped: JSON lines write a whole second
+ * without a fraction (`+00:00`), Parquet with six zeros, and the same person must give the
+ * same update from either. Text that is not a time is kept, and refused when staged.
+ */
+function canonicalTime(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const utc = toUtcExact(value);
+  return utc === undefined ? value : utc.replace(/(\.\d*?)0+Z$/, '$1Z').replace(/\.Z$/, 'Z');
+}
+
 /** A persons export row (a JSON line, or a Parquet row as one) as a PersonRow, or why it cannot be one. */
 export function readPersonRow(record: Record<string, unknown>): PersonRow | RowProblem {
   const distinctId = text(record.distinct_id);
@@ -75,7 +87,7 @@ export function readPersonRow(record: Record<string, unknown>): PersonRow | RowP
     propertiesJson: stringifyJson(properties.value) ?? '{}',
     personVersion,
     distinctIdVersion,
-    createdAt: text(record.created_at),
+    createdAt: canonicalTime(text(record.created_at)),
     insertedAt: text(record._inserted_at),
     isDeleted,
   };
