@@ -99,7 +99,7 @@ export interface StageSourcesResult {
    * Files a PostHog batch export's run manifest lists that are not there (in a folder or under a
    * prefix), in words: the others were staged, and the run fails once it has said so.
    */
-  incomplete: string[];
+  incomplete?: string[];
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -151,7 +151,7 @@ export function nothingStagedError(result: StageSourcesResult): InputError | und
 
 /** The failure of a run whose batch-export manifests list files that are not there: what was there is staged. */
 export function incompleteRunError(result: StageSourcesResult): InputError | undefined {
-  const missing = result.incomplete;
+  const missing = result.incomplete ?? [];
   if (missing.length === 0) return undefined;
   const more = missing.length > 1 ? ` (and ${count(missing.length - 1)} more)` : '';
   return new InputError(`a batch export run is incomplete: ${missing[0]}${more}; the files that are there were staged`, [
@@ -359,7 +359,14 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     const lastRead = lastReadId(store);
     markPassesPending(store);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} }, partial, incomplete: opened.missing, elapsedMs: 0 };
+    const result: StageSourcesResult = {
+      staging: store.path,
+      files: [],
+      totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} },
+      partial,
+      incomplete: opened.missing,
+      elapsedMs: 0,
+    };
     for (const summary of await stageAll(input, { store, writer }, settled, plans, reporter, signal, clock)) {
       result.files.push(summary);
       addTotals(result.totals, summary);

@@ -33,9 +33,7 @@ function read(overrides: Record<string, unknown>): PersonRow {
 function linesOf(rows: readonly Record<string, unknown>[]): Array<Record<string, unknown>> {
   const state = new PersonsState();
   for (const r of rows) state.add(read(r));
-  return state
-    .lines()
-    .lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  return state.lines().lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
