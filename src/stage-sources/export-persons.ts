@@ -2,10 +2,10 @@
  * export-source --from posthog, the persons model of PostHog's batch exports: files whose
  * columns are the persons model's (told by their schema, or their first record) are not events.
  * Their rows, from every such file of the run, are folded into one state (vendors/posthog-persons.ts),
- * written as a users file in the spool folder and staged as `--from posthog-api` stages the
- * persons it reads: as identify-users stages a users file, one read named after the run.
+ * together with the persons of earlier runs (saved in the staging file), written as a users
+ * file in the spool folder and staged as `--from posthog-api` stages the persons it reads: as
+ * identify-users stages a users file, as one read that always holds every person.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { RowProblem } from '../events/reject-reasons.js';
 import { EventKind } from '../events/staged-event.js';
@@ -17,6 +17,8 @@ import { LineSplitter, type OverlongLine, type TextLine } from '../sources/line-
 import { parseObjectLine } from '../sources/json-lines.js';
 import type { SourceInput } from '../sources/source-input.js';
 import { isPersonsModel, PersonsState, readPersonRow, type PersonsTotals } from '../sources/vendors/posthog-persons.js';
+import { loadExportPersons, saveExportPersons } from '../staging/export-person-rows.js';
+import { latestRead } from '../staging/source-reads.js';
 import { count } from '../util/format.js';
 import type { FileSummary } from './stage-file-options.js';
 import { spoolDirOf, spoolFile } from './spool.js';
@@ -110,17 +112,22 @@ function where(input: SourceInput | undefined, line: number): string {
   return input?.columns !== undefined ? `row ${line}` : `line ${line}`;
 }
 
+/** The one read the persons of batch exports are staged as: it always holds every person staged so far. */
+export const EXPORT_PERSONS_READ = 'posthog-export-persons';
+
 /**
- * Reads the persons files and stages their persons (when any is left) as one users-file read,
- * named after its content (`posthog-export-persons@<digest>`): the same persons, from any
- * files in any order, are the same read; the read's summaries, and what the files gave.
+ * Reads the persons files, folds them into the persons staged before (saved in the staging
+ * file), and stages the result as the one read EXPORT_PERSONS_READ: rows of its earlier reads
+ * no longer wanted (a person updated or deleted since) are withdrawn, so the same persons files,
+ * staged in one run or several, in any order, leave the same rows. Returns the read's summaries
+ * and what the files gave (the persons counted are all of them, not only this run's).
  */
 export async function stageExportPersons(
   inputs: readonly SourceInput[],
   staging: Omit<RangeStaging, 'format' | 'source' | 'archive' | 'readerOptions'> & { defaultTimestampMs?: number },
   reporter: Reporter,
 ): Promise<{ files: FileSummary[]; persons: ExportPersons }> {
-  const state = new PersonsState();
+  const state = PersonsState.restore(loadExportPersons(staging.store));
   const persons: ExportPersons = { files: inputs.map((i) => i.displayName), rowsRead: 0, rejected: [], persons: 0, distinctIds: 0, deleted: 0, deletedDistinctIds: 0 };
   for (const input of inputs) {
     reporter.progress(`${input.displayName}: reading persons`);
@@ -134,23 +141,24 @@ export async function stageExportPersons(
   const { lines, totals } = state.lines();
   Object.assign(persons, totals);
   if (totals.deleted > 0) reporter.notice(`note: ${count(totals.deleted)} persons deleted in the source (with ${count(totals.deletedDistinctIds)} distinct ids) are not staged`);
-  if (lines.length === 0) return { files: [], persons };
-  const text = lines.join('');
-  const name = `posthog-export-persons@${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+  let files: FileSummary[] = [];
+  if (lines.length > 0 || latestRead(staging.store, EXPORT_PERSONS_READ) !== undefined) files = await stageLines(lines.join(''), staging);
+  saveExportPersons(staging.store, state.saved());
+  return { files, persons };
+}
+
+/** The users-file text staged as the read EXPORT_PERSONS_READ, through a spool file. */
+async function stageLines(text: string, staging: Omit<RangeStaging, 'format' | 'source' | 'archive' | 'readerOptions'> & { defaultTimestampMs?: number }): Promise<FileSummary[]> {
   const dir = spoolDirOf(staging.store.path);
   await mkdir(dir, { recursive: true });
-  const spool = spoolFile(dir, name);
+  const spool = spoolFile(dir, EXPORT_PERSONS_READ);
   await writeFile(spool, text);
   try {
     const format = 'users-jsonl';
     const readerOptions = { columns: { ...PERSON_ROLES }, defaultTimestampMs: staging.defaultTimestampMs };
-    const staged = await stageRange(
-      { ...staging, format, source: findFormat(format)!, archive: false, readerOptions, rules: { ...staging.rules, kind: EventKind.person } },
-      spool,
-      name,
-      () => undefined,
-    );
-    return { files: staged.files, persons };
+    const rules = { ...staging.rules, kind: EventKind.person };
+    const staged = await stageRange({ ...staging, format, source: findFormat(format)!, archive: false, readerOptions, rules, replaceChanged: true }, spool, EXPORT_PERSONS_READ, () => undefined);
+    return staged.files;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

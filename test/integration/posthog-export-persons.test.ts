@@ -107,6 +107,25 @@ describe('export-source --from posthog: a batch export with its persons', () => 
     expect(persons(fromParquet.staging)).toEqual(persons(fromJson.staging));
   }, 60_000);
 
+  it('the two runs staged by separate export-source runs, in either order, leave the rows one run over both leaves', async () => {
+    const rows = (staging: string) =>
+      readStagedEvents(staging)
+        .map((e) => ({ uuid: e.uuid, event: e.event, distinct_id: e.distinct_id, timestamp: e.timestamp, properties: { ...e.properties, $import_run: undefined } }))
+        .sort((a, b) => (a.uuid < b.uuid ? -1 : 1));
+    const whole = stagingIn(tempDir());
+    await exportSource(whole, ['--from', 'posthog', EXPORT]);
+    const run = (name: string) => [join(EXPORT, 'persons', `${name}.jsonl`), join(EXPORT, 'events', `${name}${name === RUN_1 ? '-0' : ''}.jsonl`)];
+    for (const order of [
+      [RUN_1, RUN_2],
+      [RUN_2, RUN_1],
+    ]) {
+      const split = stagingIn(tempDir());
+      for (const name of order) await exportSource(split, ['--from', 'posthog', ...run(name)]);
+      await exportSource(split, ['--from', 'posthog', join(EXPORT, 'events', `${RUN_1}-1.jsonl`)]);
+      expect(rows(split.staging), order.join(' then ')).toEqual(rows(whole.staging));
+    }
+  }, 60_000);
+
   it('a run whose manifest lists a file not in the folder: the others are staged, the run fails naming it', async () => {
     const dir = tempDir();
     const folder = join(dir, 'export');

@@ -120,6 +120,17 @@ describe('persons folded by version', () => {
     }
   });
 
+  it('a state saved and restored, then given more rows, folds as one state given them all', () => {
+    const rows = [row({ person_version: 1 }), row({ distinct_id: 'bob', person_version: 1 }), row({ person_version: 2, properties: { plan: 'team' } }), row({ distinct_id: 'cy', person_id: P2 })];
+    const all = new PersonsState();
+    for (const r of rows) all.add(read(r));
+    const first = new PersonsState();
+    for (const r of rows.slice(0, 2)) first.add(read(r));
+    const later = PersonsState.restore(first.saved());
+    for (const r of rows.slice(2)) later.add(read(r));
+    expect(later.lines()).toEqual(all.lines());
+  });
+
   it('an id PostHog will not merge on is never the one the others are linked to', () => {
     expect(linesOf([row({ distinct_id: 'anonymous' }), row({ distinct_id: 'zoe' })]).map((l) => [l.$migrate_distinct_id, l.$migrate_anon_distinct_id])).toEqual([
       ['zoe', undefined],

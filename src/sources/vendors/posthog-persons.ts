@@ -139,6 +139,19 @@ export class PersonsState {
   private readonly mappings = new Map<string, PersonRow>();
   private readonly persons = new Map<string, PersonRow>();
 
+  /** A state saved before (see staging/export-person-rows.ts), each row where it was. */
+  static restore(saved: { mappings: readonly PersonRow[]; persons: readonly PersonRow[] }): PersonsState {
+    const state = new PersonsState();
+    for (const row of saved.mappings) state.mappings.set(row.distinctId, row);
+    for (const row of saved.persons) state.persons.set(row.personId, row);
+    return state;
+  }
+
+  /** The rows the state keeps, to save it. */
+  saved(): { mappings: PersonRow[]; persons: PersonRow[] } {
+    return { mappings: [...this.mappings.values()], persons: [...this.persons.values()] };
+  }
+
   add(row: PersonRow): void {
     const mapping = this.mappings.get(row.distinctId);
     if (mapping === undefined || compareMapping(row, mapping) > 0) this.mappings.set(row.distinctId, row);
