@@ -19,7 +19,7 @@ import type { SourceInput } from '../sources/source-input.js';
 import { isPersonsModel, PersonsState, readPersonRow, type PersonsTotals } from '../sources/vendors/posthog-persons.js';
 import { loadExportPersons, saveExportPersons } from '../staging/export-person-rows.js';
 import { latestRead } from '../staging/source-reads.js';
-import { count } from '../util/format.js';
+import { count, plural } from '../util/format.js';
 import type { FileSummary } from './stage-file-options.js';
 import { spoolDirOf, spoolFile } from './spool.js';
 import { stageRange, type RangeStaging } from './stage-range.js';
@@ -140,7 +140,7 @@ export async function stageExportPersons(
   if (persons.rejected.length > 10) reporter.warn(`${count(persons.rejected.length - 10)} more persons rows left out`);
   const { lines, totals } = state.lines();
   Object.assign(persons, totals);
-  if (totals.deleted > 0) reporter.notice(`note: ${count(totals.deleted)} persons deleted in the source (with ${count(totals.deletedDistinctIds)} distinct ids) are not staged`);
+  if (totals.deleted > 0) reporter.notice(`note: ${plural(totals.deleted, 'person')} deleted in the source (with ${plural(totals.deletedDistinctIds, 'distinct id')}) not staged`);
   let files: FileSummary[] = [];
   if (lines.length > 0 || latestRead(staging.store, EXPORT_PERSONS_READ) !== undefined) files = await stageLines(lines.join(''), staging);
   saveExportPersons(staging.store, state.saved());

@@ -6,8 +6,9 @@
  * persons as Parquet stage what their JSON lines stage; a run whose manifest lists a missing
  * file stages the others and fails naming it.
  */
-import { cpSync, readFileSync, renameSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import { writeParquet } from '../helpers/duckdb.js';
@@ -91,7 +92,7 @@ describe('export-source --from posthog: a batch export with its persons', () => 
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 8 + 5 });
   }, 120_000);
 
-  it('the persons as Parquet, in either order, stage exactly what their JSON lines stage', async () => {
+  it('the persons as Parquet, in either order, and as gzipped JSON lines stage exactly what their JSON lines stage', async () => {
     const dir = tempDir();
     await personsAsParquet(join(EXPORT, 'persons', `${RUN_1}.jsonl`), join(dir, `${RUN_1}.parquet.zst`));
     await personsAsParquet(join(EXPORT, 'persons', `${RUN_2}.jsonl`), join(dir, `${RUN_2}.parquet.zst`));
@@ -105,6 +106,16 @@ describe('export-source --from posthog: a batch export with its persons', () => 
     const read = await exportSource(fromParquet, ['--from', 'posthog', join(dir, `${RUN_2}.parquet.zst`), join(dir, `${RUN_1}.parquet.zst`)]);
     expect(read.persons).toMatchObject({ rowsRead: 10, persons: 2, distinctIds: 5, deleted: 2 });
     expect(persons(fromParquet.staging)).toEqual(persons(fromJson.staging));
+    // JSON lines gzipped one member per line, as batch exports write them.
+    const gzipped = join(tempDir(), 'gz');
+    mkdirSync(gzipped);
+    for (const run of [RUN_1, RUN_2]) {
+      const text = readFileSync(join(EXPORT, 'persons', `${run}.jsonl`), 'utf8');
+      writeFileSync(join(gzipped, `${run}.jsonl.gz`), Buffer.concat(text.split(/(?<=\n)/).map((line) => gzipSync(line))));
+    }
+    const fromGzip = stagingIn(gzipped);
+    await exportSource(fromGzip, ['--from', 'posthog', gzipped]);
+    expect(persons(fromGzip.staging)).toEqual(persons(fromJson.staging));
   }, 60_000);
 
   it('the two runs staged by separate export-source runs, in either order, leave the rows one run over both leaves', async () => {
