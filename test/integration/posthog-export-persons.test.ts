@@ -137,6 +137,16 @@ describe('export-source --from posthog: a batch export with its persons', () => 
     }
   }, 60_000);
 
+  it('a persons file whose first row is longer than the first look at a file is still told by its columns', async () => {
+    const target = stagingIn(tempDir());
+    const row = { team_id: 1, distinct_id: 'big', person_id: '018e0000-0000-7000-8000-0000000000ff', properties: { blob: 'x'.repeat(40_000) } };
+    const file = join(target.dir, 'persons.jsonl');
+    writeFileSync(file, `${JSON.stringify({ ...row, person_distinct_id_version: 0, person_version: 1, created_at: '2024-01-01T00:00:00Z', is_deleted: false })}\n`);
+    const read = await exportSource(target, ['--from', 'posthog', file]);
+    expect(read.persons).toMatchObject({ rowsRead: 1, persons: 1, distinctIds: 1 });
+    expect(readStagedEvents(target.staging)).toMatchObject([{ event: '$identify', distinct_id: 'big', properties: { $set: { blob: 'x'.repeat(40_000) } } }]);
+  });
+
   it('a run whose manifest lists a file not in the folder: the others are staged, the run fails naming it', async () => {
     const dir = tempDir();
     const folder = join(dir, 'export');
