@@ -113,6 +113,15 @@ function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): voi
   addNotes(totals.notes, file.notes);
 }
 
+/** The persons of a batch export's persons files: their read among the files, and what the files gave. */
+function addPersons(result: StageSourcesResult, done: Awaited<ReturnType<typeof stageExportPersons>>): void {
+  for (const summary of done.files) {
+    result.files.push({ ...summary, notices: [] });
+    addTotals(result.totals, summary);
+  }
+  result.persons = done.persons;
+}
+
 /**
  * Every row read left out by the run's own filters or transform: more likely a misspelt name or
  * a wrong year than what was meant. (Rows mapped to null are the mapping's business.)
@@ -373,12 +382,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     }
     if (personsInputs.length > 0) {
       const staging = { store, writer, rules: input.rules, recordedOptions: input.recordedOptions, workers: input.workers, signal, reporter, defaultTimestampMs: input.defaultTimestampMs };
-      const done = await stageExportPersons(personsInputs, staging, reporter);
-      for (const summary of done.files) {
-        result.files.push({ ...summary, notices: [] });
-        addTotals(result.totals, summary);
-      }
-      result.persons = done.persons;
+      addPersons(result, await stageExportPersons(personsInputs, staging, reporter));
     }
     result.passes = runPasses(store, input.passes ?? {}, lastRead);
     result.elapsedMs = clock.now() - started;
