@@ -137,6 +137,26 @@ describe('export-source --from posthog: a batch export with its persons', () => 
     }
   }, 60_000);
 
+  it('run 1 staged and imported, then run 2: the destination ends with the later persons', async () => {
+    const sandbox = await sandboxAt();
+    const target = stagingIn(tempDir());
+    const config = writeSandboxConfig(target.dir, sandbox);
+    const runOf = (name: string) => [
+      join(EXPORT, 'persons', `${name}.jsonl`),
+      ...(name === RUN_1 ? [`${RUN_1}-0.jsonl`, `${RUN_1}-1.jsonl`] : [`${RUN_2}.jsonl`]).map((f) => join(EXPORT, 'events', f)),
+    ];
+    for (const name of [RUN_1, RUN_2]) {
+      await exportSource(target, ['--from', 'posthog', ...runOf(name)]);
+      const imported = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
+      expect(imported.code, imported.stderr).toBe(0);
+    }
+    const ana = personOf(sandbox, 'user-ana')!;
+    for (const id of ['anon-a1', 'anon-a2', 'anon-a3']) expect(personOf(sandbox, id)?.id, id).toBe(ana.id);
+    expect(personOf(sandbox, 'user-bob')!.properties).toMatchObject({ plan: 'team', seats: 12 });
+    // Deleted by run 2 after run 1's update was delivered: the destination keeps what it received.
+    expect(personOf(sandbox, 'user-cat')!.properties).toMatchObject({ name: 'Cat' });
+  }, 120_000);
+
   it('a persons file whose first row is longer than the first look at a file is still told by its columns', async () => {
     const target = stagingIn(tempDir());
     const row = { team_id: 1, distinct_id: 'big', person_id: '018e0000-0000-7000-8000-0000000000ff', properties: { blob: 'x'.repeat(40_000) } };
