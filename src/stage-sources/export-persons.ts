@@ -15,6 +15,7 @@ import { PERSON_ROLES } from '../source-apis/posthog-people-queries.js';
 import { findFormat } from '../sources/formats.js';
 import { LineSplitter, type OverlongLine, type TextLine } from '../sources/line-splitter.js';
 import { parseObjectLine } from '../sources/json-lines.js';
+import { HEAD_TEXT_CHARS } from '../sources/open-input.js';
 import type { SourceInput } from '../sources/source-input.js';
 import { isPersonsModel, PersonsState, readPersonRow, type PersonsTotals } from '../sources/vendors/posthog-persons.js';
 import { loadExportPersons, saveExportPersons } from '../staging/export-person-rows.js';
@@ -33,8 +34,7 @@ export interface ExportPersons extends PersonsTotals {
   rejected: Array<{ file: string; line: number; reason: string; field: string; message: string }>;
 }
 
-const HEAD_TEXT_CHARS = 16 * 1024;
-
+/** Whether a source's head text holds its whole first line (it is cut at HEAD_TEXT_CHARS). */
 function isComplete(head: string): boolean {
   return /[\r\n]\s*$/.test(head) || head.length < HEAD_TEXT_CHARS;
 }
