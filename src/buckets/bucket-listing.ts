@@ -3,19 +3,22 @@
  * the format reads (as a directory is read), or the keys a glob matches. Listings are followed
  * page by page (S3 gives at most 1,000 keys a page). Markers and manifests exporters write
  * beside their data are never data; where a PostHog batch export wrote a manifest, the files it
- * lists are what is read of its run (a file of the run it does not list is left out, with a
- * notice), and a file it lists that is missing is an error.
+ * lists are what is read of its run (see sources/run-manifests.ts): a file it lists that is
+ * missing is returned, so the run stages the others and then fails naming it.
  */
 import { InputError } from '../errors.js';
 import { withRetries, type BucketContext } from './bucket-calls.js';
 import { keyQuery, keySelected, listPrefix, parseBucketUrl, objectUrl, type BucketUrl } from './bucket-url.js';
 import type { ObjectInfo } from './s3-client.js';
+import { checkRunManifests, isRunManifest, manifestNotices, parseManifest, type RunManifest } from '../sources/run-manifests.js';
 
 export interface ListedObjects {
   address: BucketUrl;
   objects: ObjectInfo[];
-  /** Objects left out, in words (not in their run's manifest). */
+  /** Objects left out or of no run, in words. */
   notices: string[];
+  /** Files a run's manifest lists that are not there, in words: the run's data is incomplete. */
+  missing: string[];
 }
 
 async function listAll(context: BucketContext, address: BucketUrl, prefix: string): Promise<ObjectInfo[]> {
@@ -39,45 +42,33 @@ async function readSmallObject(context: BucketContext, bucket: string, url: stri
 
 /** A manifest's `files` (full keys, or `s3://` addresses), or an error naming it. */
 export function manifestFiles(text: string, url: string, bucket: string): string[] {
-  let files: unknown;
-  try {
-    files = (JSON.parse(text) as { files?: unknown }).files;
-  } catch (error) {
-    throw new InputError(`${url}: a manifest that is not JSON (${(error as Error).message})`);
-  }
-  if (!Array.isArray(files) || files.some((f) => typeof f !== 'string')) throw new InputError(`${url}: a manifest without a "files" list of keys`);
-  return (files as string[]).map((file) => {
+  const files = parseManifest(text, url);
+  if (!Array.isArray(files)) throw new InputError(files.error);
+  return files.map((file) => {
     const parsed = parseBucketUrl(file);
     return parsed !== undefined && parsed.bucket === bucket ? parsed.path : file.replace(/^\/+/, '');
   });
 }
 
-/** Applies the manifests found: the runs they describe keep only the files they list. */
-async function applyManifests(context: BucketContext, address: BucketUrl, listed: ObjectInfo[], selected: ObjectInfo[]): Promise<{ objects: ObjectInfo[]; notices: string[] }> {
-  const manifests = listed.filter((o) => o.key.endsWith('_manifest.json'));
-  if (manifests.length === 0) return { objects: selected, notices: [] };
-  const keys = new Set(listed.map((o) => o.key));
-  const listedByManifest = new Set<string>();
-  const stems: string[] = [];
-  for (const manifest of manifests) {
+/** Applies the manifests found: the runs they describe keep only the files they list; a listed file that is missing is told, the others read. */
+async function applyManifests(context: BucketContext, address: BucketUrl, listed: ObjectInfo[], selected: ObjectInfo[]): Promise<Omit<ListedObjects, 'address'>> {
+  const manifests: RunManifest[] = [];
+  for (const manifest of listed.filter((o) => isRunManifest(o.key))) {
     const url = objectUrl(address.scheme, address.bucket, manifest.key);
-    const files = manifestFiles(await readSmallObject(context, address.bucket, url, manifest), url, address.bucket);
-    const missing = files.filter((f) => !keys.has(f));
-    if (missing.length > 0)
-      throw new InputError(`${url}: lists ${missing.length} file(s) not in the bucket, e.g. ${objectUrl(address.scheme, address.bucket, missing[0]!)}`, [
-        'The export may still be writing; run again once it has finished.',
-      ]);
-    for (const f of files) listedByManifest.add(f);
-    stems.push(manifest.key.slice(0, -'_manifest.json'.length));
+    manifests.push({ key: manifest.key, files: manifestFiles(await readSmallObject(context, address.bucket, url, manifest), url, address.bucket) });
   }
-  const notices: string[] = [];
-  const objects = selected.filter((o) => {
-    const ofRun = stems.some((stem) => o.key.startsWith(stem));
-    if (!ofRun || listedByManifest.has(o.key)) return true;
-    notices.push(`note: ${objectUrl(address.scheme, address.bucket, o.key)}: left out, its run's manifest does not list it`);
-    return false;
-  });
-  return { objects, notices };
+  const verdict = checkRunManifests(
+    listed.map((o) => o.key),
+    selected.map((o) => o.key),
+    manifests,
+  );
+  const url = (key: string): string => objectUrl(address.scheme, address.bucket, key);
+  const kept = new Set(verdict.kept);
+  return {
+    objects: selected.filter((o) => kept.has(o.key)),
+    notices: manifestNotices(verdict, url),
+    missing: verdict.missing.map((m) => `${url(m.file)}: listed by ${url(m.manifest)} but not in the bucket`),
+  };
 }
 
 /** The objects an address names; an address that names none is an InputError. */
@@ -89,12 +80,12 @@ export async function listObjects(context: BucketContext, arg: string, extension
   const exact = query.type === 'key-or-prefix' ? listed.find((o) => o.key === query.key) : undefined;
   const selected = exact !== undefined ? [exact] : listed.filter((o) => keySelected(query, o.key, extensions));
   selected.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const { objects, notices } = exact !== undefined ? { objects: selected, notices: [] } : await applyManifests(context, address, listed, selected);
+  const { objects, notices, missing } = exact !== undefined ? { objects: selected, notices: [], missing: [] } : await applyManifests(context, address, listed, selected);
   if (objects.length === 0) {
     const others = listed.length === 0 ? 'nothing is stored there' : `${listed.length} other object(s) are, e.g. ${objectUrl(address.scheme, address.bucket, listed[0]!.key)}`;
     throw new InputError(`${arg}: no source objects there (looked for names ending ${[...extensions, '.zip'].join(', ')}, optionally .gz; ${others})`, [
       'Name an object itself to read it whatever its name.',
     ]);
   }
-  return { address, objects, notices };
+  return { address, objects, notices, missing };
 }

@@ -35,6 +35,8 @@ const OPENING_CONCURRENCY = 8;
 export class BucketSources {
   private readonly contexts = new Map<BucketScheme, BucketContext>();
   private readonly small = new SmallObjects();
+  /** Files the run manifests of the addresses opened list that are not there, in words. */
+  readonly missing: string[] = [];
 
   constructor(private readonly run: BucketRun) {}
 
@@ -52,8 +54,9 @@ export class BucketSources {
   async open(arg: string, extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
     const scheme = parseBucketUrl(arg)?.scheme ?? 's3';
     const context = this.context(scheme);
-    const { address, objects, notices } = await listObjects(context, arg, extensions);
+    const { address, objects, notices, missing } = await listObjects(context, arg, extensions);
     for (const notice of notices) this.run.notice(notice);
+    this.missing.push(...missing);
     // Each object is looked at before any row is staged (a request each): a few at once, kept in key order.
     const limit = pLimit(OPENING_CONCURRENCY);
     const opened = await Promise.all(

@@ -5,14 +5,24 @@
  * completion markers (`complete`, `_SUCCESS`) are skipped, and the order is natural and the
  * same on every machine.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, NOT_READ, splitGlob } from './input-names.js';
+import { checkRunManifests, isRunManifest, manifestNotices, parseManifest, type RunManifest } from './run-manifests.js';
 
 interface DirectoryFiles {
   matching: string[];
   others: string[];
+  /** PostHog batch-export run manifests: never data. */
+  manifests: string[];
+}
+
+/** Told what a directory's run manifests left out or found missing; absent, they are not looked at. */
+export interface ManifestReport {
+  notice(text: string): void;
+  /** A file a manifest lists that is not there, in words. */
+  missing(text: string): void;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -41,7 +51,7 @@ async function walk(dir: string, extensions: readonly string[], out: DirectoryFi
     if (isMarkerName(entry.name) && !entry.isDirectory()) continue;
     if (entry.isDirectory()) await walk(path, extensions, out);
     else if (entry.isFile() || (entry.isSymbolicLink() && !(await isDirectory(path)))) {
-      (classifyName(entry.name, extensions) ? out.matching : out.others).push(path);
+      (isRunManifest(entry.name) ? out.manifests : classifyName(entry.name, extensions) ? out.matching : out.others).push(path);
     }
   }
 }
@@ -51,7 +61,7 @@ function describe(extensions: readonly string[]): string {
 }
 
 async function listDirectory(dir: string, extensions: readonly string[]): Promise<DirectoryFiles> {
-  const found: DirectoryFiles = { matching: [], others: [] };
+  const found: DirectoryFiles = { matching: [], others: [], manifests: [] };
   try {
     await walk(dir, extensions, found);
   } catch (error) {
@@ -61,8 +71,38 @@ async function listDirectory(dir: string, extensions: readonly string[]): Promis
   return found;
 }
 
-async function expandDirectory(dir: string, extensions: readonly string[]): Promise<string[]> {
+/** A path under `dir` as a key: relative, `/`-separated. */
+function keyOf(dir: string, path: string): string {
+  return relative(dir, path).split(sep).join('/');
+}
+
+/**
+ * The files of a directory to read, its run manifests applied (see run-manifests.ts). A folder
+ * downloaded from a bucket keeps a run's files beside its manifest, under another root than the
+ * bucket's keys: a listed key is looked for by its name, in the manifest's folder.
+ */
+async function applyManifests(dir: string, found: DirectoryFiles, report: ManifestReport | undefined): Promise<string[]> {
+  if (report === undefined || found.manifests.length === 0) return found.matching;
+  const manifests: RunManifest[] = [];
+  for (const path of found.manifests.sort(naturalCompare)) {
+    const files = parseManifest(await readFile(path, 'utf8'), path);
+    if (!Array.isArray(files)) throw new InputError(files.error);
+    const key = keyOf(dir, path);
+    manifests.push({ key, files: files.map((file) => posix.join(posix.dirname(key), posix.basename(file))) });
+  }
+  const verdict = checkRunManifests(
+    [...found.matching, ...found.others].map((path) => keyOf(dir, path)),
+    found.matching.map((path) => keyOf(dir, path)),
+    manifests,
+  );
+  for (const notice of manifestNotices(verdict, (key) => join(dir, key))) report.notice(notice);
+  for (const m of verdict.missing) report.missing(`${join(dir, m.file)}: listed by ${join(dir, m.manifest)} but not in the folder`);
+  return verdict.kept.map((key) => join(dir, key));
+}
+
+async function expandDirectory(dir: string, extensions: readonly string[], report: ManifestReport | undefined): Promise<string[]> {
   const found = await listDirectory(dir, extensions);
+  found.matching = await applyManifests(dir, found, report);
   if (found.matching.length === 0) {
     const others = found.others.length === 0 ? 'it has no files' : `it has ${found.others.length} other file(s), e.g. ${found.others.sort(naturalCompare)[0]}`;
     throw new InputError(`${dir}: no source files in this directory (looked for names ending ${describe(extensions)}, optionally .gz; ${others})`, [
@@ -95,7 +135,7 @@ async function matchGlob(dir: string, segments: string[], extensions: readonly s
   }
   const pattern = globSegmentToRegExp(segment);
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const matching = entries.filter((e) => pattern.test(e.name) && (segment.startsWith('.') || !isHiddenPath(e.name)) && (e.isDirectory() || !isMarkerName(e.name)));
+  const matching = entries.filter((e) => pattern.test(e.name) && (segment.startsWith('.') || !isHiddenPath(e.name)) && (e.isDirectory() || !(isMarkerName(e.name) || isRunManifest(e.name))));
   for (const entry of matching.sort((a, b) => naturalCompare(a.name, b.name))) {
     const path = join(dir, entry.name);
     if (rest.length === 0 || (await isDirectory(path))) await matchGlob(path, rest, extensions, out);
@@ -105,10 +145,11 @@ async function matchGlob(dir: string, segments: string[], extensions: readonly s
 /**
  * The files an argument names. Directories are read recursively for names the format reads
  * (`extensions`, with or without `.gz`, and `.zip`); an explicitly named file is read whatever
- * its name. A directory or glob that gives nothing is an InputError.
+ * its name. A directory or glob that gives nothing is an InputError. With `report`, a directory's
+ * PostHog batch-export run manifests say which of its files are read (see run-manifests.ts).
  */
-export async function expandInput(arg: string, extensions: readonly string[]): Promise<string[]> {
-  if (await isDirectory(arg)) return expandDirectory(arg, extensions);
+export async function expandInput(arg: string, extensions: readonly string[], report?: ManifestReport): Promise<string[]> {
+  if (await isDirectory(arg)) return expandDirectory(arg, extensions, report);
   if (!hasGlobMagic(arg) || (await exists(arg))) return [arg];
   const { base, segments } = splitGlob(arg);
   const out: string[] = [];

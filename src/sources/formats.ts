@@ -26,7 +26,15 @@ export const SOURCE_FORMATS: Readonly<Record<string, SourceFormat>> = {
   mixpanel: { reader: readMixpanel, jsonItems: mixpanelItems, layout: 'lines', extensions: [...JSON_LINES, '.txt'], timezone: 'project', eventRenames: MIXPANEL_EVENT_RENAMES },
   amplitude: { reader: readAmplitude, jsonItems: amplitudeItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: AMPLITUDE_EVENT_RENAMES },
   // A batch export's run manifest (`<start>-<end>_manifest.json`, the list of its files) holds no events.
-  posthog: { reader: readPostHog, jsonItems: posthogItems, layout: 'lines', extensions: [...JSON_LINES, ...PARQUET, `${NOT_READ}_manifest.json`], timezone: 'utc', parquet: 'also' },
+  posthog: {
+    reader: readPostHog,
+    jsonItems: posthogItems,
+    layout: 'lines',
+    extensions: [...JSON_LINES, ...PARQUET, `${NOT_READ}_manifest.json`],
+    timezone: 'utc',
+    parquet: 'also',
+    personsModel: true,
+  },
   // Segment's archive names its files `<received-day>/<name>.gz`: any gzipped file is read.
   segment: { reader: readSegment, jsonItems: segmentItems, layout: 'lines', extensions: [...JSON_LINES, '.txt', ANY_GZIP], timezone: 'rows' },
   ga4: { reader: readGa4, jsonItems: ga4JsonItems, layout: 'lines', extensions: JSON_LINES, timezone: 'utc', eventRenames: GA4_EVENT_RENAMES },

@@ -32,7 +32,7 @@ export type TextInput = Pick<SourceInput, 'compressed' | 'text' | 'utf8Bytes' | 
 };
 
 /** Characters of a source's first text kept until it is read: every input of a run keeps its own. */
-const HEAD_TEXT_CHARS = 16 * 1024;
+export const HEAD_TEXT_CHARS = 16 * 1024;
 
 /**
  * The start of a text up to the end of its first line that is not blank (a CSV header, the

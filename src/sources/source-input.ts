@@ -26,6 +26,8 @@ export interface SourceInput {
   rowGroupRows?: number[];
   /** Which kind of file `rowGroupRows` is of: an Avro file's row groups are its blocks. */
   columnar?: 'parquet' | 'avro';
+  /** A Parquet or Avro file: its top-level column names, known from its schema before any row is read. */
+  columns?: string[];
   /**
    * A source whose text can be made from any line on without reading the text before (a
    * Parquet file): a read records `key` as its fingerprint at each piece, in place of a hash of

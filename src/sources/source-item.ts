@@ -79,6 +79,11 @@ export interface SourceFormat {
   parquet?: 'only' | 'also';
   /** Reads Avro object container files (told by their first bytes) only, their records as JSON object lines. */
   avro?: 'only';
+  /**
+   * PostHog batch exports: files whose columns are the persons model's are read as persons
+   * (see stage-sources/export-persons.ts), not as events.
+   */
+  personsModel?: true;
   /** Event renames the format adds to the built-in ones (null drops the event). */
   eventRenames?: Readonly<Record<string, string | null>>;
 }

@@ -30,6 +30,8 @@ export interface RangeStaging {
   rules: StageFileOptions['rules'];
   recordedOptions: Record<string, unknown>;
   workers?: number;
+  /** Rows of earlier reads under the same name that are gone are withdrawn, delivered or not (a read that stands for a state, not for a download). */
+  replaceChanged?: boolean;
   signal: AbortSignal;
   reporter: Reporter;
 }
@@ -59,7 +61,14 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
     // A range is never resumed part-way (a download is not byte-stable).
     const plans = planFiles(
       staging.store,
-      settled.map(({ input, recorded }) => ({ path: input.path, displayName: input.displayName, recordedOptions: recorded, replaceChanged: false, resumable: false, stream: false })),
+      settled.map(({ input, recorded }) => ({
+        path: input.path,
+        displayName: input.displayName,
+        recordedOptions: recorded,
+        replaceChanged: staging.replaceChanged === true,
+        resumable: false,
+        stream: false,
+      })),
     );
     await checkStagingRoom(staging.store, inputs, staging.reporter);
     for (const [i, { input, reading, rules, recorded }] of settled.entries()) {
@@ -76,6 +85,7 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
             rules,
             recordedOptions: recorded,
             workers: staging.workers,
+            replaceChanged: staging.replaceChanged,
             signal: staging.signal,
             onProgress,
           },

@@ -35,6 +35,7 @@ import { PiecePool } from './piece-pool.js';
 import { defaultWorkers, startFile, textBytes } from './stage-file.js';
 import { heapInputs, withdrawReplacedDumps } from './heap-folder.js';
 import type { FileSummary, StageFileOptions } from './stage-file-options.js';
+import { splitPersonsInputs, stageExportPersons, type ExportPersons } from './export-persons.js';
 
 export interface StageSourcesInput {
   /** Files as given on the command line. */
@@ -93,6 +94,13 @@ export interface StageSourcesResult {
   totals: ReadCounts & { withdrawn: number; rejectedByReason: Record<string, number>; skippedByReason: Record<string, number>; notes: NoteCounts };
   /** What the passes after staging did and found (identity links, group updates, sessions). */
   passes?: PassesResult;
+  /** PostHog batch exports: what the files of the persons model gave (their persons are staged as one read, in `files`). */
+  persons?: ExportPersons;
+  /**
+   * Files a PostHog batch export's run manifest lists that are not there (in a folder or under a
+   * prefix), in words: the others were staged, and the run fails once it has said so.
+   */
+  incomplete?: string[];
   /** Interrupted reads of files not staged by this run: resumed when those files are staged again. */
   partial: PartialRead[];
   elapsedMs: number;
@@ -104,6 +112,15 @@ function addTotals(totals: StageSourcesResult['totals'], file: FileSummary): voi
   addByReason(totals.rejectedByReason, file.rejectedByReason);
   addByReason(totals.skippedByReason, file.skippedByReason);
   addNotes(totals.notes, file.notes);
+}
+
+/** The persons of a batch export's persons files: their read among the files, and what the files gave. */
+function addPersons(result: StageSourcesResult, done: Awaited<ReturnType<typeof stageExportPersons>>): void {
+  for (const summary of done.files) {
+    result.files.push({ ...summary, notices: [] });
+    addTotals(result.totals, summary);
+  }
+  result.persons = done.persons;
 }
 
 /**
@@ -142,6 +159,16 @@ export function nothingStagedError(result: StageSourcesResult): InputError | und
   ]);
 }
 
+/** The failure of a run whose batch-export manifests list files that are not there: what was there is staged. */
+export function incompleteRunError(result: StageSourcesResult): InputError | undefined {
+  const missing = result.incomplete ?? [];
+  if (missing.length === 0) return undefined;
+  const more = missing.length > 1 ? ` (and ${count(missing.length - 1)} more)` : '';
+  return new InputError(`a batch export run is incomplete: ${missing[0]}${more}; the files that are there were staged`, [
+    'The export may still be writing, or the download missed a file: fetch it and run the same command again (what is staged is recognised).',
+  ]);
+}
+
 /** The bucket objects among the inputs, once each (a zip object's entries share theirs). */
 function uniqueObjects(inputs: readonly SourceInput[]): BucketObjectRecord[] {
   const byUrl = new Map<string, BucketObjectRecord>();
@@ -174,6 +201,8 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
 interface OpenedFiles {
   inputs: SourceInput[];
   buckets: BucketSources;
+  /** Files run manifests list that are missing, in words. */
+  missing: string[];
 }
 
 /**
@@ -185,8 +214,10 @@ interface OpenedFiles {
 async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<OpenedFiles> {
   const options: OpenOptions = { encoding: input.readerOptions.encoding, signal, notice: (text) => reporter.notice(text) };
   const buckets = new BucketSources({ choices: input.buckets?.choices ?? {}, env: input.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text) });
-  if (!input.expandInputs) return { inputs: await openAll(input.files, async (name) => [await openSourceInput(name, options)]), buckets };
+  if (!input.expandInputs) return { inputs: await openAll(input.files, async (name) => [await openSourceInput(name, options)]), buckets, missing: [] };
   const inputs: SourceInput[] = [];
+  const missing: string[] = [];
+  const report = { notice: (text: string) => reporter.notice(text), missing: (text: string) => missing.push(text) };
   const seen = new Set<string>();
   try {
     for (const file of input.files) {
@@ -197,7 +228,7 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat, reporte
         }
         continue;
       }
-      const found = await expandInput(file, source.extensions);
+      const found = await expandInput(file, source.extensions, report);
       const named = found.length === 1 && found[0] === file;
       inputs.push(...(await openAll(found, (name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named ? undefined : (notice) => reporter.notice(notice) }), seen)));
     }
@@ -206,8 +237,10 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat, reporte
     buckets.close();
     throw error;
   }
+  missing.push(...buckets.missing);
+  for (const text of missing) reporter.warn(`warning: ${text}; staging the run's other files`);
   if (inputs.length === 0) throw new InputError(`no source files to read in ${input.files.join(', ')} (the zip archives found hold none)`);
-  return { inputs, buckets };
+  return { inputs, buckets, missing };
 }
 
 /**
@@ -302,8 +335,10 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   if (heap !== undefined) input = { ...input, files: heap.files, expandInputs: false };
   const opened = await openFiles(input, source, reporter, signal, clock);
   let inputs = opened.inputs;
+  let personsInputs: SourceInput[] = [];
   let store: StagingStore | undefined;
   try {
+    if (source.personsModel === true) ({ events: inputs, persons: personsInputs } = await splitPersonsInputs(inputs));
     store = StagingStore.open(input.staging, { lockFor: input.command });
     if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
     // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
@@ -337,11 +372,22 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     const lastRead = lastReadId(store);
     markPassesPending(store);
     const writer = new EventWriter(store);
-    const result: StageSourcesResult = { staging: store.path, files: [], totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} }, partial, elapsedMs: 0 };
+    const result: StageSourcesResult = {
+      staging: store.path,
+      files: [],
+      totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} },
+      partial,
+      incomplete: opened.missing,
+      elapsedMs: 0,
+    };
     if (heap !== undefined) result.totals.withdrawn += withdrawReplacedDumps(store, heap, reporter).withdrawn;
     for (const summary of await stageAll(input, { store, writer }, settled, plans, reporter, signal, clock)) {
       result.files.push(summary);
       addTotals(result.totals, summary);
+    }
+    if (personsInputs.length > 0) {
+      const staging = { store, writer, rules: input.rules, recordedOptions: input.recordedOptions, workers: input.workers, signal, reporter, defaultTimestampMs: input.defaultTimestampMs };
+      addPersons(result, await stageExportPersons(personsInputs, staging, reporter));
     }
     result.passes = runPasses(store, input.passes ?? {}, lastRead);
     result.elapsedMs = clock.now() - started;
@@ -351,7 +397,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     throw store === undefined ? error : store.failure(error);
   } finally {
     store?.close();
-    await closeAll(inputs);
+    await closeAll([...inputs, ...personsInputs]);
     opened.buckets.close();
   }
 }

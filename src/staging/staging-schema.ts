@@ -433,6 +433,19 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE source_reads ADD COLUMN progress_bytes INTEGER;
   ALTER TABLE source_reads ADD COLUMN source_etag TEXT;
   `,
+  /*
+   * v15: the persons of PostHog batch exports staged so far, folded by version: for each
+   * distinct id the row that says its person (kind 0), for each person the row that gives its
+   * state (kind 1), each row as JSON. A run that reads persons files folds them into these, so
+   * exports staged by separate runs give the persons one run over all of them gives.
+   */ `
+  CREATE TABLE export_person_rows (
+    kind INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    row TEXT NOT NULL,
+    PRIMARY KEY (kind, key)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

@@ -161,6 +161,20 @@ describe('export-source from an S3 bucket', () => {
     ]);
   }, 120_000);
 
+  it('a run whose manifest lists an object not in the bucket: the others are staged, then the run fails naming it', async () => {
+    const dir = tempDir();
+    const run = 'ph/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00';
+    await moto.createBucket('incomplete-run');
+    await putTree('incomplete-run', {
+      [`${run}-0.jsonl`]: mixpanelLines(0, 5),
+      [`${run}_manifest.json`]: JSON.stringify({ files: [`${run}-0.jsonl`, `s3://incomplete-run/${run}-1.jsonl`] }),
+    });
+    const result = await stage(dir, 'm.db', ['s3://incomplete-run/ph/', '--from', 'mixpanel', '--json']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`s3://incomplete-run/${run}-1.jsonl: listed by s3://incomplete-run/${run}_manifest.json but not in the bucket`);
+    expect(JSON.parse(result.stdout)).toMatchObject({ totals: { staged: 5 }, incomplete: [expect.stringContaining(`${run}-1.jsonl`)] });
+  }, 60_000);
+
   it('resumes a gzip object killed part-way at its last piece (re-read and checked up to there): every row once, as if never interrupted', async () => {
     const dir = tempDir();
     await moto.createBucket('kill');

@@ -242,7 +242,10 @@ describe('export-source --from posthog on a Parquet batch export', () => {
       `SELECT uuid() AS uuid, 'ev' AS event, '{}' AS properties, 'p' || i AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' AS timestamp FROM range(5) t(i)`,
       'snappy',
     );
-    writeFileSync(join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json'), JSON.stringify({ files: ['x-0.jsonl.gz', 'x-1.parquet.sz'] }));
+    writeFileSync(
+      join(target.dir, '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json'),
+      JSON.stringify({ files: ['exports/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-0.jsonl.gz', 'exports/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00-1.parquet.sz'] }),
+    );
     const result = await exportSource(target, ['--from', 'posthog', target.dir]);
     expect(result.files).toHaveLength(2);
     expect(result.totals).toMatchObject({ rowsRead: 25, staged: 25, rejected: 0 });

@@ -18,6 +18,7 @@ export interface RowGroups {
   /** What a resumed read checks the file by. */
   key: string;
   rowGroupRows: number[];
+  columns: string[];
   rowGroup(index: number): Promise<{ rows: number; line(row: number): string }>;
   close(): Promise<void>;
 }
@@ -70,6 +71,7 @@ export async function openAvroInput(path: string, displayName: string, sizeBytes
     kind: 'avro',
     key,
     rowGroupRows: avro.blockRecords,
+    columns: avro.columns,
     rowGroup: (index) => avro.block(index),
     close: () => avro.close(),
   });
@@ -95,6 +97,7 @@ function rowGroupsInput(path: string, displayName: string, sizeBytes: number, re
     text: text(0),
     rowGroupRows: parquet.rowGroupRows,
     columnar: parquet.kind,
+    columns: parquet.columns,
     resumable: { key: parquet.key, textFromLine: (line) => text(line - 1) },
     fingerprint: () => digest,
     close: () => parquet.close().catch(() => {}),

@@ -91,8 +91,18 @@ function printFile(file: StagedFile): void {
   }
 }
 
+/** The persons files of a PostHog batch export, and what became of their persons. */
+function printPersons(persons: NonNullable<StageSourcesResult['persons']>): void {
+  print(
+    `Persons (${plural(persons.files.length, 'file')} of the persons model, ${plural(persons.rowsRead, 'row')}): ${count(persons.persons)} persons with ${count(persons.distinctIds)} distinct ids`,
+  );
+  if (persons.deleted > 0) print(`  ${count(persons.deleted)} skipped: deleted in the source (their ${plural(persons.deletedDistinctIds, 'distinct id')} left out)`);
+  if (persons.rejected.length > 0) print(`  ${count(persons.rejected.length)} rows left out, e.g. ${persons.rejected[0]!.file}:${persons.rejected[0]!.line} ${persons.rejected[0]!.message}`);
+}
+
 function printSummary(result: StageSourcesResult): void {
   for (const file of result.files) printFile(file);
+  if (result.persons !== undefined) printPersons(result.persons);
   const t = result.totals;
   if (result.files.length > 1) {
     print(`All files: ${countsLine(t)}${t.withdrawn > 0 ? `; ${count(t.withdrawn)} withdrawn` : ''}`);
