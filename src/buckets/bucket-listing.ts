@@ -21,7 +21,8 @@ export interface ListedObjects {
   missing: string[];
 }
 
-async function listAll(context: BucketContext, address: BucketUrl, prefix: string): Promise<ObjectInfo[]> {
+/** Every object under `prefix`, page after page. */
+export async function listAll(context: BucketContext, address: BucketUrl, prefix: string): Promise<ObjectInfo[]> {
   const url = objectUrl(address.scheme, address.bucket, prefix);
   const all: ObjectInfo[] = [];
   let token: string | undefined;

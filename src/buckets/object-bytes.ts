@@ -85,13 +85,15 @@ export class SmallObjects {
   }
 }
 
-/** Opens the object's bytes from the start, as files are opened (see sources/byte-head.ts). */
-export function objectByteSource(context: BucketContext, address: ObjectAddress, small?: SmallObjects): () => Promise<NodeJS.ReadableStream> {
-  let kept: Buffer | undefined;
+/**
+ * Opens the object's bytes from the start, as files are opened (see sources/byte-head.ts):
+ * `fetched`, a small object's bytes fetched whole (SmallObjects), serve its first two opens.
+ */
+export function objectByteSource(context: BucketContext, address: ObjectAddress, small?: SmallObjects, fetched?: Buffer): () => Promise<NodeJS.ReadableStream> {
+  let kept = fetched;
   let opens = 0;
   return async () => {
     opens++;
-    if (opens === 1 && small !== undefined) kept = await small.fetch(context, address);
     if (kept === undefined) return Readable.from(objectChunks(context, address), { objectMode: false });
     const bytes = kept;
     // The second open is the read: after it the object is fetched again if ever needed.

@@ -12,9 +12,11 @@ import { openText, type OpenOptions, type SourceInput } from '../sources/open-in
 import type { Clock } from '../util/clock.js';
 import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
 import { listObjects } from './bucket-listing.js';
+import { folderUrl, listFolder, readFolderText } from './bucket-folder.js';
 import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
 import { isZipKey, openZipObject } from './object-zip.js';
+import { columnarKind, openColumnarObject } from './object-columnar.js';
 import { objectByteSource, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
 
@@ -37,6 +39,8 @@ export class BucketSources {
   private readonly small = new SmallObjects();
   /** Files the run manifests of the addresses opened list that are not there, in words. */
   readonly missing: string[] = [];
+  /** Objects a folder listed, by address. */
+  private readonly listed = new Map<string, ObjectAddress>();
 
   constructor(private readonly run: BucketRun) {}
 
@@ -57,21 +61,52 @@ export class BucketSources {
     const { address, objects, notices, missing } = await listObjects(context, arg, extensions);
     for (const notice of notices) this.run.notice(notice);
     this.missing.push(...missing);
-    // Each object is looked at before any row is staged (a request each): a few at once, kept in key order.
+    return this.openEach(
+      objects.map((object) => ({ context, address: { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object } })),
+      extensions,
+      options,
+    );
+  }
+
+  /** Every object under a prefix, as a folder's files (a vendor's layout); each may then be opened by its address (openListed). */
+  async folder(arg: string): Promise<{ root: string; paths: string[]; readText(path: string): Promise<string> }> {
+    const scheme = parseBucketUrl(arg)?.scheme ?? 's3';
+    const context = this.context(scheme);
+    const folder = await listFolder(context, arg);
+    for (const [path, object] of folder.objects) this.listed.set(folderUrl(folder, path), { bucket: folder.address.bucket, url: folderUrl(folder, path), object });
+    return { root: folder.root, paths: [...folder.objects.keys()], readText: (path) => readFolderText(context, folder, path) };
+  }
+
+  /** True when `url` is an object a folder listed. */
+  isListed(url: string): boolean {
+    return this.listed.has(url);
+  }
+
+  /** Objects a folder listed, opened as inputs in the order given. */
+  async openListed(urls: readonly string[], extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
+    const objects = urls.map((url) => {
+      const address = this.listed.get(url);
+      if (address === undefined) throw new InputError(`${url}: not an object listed before`);
+      return { context: this.context(parseBucketUrl(url)?.scheme ?? 's3'), address };
+    });
+    return this.openEach(objects, extensions, options);
+  }
+
+  private async openEach(objects: ReadonlyArray<{ context: BucketContext; address: ObjectAddress }>, extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
+    // Each object is looked at before any row is staged (a request each): a few at once, kept in the order given.
     const limit = pLimit(OPENING_CONCURRENCY);
     const opened = await Promise.all(
-      objects.map((object) =>
+      objects.map(({ context, address }) =>
         limit(async () => {
-          const objectAddress = { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object };
-          const found = isZipKey(object.key) ? await openZipObject(context, objectAddress, extensions, options) : [await openObject(context, this.small, objectAddress, options)];
+          const { object } = address;
+          const found = isZipKey(object.key) ? await openZipObject(context, address, extensions, options) : [await openObject(context, this.small, address, options)];
           // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
-          const record = { url: objectAddress.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId };
+          const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId };
           return found.map((input) => ({ ...input, bucketObject: record }));
         }),
       ),
     );
-    const inputs = opened.flat();
-    return inputs;
+    return opened.flat();
   }
 
   close(): void {
@@ -83,8 +118,15 @@ export class BucketSources {
 async function openObject(context: BucketContext, small: SmallObjects | undefined, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
   const { url } = address;
   try {
+    // A small object is fetched whole at once: its first bytes tell Parquet and Avro without a request of their own.
+    const fetched = await small?.fetch(context, address);
+    const kind = await columnarKind(context, address, fetched);
+    if (kind !== undefined) {
+      const whole = fetched === undefined ? undefined : { bytes: fetched, release: (bytes: Buffer) => small!.release(bytes) };
+      return await openColumnarObject(context, address, kind, whole, async () => openObject(context, undefined, address, options));
+    }
     // The signal ends reads of streams only; an object's reads end by themselves.
-    const { bomBytes, ...text } = await openText(objectByteSource(context, address, small), url, { ...options, signal: undefined });
+    const { bomBytes, ...text } = await openText(objectByteSource(context, address, small, fetched), url, { ...options, signal: undefined });
     const input: SourceInput = { path: url, displayName: url, sizeBytes: address.object.sizeBytes, ...text };
     // A gzip object's bytes at a point cannot be decompressed without those before: it is read again from its start.
     if (!text.compressed && text.encoding === 'utf-8' && address.object.etag !== '') input.rangedText = rangedText(context, address, bomBytes);

@@ -49,9 +49,9 @@ function firstLines(text: string): string {
 function textEncoding(peeked: ByteHead, displayName: string, options: OpenOptions): { encoding: string; bom: number } {
   const { head } = peeked;
   if (isZip(head)) throw new InputError(`${displayName}: is a zip archive; unzip it first`);
-  // Regular files starting so are read as Parquet before this; a Parquet stream or archive entry cannot be (it is read from its end).
-  if (isParquet(head)) throw new InputError(`${displayName}: is a Parquet file, which is read only as a file on disk (not from a zip archive, a pipe or standard input)`);
-  if (isAvro(head)) throw new InputError(`${displayName}: is an Avro file, which is read only as a file on disk (not from a zip archive, a pipe or standard input)`);
+  // Regular files and bucket objects starting so are read as Parquet before this; a Parquet stream or archive entry cannot be (it is read from its end).
+  if (isParquet(head)) throw new InputError(`${displayName}: is a Parquet file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`);
+  if (isAvro(head)) throw new InputError(`${displayName}: is an Avro file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`);
   const bom = byteOrderMark(head);
   const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
   if (isAsciiCompatible(encoding) && head.includes(0)) {

@@ -197,12 +197,28 @@ async function openAll(names: readonly string[], open: (name: string) => Promise
   }
 }
 
-/** The run's inputs, and what closes the bucket clients they read through. */
+/** The run's inputs, and the files run manifests list that are missing, in words. */
 interface OpenedFiles {
   inputs: SourceInput[];
-  buckets: BucketSources;
   /** Files run manifests list that are missing, in words. */
   missing: string[];
+}
+
+/** The bucket clients of a run, with the user's choices; closed once the run ends. */
+function bucketSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock): BucketSources {
+  return new BucketSources({ choices: input.buckets?.choices ?? {}, env: input.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text) });
+}
+
+/** Each name one input: objects a vendor's folder listed (a Heap prefix) opened a few at once, files one by one, in the order named. */
+async function openNamed(names: readonly string[], source: SourceFormat, options: OpenOptions, buckets: BucketSources): Promise<SourceInput[]> {
+  const listed = names.filter((name) => buckets.isListed(name));
+  const objects = new Map((await buckets.openListed(listed, source.extensions, options)).map((object) => [object.path, object]));
+  try {
+    return await openAll(names, async (name) => [objects.get(name) ?? (await openSourceInput(name, options))]);
+  } catch (error) {
+    await closeAll([...objects.values()]);
+    throw error;
+  }
 }
 
 /**
@@ -211,10 +227,9 @@ interface OpenedFiles {
  * nothing the format reads is skipped with a notice, as other files there are; one named on
  * the command line is an error.
  */
-async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal, clock: Clock): Promise<OpenedFiles> {
+async function openFiles(input: StageSourcesInput, source: SourceFormat, reporter: Reporter, signal: AbortSignal, buckets: BucketSources): Promise<OpenedFiles> {
   const options: OpenOptions = { encoding: input.readerOptions.encoding, signal, notice: (text) => reporter.notice(text) };
-  const buckets = new BucketSources({ choices: input.buckets?.choices ?? {}, env: input.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text) });
-  if (!input.expandInputs) return { inputs: await openAll(input.files, async (name) => [await openSourceInput(name, options)]), buckets, missing: [] };
+  if (!input.expandInputs) return { inputs: await openNamed(input.files, source, options, buckets), missing: [] };
   const inputs: SourceInput[] = [];
   const missing: string[] = [];
   const report = { notice: (text: string) => reporter.notice(text), missing: (text: string) => missing.push(text) };
@@ -234,13 +249,12 @@ async function openFiles(input: StageSourcesInput, source: SourceFormat, reporte
     }
   } catch (error) {
     await closeAll(inputs);
-    buckets.close();
     throw error;
   }
   missing.push(...buckets.missing);
   for (const text of missing) reporter.warn(`warning: ${text}; staging the run's other files`);
   if (inputs.length === 0) throw new InputError(`no source files to read in ${input.files.join(', ')} (the zip archives found hold none)`);
-  return { inputs, buckets, missing };
+  return { inputs, missing };
 }
 
 /**
@@ -330,14 +344,16 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
   const started = clock.now();
-  // A Heap Connect folder is read as its manifests say: the files of complete dumps, in dump order.
-  const heap = input.format === 'heap' ? await heapInputs(input.files, reporter) : undefined;
-  if (heap !== undefined) input = { ...input, files: heap.files, expandInputs: false };
-  const opened = await openFiles(input, source, reporter, signal, clock);
-  let inputs = opened.inputs;
+  const buckets = bucketSources(input, reporter, signal, clock);
+  let inputs: SourceInput[] = [];
   let personsInputs: SourceInput[] = [];
+  let missing: string[] = [];
   let store: StagingStore | undefined;
   try {
+    // A Heap Connect folder is read as its manifests say: the files of complete dumps, in dump order.
+    const heap = input.format === 'heap' ? await heapInputs(input.files, reporter, buckets) : undefined;
+    if (heap !== undefined) input = { ...input, files: heap.files, expandInputs: false };
+    ({ inputs, missing } = await openFiles(input, source, reporter, signal, buckets));
     if (source.personsModel === true) ({ events: inputs, persons: personsInputs } = await splitPersonsInputs(inputs));
     store = StagingStore.open(input.staging, { lockFor: input.command });
     if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
@@ -377,7 +393,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
       files: [],
       totals: { ...emptyCounts(), withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} },
       partial,
-      incomplete: opened.missing,
+      incomplete: missing,
       elapsedMs: 0,
     };
     if (heap !== undefined) result.totals.withdrawn += withdrawReplacedDumps(store, heap, reporter).withdrawn;
@@ -398,6 +414,6 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   } finally {
     store?.close();
     await closeAll([...inputs, ...personsInputs]);
-    opened.buckets.close();
+    buckets.close();
   }
 }

@@ -142,25 +142,45 @@ function decompress(codec: Codec, data: Buffer): Buffer {
 
 /** Opens an Avro container file and finds its blocks; InputError when it is not one that can be read. */
 export async function openAvroContainer(path: string, displayName: string, sizeBytes: number): Promise<AvroContainer> {
-  const found = await withHandle(path, async (handle) => {
+  const { header, blocks } = await withHandle(path, async (handle) => {
     const { header } = await readHeader(handle, sizeBytes, displayName);
     return { header, blocks: await scanBlocks(handle, header.end, sizeBytes, header.sync, displayName) };
   });
-  const { header, blocks } = found;
-  const codec = (header.metadata.get('avro.codec')?.toString('utf8') ?? 'null') as Codec;
-  if (!CODECS.includes(codec)) throw new InputError(`${displayName}: uses the Avro codec "${codec}", which is not read (null, deflate and snappy are)`);
-  const schemaJson = header.metadata.get('avro.schema')?.toString('utf8');
-  if (schemaJson === undefined) throw new InputError(`${displayName}: is an Avro file without a schema (avro.schema)`);
   // The handle is opened at the first block read and held until closed: a run opens every input before staging.
   let opened: Promise<FileHandle> | undefined;
+  return avroContainerOf(header.metadata, blocks, displayName, {
+    read: async (offset, length) => {
+      opened ??= open(path, 'r');
+      return readAt(await opened, offset, length);
+    },
+    close: async () => {
+      const handle = opened;
+      opened = undefined;
+      if (handle !== undefined) await (await handle).close().catch(() => {});
+    },
+  });
+}
+
+/** Where a container's block bytes are read from: a file on disk, or an object of a bucket (buckets/object-avro.ts). */
+export interface AvroBytes {
+  /** Up to `length` bytes from `offset` (fewer only where the bytes end). */
+  read(offset: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/** The container of a header's metadata and the blocks found, its blocks read from `bytes`; InputError for a codec not read or no schema. */
+export function avroContainerOf(metadata: Map<string, Buffer>, blocks: AvroBlock[], displayName: string, bytes: AvroBytes): AvroContainer {
+  const codec = (metadata.get('avro.codec')?.toString('utf8') ?? 'null') as Codec;
+  if (!CODECS.includes(codec)) throw new InputError(`${displayName}: uses the Avro codec "${codec}", which is not read (null, deflate and snappy are)`);
+  const schemaJson = metadata.get('avro.schema')?.toString('utf8');
+  if (schemaJson === undefined) throw new InputError(`${displayName}: is an Avro file without a schema (avro.schema)`);
   return {
     schemaJson,
     codec,
     blocks,
     async blockData(index) {
       const block = blocks[index]!;
-      opened ??= open(path, 'r');
-      const data = await readAt(await opened, block.offset, block.bytes);
+      const data = await bytes.read(block.offset, block.bytes);
       try {
         if (data.length < block.bytes) throw new Error('the file ends inside it');
         return decompress(codec, data);
@@ -168,11 +188,7 @@ export async function openAvroContainer(path: string, displayName: string, sizeB
         throw new InputError(`${displayName}: block ${index + 1} cannot be read (${(error as Error).message})`);
       }
     },
-    async close() {
-      const handle = opened;
-      opened = undefined;
-      if (handle !== undefined) await (await handle).close().catch(() => {});
-    },
+    close: () => bytes.close(),
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import avro from 'avsc';
 import { InputError } from '../../errors.js';
-import { openAvroContainer } from './avro-container.js';
+import { openAvroContainer, type AvroContainer } from './avro-container.js';
 import { avroLine } from './avro-values.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, textOfBytes, type TimeUnit } from './columnar-values.js';
 
@@ -157,7 +157,11 @@ export interface AvroFile {
 
 /** Opens an Avro file and finds its blocks; InputError when it is not one that can be read. */
 export async function openAvro(path: string, displayName: string, sizeBytes: number): Promise<AvroFile> {
-  const container = await openAvroContainer(path, displayName, sizeBytes);
+  return avroFileOf(await openAvroContainer(path, displayName, sizeBytes), displayName);
+}
+
+/** The records of a container opened from wherever its bytes are (a file, a bucket object); InputError when its schema cannot be read. */
+export function avroFileOf(container: AvroContainer, displayName: string): AvroFile {
   let type: avro.Type;
   try {
     type = avroRecordType(container.schemaJson);

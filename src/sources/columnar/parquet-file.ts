@@ -87,11 +87,18 @@ function exactDecimal(value: unknown, scale: number): unknown {
   return value;
 }
 
+/** A Parquet file's bytes as hyparquet reads them, by ranges: a file on disk, or an object of a bucket (buckets/object-window.ts). */
+export interface ParquetBytes {
+  byteLength: number;
+  slice(start: number, end?: number): Promise<ArrayBuffer>;
+  close(): Promise<void>;
+}
+
 /**
  * The file as hyparquet reads it, by ranges. Its handle is opened at the first read and held
  * until closed: a run opens every input before staging, thousands of them in an export.
  */
-function fileBuffer(path: string, byteLength: number): { byteLength: number; slice(start: number, end?: number): Promise<ArrayBuffer>; close(): Promise<void> } {
+function fileBuffer(path: string, byteLength: number): ParquetBytes {
   let opened: Promise<FileHandle> | undefined;
   return {
     byteLength,
@@ -117,7 +124,11 @@ function fileBuffer(path: string, byteLength: number): { byteLength: number; sli
 
 /** Opens a Parquet file and reads its footer; InputError when it is not one hyparquet can read. */
 export async function openParquet(path: string, displayName: string, sizeBytes: number): Promise<ParquetFile> {
-  const file = fileBuffer(path, sizeBytes);
+  return openParquetBytes(fileBuffer(path, sizeBytes), displayName, sizeBytes);
+}
+
+/** Opens Parquet bytes from wherever they are read and reads their footer; InputError when they are not a Parquet file hyparquet can read. */
+export async function openParquetBytes(file: ParquetBytes, displayName: string, sizeBytes: number): Promise<ParquetFile> {
   let metadata: FileMetaData;
   try {
     metadata = await parquetMetadataAsync(file, { parsers: PARSERS });

@@ -33,7 +33,7 @@ async function fileDigest(path: string): Promise<string> {
 }
 
 /** The rows' text from row `fromRow` (0-based): the row groups before it are not read. */
-async function* rowText(parquet: RowGroups, fromRow: number): AsyncIterable<string> {
+export async function* rowText(parquet: RowGroups, fromRow: number): AsyncIterable<string> {
   let first = 0;
   for (let group = 0; group < parquet.rowGroupRows.length; group++) {
     const rows = parquet.rowGroupRows[group]!;

@@ -1,0 +1,217 @@
+/**
+ * Parquet and Avro objects and a Heap Connect prefix read from moto's S3 server on loopback,
+ * staged exactly as the same files on disk: a Parquet file DuckDB wrote (read by ranged GETs,
+ * each guarded by its ETag), an Avro file with many blocks (streamed, a dropped connection read
+ * on from the byte reached), a Heap folder uploaded whole (its manifests read, a missing listed
+ * object named), a Parquet object killed part-way then resumed at its row group, and one
+ * changed between runs read again from its start.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AvroSchema, writeAvro } from '../helpers/avro-writer.js';
+import { writeParquet } from '../helpers/duckdb.js';
+import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { writeHeapFolder } from '../helpers/heap-layout.js';
+import { startMoto, type MotoServer } from '../helpers/moto-server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { readStaging } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+let moto: MotoServer;
+
+beforeAll(async () => {
+  moto = await startMoto();
+}, 60_000);
+afterAll(async () => {
+  await moto?.stop();
+});
+
+async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
+  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...moto.env, ...env } });
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result;
+}
+
+/** What two staging files must agree on: every event (its own $import_run aside) and every reject. */
+function contents(staging: string) {
+  return readStaging(staging, (db) => ({
+    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p FROM events ORDER BY uuid`).all() as unknown[],
+    rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line, message').all() as unknown[],
+  }));
+}
+
+/** Rows of a table of events, a few of them bad (no distinct_id), `groupRows` to a row group. */
+async function writeEventsParquet(path: string, rows: number, groupRows = 2048, note = 'n'): Promise<void> {
+  await writeParquet(
+    path,
+    `SELECT 'ev' || (i % 3) AS event, CASE WHEN i % 97 = 5 THEN NULL ELSE 'user_' || (i % 11) END AS distinct_id,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) SECOND AS timestamp, md5(i::VARCHAR) || repeat('${note}', 8) AS note, i AS n FROM range(${rows}) t(i)`,
+    'zstd',
+    groupRows,
+  );
+}
+
+const AVRO_EVENT: AvroSchema = {
+  type: 'record',
+  name: 'event',
+  fields: [
+    { name: 'event', type: 'string' },
+    { name: 'distinct_id', type: 'string' },
+    { name: 'timestamp', type: { type: 'long', logicalType: 'timestamp-millis' } },
+    { name: 'note', type: 'string' },
+  ],
+};
+
+function avroRows(count: number) {
+  return Array.from({ length: count }, (_, i) => ({ event: `ev${i % 3}`, distinct_id: i % 50 === 7 ? '' : `u${i % 5}`, timestamp: 1704067200000n + BigInt(i) * 1000n, note: `note ${i}` }));
+}
+
+/** Every file below `root`, uploaded under `prefix`. */
+async function uploadFolder(bucket: string, root: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else keys.push(relative(root, path).split('\\').join('/'));
+    }
+  };
+  walk(root);
+  for (const key of keys) await moto.put(bucket, `${prefix}${key}`, readFileSync(join(root, key)));
+  return keys;
+}
+
+describe('Parquet and Avro objects of a bucket', () => {
+  it('stages Parquet objects (PostHog-style .parquet.zst names) by ranged reads guarded by their ETag, exactly as the same files on disk', async () => {
+    const dir = tempDir();
+    const local = join(dir, 'local');
+    mkdirSync(local);
+    // One larger than a small object and than the footer's first read; one small enough to be fetched whole once.
+    await writeEventsParquet(join(local, '2024-01-01T00:00:00-0.parquet.zst'), 30_000);
+    await writeEventsParquet(join(local, '2024-01-01T00:00:00-1.parquet.zst'), 300);
+    await moto.createBucket('pq-objects');
+    await uploadFolder('pq-objects', local, 'exports/');
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+    let fromBucket;
+    try {
+      fromBucket = await stage(dir, 'bucket.db', ['s3://pq-objects/exports/', '--from', 'posthog', '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
+    } finally {
+      await proxy.close();
+    }
+    expect(fromBucket.code, fromBucket.stderr).toBe(0);
+    const fromDisk = await stage(dir, 'disk.db', [local, '--from', 'posthog', '--json']);
+    expect(fromDisk.code, fromDisk.stderr).toBe(0);
+    const summary = JSON.parse(fromBucket.stdout);
+    expect(summary.files.map((f: { path: string }) => f.path)).toEqual(['s3://pq-objects/exports/2024-01-01T00:00:00-0.parquet.zst', 's3://pq-objects/exports/2024-01-01T00:00:00-1.parquet.zst']);
+    expect(summary.totals).toEqual(JSON.parse(fromDisk.stdout).totals);
+    expect(summary.totals.rowsRead).toBe(30_300);
+    expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
+    // The larger object: its first four bytes, its footer, then its row groups, each read by range and naming the ETag it was listed with.
+    const gets = proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('-0.parquet.zst'));
+    expect(gets.map((r) => r.range)).toEqual(['bytes=0-3', expect.stringMatching(/^bytes=[1-9]\d*-$/), 'bytes=4-']);
+    for (const get of gets) expect(get.ifMatch).toMatch(/^"\w+"$/);
+    // The small one is fetched once, whole.
+    expect(proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('-1.parquet.zst'))).toEqual([{ method: 'GET', url: expect.any(String), range: undefined, ifMatch: expect.any(String) }]);
+    const objects = readStaging(join(dir, 'bucket.db'), (db) => db.prepare('SELECT key, etag FROM bucket_objects ORDER BY key').all());
+    expect(objects).toEqual([
+      { key: 'exports/2024-01-01T00:00:00-0.parquet.zst', etag: gets[0]!.ifMatch },
+      { key: 'exports/2024-01-01T00:00:00-1.parquet.zst', etag: expect.any(String) },
+    ]);
+  }, 120_000);
+
+  it('streams an Avro object of many blocks, reading on where a connection dropped, exactly as the same file on disk', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'events.avro');
+    writeAvro(file, AVRO_EVENT, avroRows(3_000), { codec: 'deflate', blockRecords: 64 });
+    await moto.createBucket('avro-objects');
+    await moto.put('avro-objects', 'tables/events.avro', readFileSync(file));
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0, cut: { keySuffix: 'events.avro', afterBytes: Math.floor(statSync(file).size / 2) } });
+    let fromBucket;
+    try {
+      fromBucket = await stage(dir, 'bucket.db', ['s3://avro-objects/tables/', '--from', 'avro', '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
+    } finally {
+      await proxy.close();
+    }
+    expect(fromBucket.code, fromBucket.stderr).toBe(0);
+    expect(proxy.seen.some((r) => /^bytes=[1-9]\d*-$/.test(r.range ?? ''))).toBe(true);
+    const fromDisk = await stage(dir, 'disk.db', [file, '--from', 'avro', '--json']);
+    expect(fromDisk.code, fromDisk.stderr).toBe(0);
+    expect(JSON.parse(fromBucket.stdout).totals).toMatchObject({ rowsRead: 3_000, rejected: 60 });
+    expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
+  }, 120_000);
+
+  it('resumes a Parquet object killed part-way at the row group of its last piece, and reads a changed one again from its start', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'big.parquet');
+    await writeEventsParquet(file, 40_000, 4_096, 'x');
+    await moto.createBucket('pq-kill');
+    await moto.put('pq-kill', 'big/events.parquet', readFileSync(file));
+    const args = ['s3://pq-kill/big/', '--from', 'parquet', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
+    expect(line).toBeGreaterThan(1);
+    const resumed = await stage(dir, 'm.db', [...args, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
+    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+
+    // Killed again part-way through another version, then the object replaced: the footer differs, so the read starts over.
+    await writeEventsParquet(file, 40_000, 4_096, 'y');
+    await moto.put('pq-kill', 'big/events.parquet', readFileSync(file));
+    const killedAgain = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killedAgain.signal).toBe('SIGKILL');
+    await writeEventsParquet(file, 40_000, 4_096, 'z');
+    await moto.put('pq-kill', 'big/events.parquet', readFileSync(file));
+    const rerun = await stage(dir, 'm.db', [...args, '--json', '--replace-changed']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const rerunFile = JSON.parse(rerun.stdout).files[0];
+    expect(rerunFile.restarted).toMatch(/changed since its interrupted read/);
+    expect(rerunFile.rowsRead).toBe(40_000);
+  }, 180_000);
+});
+
+describe('--from heap on a bucket prefix', () => {
+  it('reads the manifests under the prefix and stages the objects they list exactly as the same folder on disk', async () => {
+    const dir = tempDir();
+    const folder = join(dir, 'heap');
+    mkdirSync(folder);
+    writeHeapFolder(folder);
+    await moto.createBucket('heap-bucket');
+    await uploadFolder('heap-bucket', folder, 'connect/');
+    const fromBucket = await stage(dir, 'bucket.db', ['--from', 'heap', 's3://heap-bucket/connect', '--json']);
+    expect(fromBucket.code, fromBucket.stderr).toBe(0);
+    const fromDisk = await stage(dir, 'disk.db', ['--from', 'heap', folder, '--json']);
+    expect(fromDisk.code, fromDisk.stderr).toBe(0);
+    const bucketSummary = JSON.parse(fromBucket.stdout);
+    const diskSummary = JSON.parse(fromDisk.stdout);
+    expect(bucketSummary.files.map((f: { path: string }) => f.path)).toEqual(
+      diskSummary.files.map((f: { path: string }) => `s3://heap-bucket/connect/${relative(folder, f.path).split('\\').join('/')}`),
+    );
+    expect(bucketSummary.totals).toEqual(diskSummary.totals);
+    expect(fromBucket.stderr).toContain('sync_3 not read');
+    expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
+  }, 120_000);
+
+  it('names a listed object that is missing, and refuses a prefix that is not a Heap folder', async () => {
+    const dir = tempDir();
+    const folder = join(dir, 'heap');
+    mkdirSync(folder);
+    writeHeapFolder(folder);
+    await moto.createBucket('heap-missing');
+    const keys = await uploadFolder('heap-missing', folder, '');
+    const users = keys.find((key) => key.startsWith('sync_2/users/'))!;
+    await moto.remove('heap-missing', users);
+    const missing = await stage(dir, 'm.db', ['--from', 'heap', 's3://heap-missing/']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain(`1 Heap data files the manifests list are missing: s3://heap-missing/${users} (listed by manifests/sync_2.json)`);
+    await moto.put('heap-missing', 'other/x.json', '{}');
+    const notHeap = await stage(dir, 'm.db', ['--from', 'heap', 's3://heap-missing/other/']);
+    expect(notHeap.code).toBe(3);
+    expect(notHeap.stderr).toContain('s3://heap-missing/other/: not a Heap Connect folder');
+  }, 60_000);
+});
