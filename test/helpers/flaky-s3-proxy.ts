@@ -69,3 +69,13 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
       }),
   };
 }
+
+/** `run` given a proxy's address, the proxy closed however it ends; with every request it saw. */
+export async function throughProxy<T>(target: string, options: FlakyProxyOptions, run: (url: string) => Promise<T>): Promise<{ value: T; seen: FlakyProxy['seen'] }> {
+  const proxy = await startFlakyProxy(target, options);
+  try {
+    return { value: await run(proxy.url), seen: proxy.seen };
+  } finally {
+    await proxy.close();
+  }
+}

@@ -4,6 +4,7 @@
  * Buckets and objects are made through the AWS SDK the code under test uses.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer } from 'node:net';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
@@ -74,4 +75,16 @@ export async function startMoto(): Promise<MotoServer> {
       await exited;
     },
   };
+}
+
+/** moto started before the test file's tests and stopped after them: the server, once started. */
+export function useMoto(): () => MotoServer {
+  let moto: MotoServer | undefined;
+  beforeAll(async () => {
+    moto = await startMoto();
+  }, 60_000);
+  afterAll(async () => {
+    await moto?.stop();
+  });
+  return () => moto!;
 }

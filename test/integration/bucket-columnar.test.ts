@@ -8,28 +8,26 @@
  */
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { BUCKET_RETRY_POLICY } from '../../src/buckets/bucket-calls.js';
+import { listObjects } from '../../src/buckets/bucket-listing.js';
+import { ObjectWindow } from '../../src/buckets/object-window.js';
+import { createS3Calls } from '../../src/buckets/s3-client.js';
 import { type AvroSchema, writeAvro } from '../helpers/avro-writer.js';
 import { writeParquet } from '../helpers/duckdb.js';
-import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { throughProxy } from '../helpers/flaky-s3-proxy.js';
 import { writeHeapFolder } from '../helpers/heap-layout.js';
-import { startMoto, type MotoServer } from '../helpers/moto-server.js';
+import { MOTO_KEYS, useMoto } from '../helpers/moto-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { testClock } from '../helpers/test-clock.js';
 
 const tempDir = useTempDir();
-let moto: MotoServer;
-
-beforeAll(async () => {
-  moto = await startMoto();
-}, 60_000);
-afterAll(async () => {
-  await moto?.stop();
-});
+const motoServer = useMoto();
 
 async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
-  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...moto.env, ...env } });
+  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...motoServer().env, ...env } });
   expect(result.stderr).not.toMatch(/\n\s+at /);
   return result;
 }
@@ -79,7 +77,7 @@ async function uploadFolder(bucket: string, root: string, prefix: string): Promi
     }
   };
   walk(root);
-  for (const key of keys) await moto.put(bucket, `${prefix}${key}`, readFileSync(join(root, key)));
+  for (const key of keys) await motoServer().put(bucket, `${prefix}${key}`, readFileSync(join(root, key)));
   return keys;
 }
 
@@ -91,15 +89,11 @@ describe('Parquet and Avro objects of a bucket', () => {
     // One larger than a small object and than the footer's first read; one small enough to be fetched whole once.
     await writeEventsParquet(join(local, '2024-01-01T00:00:00-0.parquet.zst'), 30_000);
     await writeEventsParquet(join(local, '2024-01-01T00:00:00-1.parquet.zst'), 300);
-    await moto.createBucket('pq-objects');
+    await motoServer().createBucket('pq-objects');
     await uploadFolder('pq-objects', local, 'exports/');
-    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
-    let fromBucket;
-    try {
-      fromBucket = await stage(dir, 'bucket.db', ['s3://pq-objects/exports/', '--from', 'posthog', '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
-    } finally {
-      await proxy.close();
-    }
+    const { value: fromBucket, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) =>
+      stage(dir, 'bucket.db', ['s3://pq-objects/exports/', '--from', 'posthog', '--json'], { AWS_ENDPOINT_URL_S3: url }),
+    );
     expect(fromBucket.code, fromBucket.stderr).toBe(0);
     const fromDisk = await stage(dir, 'disk.db', [local, '--from', 'posthog', '--json']);
     expect(fromDisk.code, fromDisk.stderr).toBe(0);
@@ -109,11 +103,11 @@ describe('Parquet and Avro objects of a bucket', () => {
     expect(summary.totals.rowsRead).toBe(30_300);
     expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
     // The larger object: its first four bytes, its footer, then its row groups, each read by range and naming the ETag it was listed with.
-    const gets = proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('-0.parquet.zst'));
+    const gets = seen.filter((r) => r.method === 'GET' && r.url.includes('-0.parquet.zst'));
     expect(gets.map((r) => r.range)).toEqual(['bytes=0-3', expect.stringMatching(/^bytes=[1-9]\d*-$/), 'bytes=4-']);
     for (const get of gets) expect(get.ifMatch).toMatch(/^"\w+"$/);
     // The small one is fetched once, whole.
-    expect(proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('-1.parquet.zst'))).toEqual([{ method: 'GET', url: expect.any(String), range: undefined, ifMatch: expect.any(String) }]);
+    expect(seen.filter((r) => r.method === 'GET' && r.url.includes('-1.parquet.zst'))).toEqual([{ method: 'GET', url: expect.any(String), range: undefined, ifMatch: expect.any(String) }]);
     const objects = readStaging(join(dir, 'bucket.db'), (db) => db.prepare('SELECT key, etag FROM bucket_objects ORDER BY key').all());
     expect(objects).toEqual([
       { key: 'exports/2024-01-01T00:00:00-0.parquet.zst', etag: gets[0]!.ifMatch },
@@ -125,17 +119,14 @@ describe('Parquet and Avro objects of a bucket', () => {
     const dir = tempDir();
     const file = join(dir, 'events.avro');
     writeAvro(file, AVRO_EVENT, avroRows(3_000), { codec: 'deflate', blockRecords: 64 });
-    await moto.createBucket('avro-objects');
-    await moto.put('avro-objects', 'tables/events.avro', readFileSync(file));
-    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0, cut: { keySuffix: 'events.avro', afterBytes: Math.floor(statSync(file).size / 2) } });
-    let fromBucket;
-    try {
-      fromBucket = await stage(dir, 'bucket.db', ['s3://avro-objects/tables/', '--from', 'avro', '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
-    } finally {
-      await proxy.close();
-    }
+    await motoServer().createBucket('avro-objects');
+    await motoServer().put('avro-objects', 'tables/events.avro', readFileSync(file));
+    const cut = { keySuffix: 'events.avro', afterBytes: Math.floor(statSync(file).size / 2) };
+    const { value: fromBucket, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0, cut }, (url) =>
+      stage(dir, 'bucket.db', ['s3://avro-objects/tables/', '--from', 'avro', '--json'], { AWS_ENDPOINT_URL_S3: url }),
+    );
     expect(fromBucket.code, fromBucket.stderr).toBe(0);
-    expect(proxy.seen.some((r) => /^bytes=[1-9]\d*-$/.test(r.range ?? ''))).toBe(true);
+    expect(seen.some((r) => /^bytes=[1-9]\d*-$/.test(r.range ?? ''))).toBe(true);
     const fromDisk = await stage(dir, 'disk.db', [file, '--from', 'avro', '--json']);
     expect(fromDisk.code, fromDisk.stderr).toBe(0);
     expect(JSON.parse(fromBucket.stdout).totals).toMatchObject({ rowsRead: 3_000, rejected: 60 });
@@ -146,8 +137,8 @@ describe('Parquet and Avro objects of a bucket', () => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     await writeEventsParquet(file, 40_000, 4_096, 'x');
-    await moto.createBucket('pq-kill');
-    await moto.put('pq-kill', 'big/events.parquet', readFileSync(file));
+    await motoServer().createBucket('pq-kill');
+    await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const args = ['s3://pq-kill/big/', '--from', 'parquet', '--workers', '0'];
     const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killed.signal).toBe('SIGKILL');
@@ -162,11 +153,11 @@ describe('Parquet and Avro objects of a bucket', () => {
 
     // Killed again part-way through another version, then the object replaced: the footer differs, so the read starts over.
     await writeEventsParquet(file, 40_000, 4_096, 'y');
-    await moto.put('pq-kill', 'big/events.parquet', readFileSync(file));
+    await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const killedAgain = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killedAgain.signal).toBe('SIGKILL');
     await writeEventsParquet(file, 40_000, 4_096, 'z');
-    await moto.put('pq-kill', 'big/events.parquet', readFileSync(file));
+    await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const rerun = await stage(dir, 'm.db', [...args, '--json', '--replace-changed']);
     expect(rerun.code, rerun.stderr).toBe(0);
     const rerunFile = JSON.parse(rerun.stdout).files[0];
@@ -181,7 +172,7 @@ describe('--from heap on a bucket prefix', () => {
     const folder = join(dir, 'heap');
     mkdirSync(folder);
     writeHeapFolder(folder);
-    await moto.createBucket('heap-bucket');
+    await motoServer().createBucket('heap-bucket');
     await uploadFolder('heap-bucket', folder, 'connect/');
     const fromBucket = await stage(dir, 'bucket.db', ['--from', 'heap', 's3://heap-bucket/connect', '--json']);
     expect(fromBucket.code, fromBucket.stderr).toBe(0);
@@ -202,16 +193,44 @@ describe('--from heap on a bucket prefix', () => {
     const folder = join(dir, 'heap');
     mkdirSync(folder);
     writeHeapFolder(folder);
-    await moto.createBucket('heap-missing');
+    await motoServer().createBucket('heap-missing');
     const keys = await uploadFolder('heap-missing', folder, '');
     const users = keys.find((key) => key.startsWith('sync_2/users/'))!;
-    await moto.remove('heap-missing', users);
+    await motoServer().remove('heap-missing', users);
     const missing = await stage(dir, 'm.db', ['--from', 'heap', 's3://heap-missing/']);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain(`1 Heap data files the manifests list are missing: s3://heap-missing/${users} (listed by manifests/sync_2.json)`);
-    await moto.put('heap-missing', 'other/x.json', '{}');
+    await motoServer().put('heap-missing', 'other/x.json', '{}');
     const notHeap = await stage(dir, 'm.db', ['--from', 'heap', 's3://heap-missing/other/']);
     expect(notHeap.code).toBe(3);
     expect(notHeap.stderr).toContain('s3://heap-missing/other/: not a Heap Connect folder');
+  }, 60_000);
+});
+
+describe('an object read by ranges for the Parquet reader', () => {
+  it("serves the reader's ranges from windows (one GET each, one window held), and fails naming the object once it changed", async () => {
+    await motoServer().createBucket('window-reads');
+    const body = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i % 251));
+    await motoServer().put('window-reads', 'o.bin', body);
+    const { value, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, async (endpointUrl) => {
+      const calls = createS3Calls({ endpointUrl, region: 'us-east-1', credentials: MOTO_KEYS, requestTimeoutMs: 30_000 });
+      try {
+        const context = { calls, clock: testClock(), policy: BUCKET_RETRY_POLICY, endpoint: endpointUrl };
+        const { objects } = await listObjects(context, 's3://window-reads/o.bin', []);
+        const window = new ObjectWindow(context, { bucket: 'window-reads', url: 's3://window-reads/o.bin', object: objects[0]! }, undefined, undefined, 1_000);
+        const parts = await Promise.all([window.slice(100, 300), window.slice(300, 900), window.slice(950, 1_200), window.slice(2_000, 5_000)]);
+        await motoServer().put('window-reads', 'o.bin', Buffer.concat([body, body]));
+        const changed = await window.slice(6_000, 6_100).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        return { parts: parts.map((part) => Buffer.from(part)), changed };
+      } finally {
+        calls.close();
+      }
+    });
+    expect(value.parts).toEqual([body.subarray(100, 300), body.subarray(300, 900), body.subarray(950, 1_200), body.subarray(2_000, 5_000)]);
+    expect(seen.filter((r) => r.url.includes('x-id=GetObject')).map((r) => r.range)).toEqual(['bytes=100-1099', 'bytes=950-1949', 'bytes=2000-4999', 'bytes=6000-6999']);
+    expect(value.changed?.message).toBe('s3://window-reads/o.bin: the object changed while it was being read (its ETag is not the one listed)');
   }, 60_000);
 });

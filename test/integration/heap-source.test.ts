@@ -179,12 +179,4 @@ describe('export-source --from heap', () => {
     expect(result.stderr).toContain('(listed by manifests/sync_2.json)');
     expect(result.stderr).not.toContain('    at ');
   });
-
-  it('refuses a bucket address, saying how to read it', async () => {
-    const target = stagingIn(tempDir());
-    const result = await runCli(['export-source', '--from', 'heap', 's3://heap-rs3-example/', '--staging', target.staging], { cwd: target.dir });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--from heap reads a local folder; s3://heap-rs3-example/ is a bucket address');
-    expect(result.stderr).toContain('aws s3 sync');
-  });
 });
