@@ -90,14 +90,14 @@ class BlockScanner {
   }
 }
 
-/** Reads the object through once (`fetched`: a small object's bytes, fetched whole already): its header, its blocks' counts and places, its digest. */
-export async function scanAvroObject(context: BucketContext, address: ObjectAddress, fetched?: Buffer): Promise<ScannedAvro> {
+/** Reads the object's bytes (from its start) through once: its header, its blocks' counts and places, its digest. */
+export async function scanAvroObject(address: ObjectAddress, bytes: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<ScannedAvro> {
   const hash = createHash('sha256');
   let head: Buffer[] = [];
   let headBytes = 0;
   let header: ReturnType<typeof parseHeader> | undefined;
   let scanner: BlockScanner | undefined;
-  for await (const chunk of fetched === undefined ? objectChunks(context, address) : [fetched]) {
+  for await (const chunk of bytes) {
     hash.update(chunk);
     if (scanner !== undefined) {
       scanner.push(chunk);

@@ -85,15 +85,53 @@ export class SmallObjects {
   }
 }
 
+/** An object's bytes from its start, its first few read already: what it is (Parquet, Avro, text) is told before it is read. */
+export interface ObjectStart {
+  /** At least the bytes asked for (all of them when the object is shorter). */
+  head: Buffer;
+  /** Every byte from the start, `head` first: to be read once, or closed. */
+  bytes: AsyncIterable<Buffer>;
+  close(): Promise<void>;
+}
+
+/** Starts reading the object from its start, up to `count` bytes read: the GET that looks at its head goes on as its read. */
+export async function objectStart(context: BucketContext, address: ObjectAddress, count: number): Promise<ObjectStart> {
+  const chunks = objectChunks(context, address)[Symbol.asyncIterator]();
+  const first: Buffer[] = [];
+  let got = 0;
+  while (got < count) {
+    const next = await chunks.next();
+    if (next.done === true) break;
+    first.push(next.value);
+    got += next.value.length;
+  }
+  async function* bytes(): AsyncIterable<Buffer> {
+    try {
+      yield* first;
+      for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) yield next.value;
+    } finally {
+      await chunks.return?.();
+    }
+  }
+  return { head: Buffer.concat(first), bytes: bytes(), close: async () => void (await chunks.return?.()) };
+}
+
 /**
- * Opens the object's bytes from the start, as files are opened (see sources/byte-head.ts):
- * `fetched`, a small object's bytes fetched whole (SmallObjects), serve its first two opens.
+ * Opens the object's bytes from the start, as files are opened (see sources/byte-head.ts). Its
+ * first open is `started` when given (a read begun to look at its head), or `fetched`, a small
+ * object's bytes fetched whole (SmallObjects), which serve its first two opens.
  */
-export function objectByteSource(context: BucketContext, address: ObjectAddress, small?: SmallObjects, fetched?: Buffer): () => Promise<NodeJS.ReadableStream> {
+export function objectByteSource(context: BucketContext, address: ObjectAddress, small?: SmallObjects, fetched?: Buffer, started?: AsyncIterable<Buffer>): () => Promise<NodeJS.ReadableStream> {
   let kept = fetched;
+  let first = started;
   let opens = 0;
   return async () => {
     opens++;
+    if (first !== undefined) {
+      const bytes = first;
+      first = undefined;
+      return Readable.from(bytes, { objectMode: false });
+    }
     if (kept === undefined) return Readable.from(objectChunks(context, address), { objectMode: false });
     const bytes = kept;
     // The second open is the read: after it the object is fetched again if ever needed.

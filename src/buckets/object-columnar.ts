@@ -12,28 +12,16 @@ import { avroFileOf } from '../sources/columnar/avro-file.js';
 import { isParquet, openParquetBytes } from '../sources/columnar/parquet-file.js';
 import { rowText, type RowGroups } from '../sources/columnar/parquet-input.js';
 import type { SourceInput } from '../sources/source-input.js';
-import { withRetries, type BucketContext } from './bucket-calls.js';
+import type { BucketContext } from './bucket-calls.js';
 import { scanAvroObject, ObjectStream } from './object-avro.js';
-import type { ObjectAddress } from './object-bytes.js';
+import type { ObjectAddress, ObjectStart } from './object-bytes.js';
 import { ObjectWindow } from './object-window.js';
 
 export type ColumnarKind = 'parquet' | 'avro';
 
-/** The kind told by the object's first four bytes (`head` when they were read already, else a ranged read of them). */
-export async function columnarKind(context: BucketContext, address: ObjectAddress, head?: Buffer): Promise<ColumnarKind | undefined> {
-  const { bucket, url, object } = address;
-  if (object.sizeBytes < 4) return undefined;
-  let first = head;
-  if (first === undefined) {
-    const answer = await withRetries(context, { type: 'read', bucket, url }, () =>
-      context.calls.getObject(bucket, object.key, { startByte: 0, endByte: 4, etag: object.etag || undefined }, context.signal),
-    );
-    object.versionId ??= answer.versionId;
-    const parts: Buffer[] = [];
-    for await (const chunk of answer.body) parts.push(chunk as Buffer);
-    first = Buffer.concat(parts);
-  }
-  return isParquet(first) ? 'parquet' : isAvro(first) ? 'avro' : undefined;
+/** The kind told by an object's first four bytes, as a file's is. */
+export function columnarKind(head: Uint8Array): ColumnarKind | undefined {
+  return isParquet(head) ? 'parquet' : isAvro(head) ? 'avro' : undefined;
 }
 
 /** A read of the object's rows that failed because of the bucket is that failure (its exit code and hints), not a file that cannot be read. */
@@ -45,14 +33,17 @@ async function asBucketFailure<T>(window: { failure: Error | undefined }, run: (
   }
 }
 
-/** A small object's bytes fetched whole when it was opened, and what takes them back once read. */
-export interface FetchedObject {
-  bytes: Buffer;
-  release(bytes: Buffer): void;
-}
+/**
+ * How the object was begun: a small object's bytes fetched whole (and what takes them back once
+ * read), or a read from its start whose head was looked at (closed, or read on by Avro's scan).
+ */
+export type ObjectBegun = { type: 'fetched'; bytes: Buffer; release(bytes: Buffer): void } | { type: 'started'; start: ObjectStart };
 
 /** A Parquet object: its footer read now, its row groups when read. */
-async function parquetGroups(context: BucketContext, address: ObjectAddress, fetched: FetchedObject | undefined): Promise<RowGroups> {
+async function parquetGroups(context: BucketContext, address: ObjectAddress, begun: ObjectBegun): Promise<RowGroups> {
+  // Parquet is read from its end: a read begun at its start is let go.
+  if (begun.type === 'started') await begun.start.close();
+  const fetched = begun.type === 'fetched' ? begun : undefined;
   const window = new ObjectWindow(context, address, fetched?.bytes, fetched?.release);
   const parquet = await asBucketFailure(window, () => openParquetBytes(window, address.url, address.object.sizeBytes));
   return {
@@ -69,9 +60,9 @@ async function parquetGroups(context: BucketContext, address: ObjectAddress, fet
 }
 
 /** An Avro object: read through once now (its blocks and digest), its blocks streamed when read. */
-async function avroGroups(context: BucketContext, address: ObjectAddress, fetched: FetchedObject | undefined): Promise<RowGroups> {
-  const scanned = await scanAvroObject(context, address, fetched?.bytes);
-  if (fetched !== undefined) fetched.release(fetched.bytes);
+async function avroGroups(context: BucketContext, address: ObjectAddress, begun: ObjectBegun): Promise<RowGroups> {
+  const scanned = await scanAvroObject(address, begun.type === 'fetched' ? [begun.bytes] : begun.start.bytes);
+  if (begun.type === 'fetched') begun.release(begun.bytes);
   const avro = avroFileOf(avroContainerOf(scanned.metadata, scanned.blocks, address.url, new ObjectStream(context, address)), address.url);
   return { kind: 'avro', key: scanned.digest, rowGroupRows: avro.blockRecords, columns: avro.columns, rowGroup: (index) => avro.block(index), close: () => avro.close() };
 }
@@ -80,14 +71,8 @@ async function avroGroups(context: BucketContext, address: ObjectAddress, fetche
  * The object as a source input. Its fingerprint once read is its key: a Parquet object's footer
  * digest (its bytes are read by ranges, never all in a row), an Avro object's digest.
  */
-export async function openColumnarObject(
-  context: BucketContext,
-  address: ObjectAddress,
-  kind: ColumnarKind,
-  fetched: FetchedObject | undefined,
-  reopen: () => Promise<SourceInput>,
-): Promise<SourceInput> {
-  const groups = kind === 'parquet' ? await parquetGroups(context, address, fetched) : await avroGroups(context, address, fetched);
+export async function openColumnarObject(context: BucketContext, address: ObjectAddress, kind: ColumnarKind, begun: ObjectBegun, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
+  const groups = kind === 'parquet' ? await parquetGroups(context, address, begun) : await avroGroups(context, address, begun);
   let done = false;
   async function* text(fromRow: number): AsyncIterable<string> {
     try {

@@ -16,8 +16,8 @@ import { folderUrl, listFolder, readFolderText } from './bucket-folder.js';
 import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
 import { isZipKey, openZipObject } from './object-zip.js';
-import { columnarKind, openColumnarObject } from './object-columnar.js';
-import { objectByteSource, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
+import { columnarKind, openColumnarObject, type ObjectBegun } from './object-columnar.js';
+import { objectByteSource, objectStart, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
 
 export { isBucketUrl } from './bucket-url.js';
@@ -118,15 +118,16 @@ export class BucketSources {
 async function openObject(context: BucketContext, small: SmallObjects | undefined, address: ObjectAddress, options: OpenOptions): Promise<SourceInput> {
   const { url } = address;
   try {
-    // A small object is fetched whole at once: its first bytes tell Parquet and Avro without a request of their own.
+    // A small object is fetched whole at once, a larger one's read begun: its first bytes tell Parquet and Avro from text, as a file's do.
     const fetched = await small?.fetch(context, address);
-    const kind = await columnarKind(context, address, fetched);
+    const started = fetched === undefined ? await objectStart(context, address, 4) : undefined;
+    const kind = columnarKind(fetched ?? started!.head);
     if (kind !== undefined) {
-      const whole = fetched === undefined ? undefined : { bytes: fetched, release: (bytes: Buffer) => small!.release(bytes) };
-      return await openColumnarObject(context, address, kind, whole, async () => openObject(context, undefined, address, options));
+      const begun: ObjectBegun = fetched !== undefined ? { type: 'fetched', bytes: fetched, release: (bytes) => small!.release(bytes) } : { type: 'started', start: started! };
+      return await openColumnarObject(context, address, kind, begun, async () => openObject(context, undefined, address, options));
     }
     // The signal ends reads of streams only; an object's reads end by themselves.
-    const { bomBytes, ...text } = await openText(objectByteSource(context, address, small, fetched), url, { ...options, signal: undefined });
+    const { bomBytes, ...text } = await openText(objectByteSource(context, address, small, fetched, started?.bytes), url, { ...options, signal: undefined });
     const input: SourceInput = { path: url, displayName: url, sizeBytes: address.object.sizeBytes, ...text };
     // A gzip object's bytes at a point cannot be decompressed without those before: it is read again from its start.
     if (!text.compressed && text.encoding === 'utf-8' && address.object.etag !== '') input.rangedText = rangedText(context, address, bomBytes);
