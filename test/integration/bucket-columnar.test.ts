@@ -166,6 +166,35 @@ describe('Parquet and Avro objects of a bucket', () => {
   }, 180_000);
 });
 
+describe('an Avro object killed part-way', () => {
+  it('resumes at the block of its last piece by one ranged GET from that block, and stages what a clean run stages', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'big.avro');
+    writeAvro(
+      file,
+      AVRO_EVENT,
+      avroRows(40_000).map((row, i) => ({ ...row, note: `${row.note} ${'x'.repeat(40)} ${i}` })),
+      { codec: 'snappy', blockRecords: 500 },
+    );
+    await motoServer().createBucket('avro-kill');
+    await motoServer().put('avro-kill', 'big/events.avro', readFileSync(file));
+    const args = ['s3://avro-kill/big/', '--from', 'avro', '--workers', '0'];
+    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
+    expect(line).toBeGreaterThan(1);
+    const { value: resumed, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) => stage(dir, 'm.db', [...args, '--json'], { AWS_ENDPOINT_URL_S3: url }));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
+    // The object is read through once when opened (its blocks and digest), then from the block holding the next row on.
+    const gets = seen.filter((r) => r.url.includes('x-id=GetObject'));
+    expect(gets.map((r) => r.range)).toEqual([undefined, expect.stringMatching(/^bytes=[1-9]\d*-$/)]);
+    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+  }, 120_000);
+});
+
 describe('--from heap on a bucket prefix', () => {
   it('reads the manifests under the prefix and stages the objects they list exactly as the same folder on disk', async () => {
     const dir = tempDir();
