@@ -40,6 +40,15 @@ function contents(staging: string) {
   }));
 }
 
+/** A run into m.db killed after its second piece; the line its read had reached. */
+async function killedPartWay(dir: string, args: string[]): Promise<number> {
+  const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+  expect(killed.signal).toBe('SIGKILL');
+  const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
+  expect(line).toBeGreaterThan(1);
+  return line;
+}
+
 /** Rows of a table of events, a few of them bad (no distinct_id), `groupRows` to a row group. */
 async function writeEventsParquet(path: string, rows: number, groupRows = 2048, note = 'n'): Promise<void> {
   await writeParquet(
@@ -140,10 +149,7 @@ describe('Parquet and Avro objects of a bucket', () => {
     await motoServer().createBucket('pq-kill');
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const args = ['s3://pq-kill/big/', '--from', 'parquet', '--workers', '0'];
-    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
-    expect(killed.signal).toBe('SIGKILL');
-    const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
-    expect(line).toBeGreaterThan(1);
+    const line = await killedPartWay(dir, args);
     const resumed = await stage(dir, 'm.db', [...args, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
@@ -179,10 +185,7 @@ describe('an Avro object killed part-way', () => {
     await motoServer().createBucket('avro-kill');
     await motoServer().put('avro-kill', 'big/events.avro', readFileSync(file));
     const args = ['s3://avro-kill/big/', '--from', 'avro', '--workers', '0'];
-    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
-    expect(killed.signal).toBe('SIGKILL');
-    const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
-    expect(line).toBeGreaterThan(1);
+    const line = await killedPartWay(dir, args);
     const { value: resumed, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) => stage(dir, 'm.db', [...args, '--json'], { AWS_ENDPOINT_URL_S3: url }));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
