@@ -5,14 +5,15 @@
 // Formats: csv (flat columns and a small JSON properties column), csv-nested (nested JSON
 // properties, quoted line ends), jsonl, mixpanel (raw export lines), amplitude (a zip of hourly
 // gzipped JSON-lines files, as its Export API gives), posthog (batch-export lines), posthog-parquet
-// (a batch export in Parquet, zstd; bench/generate-parquet.mjs).
+// (a batch export in Parquet, zstd; bench/generate-parquet.mjs), avro (the same rows in an Avro
+// file, deflate; bench/generate-avro.mjs, read with --from avro).
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { zipDirectory, zipEntryHeaders } from '../scripts/zip-writer.mjs';
 import { amplitudeRows, csvNestedRows, CSV_NESTED_HEADER, jsonlRows, KINDS, mixpanelRows, posthogRows, SPAN_MS, START_MS } from './lib/source-rows.mjs';
 
-const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog', 'posthog-parquet'];
+const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog', 'posthog-parquet', 'avro'];
 
 const args = process.argv.slice(2);
 const formatAt = args.findIndex((a) => a === '--format' || a.startsWith('--format='));
@@ -29,6 +30,13 @@ if (format === 'posthog-parquet') {
   // Written by DuckDB, loaded only for this format.
   const { generateParquet } = await import('./generate-parquet.mjs');
   const expect = await generateParquet(out, total);
+  writeFileSync(`${out}.meta.json`, `${JSON.stringify({ format, events: total, files: 1, expect: { ...counts, ...expect } })}\n`);
+  process.exit(0);
+}
+if (format === 'avro') {
+  // Written by the project's own Avro writer (not avsc, the reader), loaded only for this format.
+  const { generateAvro } = await import('./generate-avro.mjs');
+  const expect = await generateAvro(out, total);
   writeFileSync(`${out}.meta.json`, `${JSON.stringify({ format, events: total, files: 1, expect: { ...counts, ...expect } })}\n`);
   process.exit(0);
 }

@@ -9,9 +9,9 @@ export const STEPS = ['floor', 'export', 'bucket', 'import', 'peer', 'status'];
 /**
  * The source formats, each generated with a fixed seed (bench/generate-source.mjs): the flat
  * CSV of the earlier runs, a CSV with nested JSON properties and quoted line ends, plain JSON
- * lines, and the vendors' exports. Import and the peer run on the two CSVs (flat and nested).
+ * lines, the vendors' exports, and the PostHog batch-export shape in Parquet and in Avro. Import and the peer run on the two CSVs (flat and nested).
  */
-export const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog', 'posthog-parquet'];
+export const FORMATS = ['csv', 'csv-nested', 'jsonl', 'mixpanel', 'amplitude', 'posthog', 'posthog-parquet', 'avro'];
 
 export const DEFAULT_EVENTS = 1_000_000;
 /**

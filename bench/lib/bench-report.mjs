@@ -10,6 +10,8 @@ export const TARGETS = {
   nestedCsvVsFloor: 0.6,
   /** A PostHog batch export in Parquet: within 2x of a bare hyparquet pass (issue 30). */
   parquetVsFloor: 0.5,
+  /** The same rows in an Avro file: within 2x of a bare avsc pass (issue 30). */
+  avroVsFloor: 0.5,
   importEventsPerSec: 150_000,
   importVsPeer: 10,
   peakRssBytes: 300e6,
@@ -30,6 +32,7 @@ export const FLOORS = {
   amplitude: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
   posthog: { floor: 'JSON.parse floor', min: TARGETS.exportVsFloor },
   'posthog-parquet': { floor: 'hyparquet floor', min: TARGETS.parquetVsFloor },
+  avro: { floor: 'avsc floor', min: TARGETS.avroVsFloor },
 };
 
 export const FILE_HEADER = `# Benchmarks

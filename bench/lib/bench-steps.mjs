@@ -24,7 +24,7 @@ import { startSandbox } from './sandbox-process.mjs';
  * @property {string} imported
  */
 
-const EXTENSIONS = { csv: 'csv', 'csv-nested': 'csv', jsonl: 'jsonl', mixpanel: 'jsonl', amplitude: 'zip', posthog: 'jsonl', 'posthog-parquet': 'parquet.zst' };
+const EXTENSIONS = { csv: 'csv', 'csv-nested': 'csv', jsonl: 'jsonl', mixpanel: 'jsonl', amplitude: 'zip', posthog: 'jsonl', 'posthog-parquet': 'parquet.zst', avro: 'avro' };
 
 /**
  * @param {string} work
@@ -74,9 +74,12 @@ export function parseJson(stdout, label) {
   }
 }
 
-/** @param {BenchPaths} p @param {FormatFiles} f the bare pass: csv-parse for the CSVs, hyparquet for Parquet, readline and JSON.parse for the rest */
+/** The bare pass over each format's file: csv-parse for the CSVs, hyparquet for Parquet, avsc for Avro, readline and JSON.parse for the rest. */
+const FLOOR_SCRIPTS = { csv: 'csv-parse-floor.mjs', 'csv-nested': 'csv-parse-floor.mjs', 'posthog-parquet': 'parquet-floor.mjs', avro: 'avro-floor.mjs' };
+
+/** @param {BenchPaths} p @param {FormatFiles} f */
 export async function floorStep(p, f) {
-  const script = f.format === 'csv' || f.format === 'csv-nested' ? 'csv-parse-floor.mjs' : f.format === 'posthog-parquet' ? 'parquet-floor.mjs' : 'json-parse-floor.mjs';
+  const script = FLOOR_SCRIPTS[/** @type {keyof typeof FLOOR_SCRIPTS} */ (f.format)] ?? 'json-parse-floor.mjs';
   const m = await measureNode([join(p.root, 'bench', script), f.source], { label: `${f.format} floor` });
   return { rows: parseJson(m.stdout, `${f.format} floor`).rows, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes };
 }

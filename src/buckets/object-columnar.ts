@@ -10,7 +10,8 @@ import { MigrateError } from '../errors.js';
 import { avroContainerOf, isAvro } from '../sources/columnar/avro-container.js';
 import { avroFileOf } from '../sources/columnar/avro-file.js';
 import { isParquet, openParquetBytes } from '../sources/columnar/parquet-file.js';
-import { rowText, type RowGroups } from '../sources/columnar/parquet-input.js';
+import type { KeyedRowGroups } from '../sources/columnar/parquet-input.js';
+import { rowText } from '../sources/columnar/row-text.js';
 import type { SourceInput } from '../sources/source-input.js';
 import type { BucketContext } from './bucket-calls.js';
 import { scanAvroObject, ObjectStream } from './object-avro.js';
@@ -40,7 +41,7 @@ async function asBucketFailure<T>(window: { failure: Error | undefined }, run: (
 export type ObjectBegun = { type: 'fetched'; bytes: Buffer; release(bytes: Buffer): void } | { type: 'started'; start: ObjectStart };
 
 /** A Parquet object: its footer read now, its row groups when read. */
-async function parquetGroups(context: BucketContext, address: ObjectAddress, begun: ObjectBegun): Promise<RowGroups> {
+async function parquetGroups(context: BucketContext, address: ObjectAddress, begun: ObjectBegun): Promise<KeyedRowGroups> {
   // Parquet is read from its end: a read begun at its start is let go.
   if (begun.type === 'started') await begun.start.close();
   const fetched = begun.type === 'fetched' ? begun : undefined;
@@ -60,7 +61,7 @@ async function parquetGroups(context: BucketContext, address: ObjectAddress, beg
 }
 
 /** An Avro object: read through once now (its blocks and digest), its blocks streamed when read. */
-async function avroGroups(context: BucketContext, address: ObjectAddress, begun: ObjectBegun): Promise<RowGroups> {
+async function avroGroups(context: BucketContext, address: ObjectAddress, begun: ObjectBegun): Promise<KeyedRowGroups> {
   const scanned = await scanAvroObject(address, begun.type === 'fetched' ? [begun.bytes] : begun.start.bytes);
   if (begun.type === 'fetched') begun.release(begun.bytes);
   const avro = avroFileOf(avroContainerOf(scanned.metadata, scanned.blocks, address.url, new ObjectStream(context, address)), address.url);

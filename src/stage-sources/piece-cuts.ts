@@ -59,10 +59,13 @@ async function* textCuts(splitter: PieceSplitter, start: ReadStart): AsyncIterab
   yield splitter.end().map(cut);
 }
 
-/** The pieces of a UTF-8 JSON-lines file cut from its bytes. */
-async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean): AsyncIterable<Cut[]> {
-  const pieces = new BytePieces({ name, hashed: resumable });
-  const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: c.fingerprint, bytes: c.bytes, addChars: c.chars } });
+/**
+ * The pieces of a UTF-8 JSON-lines file cut from its bytes. A file with a key (a columnar
+ * file's, see SourceInput.resumable) is not hashed as it is read: its pieces record the key.
+ */
+async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean, key: string | undefined): AsyncIterable<Cut[]> {
+  const pieces = new BytePieces({ name, hashed: resumable && key === undefined });
+  const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: key ?? c.fingerprint, bytes: c.bytes, addChars: c.chars } });
   for await (const chunk of bytes) yield pieces.push(chunk).map(cut);
   yield pieces.end().map(cut);
 }
@@ -74,7 +77,7 @@ async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: 
  */
 export function pieceCuts(input: SourceInput, source: SourceFormat, splitter: PieceSplitter, start: ReadStart, bytePieces = true): AsyncIterable<Cut[]> {
   const bytes = bytePieces && source.layout === 'lines' && start.resume === undefined ? input.utf8Bytes : undefined;
-  return bytes === undefined ? textCuts(splitter, start) : byteCuts(bytes, input.displayName, start.resumable);
+  return bytes === undefined ? textCuts(splitter, start) : byteCuts(bytes, input.displayName, start.resumable, input.resumable?.key);
 }
 
 /** The point recorded once a piece is written, its text length known (see CutProgress); `chars` is the read's so far. */

@@ -196,6 +196,26 @@ describe('export-source --from avro', () => {
     expect(rejects[2]!.message).toContain('(block 3 of 3, row 10 of it)');
   });
 
+  it('reads a file of a MiB or more on its own thread, as UTF-8 bytes, with the same rejects and values', async () => {
+    const target = stagingIn(tempDir());
+    const file = join(target.dir, 'big.avro');
+    const long = (i: number) => `é🚀 ${i} ${'x'.repeat(1000)}`;
+    const rows = simpleRows(1500, (i) => (i === 9 || i === 1209 ? Buffer.from([0xff, 0x41]) : long(i)));
+    writeAvro(file, SIMPLE, rows, { codec: 'null', blockRecords: 500 });
+    expect(readFileSync(file).length).toBeGreaterThan(1024 * 1024);
+    const result = await exportSource(target, ['--from', 'avro', file]);
+    expect(result.totals).toMatchObject({ rowsRead: 1500, staged: 1498, rejected: 2 });
+    const rejects = await rejectsOf(target);
+    expect(rejects.map((r) => [r.line, r.reason, r.field])).toEqual([
+      [10, 'invalid_utf8', 'note'],
+      [1210, 'invalid_utf8', 'note'],
+    ]);
+    expect(rejects[1]!.message).toContain('(block 3 of 3, row 210 of it)');
+    const staged = readStagedEvents(target.staging);
+    expect(staged).toHaveLength(1498);
+    for (const event of staged) expect(event.properties.note).toBe(long(event.line - 1));
+  });
+
   it('refuses an Avro file under a text format or in a zip, a text file under --from avro, and a damaged file', async () => {
     const target = stagingIn(tempDir());
     const file = join(target.dir, 'events.avro');

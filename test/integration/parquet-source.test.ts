@@ -150,18 +150,22 @@ function contents(staging: string) {
 }
 
 describe('a Parquet file staged part-way, killed, then staged again', () => {
+  // The last: a file of 1 MiB or more (its notes are digests, which do not compress), decoded on a thread of its own.
+  const DIGESTS = `${['a', 'b', 'c', 'd', 'e', 'f'].map((salt) => `md5('${salt}' || i)`).join(' || ')} || ' ' || i`;
   it.each([
-    ['in-process', '0'],
-    ['on a worker thread', '1'],
-  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers) => {
+    ['in-process', '0', `repeat('n', 120) || ' ' || i`, 0],
+    ['on a worker thread', '1', `repeat('n', 120) || ' ' || i`, 0],
+    ['from a file decoded on its own thread', '1', DIGESTS, 1024 * 1024],
+  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, note, atLeastBytes) => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     // About 190 characters a row: three pieces; every 7,001st row has no event (rejected).
     await writeParquet(
       file,
       `SELECT CASE WHEN i % 7001 = 5 THEN NULL ELSE 'ev' || (i % 5) END AS event, 'user_' || (i % 997) AS distinct_id,
-      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, repeat('n', 120) || ' ' || i AS note FROM range(14000) t(i)`,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, ${note} AS note FROM range(14000) t(i)`,
     );
+    expect(readFileSync(file).length).toBeGreaterThanOrEqual(atLeastBytes);
     const stage = (staging: string, env: Record<string, string> = {}) =>
       runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env });
     const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });

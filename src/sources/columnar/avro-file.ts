@@ -10,9 +10,10 @@
  */
 import avro from 'avsc';
 import { InputError } from '../../errors.js';
+import type { RowGroup } from './row-group.js';
 import { openAvroContainer, type AvroContainer } from './avro-container.js';
-import { avroLine } from './avro-values.js';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, textOfBytes, type TimeUnit } from './columnar-values.js';
+import { pushAvroLine } from './avro-values.js';
+import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, rowKeys, textOfBytes, type TimeUnit } from './columnar-values.js';
 
 export { isAvro } from './avro-container.js';
 
@@ -150,8 +151,8 @@ export interface AvroFile {
   columns: string[];
   /** Records of each block, in order. */
   blockRecords: number[];
-  /** The records of one block, decoded, and each as a JSON object line when asked. */
-  block(index: number): Promise<{ rows: number; line(row: number): string }>;
+  /** The records of one block, decoded, and each pushed as a JSON object line when asked. */
+  block(index: number): Promise<RowGroup>;
   close(): Promise<void>;
 }
 
@@ -170,6 +171,7 @@ export function avroFileOf(container: AvroContainer, displayName: string): AvroF
   }
   if (!avro.Type.isType(type, 'record')) throw new InputError(`${displayName}: its Avro schema is not a record, so it has no columns`);
   const columns = (type as avro.types.RecordType).fields.map((field) => field.name);
+  const keys = rowKeys(columns);
   return {
     columns,
     blockRecords: container.blocks.map((block) => block.records),
@@ -183,11 +185,11 @@ export function avroFileOf(container: AvroContainer, displayName: string): AvroF
       }
       return {
         rows: records.length,
-        line(row) {
+        pushLine(row, parts) {
           const record = records[row] as Record<string, unknown>;
           // Each record is written once: it is released as soon as its line is made.
           records[row] = undefined;
-          return avroLine(columns, record);
+          pushAvroLine(parts, columns, keys, record);
         },
       };
     },

@@ -3,7 +3,7 @@
  * as base64 text (Avro bytes are any bytes, not text), records and maps as objects, arrays as
  * arrays. Pure: avro-file.ts decodes, this only reshapes what it decoded.
  */
-import { ExactNumeral, RawJson, writeRow } from './columnar-values.js';
+import { ExactNumeral, pushRow, RawJson, writeRow } from './columnar-values.js';
 
 /** `value` with every byte array in it written as base64 text. Recursive: bounded by the schema's nesting. */
 export function avroPlainValue(value: unknown): unknown {
@@ -14,6 +14,15 @@ export function avroPlainValue(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: avroPlainValue(item), enumerable: true, writable: true, configurable: true });
   return out;
+}
+
+/** Pushes one decoded record's JSON object line of its columns (their keys from rowKeys) onto `parts`. */
+export function pushAvroLine(parts: string[], columns: readonly string[], keys: readonly string[], record: Record<string, unknown>): void {
+  pushRow(
+    parts,
+    keys,
+    columns.map((name) => avroPlainValue(record[name])),
+  );
 }
 
 /** One decoded record as a JSON object line of its `columns` (its top-level fields). */

@@ -13,7 +13,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, RawJson, textOfBytes, writeRow } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, pushRow, RawJson, rowKeys, textOfBytes } from './columnar-values.js';
+import type { RowGroup } from './row-group.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -39,10 +40,10 @@ export interface ParquetFile {
   /** Rows of each row group, in order. */
   rowGroupRows: number[];
   /**
-   * The rows of one row group, decoded, and each as a JSON object line when asked: a row
-   * group's text is made a chunk at a time, never held whole.
+   * The rows of one row group, decoded, and each pushed as a JSON object line when asked: a
+   * row group's text is made a chunk at a time, never held whole.
    */
-  rowGroup(index: number): Promise<{ rows: number; line(row: number): string }>;
+  rowGroup(index: number): Promise<RowGroup>;
   close(): Promise<void>;
 }
 
@@ -146,32 +147,82 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   const columns = topLevelNames(metadata.schema);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
+  const keys = rowKeys(columns);
   return {
     columns,
     footerDigest,
     rowGroupRows,
     async rowGroup(index) {
       const rowStart = starts[index]!;
-      let rows: unknown[][] = [];
-      try {
-        await parquetRead({ file, metadata, compressors, parsers: PARSERS, utf8: false, rowStart, rowEnd: rowStart + rowGroupRows[index]!, onComplete: (read) => (rows = read) });
-      } catch (error) {
-        throw new InputError(`${displayName}: row group ${index + 1} cannot be read (${(error as Error).message})`);
-      }
+      const rows = rowGroupRows[index]!;
+      const values = await readColumns({ file, metadata, columns, rowStart, rows, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
+      const row: unknown[] = new Array(columns.length);
       return {
-        rows: rows.length,
-        line(row) {
-          const values = rows[row]!;
-          // Each row is written once: it is released as soon as its line is made.
-          rows[row] = [];
-          for (const [at, scale] of decimalAt) values[at] = exactDecimal(values[at], scale);
-          return writeRow(columns, values);
+        rows,
+        pushLine(at, parts) {
+          for (let c = 0; c < values.length; c++) {
+            const column = values[c]!;
+            row[c] = column[at];
+            // Each cell is written once: a column of objects releases it as soon as its line is made.
+            if (Array.isArray(column)) column[at] = undefined;
+          }
+          for (const [c, scale] of decimalAt) row[c] = exactDecimal(row[c], scale);
+          pushRow(parts, keys, row);
         },
       };
     },
     close: () => file.close(),
   };
+}
+
+interface ColumnsRead {
+  file: ReturnType<typeof fileBuffer>;
+  metadata: FileMetaData;
+  columns: readonly string[];
+  rowStart: number;
+  rows: number;
+  displayName: string;
+  group: number;
+}
+
+/**
+ * Each column of one row group, decoded one column after another: only one column's pages
+ * (decompressed, and their values) are being decoded at a time, and no row is built as an
+ * object or array (hyparquet's rows of a 100,000-row group held the whole group twice over).
+ * A page can hold the whole row group (DuckDB writes one page per column chunk), so a row
+ * group is not read in smaller slices: each slice would decompress its pages again.
+ */
+async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
+  const out: ArrayLike<unknown>[] = [];
+  for (const name of read.columns) {
+    const parts: { at: number; data: ArrayLike<unknown> }[] = [];
+    try {
+      await parquetRead({
+        file: read.file,
+        metadata: read.metadata,
+        compressors,
+        parsers: PARSERS,
+        utf8: false,
+        columns: [name],
+        rowStart: read.rowStart,
+        rowEnd: read.rowStart + read.rows,
+        onChunk: (chunk) => parts.push({ at: chunk.rowStart - read.rowStart, data: chunk.columnData }),
+      });
+    } catch (error) {
+      throw new InputError(`${read.displayName}: row group ${read.group + 1} cannot be read (${(error as Error).message})`);
+    }
+    out.push(joinParts(parts, read.rows));
+  }
+  return out;
+}
+
+/** A column's decoded parts as one array of the row group's rows (the one part as it is, when there is one). */
+function joinParts(parts: readonly { at: number; data: ArrayLike<unknown> }[], rows: number): ArrayLike<unknown> {
+  if (parts.length === 1 && parts[0]!.at === 0 && parts[0]!.data.length === rows) return parts[0]!.data;
+  const joined: unknown[] = new Array(rows).fill(null);
+  for (const { at, data } of parts) for (let i = 0; i < data.length && at + i < rows; i++) if (at + i >= 0) joined[at + i] = data[i];
+  return joined;
 }
 
 /** The index of each row group's first row in the file. */
