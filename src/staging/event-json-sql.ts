@@ -7,10 +7,11 @@
  *
  * - uuid: the 16 stored bytes as lowercase hex, hyphenated 8-4-4-4-12.
  * - event, distinct_id: json_quote escapes exactly as JSON.stringify does.
- * - properties: the stored text as it is; a JSONB value (binary) is turned back into its text
- *   with json(). Text does not go through json(): that would re-render it (minified), refuse
- *   nesting deeper than 1,000 levels that the text itself may have, and cost about 0.5 s of
- *   CPU per million rows, for the same text.
+ * - properties: the staged text as it is (from its property block, see property-blocks.ts); a
+ *   JSONB value (binary: rows staged before blocks, or changed since) is turned back into its
+ *   text with json(). Text does not go through json(): that would re-render it (minified),
+ *   refuse nesting deeper than 1,000 levels that the text itself may have, and cost about 0.5 s
+ *   of CPU per million rows, for the same text.
  *
  * Two ways of reading a page:
  * - `selectEventJsonParts`: a row per event, its JSON as two strings (`head`, `tail`).
@@ -20,8 +21,9 @@
  *   writes it from the hex) and several concatenations: about half of the page query's cost on
  *   nested properties.
  */
+import { propertiesTextSql } from './property-blocks.js';
 
-const PROPERTIES_TEXT = `iif(typeof(properties) = 'blob', json(properties), properties)`;
+const PROPERTIES_TEXT = propertiesTextSql('properties');
 
 /**
  * Wraps a query of staged rows (columns `uuid`, `event`, `distinct_id`, `properties` and any

@@ -6,13 +6,15 @@
  */
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
+import { propertiesSql } from './property-blocks.js';
 
 /** Where a format's events say who and on which device: the distinct_id of the user, and the device as an anonymous distinct_id. */
+const E = propertiesSql('e.properties');
 const PAIR_SQL: Readonly<Record<'amplitude' | 'mixpanel', { user: string; device: string }>> = {
   // distinct_id is user_id when there is one; the device's own events carry device_id.
-  amplitude: { user: `e.properties ->> '$."$amplitude_user_id"'`, device: `CAST(e.properties ->> '$."$amplitude_device_id"' AS TEXT)` },
+  amplitude: { user: `${E} ->> '$."$amplitude_user_id"'`, device: `CAST(${E} ->> '$."$amplitude_device_id"' AS TEXT)` },
   // Simplified ID merge: anonymous events carry `$device:<$device_id>`; identified ones `$user_id`.
-  mixpanel: { user: `e.properties ->> '$."$user_id"'`, device: `'$device:' || CAST(e.properties ->> '$."$device_id"' AS TEXT)` },
+  mixpanel: { user: `${E} ->> '$."$user_id"'`, device: `'$device:' || CAST(${E} ->> '$."$device_id"' AS TEXT)` },
 };
 export type LinkFormat = keyof typeof PAIR_SQL;
 export const LINK_FORMATS = Object.keys(PAIR_SQL) as LinkFormat[];

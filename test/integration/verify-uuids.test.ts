@@ -13,6 +13,8 @@ import { storedEvents, useSandbox } from '../helpers/sandbox.js';
 import { FAST, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { writeVerifyConfig } from '../helpers/verify-config.js';
+import { registerPropertyFunctions } from '../../src/staging/property-blocks.js';
+import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
 
 const HEADER = 'event,distinct_id,timestamp,plan';
 
@@ -48,7 +50,7 @@ describe('verify counts delivered uuids', () => {
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
     expect(storedEvents(sandbox, 1)).toHaveLength(4); // the old version stays in PostHog
     // The corrected event is lost after PostHog accepted it.
-    const corrected = sandbox.store.db.prepare("DELETE FROM events WHERE team_id = 1 AND json_extract(properties, '$.plan') = 'pro' RETURNING uuid").all() as Array<{ uuid: string }>;
+    const corrected = sandbox.store.db.prepare(`DELETE FROM events WHERE team_id = 1 AND json_extract(${STAGED_PROPERTIES}, '$.plan') = 'pro' RETURNING uuid`).all() as Array<{ uuid: string }>;
     expect(corrected).toHaveLength(1);
 
     const short = await cli(['verify', '--project', 'test']);
@@ -70,7 +72,8 @@ describe('verify counts delivered uuids', () => {
     expect((await stage(writeCsv(dir, 'early.csv', early))).code).toBe(0);
     // As an older version staged it: no $import_run on its rows, none in the file.
     const db = openDatabase(staging);
-    db.prepare("UPDATE events SET properties = json_remove(iif(typeof(properties) = 'blob', json(properties), properties), '$.$import_run')").run();
+    registerPropertyFunctions(db);
+    db.prepare(`UPDATE events SET properties = json_remove(${STAGED_PROPERTIES_TEXT}, '$.$import_run')`).run();
     db.prepare("DELETE FROM meta WHERE key = 'import_run'").run();
     db.close();
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
