@@ -93,7 +93,7 @@ function unpacked(cache: PropertyBlockCache, id: number, data: unknown): Block {
   return block;
 }
 
-function rowText(cache: PropertyBlockCache, ref: Buffer, id: number, data: unknown): string {
+function blockRowText(cache: PropertyBlockCache, ref: Buffer, id: number, data: unknown): string {
   const text = unpacked(cache, id, data).text(refIndex(ref));
   if (text === undefined) throw new Error(`staged properties refer to row ${refIndex(ref)} of block ${id}, which it does not have`);
   return text;
@@ -105,6 +105,15 @@ function rowText(cache: PropertyBlockCache, ref: Buffer, id: number, data: unkno
  */
 export function registerPropertyFunctions(db: Database): PropertyBlockCache {
   const cache = new PropertyBlockCache();
+  // A statement often reads several properties of one row: its text is decoded once.
+  let lastRef: Buffer | undefined;
+  let lastText = '';
+  const rowText = (ref: Buffer, id: number, data: unknown): string => {
+    if (lastRef !== undefined && ref.equals(lastRef)) return lastText;
+    lastText = blockRowText(cache, ref, id, data);
+    lastRef = Buffer.from(ref);
+    return lastText;
+  };
   db.function('property_block_wanted', (value: unknown) => {
     const id = refBlockId(value);
     return id === undefined || cache.has(id) ? null : id;
@@ -112,13 +121,13 @@ export function registerPropertyFunctions(db: Database): PropertyBlockCache {
   // A value that is not a reference comes back as it is (text, or JSONB for the JSON functions).
   db.function('event_properties', (value: unknown, data: unknown) => {
     const id = refBlockId(value);
-    return id === undefined ? value : rowText(cache, value as Buffer, id, data);
+    return id === undefined ? value : rowText(value as Buffer, id, data);
   });
   // The text; null for JSONB, which SQL turns into text with json().
   db.function('event_properties_text', (value: unknown, data: unknown) => {
     const id = refBlockId(value);
     if (id === undefined) return typeof value === 'string' ? value : null;
-    return rowText(cache, value as Buffer, id, data);
+    return rowText(value as Buffer, id, data);
   });
   return cache;
 }
