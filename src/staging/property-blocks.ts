@@ -19,7 +19,7 @@ import type { Database, Statement } from '../sqlite/database.js';
 import { BLOCK_ID_LIMIT, BLOCK_ROWS, BLOCK_TEXT_BYTES, blockRef, compressBlock, packBlock, refBlockId, refIndex, UnpackedBlock } from './property-block-codec.js';
 
 /** Unpacked bytes the cache keeps per connection (the least recently used blocks leave first). */
-const CACHE_BYTES = 24 * 1024 * 1024;
+const CACHE_BYTES = 16 * 1024 * 1024;
 
 interface Block {
   text(index: number): string | undefined;
@@ -189,10 +189,9 @@ export class PropertyBlockWriter {
     const texts = this.pending.texts;
     this.reset();
     if (texts.length === 0) return;
-    // The rows' bytes belong to the batch, which is reused: the cache keeps the block's own copy.
-    const block = new UnpackedBlock(packBlock(texts));
-    this.insert.run(id, compressBlock(block.bytes));
-    this.cache.put(id, block);
+    // Not kept in the cache: a block just written is seldom read again soon (a repeated row's
+    // earlier version), and the cache's room is better spent on the blocks a pass reads.
+    this.insert.run(id, compressBlock(packBlock(texts)));
   }
 
   /** Forgets the open block, when its rows were undone. */
