@@ -14,7 +14,7 @@ import { FAST, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { writeVerifyConfig } from '../helpers/verify-config.js';
 import { registerPropertyFunctions } from '../../src/staging/property-blocks.js';
-import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const HEADER = 'event,distinct_id,timestamp,plan';
 
@@ -50,7 +50,7 @@ describe('verify counts delivered uuids', () => {
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
     expect(storedEvents(sandbox, 1)).toHaveLength(4); // the old version stays in PostHog
     // The corrected event is lost after PostHog accepted it.
-    const corrected = sandbox.store.db.prepare(`DELETE FROM events WHERE team_id = 1 AND json_extract(${STAGED_PROPERTIES}, '$.plan') = 'pro' RETURNING uuid`).all() as Array<{ uuid: string }>;
+    const corrected = sandbox.store.db.prepare("DELETE FROM events WHERE team_id = 1 AND json_extract(properties, '$.plan') = 'pro' RETURNING uuid").all() as Array<{ uuid: string }>;
     expect(corrected).toHaveLength(1);
 
     const short = await cli(['verify', '--project', 'test']);
