@@ -74,9 +74,14 @@ export class UnpackedBlock {
     return new UnpackedBlock(zstdDecompressSync(data));
   }
 
-  text(index: number): string | undefined {
+  /** Row `index`'s UTF-8 bytes (a view of the block, not a copy). */
+  row(index: number): Buffer | undefined {
     if (index >= this.count) return undefined;
     const start = index === 0 ? 0 : this.bytes.readUInt32LE(4 * index);
-    return this.bytes.toString('utf8', this.textStart + start, this.textStart + this.bytes.readUInt32LE(4 + 4 * index));
+    return this.bytes.subarray(this.textStart + start, this.textStart + this.bytes.readUInt32LE(4 + 4 * index));
+  }
+
+  text(index: number): string | undefined {
+    return this.row(index)?.toString('utf8');
   }
 }
