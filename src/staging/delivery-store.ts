@@ -11,6 +11,7 @@ import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
 import { selectEventJsonPage, selectEventJsonParts, STAGED_JSON_COLUMN } from './event-json-sql.js';
+import { PropertyBlockReader, spliceBlockRows } from './page-properties.js';
 
 export interface ProjectRecord {
   id: number;
@@ -94,6 +95,7 @@ export class PendingEvents {
   private readonly begin: Statement;
   private readonly end: Statement;
   private pagesInSnapshot = 0;
+  private readonly blockRows: PropertyBlockReader;
 
   /**
    * @param snapshotPages read this many pages in one read transaction (default 1: each page
@@ -109,6 +111,7 @@ export class PendingEvents {
     private readonly snapshotPages = 1,
     private readonly order: readonly number[] = DEFAULT_SEND_ORDER,
   ) {
+    this.blockRows = new PropertyBlockReader(store.db, store.propertyBlocks);
     this.begin = store.db.prepare('BEGIN');
     this.end = store.db.prepare('COMMIT');
     // What a run delivers or dead-letters comes from pages it already read, all before the
@@ -158,17 +161,18 @@ export class PendingEvents {
    * reading them as text turns into U+FFFD; a page over SQLite's largest value) is read by rows.
    */
   private readPage(params: PageParams, into: EncodedEvent[]): number {
-    let answer: [string | null, Buffer | null];
+    let answer: [string | null, Buffer | null, string | null];
     try {
       answer = this.pageStatement.get(params) as typeof answer;
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_TOOBIG') return this.readRows(params, into);
       throw error;
     }
-    const [meta, json] = answer;
-    if (meta === null || json === null) return 0;
+    const [meta, stored, refs] = answer;
+    if (meta === null || stored === null) return 0;
     const numbers = JSON.parse(`[${meta}]`) as number[];
-    if (!isUtf8(json) || !inSendOrder(numbers, json.length)) return this.readRows(params, into);
+    if (!isUtf8(stored) || !inSendOrder(numbers, stored.length)) return this.readRows(params, into);
+    const json = spliceBlockRows(stored, numbers, refs ?? '', this.blockRows);
     for (let i = 0, start = 0; i < numbers.length; i += 3) {
       const end = start + numbers[i + 2]!;
       into.push({ seq: numbers[i]!, kind: params.kind, timestampMs: numbers[i + 1]!, json, start, end });

@@ -12,6 +12,7 @@ import type { StagedEvent } from '../events/staged-event.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected, type WithdrawReason } from './withdrawals.js';
+import { propertiesSql } from './property-blocks.js';
 
 /** The read id of derived rows: no source read has it (ids start at 1). */
 export const DERIVED_READ_ID = 0;
@@ -68,13 +69,14 @@ export class DerivedRows {
    */
   stampUnsentOlderRows(): number {
     const db = this.store.db;
+    const P = propertiesSql('properties');
     if (db.prepare("SELECT 1 FROM meta WHERE key = 'derived_rows_stamped'").get() !== undefined) return 0;
     const stamped = db
       .prepare(
-        `UPDATE events SET properties = jsonb_set(properties, '$."$geoip_disable"', json('true'),
-           '$."$import_source"', coalesce(properties ->> '$."$import_source"', CASE event WHEN '$identify' THEN 'identity-links' WHEN '$groupidentify' THEN 'group-updates' ELSE 'derived' END),
+        `UPDATE events SET properties = jsonb_set(${P}, '$."$geoip_disable"', json('true'),
+           '$."$import_source"', coalesce(${P} ->> '$."$import_source"', CASE event WHEN '$identify' THEN 'identity-links' WHEN '$groupidentify' THEN 'group-updates' ELSE 'derived' END),
            '$."$import_run"', ?)
-         WHERE kind IN (1, 2) AND read_id = ${DERIVED_READ_ID} AND properties ->> '$."$import_run"' IS NULL
+         WHERE kind IN (1, 2) AND read_id = ${DERIVED_READ_ID} AND ${P} ->> '$."$import_run"' IS NULL
            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = events.seq)`,
       )
       .run(this.importRun).changes;

@@ -7,10 +7,11 @@
  *
  * - uuid: the 16 stored bytes as lowercase hex, hyphenated 8-4-4-4-12.
  * - event, distinct_id: json_quote escapes exactly as JSON.stringify does.
- * - properties: the stored text as it is; a JSONB value (binary) is turned back into its text
- *   with json(). Text does not go through json(): that would re-render it (minified), refuse
- *   nesting deeper than 1,000 levels that the text itself may have, and cost about 0.5 s of
- *   CPU per million rows, for the same text.
+ * - properties: the staged text as it is (from its property block, see property-blocks.ts); a
+ *   JSONB value (binary: rows staged before blocks, or changed since) is turned back into its
+ *   text with json(). Text does not go through json(): that would re-render it (minified),
+ *   refuse nesting deeper than 1,000 levels that the text itself may have, and cost about 0.5 s
+ *   of CPU per million rows, for the same text.
  *
  * Two ways of reading a page:
  * - `selectEventJsonParts`: a row per event, its JSON as two strings (`head`, `tail`).
@@ -20,8 +21,9 @@
  *   writes it from the hex) and several concatenations: about half of the page query's cost on
  *   nested properties.
  */
+import { propertiesBytesSql } from './property-blocks.js';
 
-const PROPERTIES_TEXT = `iif(typeof(properties) = 'blob', json(properties), properties)`;
+const PROPERTIES_TEXT = propertiesBytesSql('properties');
 
 /**
  * Wraps a query of staged rows (columns `uuid`, `event`, `distinct_id`, `properties` and any
@@ -39,20 +41,29 @@ export function selectEventJsonParts(rows: string, columns: readonly string[]): 
   );
 }
 
+/** A row whose properties are in a property block (see property-block-codec.ts: REF_MARKER, 9 bytes). */
+const IS_BLOCK_ROW = `(typeof(properties) = 'blob' AND length(properties) = 9 AND substr(properties, 1, 1) = x'0F')`;
+
 /**
- * The column a page query selects (as `j`) for `selectEventJsonPage`: the event's JSON with the
- * uuid as 32 uppercase hex digits in place of `{"uuid":"` and the hyphenated uuid, and nothing
- * between `"timestamp":"` and its closing quote (see writeStagedJson).
+ * The columns a page query selects (as `j` and `r`) for `selectEventJsonPage`: the event's JSON
+ * with the uuid as 32 uppercase hex digits in place of `{"uuid":"` and the hyphenated uuid, and
+ * nothing between `"timestamp":"` and its closing quote (see writeStagedJson); for a row whose
+ * properties are in a block, nothing between `"properties":` and the closing brace either, and
+ * `r` its reference in hex ('' for the others): the reader copies the properties' bytes in from
+ * the block (spliceBlockRows), which costs far less than a function call per row in SQL.
  */
-export const STAGED_JSON_COLUMN = `concat(hex(uuid), '","event":', json_quote(event), ',"distinct_id":', json_quote(distinct_id), ` + `',"timestamp":"","properties":', ${PROPERTIES_TEXT}, '}') AS j`;
+export const STAGED_JSON_COLUMN =
+  `concat(hex(uuid), '","event":', json_quote(event), ',"distinct_id":', json_quote(distinct_id), ` +
+  `',"timestamp":"","properties":', iif(${IS_BLOCK_ROW}, '', ${PROPERTIES_TEXT}), '}') AS j, iif(${IS_BLOCK_ROW}, hex(properties), '') AS r`;
 
 /**
  * One row for the page `rows` gives (it selects `seq`, `timestamp_ms` and STAGED_JSON_COLUMN,
  * sorted and limited): `meta`, the text `seq,timestamp_ms,bytes` of each event, joined by
- * commas (NULL for an empty page), and `json`, the events' `j` back to back as one blob. The
+ * commas (NULL for an empty page), `json`, the events' `j` back to back as one blob, and `refs`,
+ * their `r` joined by commas. The
  * subquery's LIMIT keeps SQLite from merging it into the aggregate, so each `j` is built once.
  * The aggregates take the rows in the subquery's order; the reader checks that it is send order.
  */
 export function selectEventJsonPage(rows: string): string {
-  return `SELECT group_concat(seq || ',' || timestamp_ms || ',' || octet_length(j), ',') AS meta, CAST(group_concat(j, '') AS BLOB) AS json FROM (${rows})`;
+  return `SELECT group_concat(seq || ',' || timestamp_ms || ',' || octet_length(j), ',') AS meta, CAST(group_concat(j, '') AS BLOB) AS json, group_concat(r, ',') AS refs FROM (${rows})`;
 }

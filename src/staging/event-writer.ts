@@ -7,8 +7,8 @@
  * earlier reads met again are recorded, so the rows gone from it are known at the end; with
  * --replace-changed, a row of an earlier read of the same file that changed is replaced.
  *
- * Properties are stored as SQLite JSONB (binary JSON, about an eighth smaller than the text);
- * `json(properties)` gives back the exact text that was staged.
+ * Properties are stored compressed in blocks, a batch's rows together (see property-blocks.ts);
+ * `propertiesTextSql` gives back the exact text that was staged.
  */
 import type { RowProblem } from '../events/reject-reasons.js';
 import type { StagedEvent } from '../events/staged-event.js';
@@ -22,6 +22,7 @@ import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected } from './withdrawals.js';
 import { WriteTransaction } from './write-transaction.js';
 import { ZonedRows } from './zoned-rows.js';
+import { PropertyBlockWriter, propertiesTextSql } from './property-blocks.js';
 
 /** The read a batch belongs to, and how it treats rows staged by earlier reads of its file. */
 export interface ReadScope {
@@ -75,10 +76,10 @@ interface ExistingRow extends StagedFields {
 const GROUP_ROWS = 50;
 const SUB_GROUP_ROWS = 10;
 const COLUMNS = 'INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES ';
-/** A row from JS strings. */
-const ROW = '(?, ?, ?, ?, ?, jsonb(?), ?, ?)';
-/** A row from a batch: distinct_id and properties come as UTF-8 bytes, read as text. */
-const BATCH_ROW = '(?, ?, ?, CAST(? AS TEXT), ?, jsonb(CAST(? AS TEXT)), ?, ?)';
+/** A row from JS strings; properties are a reference to the row's place in a property block. */
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?)';
+/** A row from a batch: distinct_id comes as UTF-8 bytes, read as text. */
+const BATCH_ROW = '(?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)';
 const ON_CONFLICT = ' ON CONFLICT (uuid) DO NOTHING';
 
 function scopeOf(target: number | ReadScope): ReadScope {
@@ -103,6 +104,7 @@ export class EventWriter {
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollback: Statement;
+  private readonly blocks: PropertyBlockWriter;
 
   constructor(private readonly store: StagingStore) {
     const db = store.db;
@@ -111,7 +113,7 @@ export class EventWriter {
     }
     this.insertOne = db.prepare(COLUMNS + ROW + ON_CONFLICT);
     this.findEvent = db.prepare(
-      `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, iif(typeof(e.properties) = 'blob', json(e.properties), e.properties) AS properties,
+      `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, ${propertiesTextSql('e.properties')} AS properties,
               e.read_id, e.line, s.path, r.options
        FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id WHERE e.uuid = ?`,
     );
@@ -124,6 +126,7 @@ export class EventWriter {
     this.savepoint = db.prepare('SAVEPOINT event_group');
     this.release = db.prepare('RELEASE event_group');
     this.rollback = db.prepare('ROLLBACK TO event_group');
+    this.blocks = new PropertyBlockWriter(db, store.propertyBlocks);
   }
 
   /** Runs `work` in one write transaction, or in a savepoint of the shared one (see WriteTransaction). */
@@ -169,36 +172,47 @@ export class EventWriter {
   writeBatch(target: number | ReadScope, batch: EventBatch, rejects: readonly RejectEntry[]): BatchCounts {
     const scope = scopeOf(target);
     return this.store.transaction(() => {
-      const counts: BatchCounts = { staged: 0, alreadyStaged: 0, duplicates: 0, rejected: 0, conflicts: [] };
-      for (const entry of rejects) this.reject(scope.readId, entry);
-      counts.rejected += rejects.length;
-      const names = new NameCounts();
-      const seen: number[] = [];
-      // 1 for each row this batch staged: only those add to the rule facts.
-      const staged = new Uint8Array(batch.count);
-      const row = { counts, names, seen, staged };
-      const group = (from: number, rows: number): boolean => {
-        if (!this.writeGroup(scope.readId, batch, from, rows)) return false;
-        counts.staged += rows;
-        names.addGroup(batch, from, rows);
-        staged.fill(1, from, from + rows);
-        return true;
-      };
-      const subGroups = (from: number, to: number): number => {
-        let i = from;
-        for (; i + SUB_GROUP_ROWS <= to; i += SUB_GROUP_ROWS) {
-          if (!group(i, SUB_GROUP_ROWS)) for (let j = i; j < i + SUB_GROUP_ROWS; j++) this.writeOne(scope, batch, j, row);
-        }
-        return i;
-      };
-      let i = 0;
-      for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) if (!group(i, GROUP_ROWS)) subGroups(i, i + GROUP_ROWS);
-      for (i = subGroups(i, batch.count); i < batch.count; i++) this.writeOne(scope, batch, i, row);
-      names.save(this.countName);
-      this.facts.record(scope.readId, batch, staged);
-      if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
-      return counts;
+      try {
+        return this.writeRows(scope, batch, rejects);
+      } finally {
+        // Written by writeRows unless it failed, when its transaction is undone, the block with it.
+        this.blocks.discard();
+      }
     });
+  }
+
+  private writeRows(scope: ReadScope, batch: EventBatch, rejects: readonly RejectEntry[]): BatchCounts {
+    const counts: BatchCounts = { staged: 0, alreadyStaged: 0, duplicates: 0, rejected: 0, conflicts: [] };
+    for (const entry of rejects) this.reject(scope.readId, entry);
+    counts.rejected += rejects.length;
+    const names = new NameCounts();
+    const seen: number[] = [];
+    // 1 for each row this batch staged: only those add to the rule facts.
+    const staged = new Uint8Array(batch.count);
+    const row = { counts, names, seen, staged };
+    const group = (from: number, rows: number): boolean => {
+      if (!this.blocks.hasRoomFor(rows)) this.blocks.close();
+      if (!this.writeGroup(scope.readId, batch, from, rows)) return false;
+      counts.staged += rows;
+      names.addGroup(batch, from, rows);
+      staged.fill(1, from, from + rows);
+      return true;
+    };
+    const subGroups = (from: number, to: number): number => {
+      let i = from;
+      for (; i + SUB_GROUP_ROWS <= to; i += SUB_GROUP_ROWS) {
+        if (!group(i, SUB_GROUP_ROWS)) for (let j = i; j < i + SUB_GROUP_ROWS; j++) this.writeOne(scope, batch, j, row);
+      }
+      return i;
+    };
+    let i = 0;
+    for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) if (!group(i, GROUP_ROWS)) subGroups(i, i + GROUP_ROWS);
+    for (i = subGroups(i, batch.count); i < batch.count; i++) this.writeOne(scope, batch, i, row);
+    this.blocks.close();
+    names.save(this.countName);
+    this.facts.record(scope.readId, batch, staged);
+    if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
+    return counts;
   }
 
   /** Writes the rejects of conflicting rows found by writeBatch, with their raw text. */
@@ -219,7 +233,7 @@ export class EventWriter {
       p[o + 2] = batch.names[batch.nameIndexes[i]!];
       p[o + 3] = textBytes(batch, i, DISTINCT_ID);
       p[o + 4] = batch.timestampsMs[i];
-      p[o + 5] = textBytes(batch, i, PROPERTIES);
+      p[o + 5] = this.blocks.ref(j);
       p[o + 6] = readId;
       p[o + 7] = batch.lines[i];
     }
@@ -240,7 +254,9 @@ export class EventWriter {
     const inserted = ok ? insert.run(p).changes : 0;
     if (inserted !== rows) this.rollback.run();
     this.release.run();
-    return inserted === rows;
+    if (inserted !== rows) return false;
+    for (let i = from; i < from + rows; i++) this.blocks.add(textBytes(batch, i, PROPERTIES));
+    return true;
   }
 
   private writeOne(scope: ReadScope, batch: EventBatch, index: number, row: { counts: BatchCounts; names: NameCounts; seen: number[]; staged: Uint8Array }): void {
@@ -248,7 +264,8 @@ export class EventWriter {
     const e = eventAt(batch, index);
     const line = batch.lines[index]!;
     if (batch.zoned[index] === 1 && !this.claimZone(scope, batch, index, counts)) return;
-    if (this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, scope.readId, line).changes === 1) {
+    if (this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, this.blockRef(), scope.readId, line).changes === 1) {
+      this.blocks.add(textBytes(batch, index, PROPERTIES));
       counts.staged++;
       names.add(e.kind, e.event);
       row.staged[index] = 1;
@@ -265,7 +282,8 @@ export class EventWriter {
     }
     if (earlier && scope.replace) {
       this.withdraw(scope, existing.seq);
-      this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, e.propertiesJson, scope.readId, line);
+      this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, this.blockRef(), scope.readId, line);
+      this.blocks.add(textBytes(batch, index, PROPERTIES));
       counts.staged++;
       names.add(e.kind, e.event);
       row.staged[index] = 1;
@@ -299,6 +317,12 @@ export class EventWriter {
       'Staging both would send the same event twice, hours apart; the earlier version is kept';
     this.conflict(counts, index, batch.lines[index]!, '', message);
     return false;
+  }
+
+  /** The reference for the next row's properties, in the open block or a new one when it is full. */
+  private blockRef(): Buffer {
+    if (!this.blocks.hasRoomFor(1)) this.blocks.close();
+    return this.blocks.ref(0);
   }
 
   private conflict(counts: BatchCounts, index: number, line: number, field: string, message: string): void {

@@ -17,6 +17,7 @@ import { readImportRunId } from './import-run-id.js';
 import { reassertProperties } from './reassertions.js';
 import type { StagingStore } from './staging-store.js';
 import { withdrawQueried } from './withdrawals.js';
+import { propertiesSql, propertiesTextSql } from './property-blocks.js';
 
 export interface LatestResendCount {
   /** Copies staged by this call. */
@@ -25,15 +26,16 @@ export interface LatestResendCount {
   removed: number;
 }
 
+const E = propertiesSql('e.properties');
 /** The rows that update one target, and the target they update. */
 const TARGETS = {
   group: {
     rows: `e.kind = ${EventKind.group}`,
-    target: `(e.properties ->> '$."$group_type"') || char(0) || (e.properties ->> '$."$group_key"')`,
+    target: `(${E} ->> '$."$group_type"') || char(0) || (${E} ->> '$."$group_key"')`,
   },
   // A person's `$set`s: person updates (users files) and the re-assertions sent after the events.
   person: {
-    rows: `e.kind IN (${EventKind.person}, ${EventKind.reassert}) AND json_type(e.properties, '$."$set"') = 'object' AND json_extract(e.properties, '$."$set"') <> '{}'`,
+    rows: `e.kind IN (${EventKind.person}, ${EventKind.reassert}) AND json_type(${E}, '$."$set"') = 'object' AND json_extract(${E}, '$."$set"') <> '{}'`,
     target: 'e.distinct_id',
   },
 } as const;
@@ -72,10 +74,11 @@ interface Latest {
 }
 
 function rowAt(store: StagingStore, seq: number): Latest {
+  const P = propertiesSql('properties');
   return store.db
     .prepare(
-      `SELECT seq, uuid, kind, event, distinct_id AS distinctId, timestamp_ms AS timestampMs, line, read_id AS readId, json(properties) AS properties,
-              json_extract(properties, '$."$set"') AS "set", properties ->> '$."$import_source"' AS source, properties ->> '$."$import_run"' AS run
+      `SELECT seq, uuid, kind, event, distinct_id AS distinctId, timestamp_ms AS timestampMs, line, read_id AS readId, ${propertiesTextSql('properties')} AS properties,
+              json_extract(${P}, '$."$set"') AS "set", ${P} ->> '$."$import_source"' AS source, ${P} ->> '$."$import_run"' AS run
        FROM events WHERE seq = ?`,
     )
     .get(seq) as Latest;

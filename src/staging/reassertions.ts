@@ -13,6 +13,7 @@ import { EventKind } from '../events/staged-event.js';
 import { readImportRunId } from './import-run-id.js';
 import type { StagingStore } from './staging-store.js';
 import { withdrawQueried } from './withdrawals.js';
+import { propertiesSql } from './property-blocks.js';
 
 export interface ReassertionCount {
   /** Re-assertions in the staging file now. */
@@ -46,8 +47,8 @@ function touchedIds(store: StagingStore): void {
     CREATE TEMP TABLE IF NOT EXISTS reassert_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;
     DELETE FROM reassert_links; DELETE FROM reassert_ids;
     INSERT INTO reassert_links (a, b)
-      SELECT distinct_id, CAST(json_extract(properties, '$."$anon_distinct_id"') AS TEXT) FROM events
-      WHERE kind = ${EventKind.person} AND json_extract(properties, '$."$anon_distinct_id"') IS NOT NULL;
+      SELECT distinct_id, CAST(json_extract(${propertiesSql('properties')}, '$."$anon_distinct_id"') AS TEXT) FROM events
+      WHERE kind = ${EventKind.person} AND json_extract(${propertiesSql('properties')}, '$."$anon_distinct_id"') IS NOT NULL;
     INSERT INTO reassert_ids (id) SELECT distinct_id FROM set_ids;
   `);
   const spread = db.prepare(
@@ -58,12 +59,13 @@ function touchedIds(store: StagingStore): void {
 }
 
 function candidates(store: StagingStore): Candidate[] {
+  const E = propertiesSql('e.properties');
   return store.db
     .prepare(
-      `SELECT e.seq, e.uuid, e.distinct_id AS distinctId, e.timestamp_ms AS timestampMs, json_extract(e.properties, '$."$set"') AS "set",
-              json_extract(e.properties, '$."$import_source"') AS source, json_extract(e.properties, '$."$import_run"') AS run
-       FROM events e WHERE e.kind = ${EventKind.person} AND json_type(e.properties, '$."$set"') = 'object'
-         AND json_extract(e.properties, '$."$set"') <> '{}' AND e.distinct_id IN (SELECT id FROM reassert_ids)`,
+      `SELECT e.seq, e.uuid, e.distinct_id AS distinctId, e.timestamp_ms AS timestampMs, json_extract(${E}, '$."$set"') AS "set",
+              json_extract(${E}, '$."$import_source"') AS source, json_extract(${E}, '$."$import_run"') AS run
+       FROM events e WHERE e.kind = ${EventKind.person} AND json_type(${E}, '$."$set"') = 'object'
+         AND json_extract(${E}, '$."$set"') <> '{}' AND e.distinct_id IN (SELECT id FROM reassert_ids)`,
     )
     .all() as Candidate[];
 }
@@ -82,11 +84,12 @@ export function reassertProperties(c: Pick<Candidate, 'set' | 'source' | 'run'>,
  * file withdrew it): sent later, they would set the old values again.
  */
 function withdrawStale(store: StagingStore): number {
+  const E = propertiesSql('e.properties');
   return withdrawQueried(
     store,
     `SELECT e.seq FROM events e WHERE e.kind = ${EventKind.reassert} AND NOT EXISTS (
        SELECT 1 FROM events p WHERE p.seq = e.line AND p.kind = ${EventKind.person} AND p.distinct_id = e.distinct_id
-         AND p.timestamp_ms = e.timestamp_ms AND json_extract(p.properties, '$."$set"') = json_extract(e.properties, '$."$set"'))`,
+         AND p.timestamp_ms = e.timestamp_ms AND json_extract(${propertiesSql('p.properties')}, '$."$set"') = json_extract(${E}, '$."$set"'))`,
     0,
     'gone',
   );

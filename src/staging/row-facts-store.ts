@@ -8,6 +8,7 @@ import { FACT_EVENT_SET, FACT_ILLEGAL_ID, readProfile } from '../events/row-fact
 import type { Statement } from '../sqlite/database.js';
 import { DISTINCT_ID, textBytes, type EventBatch } from './event-batch.js';
 import type { StagingStore } from './staging-store.js';
+import { propertiesSql } from './property-blocks.js';
 
 interface Tally {
   count: number;
@@ -103,15 +104,15 @@ const SELECTED = 'events e JOIN withdraw_seqs w ON w.seq = e.seq';
 export function forgetSelectedFacts(store: StagingStore): void {
   store.db.exec(`
     WITH gone AS (
-      SELECT j.key AS name, ${JSON_TYPE_SQL} AS type, count(*) AS n FROM ${SELECTED}, json_each(e.properties) j WHERE e.kind = 0 GROUP BY 1, 2)
+      SELECT j.key AS name, ${JSON_TYPE_SQL} AS type, count(*) AS n FROM ${SELECTED}, json_each(${propertiesSql('e.properties')}) j WHERE e.kind = 0 GROUP BY 1, 2)
     UPDATE property_types SET count = count - (SELECT n FROM gone WHERE gone.name = property_types.name AND gone.type = property_types.type)
     WHERE (name, type) IN (SELECT name, type FROM gone);
     DELETE FROM property_types WHERE count <= 0;
 
     WITH gone AS (
-      SELECT j.key AS type, count(*) AS n FROM ${SELECTED}, json_each(e.properties, '$."$groups"') j WHERE e.kind = 0 GROUP BY 1
+      SELECT j.key AS type, count(*) AS n FROM ${SELECTED}, json_each(${propertiesSql('e.properties')}, '$."$groups"') j WHERE e.kind = 0 GROUP BY 1
       UNION ALL
-      SELECT json_extract(e.properties, '$."$group_type"'), count(*) FROM ${SELECTED} WHERE e.kind = 2 GROUP BY 1)
+      SELECT json_extract(${propertiesSql('e.properties')}, '$."$group_type"'), count(*) FROM ${SELECTED} WHERE e.kind = 2 GROUP BY 1)
     UPDATE group_types SET count = count - (SELECT sum(n) FROM gone WHERE gone.type = group_types.type)
     WHERE type IN (SELECT type FROM gone);
     DELETE FROM group_types WHERE count <= 0;

@@ -6,6 +6,7 @@
  */
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
+import { propertiesSql } from './property-blocks.js';
 
 export interface SessionRow {
   timestampMs: number;
@@ -30,7 +31,7 @@ export function collectSessionEvents(store: StagingStore, readIds: readonly numb
     .prepare(
       `INSERT OR IGNORE INTO session_events (distinct_id, timestamp_ms, uuid, session_start_ms)
        SELECT e.distinct_id, e.timestamp_ms, e.uuid, NULL FROM events e
-       WHERE e.seq >= ? AND e.kind = 0 AND e.read_id IN (SELECT value FROM json_each(?)) AND e.properties ->> '$."$session_id"' IS NULL`,
+       WHERE e.seq >= ? AND e.kind = 0 AND e.read_id IN (SELECT value FROM json_each(?)) AND ${propertiesSql('e.properties')} ->> '$."$session_id"' IS NULL`,
     )
     .run(fromSeq, JSON.stringify(readIds)).changes;
 }
@@ -61,7 +62,7 @@ export class SessionTables {
        WHERE distinct_id = ? AND (timestamp_ms, uuid) > (?, ?) ORDER BY timestamp_ms, uuid LIMIT ?`,
     );
     this.findEvent = db.prepare('SELECT seq FROM events WHERE uuid = ?');
-    this.setEvent = db.prepare(`UPDATE events SET properties = jsonb_set(properties, '$."$session_id"', ?) WHERE seq = ?`);
+    this.setEvent = db.prepare(`UPDATE events SET properties = jsonb_set(${propertiesSql('properties')}, '$."$session_id"', ?) WHERE seq = ?`);
     this.setStart = db.prepare('UPDATE session_events SET session_start_ms = ? WHERE distinct_id = ? AND timestamp_ms = ? AND uuid = ?');
     this.clean = db.prepare('DELETE FROM session_dirty WHERE distinct_id = ?');
   }

@@ -446,6 +446,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, key)
   ) WITHOUT ROWID;
   `,
+  /*
+   * v16: events' properties compressed in blocks of up to 256 rows (see property-blocks.ts):
+   * a staged row's properties column holds a 9-byte reference to its row of a block. Rows
+   * staged before stay as they are (text or JSONB) and are read as before: the upgrade rewrites
+   * nothing, so a file of any size upgrades at once, mid-import included; only the rows staged
+   * from now on take less room. A row changed after staging (a session id, a stamp) is written
+   * back unpacked, as JSONB.
+   */ `
+  CREATE TABLE property_blocks (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */

@@ -13,6 +13,7 @@ import { failureCode, storageFailureKind } from '../sqlite/storage-failure.js';
 import { copyInMemory, migrate, openDatabase, schemaVersion, withTempFilesOnDisk, type Database } from '../sqlite/database.js';
 import { bytes, count } from '../util/format.js';
 import { migrateCommand } from '../util/migrate-command.js';
+import { type PropertyBlockCache, registerPropertyFunctions } from './property-blocks.js';
 import { shellWord } from '../util/shell-word.js';
 import { stagingFailure } from './staging-failure.js';
 import { acquireStagingLock, lockHolder, type LockHolder, type StagingLock } from './staging-lock.js';
@@ -43,7 +44,12 @@ export class StagingStore {
     readonly readOnly: boolean,
     /** Said when the file could only be read as it is on disk (see openForReading). */
     readonly readNote: string | undefined,
-  ) {}
+  ) {
+    this.propertyBlocks = registerPropertyFunctions(db);
+  }
+
+  /** The connection's unpacked property blocks, shared by its SQL functions and the writer. */
+  readonly propertyBlocks: PropertyBlockCache;
 
   static open(file: string, options: OpenStagingOptions = {}): StagingStore {
     const path = resolve(file);

@@ -10,6 +10,7 @@
 import { uuidText } from '../events/stable-uuid.js';
 import { forgetSelectedFacts } from './row-facts-store.js';
 import type { StagingStore } from './staging-store.js';
+import { propertiesTextSql } from './property-blocks.js';
 
 export type WithdrawReason = 'gone' | 'replaced' | 'undone';
 
@@ -88,7 +89,7 @@ export function withdrawSelected(store: StagingStore, byReadId: number, reason: 
       .prepare(
         `INSERT INTO withdrawn_events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line, withdrawn_by, reason, delivered_to, withdrawn_at)
          SELECT e.seq, e.uuid, e.kind, e.event, e.distinct_id, e.timestamp_ms,
-                iif(typeof(e.properties) = 'blob', json(e.properties), e.properties), e.read_id, e.line, ?, ?,
+                ${propertiesTextSql('e.properties')}, e.read_id, e.line, ?, ?,
                 (SELECT json_group_array(p.name) FROM projects p, withdraw_seqs w WHERE w.seq = e.seq AND ${received('deliveries', 'p.id')}), ?
          FROM events e JOIN withdraw_seqs w ON w.seq = e.seq`,
       )

@@ -3,6 +3,7 @@
  * sent (so a later import test can compare them with what the server stored) and the sources.
  */
 import { uuidText } from '../../src/events/stable-uuid.js';
+import { propertiesTextSql } from '../../src/staging/property-blocks.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 
 export interface StagedRow {
@@ -21,7 +22,7 @@ export function readStagedEvents(staging: string): StagedRow[] {
   try {
     const rows = store.db
       .prepare(
-        `SELECT e.uuid, e.event, e.distinct_id, e.timestamp_ms, json(e.properties) AS properties, s.path, e.line FROM events e
+        `SELECT e.uuid, e.event, e.distinct_id, e.timestamp_ms, ${propertiesTextSql('e.properties')} AS properties, s.path, e.line FROM events e
          LEFT JOIN source_reads r ON r.id = e.read_id LEFT JOIN sources s ON s.id = r.source_id ORDER BY e.seq`,
       )
       .all() as Array<{ uuid: Buffer; event: string; distinct_id: string; timestamp_ms: number; properties: string; path: string | null; line: number }>;

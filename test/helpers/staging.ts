@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { openDatabase } from '../../src/sqlite/database.js';
 import { uuidText } from '../../src/events/stable-uuid.js';
+import { registerPropertyFunctions } from '../../src/staging/property-blocks.js';
+import { STAGED_PROPERTIES_TEXT } from './staged-properties.js';
 import { FIXTURES, runCli } from './run-cli.js';
 
 export const SAMPLE_CSV = join(FIXTURES, 'sample-events.csv');
@@ -22,11 +24,12 @@ export async function stageSample(dir: string): Promise<string> {
  * The staged properties' JSON text without what the staging rules add to every row
  * (`$geoip_disable`, `$import_source`, `$import_run`): for tests about how a source is read.
  */
-export const SOURCE_PROPERTIES_SQL = `json_remove(json(properties), '$."$geoip_disable"', '$."$import_source"', '$."$import_run"')`;
+export const SOURCE_PROPERTIES_SQL = `json_remove(${STAGED_PROPERTIES_TEXT}, '$."$geoip_disable"', '$."$import_source"', '$."$import_run"')`;
 
 /** Reads the staging file directly (read-only), as a check from outside the CLI. */
 export function readStaging<T>(staging: string, read: (db: ReturnType<typeof openDatabase>) => T): T {
   const db = openDatabase(staging, { readonly: true });
+  registerPropertyFunctions(db);
   try {
     return read(db);
   } finally {

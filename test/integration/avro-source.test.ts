@@ -15,6 +15,7 @@ import { asIngested, storedEvents, useSandbox, writeSandboxConfig } from '../hel
 import { readStagedEvents } from '../helpers/staged-events.js';
 import { FAST, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 const sandboxAt = useSandbox();
@@ -151,7 +152,7 @@ describe('export-source --from avro', () => {
     const staged = readStagedEvents(target.staging);
     const stagedText = readStaging(target.staging, (db) =>
       db
-        .prepare('SELECT json(properties) AS p FROM events ORDER BY line')
+        .prepare(`SELECT ${STAGED_PROPERTIES_TEXT} AS p FROM events ORDER BY line`)
         .all()
         .map((r) => (r as { p: string }).p),
     );
@@ -244,7 +245,7 @@ describe('export-source --from avro', () => {
 /** Every staged event with its line, and every reject, in staging order, without the run's own id. */
 function contents(staging: string) {
   return readStaging(staging, (db) => ({
-    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p FROM events ORDER BY seq`).all(),
+    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(${STAGED_PROPERTIES_TEXT}, '$."$import_run"') AS p FROM events ORDER BY seq`).all(),
     rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line').all(),
   }));
 }
@@ -303,7 +304,7 @@ describe('an Avro file changed after its read was interrupted', () => {
     const again = await stage();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('changed since its interrupted read');
-    const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(properties, '$.note') LIKE 'bbb%'`).get()) as { n: number };
+    const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(${STAGED_PROPERTIES}, '$.note') LIKE 'bbb%'`).get()) as { n: number };
     expect(notes.n).toBe(14000);
   });
 });

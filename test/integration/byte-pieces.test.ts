@@ -13,6 +13,7 @@ import { silentReporter } from '../../src/reporter.js';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const { stageSources } = (await import(join(REPO_ROOT, 'dist', 'stage-sources', 'stage-sources.js'))) as typeof import('../../src/stage-sources/stage-sources.js');
 
@@ -83,7 +84,7 @@ async function stage(dir: string, name: string, file: string, format: string, op
   );
   return readStaging(staging, (db) => ({
     totals: result.totals,
-    events: db.prepare('SELECT hex(uuid) AS uuid, event, distinct_id, timestamp_ms, json(properties) AS properties, line FROM events ORDER BY uuid').all(),
+    events: db.prepare(`SELECT hex(uuid) AS uuid, event, distinct_id, timestamp_ms, ${STAGED_PROPERTIES_TEXT} AS properties, line FROM events ORDER BY uuid`).all(),
     rejects: db.prepare('SELECT line, field, reason, message, raw FROM rejects ORDER BY line, reason').all(),
     progress: db.prepare('SELECT progress_chars, progress_line, progress_fingerprint, rows_read FROM source_reads').all(),
   }));

@@ -12,6 +12,7 @@ import { exportSource, rejectsOf, stagingIn, statusOf } from '../helpers/export-
 import { CLI, runCli, startCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 const T = '2025-01-01T00:00:00Z';
@@ -123,7 +124,7 @@ describe('encodings and line ends', () => {
     writeFileSync(join(dir, 'sjis.csv'), Buffer.concat(parts));
     const result = await exportSource(stagingIn(dir), ['--from', 'csv', 'sjis.csv', '--encoding', 'shift_jis']);
     expect(result.totals).toMatchObject({ staged: 4000, rejected: 0 });
-    const cities = readStaging(join(dir, 'migration.db'), (db) => db.prepare("SELECT DISTINCT json_extract(properties, '$.city') AS city FROM events").all());
+    const cities = readStaging(join(dir, 'migration.db'), (db) => db.prepare(`SELECT DISTINCT json_extract(${STAGED_PROPERTIES}, '$.city') AS city FROM events`).all());
     expect(cities).toEqual([{ city: '東京東京東京' }]);
   });
 

@@ -13,6 +13,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { openDatabase } from '../../src/sqlite/database.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 
@@ -116,7 +117,7 @@ function content(staging: string): StagedContent {
   return readStaging(staging, (db) => ({
     events: db
       .prepare(
-        `SELECT kind, event, distinct_id, timestamp_ms, hex(uuid) AS uuid, json_remove(json(properties), '$."$import_run"') AS properties
+        `SELECT kind, event, distinct_id, timestamp_ms, hex(uuid) AS uuid, json_remove(${STAGED_PROPERTIES_TEXT}, '$."$import_run"') AS properties
          FROM events ORDER BY kind, timestamp_ms, uuid`,
       )
       .all(),

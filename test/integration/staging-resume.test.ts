@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 
@@ -52,8 +53,8 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
 function contents(staging: string) {
   return readStaging(staging, (db) => ({
     events: db
-      .prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p,
-                       json_extract(properties, '$."$import_run"') = (SELECT value FROM meta WHERE key = 'import_run') AS ownRun FROM events ORDER BY seq`)
+      .prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(${STAGED_PROPERTIES_TEXT}, '$."$import_run"') AS p,
+                       json_extract(${STAGED_PROPERTIES}, '$."$import_run"') = (SELECT value FROM meta WHERE key = 'import_run') AS ownRun FROM events ORDER BY seq`)
       .all() as unknown[],
     rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line').all() as unknown[],
   }));

@@ -13,6 +13,8 @@ import { storedEvents, useSandbox } from '../helpers/sandbox.js';
 import { FAST, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { writeVerifyConfig } from '../helpers/verify-config.js';
+import { registerPropertyFunctions } from '../../src/staging/property-blocks.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const HEADER = 'event,distinct_id,timestamp,plan';
 
@@ -70,7 +72,8 @@ describe('verify counts delivered uuids', () => {
     expect((await stage(writeCsv(dir, 'early.csv', early))).code).toBe(0);
     // As an older version staged it: no $import_run on its rows, none in the file.
     const db = openDatabase(staging);
-    db.prepare("UPDATE events SET properties = json_remove(iif(typeof(properties) = 'blob', json(properties), properties), '$.$import_run')").run();
+    registerPropertyFunctions(db);
+    db.prepare(`UPDATE events SET properties = json_remove(${STAGED_PROPERTIES_TEXT}, '$.$import_run')`).run();
     db.prepare("DELETE FROM meta WHERE key = 'import_run'").run();
     db.close();
     expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);

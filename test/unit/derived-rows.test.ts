@@ -11,13 +11,14 @@ import { groupUpdateEvent } from '../../src/passes/group-updates.js';
 import { DerivedRows } from '../../src/staging/derived-rows.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 const RUN = '7c9e6679-7425-40de-944b-e07fc1f09d45';
 const T = Date.UTC(2025, 8, 1);
 
 function propertiesOf(store: StagingStore): Array<[string, Record<string, unknown>]> {
-  const rows = store.db.prepare('SELECT distinct_id AS id, json(properties) AS p FROM events ORDER BY seq').all() as Array<{ id: string; p: string }>;
+  const rows = store.db.prepare(`SELECT distinct_id AS id, ${STAGED_PROPERTIES_TEXT} AS p FROM events ORDER BY seq`).all() as Array<{ id: string; p: string }>;
   return rows.map((r) => [r.id, JSON.parse(r.p) as Record<string, unknown>]);
 }
 

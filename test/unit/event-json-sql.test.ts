@@ -14,6 +14,8 @@ import { selectEventJsonPage, selectEventJsonParts, STAGED_JSON_COLUMN } from '.
 import { uuidBytes, uuidText } from '../../src/events/stable-uuid.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
+import { registerPropertyFunctions } from '../../src/staging/property-blocks.js';
 
 type Row = Omit<OutgoingEvent, 'seq' | 'kind'>;
 
@@ -26,6 +28,8 @@ const allControls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c))
 function openEvents(dir: string): Database {
   const db = openDatabase(join(dir, 'events.db'));
   db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, uuid BLOB, event TEXT, distinct_id TEXT, timestamp_ms INTEGER, properties)');
+  db.exec('CREATE TABLE property_blocks (id INTEGER PRIMARY KEY, data BLOB NOT NULL)');
+  registerPropertyFunctions(db);
   return db;
 }
 
@@ -38,7 +42,7 @@ function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sq
   // The chunk builder writes the timestamp's bytes between head and tail.
   const timestamp = Buffer.alloc(32);
   const sql = parts.map((p) => ({ json: p.head + timestamp.toString('latin1', 0, writeIsoTimestamp(timestamp, 0, p.timestamp_ms)) + p.tail }));
-  const stored = db.prepare('SELECT seq, uuid, event, distinct_id, timestamp_ms, json(properties) AS properties FROM events ORDER BY seq').all() as Array<{
+  const stored = db.prepare(`SELECT seq, uuid, event, distinct_id, timestamp_ms, ${STAGED_PROPERTIES_TEXT} AS properties FROM events ORDER BY seq`).all() as Array<{
     seq: number;
     uuid: Buffer;
     event: string;

@@ -19,6 +19,7 @@ import { abandonRead, beginRead, finishRead } from '../../src/staging/source-rea
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { selectRow, withdrawSelected } from '../../src/staging/withdrawals.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 const NOW = Date.parse('2026-01-10T00:00:00Z');
@@ -154,7 +155,7 @@ describe('re-assertions', () => {
     );
     expect(stageReassertions(store)).toEqual({ total: 2, added: 2, removed: 0 });
     expect(stageReassertions(store)).toEqual({ total: 2, added: 0, removed: 0 });
-    const rows = store.db.prepare('SELECT kind, event, distinct_id AS id, json(properties) AS p FROM events WHERE kind = 3 ORDER BY distinct_id').all() as Array<{
+    const rows = store.db.prepare(`SELECT kind, event, distinct_id AS id, ${STAGED_PROPERTIES_TEXT} AS p FROM events WHERE kind = 3 ORDER BY distinct_id`).all() as Array<{
       id: string;
       p: string;
       event: string;
@@ -174,7 +175,7 @@ describe('re-assertions', () => {
     withdrawSelected(store, 2, 'gone');
     stage(store, [{ event: '$identify', distinctId: 'u1', kind: EventKind.person, properties: { $set: { plan: 'enterprise' } } }], '/data/users-2.csv');
     expect(stageReassertions(store)).toEqual({ total: 2, added: 1, removed: 1 });
-    const sets = store.db.prepare('SELECT json_extract(properties, \'$."$set".plan\') AS plan FROM events WHERE kind = 3 ORDER BY distinct_id').pluck().all();
+    const sets = store.db.prepare(`SELECT json_extract(${STAGED_PROPERTIES}, '$."$set".plan') AS plan FROM events WHERE kind = 3 ORDER BY distinct_id`).pluck().all();
     expect(sets).toEqual(['enterprise', 'team']);
     store.close();
   });

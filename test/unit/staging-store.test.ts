@@ -11,6 +11,7 @@ import { beginRead, finishRead, latestRead, partialReads, recordProgress, refuse
 import { listRejects, stagingReport } from '../../src/staging/staging-report.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 
@@ -101,7 +102,7 @@ describe('staging store', () => {
     expect(jsonDepth(deep)).toBe(MAX_JSON_DEPTH);
     const entries = Array.from({ length: 60 }, (_, i) => ({ line: i + 2, raw: 'r', event: event(i, { propertiesJson: i === 55 ? deep : '{"b":"x"}' }) }));
     expect(new EventWriter(store).write(read(store), entries)).toMatchObject({ staged: 60 });
-    expect(store.db.prepare('SELECT json(properties) AS p FROM events WHERE line = 57').get()).toEqual({ p: deep });
+    expect(store.db.prepare(`SELECT ${STAGED_PROPERTIES_TEXT} AS p FROM events WHERE line = 57`).get()).toEqual({ p: deep });
     store.close();
   });
 
