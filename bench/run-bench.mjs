@@ -46,6 +46,7 @@ async function prepareSource(f) {
     return 'reused';
   }
   const partial = `${f.source}.partial`;
+  if (await generatedElsewhere(f, partial)) return 'reused';
   console.log(`Generating ${show(f.source)} (${count(options.events)} events, ${f.format})...`);
   const child = spawn(process.execPath, [join(root, 'bench', 'generate-source.mjs'), '--format', f.format, partial, String(options.events)], { stdio: 'inherit' });
   const code = await new Promise((done, fail) => child.once('error', fail).once('close', done));
@@ -53,6 +54,20 @@ async function prepareSource(f) {
   renameSync(`${partial}.meta.json`, f.meta);
   renameSync(partial, f.source);
   return 'generated';
+}
+
+/**
+ * A partial source still growing is being written by a generator started by hand (a 20M source
+ * takes most of an hour): wait for it to finish rather than write the same file twice.
+ * @param {import('./lib/bench-steps.mjs').FormatFiles} f @param {string} partial
+ */
+async function generatedElsewhere(f, partial) {
+  const growing = () => existsSync(partial) && Date.now() - statSync(partial).mtimeMs < 60_000;
+  if (!growing()) return false;
+  console.log(`Waiting for ${show(partial)}, which another generator is writing...`);
+  while (growing()) await new Promise((resolve) => setTimeout(resolve, 10_000));
+  if (!(existsSync(f.meta) && existsSync(f.source) && statSync(f.source).size > 0)) throw new Error(`${show(partial)} stopped growing without becoming ${show(f.source)}`);
+  return true;
 }
 
 function machine() {
@@ -95,7 +110,14 @@ async function step(what, run) {
     console.log('failed');
     throw error;
   });
-  console.log(`${(/** @type {{ wallMs: number }} */ (result).wallMs / 1000).toFixed(2)} s`);
+  // The figures as each step ends: a long run stopped before its table still leaves them in its log.
+  const r = /** @type {{ wallMs: number, rows?: number, peakRssBytes?: number | null, stagingBytes?: number }} */ (result);
+  const extra = [
+    r.rows === undefined ? '' : `, ${count((r.rows * 1000) / r.wallMs)} rows/s`,
+    r.peakRssBytes == null ? '' : `, peak RSS ${megabytes(r.peakRssBytes)}`,
+    r.stagingBytes === undefined ? '' : `, staging ${megabytes(r.stagingBytes)}`,
+  ].join('');
+  console.log(`${(r.wallMs / 1000).toFixed(2)} s${extra}`);
   return result;
 }
 
