@@ -46,6 +46,7 @@ async function prepareSource(f) {
     return 'reused';
   }
   const partial = `${f.source}.partial`;
+  if (await generatedElsewhere(f, partial)) return 'reused';
   console.log(`Generating ${show(f.source)} (${count(options.events)} events, ${f.format})...`);
   const child = spawn(process.execPath, [join(root, 'bench', 'generate-source.mjs'), '--format', f.format, partial, String(options.events)], { stdio: 'inherit' });
   const code = await new Promise((done, fail) => child.once('error', fail).once('close', done));
@@ -53,6 +54,20 @@ async function prepareSource(f) {
   renameSync(`${partial}.meta.json`, f.meta);
   renameSync(partial, f.source);
   return 'generated';
+}
+
+/**
+ * A partial source still growing is being written by a generator started by hand (a 20M source
+ * takes most of an hour): wait for it to finish rather than write the same file twice.
+ * @param {import('./lib/bench-steps.mjs').FormatFiles} f @param {string} partial
+ */
+async function generatedElsewhere(f, partial) {
+  const growing = () => existsSync(partial) && Date.now() - statSync(partial).mtimeMs < 60_000;
+  if (!growing()) return false;
+  console.log(`Waiting for ${show(partial)}, which another generator is writing...`);
+  while (growing()) await new Promise((resolve) => setTimeout(resolve, 10_000));
+  if (!(existsSync(f.meta) && existsSync(f.source) && statSync(f.source).size > 0)) throw new Error(`${show(partial)} stopped growing without becoming ${show(f.source)}`);
+  return true;
 }
 
 function machine() {
@@ -95,9 +110,24 @@ async function step(what, run) {
     console.log('failed');
     throw error;
   });
-  console.log(`${(/** @type {{ wallMs: number }} */ (result).wallMs / 1000).toFixed(2)} s`);
+  // The figures as each step ends: a long run stopped before its table still leaves them in its log.
+  const r = /** @type {{ wallMs: number, rows?: number, peakRssBytes?: number | null, stagingBytes?: number }} */ (result);
+  const extra = [
+    r.rows === undefined ? '' : `, ${count((r.rows * 1000) / r.wallMs)} rows/s`,
+    r.peakRssBytes == null ? '' : `, peak RSS ${megabytes(r.peakRssBytes)}`,
+    r.stagingBytes === undefined ? '' : `, staging ${megabytes(r.stagingBytes)}`,
+  ].join('');
+  console.log(`${(r.wallMs / 1000).toFixed(2)} s${extra}`);
   return result;
 }
+
+/**
+ * The bucket step uploads the source in one PUT of the bytes in memory (moto decodes streamed
+ * uploads very slowly) and moto keeps them in memory too: Node reads at most 2 GiB into one
+ * buffer, so a larger source (the 20M run's) is not uploaded and the step is left out.
+ */
+const BUCKET_MAX_BYTES = 2 ** 31 - 1;
+let bucketSkipped = false;
 
 /** Staging files kept for the import and status steps: the two CSVs', when those steps run. */
 function keptForImport(/** @type {string} */ format) {
@@ -115,7 +145,10 @@ async function runFormats(sources) {
     const r = { format };
     if (on('floor')) r.floor = await step(`${format}: floor (a bare pass over the file)`, () => floorStep(paths, f));
     if (on('export')) r.export = await step(`${format}: migrate export-source`, () => exportStep(paths, f));
-    if (on('bucket') && format === 'mixpanel') r.bucket = await step(`${format}: migrate export-source s3:// (the same file in moto's S3 server on loopback)`, () => bucketStep(paths, f));
+    if (on('bucket') && format === 'mixpanel') {
+      if (statSync(f.source).size <= BUCKET_MAX_BYTES) r.bucket = await step(`${format}: migrate export-source s3:// (the same file in moto's S3 server on loopback)`, () => bucketStep(paths, f));
+      else bucketSkipped = true;
+    }
     if (r.export && !options.keep && !keptForImport(format)) removeStaging(f.staged);
     formats.push(r);
   }
@@ -162,6 +195,7 @@ function notes(r, sources) {
     const files = meta.files > 1 ? ` (${count(meta.files)} gzipped files)` : '';
     return `Source ${format}: ${show(f.source)}${files}, ${megabytes(statSync(f.source).size)}, ${sources[format]} for this run.`;
   });
+  if (bucketSkipped) lines.push(`Bucket step left out: the Mixpanel source is over ${megabytes(BUCKET_MAX_BYTES)}, more than one PUT from memory can upload to moto.`);
   lines.push(
     `Peak RSS: ${{ time: "GNU time %M (the kernel's maximum resident set of the process)", proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`,
   );

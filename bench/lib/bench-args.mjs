@@ -22,9 +22,13 @@ export const DEFAULT_EVENTS = 1_000_000;
 export const DEFAULT_PEER_EVENTS = 500_000;
 
 export const USAGE = `usage: npm run bench -- [--events N] [--formats LIST] [--peer-events N] [--only STEPS] [--keep] [--out FILE | --no-write]
-  --events N        events in each generated source (default 1000000; 200k, 1m, 5m and 5_000_000 work too):
+  --events N        events in each generated source (default 1000000; 200k, 1m, 5m, 20m and 5_000_000 work too):
                     npm run bench -- --events 1m    the one-million run (the default)
                     npm run bench -- --events 5m    the five-million run (about half an hour; 10 GB in .bench/)
+                    npm run bench -- --events 20m --formats mixpanel,amplitude
+                                                    the twenty-million run (hours on 2 cores; sources are
+                                                    written as a stream: 20 GB Mixpanel, 3.7 GB Amplitude,
+                                                    plus up to 25 GB of staging; no bucket step)
   --formats LIST    comma-separated subset of ${FORMATS.join(',')} (default all); each gets a
                     floor (a bare pass over the same file) and an export-source run
   --peer-events N   events posthog-node sends, a prefix of each CSV (default min(events, ${DEFAULT_PEER_EVENTS}))
