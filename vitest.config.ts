@@ -13,6 +13,7 @@ export default defineConfig({
     // again (the unit tests took 66 s of CPU isolated, 21 s shared). Tests keep no state between
     // files: each makes its own temp dirs, stores and servers.
     isolate: false,
+    setupFiles: ['test/helpers/per-file-setup.ts'],
     // runCli runs the program in the worker's own process, so a worker is mostly busy on the CPU:
     // one more worker than two cores overlaps the waits (fsync, subprocesses) without crowding them.
     maxWorkers: 3,

@@ -22,6 +22,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { testClock } from '../helpers/test-clock.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 const motoServer = useMoto();
@@ -35,7 +36,7 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
 /** What two staging files must agree on: every event (its own $import_run aside) and every reject. */
 function contents(staging: string) {
   return readStaging(staging, (db) => ({
-    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(json(properties), '$."$import_run"') AS p FROM events ORDER BY uuid`).all() as unknown[],
+    events: db.prepare(`SELECT hex(uuid) AS uuid, line, event, timestamp_ms AS ts, json_remove(${STAGED_PROPERTIES_TEXT}, '$."$import_run"') AS p FROM events ORDER BY uuid`).all() as unknown[],
     rejects: db.prepare('SELECT line, field, reason, message FROM rejects ORDER BY line, message').all() as unknown[],
   }));
 }

@@ -16,6 +16,7 @@ import { asIngested, storedEvents, useSandbox, writeSandboxConfig } from '../hel
 import { readStagedEvents, type StagedRow } from '../helpers/staged-events.js';
 import { FAST, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 
 const tempDir = useTempDir();
 const sandboxAt = useSandbox();
@@ -87,7 +88,7 @@ function eventsOf(staged: StagedRow[]) {
 /** Staged content that must not depend on how the dumps arrived (without the run's id). */
 function content(staging: string) {
   return readStaging(staging, (db) =>
-    db.prepare(`SELECT hex(uuid) AS uuid, kind, event, distinct_id, timestamp_ms, json_remove(json(properties), '$."$import_run"') AS p FROM events ORDER BY uuid`).all(),
+    db.prepare(`SELECT hex(uuid) AS uuid, kind, event, distinct_id, timestamp_ms, json_remove(${STAGED_PROPERTIES_TEXT}, '$."$import_run"') AS p FROM events ORDER BY uuid`).all(),
   );
 }
 
