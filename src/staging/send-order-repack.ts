@@ -51,19 +51,28 @@ export interface RepackOptions {
 }
 
 export interface RepackResult {
-  before: SendOrderReads;
+  /** Undefined when the rows were in time order (or nearly) and the send order was not walked. */
+  before: SendOrderReads | undefined;
   /** Rows given new blocks (0: the order was good enough, or the run was interrupted). */
   repacked: number;
   blocksDeleted: number;
 }
 
-const pendingRows = (projectId: number): string => `${IS_BLOCK_ROW}
-  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = ${projectId} AND d.seq = events.seq)
-  AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = ${projectId} AND x.seq = events.seq)`;
+/**
+ * The block rows not yet delivered nor dead-lettered for the project. The look-ups are left out
+ * for a project that has nothing settled (its first run): they cost most of the measure.
+ */
+function pendingRows(db: Database, projectId: number): string {
+  const settled = db.prepare('SELECT EXISTS (SELECT 1 FROM deliveries WHERE project_id = ?) OR EXISTS (SELECT 1 FROM dead_letters WHERE project_id = ?)').pluck().get(projectId, projectId) as number;
+  if (!settled) return IS_BLOCK_ROW;
+  return `${IS_BLOCK_ROW}
+    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.project_id = ${projectId} AND d.seq = events.seq)
+    AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = ${projectId} AND x.seq = events.seq)`;
+}
 
 /** How many blocks reading the project's pending block rows in send order unpacks, with a cache of CACHE_BLOCKS blocks. */
 export function sendOrderReads(db: Database, projectId: number, cacheBlocks = CACHE_BLOCKS): SendOrderReads {
-  const refs = db.prepare(`SELECT properties FROM events INDEXED BY events_send_order WHERE ${pendingRows(projectId)} ORDER BY kind, timestamp_ms, seq`).pluck();
+  const refs = db.prepare(`SELECT properties FROM events INDEXED BY events_send_order WHERE ${pendingRows(db, projectId)} ORDER BY kind, timestamp_ms, seq`).pluck();
   const cached = new Map<number, true>();
   const seen = new Set<number>();
   let rows = 0;
@@ -83,6 +92,23 @@ export function sendOrderReads(db: Database, projectId: number, cacheBlocks = CA
   return { rows, blocks: seen.size, unpacks };
 }
 
+/**
+ * How many times a block row's timestamp goes back from the one before it of its kind, in
+ * staging order: a sequential scan, cheaper than walking the send order. Fewer than the blocks
+ * import's cache holds, and the send order cannot switch between more runs of rows than the cache
+ * holds (rows left out of a sequence never add a step back, so the pending rows have no more).
+ */
+export function stepsBack(db: Database): number {
+  const rows = db.prepare(`SELECT kind, timestamp_ms FROM events NOT INDEXED WHERE ${IS_BLOCK_ROW}`).raw(true);
+  const last = new Map<number, number>();
+  let steps = 0;
+  for (const [kind, timestampMs] of rows.iterate() as IterableIterator<[number, number]>) {
+    if (timestampMs < (last.get(kind) ?? Number.NEGATIVE_INFINITY)) steps++;
+    last.set(kind, timestampMs);
+  }
+  return steps;
+}
+
 /** Whether import would unpack blocks so much more often than once each that repacking pays. */
 export function repackPays(reads: SendOrderReads, cacheBlocks = CACHE_BLOCKS): boolean {
   return reads.unpacks > 2 * reads.blocks + cacheBlocks;
@@ -91,7 +117,9 @@ export function repackPays(reads: SendOrderReads, cacheBlocks = CACHE_BLOCKS): b
 /** Repacks the project's pending rows in send order when it pays (see the file's comment). */
 export function repackInSendOrder(store: StagingStore, projectId: number, options: RepackOptions = {}): RepackResult {
   let blocksDeleted = isUnfinished(store) ? deleteUnnamedBlocks(store) : 0;
-  const before = sendOrderReads(store.db, projectId, options.cacheBlocks);
+  const cacheBlocks = options.cacheBlocks ?? CACHE_BLOCKS;
+  if (stepsBack(store.db) < cacheBlocks / 2) return { before: undefined, repacked: 0, blocksDeleted };
+  const before = sendOrderReads(store.db, projectId, cacheBlocks);
   if (!repackPays(before, options.cacheBlocks) || options.signal?.aborted) return { before, repacked: 0, blocksDeleted };
   options.starting?.(before);
   const scratch = `${store.path}-repack`;
@@ -118,7 +146,7 @@ export function repackInSendOrder(store: StagingStore, projectId: number, option
 /** Step 1: the pending rows' texts in send order (repack.sorted, by id); returns how many. */
 function copySorted(db: Database, projectId: number): number {
   db.exec('CREATE TABLE repack.staged (kind INTEGER, timestamp_ms INTEGER, seq INTEGER, text BLOB)');
-  db.prepare(`INSERT INTO repack.staged SELECT kind, timestamp_ms, seq, ${blockRowBytesSql('properties')} FROM main.events NOT INDEXED WHERE ${pendingRows(projectId)} ORDER BY seq`).run();
+  db.prepare(`INSERT INTO repack.staged SELECT kind, timestamp_ms, seq, ${blockRowBytesSql('properties')} FROM main.events NOT INDEXED WHERE ${pendingRows(db, projectId)} ORDER BY seq`).run();
   db.exec('CREATE TABLE repack.sorted (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, text BLOB NOT NULL)');
   const rows = db.prepare('INSERT INTO repack.sorted (seq, text) SELECT seq, text FROM repack.staged ORDER BY kind, timestamp_ms, seq').run().changes;
   db.exec('DROP TABLE repack.staged');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { uuidText } from '../../src/events/stable-uuid.js';
 import { refBlockId } from '../../src/staging/property-block-codec.js';
 import { propertiesTextSql } from '../../src/staging/property-blocks.js';
-import { repackInSendOrder, sendOrderReads } from '../../src/staging/send-order-repack.js';
+import { repackInSendOrder, sendOrderReads, stepsBack } from '../../src/staging/send-order-repack.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -75,6 +75,7 @@ describe('repacking property blocks in send order', () => {
     const store = StagingStore.open(staging);
     const before = texts(store);
     expect(before.size).toBe(ROWS);
+    expect(stepsBack(store.db)).toBeGreaterThan(ROWS / 4);
     const reads = sendOrderReads(store.db, PROJECT, 2);
     expect(reads.rows).toBe(ROWS);
     // Shuffled: nearly every row read in send order comes from another block.
@@ -95,6 +96,8 @@ describe('repacking property blocks in send order', () => {
     const ordered = StagingStore.open(await stage(dir, false));
     const orderedReads = sendOrderReads(ordered.db, PROJECT, 2);
     expect(orderedReads.unpacks).toBe(orderedReads.blocks);
+    // Rows in time order are seen so by one sequential scan, without walking the send order.
+    expect(stepsBack(ordered.db)).toBe(0);
     expect(repackInSendOrder(ordered, PROJECT, { ...SMALL, starting: () => expect.fail('an ordered source was repacked') }).repacked).toBe(0);
     ordered.close();
   });
