@@ -134,7 +134,13 @@ function repackPending(o: ExecuteRunOptions): void {
     o.reporter.notice(
       `${o.project.name}: the staged rows are not in time order (reading ${plural(reads.rows, 'row')} in send order would unpack their ${plural(reads.blocks, 'block')} of properties ${count(reads.unpacks)} times): repacking them in send order first`,
     );
-  repackInSendOrder(o.store, o.project.id, { signal: o.signal, starting });
+  try {
+    repackInSendOrder(o.store, o.project.id, { signal: o.signal, starting });
+  } catch (error) {
+    // Each of its steps is a transaction: a failed one leaves the rows as they were, readable.
+    // Import goes on without it, slower; a file that takes no writes fails at the first checkpoint.
+    o.reporter.warn(`${o.project.name}: the staged rows could not be repacked in send order (${redact((error as Error)?.message ?? String(error))}); sending them as staged, more slowly`);
+  }
 }
 
 /** The staging file and config of the run, for the commands its messages suggest. */
