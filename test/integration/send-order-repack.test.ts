@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { uuidText } from '../../src/events/stable-uuid.js';
+import { bindProject } from '../../src/staging/delivery-store.js';
 import { refBlockId } from '../../src/staging/property-block-codec.js';
 import { propertiesTextSql } from '../../src/staging/property-blocks.js';
 import { repackInSendOrder, sendOrderReads, stepsBack } from '../../src/staging/send-order-repack.js';
@@ -124,6 +125,30 @@ describe('repacking property blocks in send order', () => {
     expect(texts(store)).toEqual(before);
     expect(blockIntegrity(store)).toEqual({ unnamed: 0, missing: 0 });
     const after = sendOrderReads(store.db, PROJECT, 2);
+    expect(after.unpacks).toBe(after.blocks);
+    store.close();
+  });
+
+  it('leaves the rows already delivered to the project in their blocks, and stops between steps when aborted', async () => {
+    const dir = tempDir();
+    const store = StagingStore.open(await stage(dir, true));
+    const before = texts(store);
+    const project = bindProject(store, { name: 'prod', role: 'production', host: 'http://127.0.0.1:1' });
+    const delivered = store.db.prepare('INSERT INTO deliveries (project_id, seq) SELECT ?, seq FROM events ORDER BY seq LIMIT 1000').run(project.id).changes;
+    const refsOfDelivered = store.db.prepare('SELECT properties FROM events ORDER BY seq LIMIT 1000').pluck().all();
+
+    const abort = new AbortController();
+    const stopped = repackInSendOrder(store, project.id, { ...SMALL, stepRows: 500, signal: abort.signal, afterStep: (at) => at === 'packed' && abort.abort() });
+    expect(stopped.repacked).toBe(0);
+    expect(texts(store)).toEqual(before);
+    expect(blockIntegrity(store).missing).toBe(0);
+
+    expect(repackInSendOrder(store, project.id, SMALL).repacked).toBe(ROWS - delivered);
+    expect(texts(store)).toEqual(before);
+    expect(store.db.prepare('SELECT properties FROM events ORDER BY seq LIMIT 1000').pluck().all()).toEqual(refsOfDelivered);
+    expect(blockIntegrity(store)).toEqual({ unnamed: 0, missing: 0 });
+    const after = sendOrderReads(store.db, project.id, 2);
+    expect(after.rows).toBe(ROWS - delivered);
     expect(after.unpacks).toBe(after.blocks);
     store.close();
   });
