@@ -42,7 +42,7 @@ export function selectEventJsonParts(rows: string, columns: readonly string[]): 
 }
 
 /** A row whose properties are in a property block (see property-block-codec.ts: REF_MARKER, 9 bytes). */
-const IS_BLOCK_ROW = `(typeof(properties) = 'blob' AND length(properties) = 9 AND substr(properties, 1, 1) = x'0F')`;
+export const IS_BLOCK_ROW = `(typeof(properties) = 'blob' AND length(properties) = 9 AND substr(properties, 1, 1) = x'0F')`;
 
 /**
  * The columns a page query selects (as `j` and `r`) for `selectEventJsonPage`: the event's JSON

@@ -158,6 +158,11 @@ function blockData(column: string): string {
   return `(SELECT data FROM property_blocks WHERE id = property_block_wanted(${column}))`;
 }
 
+/** A block row's properties as the UTF-8 bytes of its text (a blob), for SQL that only moves them. */
+export function blockRowBytesSql(column: string): string {
+  return `event_properties_bytes(${column}, ${blockData(column)})`;
+}
+
 /** An event's properties as a value SQLite's JSON functions read (`->>`, json_each, jsonb_set). */
 export function propertiesSql(column: string): string {
   return `event_properties(${column}, ${blockData(column)})`;
