@@ -8,6 +8,7 @@ export const TARGETS: {
   importVsPeer: number;
   peakRssBytes: number;
   stagingVsCsv: number;
+  stagingVsJson: number;
   statusMs: number;
   atEvents: number;
 };

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { measureNode } from './measure-process.mjs';
 import { startSandbox } from './sandbox-process.mjs';
+import { zipTextBytes } from './zip-text-bytes.mjs';
 
 /**
  * @typedef {object} BenchPaths
@@ -91,7 +92,16 @@ export async function exportStep(p, f) {
   const m = await measureNode([p.cli, 'export-source', '--from', from, f.source, '--staging', f.staged, '--quiet', '--json'], { label: `migrate export-source --from ${from}` });
   const totals = parseJson(m.stdout, 'migrate export-source').totals;
   const got = { staged: totals.staged, rejected: totals.rejected, skipped: totals.skipped, duplicates: totals.duplicates };
-  return { rows: totals.rowsRead, wallMs: m.wallMs, peakRssBytes: m.peakRssBytes, stagingBytes: stagingBytes(f.staged), sourceBytes: statSync(f.source).size, expected: readMeta(f).expect, got };
+  return {
+    rows: totals.rowsRead,
+    wallMs: m.wallMs,
+    peakRssBytes: m.peakRssBytes,
+    stagingBytes: stagingBytes(f.staged),
+    sourceBytes: statSync(f.source).size,
+    ...(f.source.endsWith('.zip') ? { sourceTextBytes: zipTextBytes(f.source) } : {}),
+    expected: readMeta(f).expect,
+    got,
+  };
 }
 
 /** @param {BenchPaths} p @param {FormatFiles} f @param {number} staged events export-source staged */
