@@ -98,7 +98,7 @@ export async function exportStep(p, f) {
     peakRssBytes: m.peakRssBytes,
     stagingBytes: stagingBytes(f.staged),
     sourceBytes: statSync(f.source).size,
-    ...(f.source.endsWith('.zip') ? { sourceTextBytes: zipTextBytes(f.source) } : {}),
+    ...(f.source.endsWith('.zip') ? { sourceTextBytes: await zipTextBytes(f.source) } : {}),
     expected: readMeta(f).expect,
     got,
   };
