@@ -7,23 +7,16 @@
  * the object was listed with.
  */
 import { MigrateError } from '../errors.js';
-import { avroContainerOf, isAvro } from '../sources/columnar/avro-container.js';
+import { avroContainerOf } from '../sources/columnar/avro-container.js';
 import { avroFileOf } from '../sources/columnar/avro-file.js';
-import { isParquet, openParquetBytes } from '../sources/columnar/parquet-file.js';
-import type { KeyedRowGroups } from '../sources/columnar/parquet-input.js';
-import { rowText } from '../sources/columnar/row-text.js';
+import { openParquetBytes } from '../sources/columnar/parquet-file.js';
+import { columnarInput, type KeyedRowGroups } from '../sources/columnar/parquet-input.js';
+import { avroRowGroups, type ColumnarKind } from '../sources/columnar/row-text.js';
 import type { SourceInput } from '../sources/source-input.js';
 import type { BucketContext } from './bucket-calls.js';
 import { scanAvroObject, ObjectStream } from './object-avro.js';
 import type { ObjectAddress, ObjectStart } from './object-bytes.js';
 import { ObjectWindow } from './object-window.js';
-
-export type ColumnarKind = 'parquet' | 'avro';
-
-/** The kind told by an object's first four bytes, as a file's is. */
-export function columnarKind(head: Uint8Array): ColumnarKind | undefined {
-  return isParquet(head) ? 'parquet' : isAvro(head) ? 'avro' : undefined;
-}
 
 /** A read of the object's rows that failed because of the bucket is that failure (its exit code and hints), not a file that cannot be read. */
 async function asBucketFailure<T>(window: { failure: Error | undefined }, run: () => Promise<T>): Promise<T> {
@@ -65,7 +58,7 @@ async function avroGroups(context: BucketContext, address: ObjectAddress, begun:
   const scanned = await scanAvroObject(address, begun.type === 'fetched' ? [begun.bytes] : begun.start.bytes);
   if (begun.type === 'fetched') begun.release(begun.bytes);
   const avro = avroFileOf(avroContainerOf(scanned.metadata, scanned.blocks, address.url, new ObjectStream(context, address)), address.url);
-  return { kind: 'avro', key: scanned.digest, rowGroupRows: avro.blockRecords, columns: avro.columns, rowGroup: (index) => avro.block(index), close: () => avro.close() };
+  return { ...avroRowGroups(avro), kind: 'avro', key: scanned.digest };
 }
 
 /**
@@ -74,29 +67,5 @@ async function avroGroups(context: BucketContext, address: ObjectAddress, begun:
  */
 export async function openColumnarObject(context: BucketContext, address: ObjectAddress, kind: ColumnarKind, begun: ObjectBegun, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
   const groups = kind === 'parquet' ? await parquetGroups(context, address, begun) : await avroGroups(context, address, begun);
-  let done = false;
-  async function* text(fromRow: number): AsyncIterable<string> {
-    try {
-      yield* rowText(groups, fromRow);
-      done = true;
-    } finally {
-      await groups.close().catch(() => {});
-    }
-  }
-  return {
-    path: address.url,
-    displayName: address.url,
-    sizeBytes: address.object.sizeBytes,
-    compressed: false,
-    encoding: 'utf-8',
-    headText: '{',
-    text: text(0),
-    rowGroupRows: groups.rowGroupRows,
-    columnar: kind,
-    columns: groups.columns,
-    resumable: { key: groups.key, textFromLine: (line) => text(line - 1) },
-    fingerprint: () => (done ? groups.key : undefined),
-    close: () => groups.close().catch(() => {}),
-    reopen,
-  };
+  return columnarInput({ path: address.url, displayName: address.url, sizeBytes: address.object.sizeBytes, reopen }, groups, async () => groups.key);
 }

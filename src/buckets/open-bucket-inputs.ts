@@ -16,7 +16,8 @@ import { folderUrl, listFolder, readFolderText } from './bucket-folder.js';
 import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
 import { isZipKey, openZipObject } from './object-zip.js';
-import { columnarKind, openColumnarObject, type ObjectBegun } from './object-columnar.js';
+import { columnarKindOf } from '../sources/columnar/row-text.js';
+import { openColumnarObject, type ObjectBegun } from './object-columnar.js';
 import { objectByteSource, objectStart, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
 
@@ -121,7 +122,7 @@ async function openObject(context: BucketContext, small: SmallObjects | undefine
     // A small object is fetched whole at once, a larger one's read begun: its first bytes tell Parquet and Avro from text, as a file's do.
     const fetched = await small?.fetch(context, address);
     const started = fetched === undefined ? await objectStart(context, address, 4) : undefined;
-    const kind = columnarKind(fetched ?? started!.head);
+    const kind = columnarKindOf(fetched ?? started!.head);
     if (kind !== undefined) {
       const begun: ObjectBegun = fetched !== undefined ? { type: 'fetched', bytes: fetched, release: (bytes) => small!.release(bytes) } : { type: 'started', start: started! };
       return await openColumnarObject(context, address, kind, begun, async () => openObject(context, undefined, address, options));

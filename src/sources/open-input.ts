@@ -15,6 +15,7 @@ import { CHUNK_BYTES, isZip, readByteHead, unlessAborted, type ByteHead, type By
 import { isParquet } from './columnar/parquet-file.js';
 import { openAvroInput, openParquetInput } from './columnar/parquet-input.js';
 import { isAvro } from './columnar/avro-file.js';
+import { columnarKindOf, type ColumnarKind } from './columnar/row-text.js';
 import type { OpenOptions, SourceInput } from './source-input.js';
 import { byteOrderMark, createChunkDecoder, isAsciiCompatible } from './text-decoder.js';
 import { standardStreams } from '../util/standard-streams.js';
@@ -233,14 +234,14 @@ export async function openSourceInput(file: string, options: OpenOptions = {}): 
   return input;
 }
 
-/** Parquet or Avro, told by the file's magic bytes: PostHog's `.parquet.zst` names are such files, not compressed ones. */
-async function columnarKind(path: string): Promise<'parquet' | 'avro' | undefined> {
+/** Parquet or Avro, told by the file's first four bytes. */
+async function columnarKind(path: string): Promise<ColumnarKind | undefined> {
   const handle = await openFile(path, 'r');
   try {
     const head = new Uint8Array(4);
     const { bytesRead } = await handle.read(head, 0, 4, 0);
     if (bytesRead < 4) return undefined;
-    return isParquet(head) ? 'parquet' : isAvro(head) ? 'avro' : undefined;
+    return columnarKindOf(head);
   } finally {
     await handle.close();
   }

@@ -72,7 +72,7 @@ async function* localBytes(groups: RowGroups): AsyncIterable<Buffer> {
 /** Opens `path` (a regular file starting with PAR1) as a source input. */
 export async function openParquetInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
   const parquet = await openParquet(path, displayName, sizeBytes);
-  return rowGroupsInput(path, displayName, sizeBytes, reopen, { ...parquet, kind: 'parquet', key: parquet.footerDigest });
+  return localInput(path, displayName, sizeBytes, reopen, { ...parquet, kind: 'parquet', key: parquet.footerDigest });
 }
 
 /**
@@ -84,37 +84,55 @@ export async function openParquetInput(path: string, displayName: string, sizeBy
 export async function openAvroInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>): Promise<SourceInput> {
   const avro = await openRowGroups('avro', path, displayName, sizeBytes);
   const key = await fileDigest(path);
-  return rowGroupsInput(path, displayName, sizeBytes, reopen, { ...avro, kind: 'avro', key });
+  return localInput(path, displayName, sizeBytes, reopen, { ...avro, kind: 'avro', key });
 }
 
-function rowGroupsInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>, parquet: KeyedRowGroups): SourceInput {
-  let digest: string | undefined;
-  /** Reads to the end, then the file's digest; the file is closed however it ends. */
+/** A file on disk: a new read takes its bytes from a decoding thread (large files) or from here; its fingerprint is the digest of its bytes once read. */
+function localInput(path: string, displayName: string, sizeBytes: number, reopen: () => Promise<SourceInput>, groups: KeyedRowGroups): SourceInput {
+  const bytes = (): AsyncIterable<Buffer> => (sizeBytes >= WORKER_FROM_BYTES ? workerBytes(groups.kind, path, displayName, sizeBytes) : localBytes(groups));
+  return columnarInput({ path, displayName, sizeBytes, reopen }, groups, () => fileDigest(path), bytes);
+}
+
+/** Where a columnar source is and how it is opened again. */
+export interface ColumnarPlace {
+  path: string;
+  displayName: string;
+  sizeBytes: number;
+  reopen: () => Promise<SourceInput>;
+}
+
+/**
+ * A columnar file or object as a source input: its rows as JSON object lines, line N being row
+ * N. `fingerprintAtEnd` is what the read is known by once read to its end; `utf8Bytes`, when
+ * given, is what a new read cuts its pieces from (a resumed one reads the text from its row).
+ */
+export function columnarInput(place: ColumnarPlace, groups: KeyedRowGroups, fingerprintAtEnd: () => Promise<string>, utf8Bytes?: () => AsyncIterable<Buffer>): SourceInput {
+  let fingerprint: string | undefined;
+  /** Reads to the end, then the fingerprint; the source is closed however it ends. */
   async function* whole<T>(items: AsyncIterable<T>): AsyncIterable<T> {
     try {
       yield* items;
-      digest = await fileDigest(path);
+      fingerprint = await fingerprintAtEnd();
     } finally {
-      await parquet.close().catch(() => {});
+      await groups.close().catch(() => {});
     }
   }
-  const text = (fromRow: number): AsyncIterable<string> => whole(rowText(parquet, fromRow));
+  const text = (fromRow: number): AsyncIterable<string> => whole(rowText(groups, fromRow));
   return {
-    path,
-    displayName,
-    sizeBytes,
+    path: place.path,
+    displayName: place.displayName,
+    sizeBytes: place.sizeBytes,
     compressed: false,
     encoding: 'utf-8',
     headText: '{',
     text: text(0),
-    // A new read cuts its pieces from these bytes, as from a JSON-lines file; a resumed one reads the text from its row.
-    utf8Bytes: whole(sizeBytes >= WORKER_FROM_BYTES ? workerBytes(parquet.kind, path, displayName, sizeBytes) : localBytes(parquet)),
-    rowGroupRows: parquet.rowGroupRows,
-    columnar: parquet.kind,
-    columns: parquet.columns,
-    resumable: { key: parquet.key, textFromLine: (line) => text(line - 1) },
-    fingerprint: () => digest,
-    close: () => parquet.close().catch(() => {}),
-    reopen,
+    ...(utf8Bytes === undefined ? {} : { utf8Bytes: whole(utf8Bytes()) }),
+    rowGroupRows: groups.rowGroupRows,
+    columnar: groups.kind,
+    columns: groups.columns,
+    resumable: { key: groups.key, textFromLine: (line) => text(line - 1) },
+    fingerprint: () => fingerprint,
+    close: () => groups.close().catch(() => {}),
+    reopen: place.reopen,
   };
 }

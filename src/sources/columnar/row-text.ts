@@ -4,11 +4,16 @@
  * thread that reads the file (row-text-worker.ts for large files, parquet-input.ts for small).
  */
 import { isWellFormedText } from '../invalid-text.js';
-import { openAvro } from './avro-file.js';
-import { openParquet } from './parquet-file.js';
+import { isAvro, openAvro, type AvroFile } from './avro-file.js';
+import { isParquet, openParquet } from './parquet-file.js';
 import type { RowGroup } from './row-group.js';
 
 export type ColumnarKind = 'parquet' | 'avro';
+
+/** Parquet or Avro, told by the first four bytes of a file or object (PostHog's `.parquet.zst` names are such files, not compressed ones). */
+export function columnarKindOf(head: Uint8Array): ColumnarKind | undefined {
+  return isParquet(head) ? 'parquet' : isAvro(head) ? 'avro' : undefined;
+}
 
 /** A file's rows in groups (Parquet row groups, Avro blocks), each decoded when asked. */
 export interface RowGroups {
@@ -59,7 +64,11 @@ export function utf8OfText(text: string): Buffer {
 /** Opens a file's row groups (its Avro blocks). */
 export async function openRowGroups(kind: ColumnarKind, path: string, displayName: string, sizeBytes: number): Promise<RowGroups & { footerDigest?: string }> {
   if (kind === 'parquet') return openParquet(path, displayName, sizeBytes);
-  const avro = await openAvro(path, displayName, sizeBytes);
+  return avroRowGroups(await openAvro(path, displayName, sizeBytes));
+}
+
+/** An Avro file's blocks as its row groups. */
+export function avroRowGroups(avro: AvroFile): RowGroups {
   return { rowGroupRows: avro.blockRecords, columns: avro.columns, rowGroup: (index) => avro.block(index), close: () => avro.close() };
 }
 
