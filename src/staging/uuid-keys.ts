@@ -19,7 +19,7 @@ import { statement } from './statement-cache.js';
  */
 export const RECENT_BOUND_ROWS = 256 * 1024;
 
-/** The seq staged with each uuid (of `uuids`, 16-byte views), or undefined where none is. */
+/** A staging file's uuid to seq mapping (see the top of this file). */
 export interface UuidKeys {
   /** The seq of the row staged with `uuid`, if any. */
   seqOf(uuid: Uint8Array): number | undefined;
@@ -32,8 +32,12 @@ export interface UuidKeys {
    * false (and nothing written) when any is staged already or repeated among them.
    */
   claimGroup(rows: number, uuidAt: (i: number) => Uint8Array, firstSeq: number): boolean;
-  /** Merges the recent uuids into the permanent table when they pass `boundRows`; true when it did. */
-  settle(boundRows?: number): boolean;
+  /** Merges the recent uuids into the permanent table once they pass `boundRows`; true when it did. */
+  settle(): boolean;
+  /** Merges the recent uuids into the permanent table, in key order, whatever their number. */
+  merge(): void;
+  /** Rows since the last merge past which `settle` merges (RECENT_BOUND_ROWS; tests set a few). */
+  boundRows: number;
 }
 
 const byStore = new WeakMap<StagingStore, StoreUuidKeys>();
@@ -59,7 +63,7 @@ export function stageWithUuid(store: StagingStore, uuid: Uint8Array, insert: (se
 
 /** Moves every recent uuid into the permanent table, in key order (end of a read). */
 export function mergeRecentUuids(store: StagingStore): void {
-  uuidKeys(store).settle(0);
+  uuidKeys(store).merge();
 }
 
 class StoreUuidKeys implements UuidKeys {
@@ -67,6 +71,7 @@ class StoreUuidKeys implements UuidKeys {
   private readonly maxSeq: Statement;
   private readonly insertRecent: Statement;
   private readonly groups = new Map<number, { find: Statement; insert: Statement; findParams: unknown[]; insertParams: unknown[] }>();
+  boundRows = RECENT_BOUND_ROWS;
   /** Rows in uuid_recent as far as this connection knows (read once, then counted). */
   private recentRows: number | undefined;
 
@@ -104,11 +109,15 @@ class StoreUuidKeys implements UuidKeys {
     return true;
   }
 
-  settle(boundRows = RECENT_BOUND_ROWS): boolean {
-    if (boundRows > 0 && this.counted(0) <= boundRows) return false;
+  settle(): boolean {
+    if (this.counted(0) <= this.boundRows) return false;
+    this.merge();
+    return true;
+  }
+
+  merge(): void {
     this.store.db.exec('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM uuid_recent ORDER BY uuid; DELETE FROM uuid_recent;');
     this.recentRows = 0;
-    return true;
   }
 
   /** Adds `rows` to the count of recent rows and returns it. */
