@@ -460,8 +460,9 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   /*
    * v17: which uuid is staged as which row moves out of events into its own tables (see
-   * uuid-keys.ts): uuid_keys, written only by merges in key order, and uuid_recent, the uuids
-   * staged since the last merge. A file with no events yet gets an events table without the
+   * uuid-keys.ts): uuid_recent, the uuids staged since the last merge; uuid_merged, where each
+   * merge puts them in key order; uuid_keys, where uuid_merged goes in key order once it has
+   * grown enough; uuid_key_counts, their sizes as merged (for when to merge). A file with no events yet gets an events table without the
    * uniqueness on uuid (and so without its index); a file with events keeps its table (dropping
    * the constraint would copy every row) and its mapping is filled from the old index in key
    * order. Its UNIQUE stays, a safety net the writer never hits.
@@ -472,8 +473,12 @@ export const MIGRATIONS: readonly Migration[] = [
 function uuidKeysMigration(db: Database): void {
   db.exec(`
   CREATE TABLE uuid_keys (uuid BLOB PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE uuid_merged (uuid BLOB PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
   CREATE TABLE uuid_recent (uuid BLOB PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE VIEW event_uuids AS SELECT uuid, seq FROM uuid_keys UNION ALL SELECT uuid, seq FROM uuid_recent;
+  CREATE VIEW event_uuids AS
+    SELECT uuid, seq FROM uuid_keys UNION ALL SELECT uuid, seq FROM uuid_merged UNION ALL SELECT uuid, seq FROM uuid_recent;
+  CREATE TABLE uuid_key_counts (merged_rows INTEGER NOT NULL, keys_rows INTEGER NOT NULL);
+  INSERT INTO uuid_key_counts VALUES (0, 0);
   `);
   const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM events)').pluck().get() === 1;
   if (empty) {
@@ -492,10 +497,14 @@ function uuidKeysMigration(db: Database): void {
     );
     CREATE INDEX events_send_order ON events (kind, timestamp_ms);
     `);
-  } else db.exec('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM events ORDER BY uuid');
+  } else {
+    const rows = db.prepare('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM events ORDER BY uuid').run().changes;
+    db.prepare('UPDATE uuid_key_counts SET keys_rows = ?').run(rows);
+  }
   db.exec(`
   CREATE TRIGGER event_uuid_gone AFTER DELETE ON events BEGIN
     DELETE FROM uuid_recent WHERE uuid = old.uuid;
+    DELETE FROM uuid_merged WHERE uuid = old.uuid;
     DELETE FROM uuid_keys WHERE uuid = old.uuid;
   END;
   `);

@@ -19,6 +19,17 @@ import { statement } from './statement-cache.js';
  */
 export const RECENT_BOUND_ROWS = 256 * 1024;
 
+/**
+ * Rows uuid_merged may hold before it goes into uuid_keys: the geometric mean of uuid_keys and
+ * a recent table's bound (and at least the bound). A merge of recent rows rewrites at most
+ * every page of uuid_merged, one into uuid_keys every page of uuid_keys; this size balances
+ * the two, so the pages written per staged row grow with the square root of the file's rows
+ * rather than with its rows.
+ */
+export function mergedBoundRows(keysRows: number, recentBoundRows: number): number {
+  return Math.max(recentBoundRows, Math.sqrt(keysRows * recentBoundRows));
+}
+
 /** A staging file's uuid to seq mapping (see the top of this file). */
 export interface UuidKeys {
   /** The seq of the row staged with `uuid`, if any. */
@@ -78,7 +89,11 @@ class StoreUuidKeys implements UuidKeys {
   constructor(private readonly store: StagingStore) {
     this.lookup = statement(store, 'SELECT seq FROM event_uuids WHERE uuid = ?').pluck();
     this.maxSeq = statement(store, 'SELECT coalesce(max(seq), 0) FROM events').pluck();
-    this.insertRecent = statement(store, 'INSERT INTO uuid_recent (uuid, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM uuid_keys WHERE uuid = ?) ON CONFLICT DO NOTHING');
+    this.insertRecent = statement(
+      store,
+      `INSERT INTO uuid_recent (uuid, seq) SELECT @uuid, @seq
+       WHERE NOT EXISTS (SELECT 1 FROM uuid_keys WHERE uuid = @uuid) AND NOT EXISTS (SELECT 1 FROM uuid_merged WHERE uuid = @uuid) ON CONFLICT DO NOTHING`,
+    );
   }
 
   seqOf(uuid: Uint8Array): number | undefined {
@@ -90,7 +105,7 @@ class StoreUuidKeys implements UuidKeys {
   }
 
   claim(uuid: Uint8Array, seq: number): boolean {
-    if (this.insertRecent.run(uuid, seq, uuid).changes !== 1) return false;
+    if (this.insertRecent.run({ uuid, seq }).changes !== 1) return false;
     this.counted(1);
     return true;
   }
@@ -100,6 +115,7 @@ class StoreUuidKeys implements UuidKeys {
     for (let i = 0; i < rows; i++) {
       const uuid = uuidAt(i);
       group.findParams[i] = uuid;
+      group.findParams[rows + i] = uuid;
       group.insertParams[2 * i] = uuid;
       group.insertParams[2 * i + 1] = firstSeq + i;
     }
@@ -116,8 +132,14 @@ class StoreUuidKeys implements UuidKeys {
   }
 
   merge(): void {
-    this.store.db.exec('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM uuid_recent ORDER BY uuid; DELETE FROM uuid_recent;');
+    const db = this.store.db;
+    const moved = db.prepare('INSERT INTO uuid_merged (uuid, seq) SELECT uuid, seq FROM uuid_recent ORDER BY uuid').run().changes;
+    db.exec('DELETE FROM uuid_recent');
     this.recentRows = 0;
+    const counts = db.prepare('UPDATE uuid_key_counts SET merged_rows = merged_rows + ? RETURNING merged_rows AS merged, keys_rows AS keys').get(moved) as { merged: number; keys: number };
+    if (counts.merged <= mergedBoundRows(counts.keys, this.boundRows)) return;
+    db.exec('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM uuid_merged ORDER BY uuid; DELETE FROM uuid_merged;');
+    db.prepare('UPDATE uuid_key_counts SET merged_rows = 0, keys_rows = keys_rows + ?').run(counts.merged);
   }
 
   /** Adds `rows` to the count of recent rows and returns it. */
@@ -133,10 +155,10 @@ class StoreUuidKeys implements UuidKeys {
       const marks = new Array(rows).fill('?').join(', ');
       const pairs = new Array(rows).fill('(?, ?)').join(', ');
       group = {
-        find: statement(this.store, `SELECT 1 FROM uuid_keys WHERE uuid IN (${marks}) LIMIT 1`).pluck(),
+        find: statement(this.store, `SELECT 1 FROM uuid_keys WHERE uuid IN (${marks}) UNION ALL SELECT 1 FROM uuid_merged WHERE uuid IN (${marks}) LIMIT 1`).pluck(),
         // A uuid repeated within the group, or claimed since the last merge, makes changes fall short.
         insert: statement(this.store, `INSERT INTO uuid_recent (uuid, seq) VALUES ${pairs} ON CONFLICT DO NOTHING`),
-        findParams: new Array(rows),
+        findParams: new Array(rows * 2),
         insertParams: new Array(rows * 2),
       };
       this.groups.set(rows, group);

@@ -13,7 +13,7 @@ import { type BatchCounts, EventWriter, type StageEntry } from '../../src/stagin
 import { beginRead, finishRead } from '../../src/staging/source-reads.js';
 import { MIGRATIONS, STAGING_APPLICATION_ID } from '../../src/staging/staging-schema.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
-import { uuidKeys } from '../../src/staging/uuid-keys.js';
+import { mergedBoundRows, uuidKeys } from '../../src/staging/uuid-keys.js';
 import { selectRow, withdrawSelected } from '../../src/staging/withdrawals.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -44,6 +44,11 @@ function read(store: StagingStore, path = '/data/a.json'): number {
 
 function tableRows(store: StagingStore, table: string): number {
   return store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+}
+
+/** Rows in uuid_keys, uuid_merged and uuid_recent. */
+function levels(store: StagingStore): number[] {
+  return ['uuid_keys', 'uuid_merged', 'uuid_recent'].map((table) => tableRows(store, table));
 }
 
 /** Every staged row is in the mapping once, with its own seq, and nothing else is. */
@@ -107,7 +112,7 @@ describe('the uuid mapping', () => {
       let last: BatchCounts | undefined;
       for (const batch of c.batches) last = writer.write(readId, batch);
       expect(counts(last!)).toEqual(c.last);
-      expect(tableRows(store, 'uuid_keys') > 0).toBe(c.merged);
+      expect(levels(store)[2] < tableRows(store, 'events')).toBe(c.merged);
       expectMappingExact(store);
       finishRead(store, readId, done, undefined);
       expect(tableRows(store, 'uuid_recent')).toBe(0);
@@ -122,7 +127,7 @@ describe('the uuid mapping', () => {
     const first = read(store);
     writer.write(first, rows(range(0, 60)));
     finishRead(store, first, done, undefined);
-    expect([tableRows(store, 'uuid_keys'), tableRows(store, 'uuid_recent')]).toEqual([60, 0]);
+    expect(levels(store)).toEqual([0, 60, 0]);
 
     const second = read(store, '/data/b.json');
     expect(counts(writer.write(second, rows([...range(50, 110)])))).toEqual({ staged: 50, alreadyStaged: 10, duplicates: 0, rejected: 0, conflictLines: [] });
@@ -131,6 +136,29 @@ describe('the uuid mapping', () => {
     expect(changed.conflicts[0]!.problem.message).toContain('was staged from /data/a.json:4 with a different event name');
     expectMappingExact(store);
     store.close();
+  });
+
+  it('finds repeats and conflicts in each of the three tables, a merge moving rows down as they grow', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    uuidKeys(store).boundRows = 10;
+    const writer = new EventWriter(store);
+    const readId = read(store);
+    // 20 rows: past the bound, merged, and uuid_merged (bound 10 while uuid_keys is empty) goes down.
+    writer.write(readId, rows(range(0, 20)));
+    expect(levels(store)).toEqual([20, 0, 0]);
+    // 11 more: merged into uuid_merged, which stays (its bound is now sqrt(20 * 10) > 11).
+    writer.write(readId, rows(range(20, 31)));
+    expect(levels(store)).toEqual([20, 11, 0]);
+    writer.write(readId, rows(range(31, 35)));
+    expect(levels(store)).toEqual([20, 11, 4]);
+    const again = writer.write(readId, [...rows([5, 25, 33]), ...rows([6, 26, 34], 'renamed')]);
+    expect(counts(again)).toEqual({ staged: 0, alreadyStaged: 0, duplicates: 3, rejected: 3, conflictLines: [1, 2, 3] });
+    expectMappingExact(store);
+    store.close();
+  });
+
+  it('bounds uuid_merged by the geometric mean of uuid_keys and the recent bound', () => {
+    expect([0, 100, 10_000].map((keys) => mergedBoundRows(keys, 100))).toEqual([100, 100, 1000]);
   });
 
   it('resumes a read killed between merges with the recent uuids as committed', () => {
@@ -143,7 +171,7 @@ describe('the uuid mapping', () => {
     // Killed: no finishRead, the connection gone with its counts.
     store.close();
     store = StagingStore.open(path);
-    expect([tableRows(store, 'uuid_keys'), tableRows(store, 'uuid_recent')]).toEqual([40, 10]);
+    expect(levels(store)).toEqual([40, 0, 10]);
     const again = new EventWriter(store).write(readId, rows(range(35, 55)));
     expect(counts(again)).toEqual({ staged: 5, alreadyStaged: 0, duplicates: 15, rejected: 0, conflictLines: [] });
     expectMappingExact(store);
@@ -182,7 +210,7 @@ describe('the uuid mapping', () => {
 
     const store = StagingStore.open(path);
     expect(store.db.prepare("SELECT name FROM pragma_index_list('events') WHERE \"unique\" = 1").pluck().all()).toHaveLength(1);
-    expect([tableRows(store, 'uuid_keys'), tableRows(store, 'uuid_recent')]).toEqual([30, 0]);
+    expect(levels(store)).toEqual([30, 0, 0]);
     const second = read(store, '/data/b.json');
     const writer = new EventWriter(store);
     expect(counts(writer.write(second, rows(range(20, 80))))).toEqual({ staged: 50, alreadyStaged: 10, duplicates: 0, rejected: 0, conflictLines: [] });
