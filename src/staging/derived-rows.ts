@@ -45,9 +45,7 @@ export class DerivedRows {
     private readonly importRun: string,
   ) {
     const db = store.db;
-    this.insert = db.prepare(
-      `INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ?, ${STAMPED}, ${DERIVED_READ_ID}, 0)`,
-    );
+    this.insert = db.prepare(`INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ?, ${STAMPED}, ${DERIVED_READ_ID}, 0)`);
     this.countName = db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, 1) ON CONFLICT (kind, name) DO UPDATE SET count = count + 1');
     this.find = db.prepare('SELECT seq, timestamp_ms AS timestampMs FROM events WHERE seq = (SELECT seq FROM event_uuids WHERE uuid = ?)');
     this.delivered = db.prepare('SELECT 1 FROM projects p JOIN deliveries d ON d.project_id = p.id AND d.seq = ?');

@@ -116,9 +116,7 @@ export function stageLatestResends(store: StagingStore): LatestResendCount {
     const removed = withdrawOrphans(store);
     const projects = store.db.prepare('SELECT DISTINCT project_id FROM deliveries').pluck().all() as number[];
     const run = readImportRunId(store);
-    const insert = store.db.prepare(
-      `INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ?, jsonb(?), 0, ?)`,
-    );
+    const insert = store.db.prepare(`INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ?, jsonb(?), 0, ?)`);
     const countName = store.db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, 1) ON CONFLICT (kind, name) DO UPDATE SET count = count + 1');
     const uuidAt = store.db.prepare('SELECT uuid FROM events WHERE seq = ?').pluck();
     let added = 0;

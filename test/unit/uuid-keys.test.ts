@@ -112,7 +112,7 @@ describe('the uuid mapping', () => {
       let last: BatchCounts | undefined;
       for (const batch of c.batches) last = writer.write(readId, batch);
       expect(counts(last!)).toEqual(c.last);
-      expect(levels(store)[2] < tableRows(store, 'events')).toBe(c.merged);
+      expect(levels(store)[2]! < tableRows(store, 'events')).toBe(c.merged);
       expectMappingExact(store);
       finishRead(store, readId, done, undefined);
       expect(tableRows(store, 'uuid_recent')).toBe(0);
@@ -209,7 +209,7 @@ describe('the uuid mapping', () => {
     db.close();
 
     const store = StagingStore.open(path);
-    expect(store.db.prepare("SELECT name FROM pragma_index_list('events') WHERE \"unique\" = 1").pluck().all()).toHaveLength(1);
+    expect(store.db.prepare('SELECT name FROM pragma_index_list(\'events\') WHERE "unique" = 1').pluck().all()).toHaveLength(1);
     expect(levels(store)).toEqual([30, 0, 0]);
     const second = read(store, '/data/b.json');
     const writer = new EventWriter(store);
