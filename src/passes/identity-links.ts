@@ -14,6 +14,7 @@ import { nameUuidBytes } from '../events/derived-uuids.js';
 import { EventKind, type StagedEvent } from '../events/staged-event.js';
 import type { DerivedRows } from '../staging/derived-rows.js';
 import {
+  clearNewPairs,
   collectPairs,
   exampleDevices,
   forgetPairs,
@@ -21,11 +22,13 @@ import {
   IdentityTables,
   LINK_FORMATS,
   linkReads,
+  mergeNewPairs,
   redecideAllDevices,
+  scanPending,
   type DeviceRecord,
   type IdentityTotals,
 } from '../staging/identity-store.js';
-import type { ScanScope } from '../staging/pass-state.js';
+import { rowsEverRemoved, type ScanScope } from '../staging/pass-state.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { decideDevice } from './device-guards.js';
 
@@ -121,11 +124,16 @@ function settleDevice(tables: IdentityTables, derived: DerivedRows, device: stri
 
 export function runIdentityPass(store: StagingStore, derived: DerivedRows, input: IdentityPassInput): IdentityPassResult & { linkSources: string } {
   const { reads, excluded } = linkReads(store);
-  const redraw = input.scope.rowsRemoved || (input.previous.linkSources ?? '') !== excluded;
+  // Pairs are recorded per read as rows are staged: on a file the pass never ran on, only rows
+  // taken out (whose recorded pairs stay behind) make it draw them all from the rows.
+  const redraw = input.scope.firstRun ? rowsEverRemoved(store) : input.scope.rowsRemoved || (input.previous.linkSources ?? '') !== excluded;
   store.transaction(() => {
     if (redraw) forgetPairs(store);
     if (input.previous.maxUsersPerDevice !== undefined && input.previous.maxUsersPerDevice !== input.maxUsersPerDevice) redecideAllDevices(store);
-    for (const format of LINK_FORMATS) collectPairs(store, format, reads[format], redraw ? 0 : input.scope.fromSeq);
+    // Rows taken out may leave recorded pairs of rows no longer staged: draw them all again.
+    if (redraw || scanPending(store)) for (const format of LINK_FORMATS) collectPairs(store, format, reads[format], redraw ? 0 : input.scope.fromSeq);
+    if (!redraw) mergeNewPairs(store, [...reads.amplitude, ...reads.mixpanel]);
+    clearNewPairs(store);
   });
   const tables = new IdentityTables(store);
   const counts: Counts = { staged: 0, withdrawn: 0, moved: 0 };

@@ -41,6 +41,8 @@ export interface ScanScope {
   fromSeq: number;
   /** Rows staged from files were taken out since: facts drawn from them are cleaned up. */
   rowsRemoved: boolean;
+  /** The passes never ran on this file: whatever they keep is empty. */
+  firstRun: boolean;
 }
 
 const NAME = 'passes';
@@ -70,14 +72,24 @@ export function currentMarks(store: StagingStore): PassMarks {
  * and from the start after a read was undone (its rows go without a trace).
  */
 export function scanScope(store: StagingStore, state: PassState | undefined): ScanScope {
-  if (state === undefined) return { fromSeq: 0, rowsRemoved: true };
+  if (state === undefined) return { fromSeq: 0, rowsRemoved: true, firstRun: true };
   const now = currentMarks(store);
-  if (now.failedReads !== state.failedReads) return { fromSeq: 0, rowsRemoved: true };
+  if (now.failedReads !== state.failedReads) return { fromSeq: 0, rowsRemoved: true, firstRun: false };
   const withdrawn = store.db.prepare('SELECT min(seq) AS seq, coalesce(max(read_id <> 0), 0) AS fromFiles FROM withdrawn_events WHERE id > ?').get(state.withdrawnId) as {
     seq: number | null;
     fromFiles: number;
   };
-  return { fromSeq: Math.min(state.seq + 1, withdrawn.seq ?? Infinity), rowsRemoved: withdrawn.fromFiles === 1 };
+  return { fromSeq: Math.min(state.seq + 1, withdrawn.seq ?? Infinity), rowsRemoved: withdrawn.fromFiles === 1, firstRun: false };
+}
+
+/** Whether any row staged from a file was ever taken out (withdrawn, or its read undone). */
+export function rowsEverRemoved(store: StagingStore): boolean {
+  return (
+    store.db
+      .prepare("SELECT EXISTS (SELECT 1 FROM withdrawn_events WHERE read_id <> 0) OR EXISTS (SELECT 1 FROM source_reads WHERE status = 'failed')")
+      .pluck()
+      .get() === 1
+  );
 }
 
 /** Saves where the passes got to and clears the pending mark. Call in the passes' last transaction. */
