@@ -32,9 +32,7 @@ export class NewPairsWriter {
   constructor(store: StagingStore) {
     const db = store.db;
     this.formatOfRead = db.prepare('SELECT s.format FROM source_reads r JOIN sources s ON s.id = r.source_id WHERE r.id = ?').pluck();
-    this.insertPairs = db.prepare(
-      `INSERT INTO identity_new_pairs (read_id, device, user, first_ms) SELECT ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
-    );
+    this.insertPairs = db.prepare(`INSERT INTO identity_new_pairs (read_id, device, user, first_ms) SELECT ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`);
     for (const format of LINK_FORMATS) this.bySql.set(format, db.prepare(sqlPairInsert(format)));
   }
 

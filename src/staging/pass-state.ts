@@ -84,12 +84,7 @@ export function scanScope(store: StagingStore, state: PassState | undefined): Sc
 
 /** Whether any row staged from a file was ever taken out (withdrawn, or its read undone). */
 export function rowsEverRemoved(store: StagingStore): boolean {
-  return (
-    store.db
-      .prepare("SELECT EXISTS (SELECT 1 FROM withdrawn_events WHERE read_id <> 0) OR EXISTS (SELECT 1 FROM source_reads WHERE status = 'failed')")
-      .pluck()
-      .get() === 1
-  );
+  return store.db.prepare("SELECT EXISTS (SELECT 1 FROM withdrawn_events WHERE read_id <> 0) OR EXISTS (SELECT 1 FROM source_reads WHERE status = 'failed')").pluck().get() === 1;
 }
 
 /** Saves where the passes got to and clears the pending mark. Call in the passes' last transaction. */

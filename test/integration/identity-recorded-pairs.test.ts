@@ -26,7 +26,8 @@ function mixpanelLines(rows: number): string[] {
   for (let i = 0; i < rows; i++) {
     const device = i % 211 === 7 ? 1.5 : i % 307 === 3 ? true : i % 5 === 0 ? 4000 + (i % 97) : `dev-${i % 1009}`;
     const userNo = (i * 7) % 613;
-    const who = i % 3 === 0 ? { distinct_id: `$device:${String(device)}` } : userNo % 50 === 0 ? { distinct_id: String(userNo), $user_id: userNo } : { distinct_id: `u${userNo}`, $user_id: `u${userNo}` };
+    const who =
+      i % 3 === 0 ? { distinct_id: `$device:${String(device)}` } : userNo % 50 === 0 ? { distinct_id: String(userNo), $user_id: userNo } : { distinct_id: `u${userNo}`, $user_id: `u${userNo}` };
     const time = (START + ((i * 7919) % rows) * 60_000) / 1000;
     lines.push(JSON.stringify({ event: 'Viewed', properties: { time, $insert_id: `mp-${i}`, $device_id: device, ...who, note: 'n'.repeat(90) } }));
   }
@@ -123,34 +124,54 @@ describe('identity pairs recorded as rows are staged', () => {
     expect(identity(reversed)).toEqual(expected);
 
     const split = join(dir, 'split.db');
-    await staged(split, ['--from', 'mixpanel', writeLines(dir, 'second.jsonl', lines.filter((_, i) => i % 2 === 1))]);
-    await staged(split, ['--from', 'mixpanel', writeLines(dir, 'first.jsonl', lines.filter((_, i) => i % 2 === 0))]);
+    await staged(split, [
+      '--from',
+      'mixpanel',
+      writeLines(
+        dir,
+        'second.jsonl',
+        lines.filter((_, i) => i % 2 === 1),
+      ),
+    ]);
+    await staged(split, [
+      '--from',
+      'mixpanel',
+      writeLines(
+        dir,
+        'first.jsonl',
+        lines.filter((_, i) => i % 2 === 0),
+      ),
+    ]);
     expect(identity(split)).toEqual(expected);
   }, 120_000);
 
   it.each([
     ['on the main thread', '0'],
     ['on a worker thread', '1'],
-  ])('are the same after a read killed mid-way (SIGKILL) and resumed, %s', async (_name, workers) => {
-    const dir = tempDir();
-    const file = writeLines(dir, 'big.jsonl', mixpanelLines(ROWS));
-    const args = ['--from', 'mixpanel', '--workers', workers, file];
-    const whole = join(dir, 'whole.db');
-    await staged(whole, args);
+  ])(
+    'are the same after a read killed mid-way (SIGKILL) and resumed, %s',
+    async (_name, workers) => {
+      const dir = tempDir();
+      const file = writeLines(dir, 'big.jsonl', mixpanelLines(ROWS));
+      const args = ['--from', 'mixpanel', '--workers', workers, file];
+      const whole = join(dir, 'whole.db');
+      await staged(whole, args);
 
-    const resumed = join(dir, 'resumed.db');
-    const killed = await stage(resumed, args, { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
-    expect(killed.signal).toBe('SIGKILL');
-    const partial = readStaging(resumed, (db) => ({
-      rows: db.prepare('SELECT count(*) FROM events').pluck().get() as number,
-      recorded: db.prepare('SELECT count(*) FROM identity_new_pairs').pluck().get() as number,
-    }));
-    expect(partial.rows).toBeGreaterThan(0);
-    expect(partial.rows).toBeLessThan(ROWS);
-    expect(partial.recorded).toBeGreaterThan(0);
-    await staged(resumed, args);
-    expect(identity(resumed)).toEqual(identity(whole));
-  }, 120_000);
+      const resumed = join(dir, 'resumed.db');
+      const killed = await stage(resumed, args, { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+      expect(killed.signal).toBe('SIGKILL');
+      const partial = readStaging(resumed, (db) => ({
+        rows: db.prepare('SELECT count(*) FROM events').pluck().get() as number,
+        recorded: db.prepare('SELECT count(*) FROM identity_new_pairs').pluck().get() as number,
+      }));
+      expect(partial.rows).toBeGreaterThan(0);
+      expect(partial.rows).toBeLessThan(ROWS);
+      expect(partial.recorded).toBeGreaterThan(0);
+      await staged(resumed, args);
+      expect(identity(resumed)).toEqual(identity(whole));
+    },
+    120_000,
+  );
 
   it('a file staged before pairs were recorded (killed mid-read, upgraded) draws its rows pairs with one scan, once', async () => {
     const dir = tempDir();
