@@ -23,12 +23,13 @@ import {
   LINK_FORMATS,
   linkReads,
   mergeNewPairs,
+  pairRowsWithdrawn,
   redecideAllDevices,
   scanPending,
   type DeviceRecord,
   type IdentityTotals,
 } from '../staging/identity-store.js';
-import { rowsEverRemoved, type ScanScope } from '../staging/pass-state.js';
+import type { ScanScope } from '../staging/pass-state.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import { decideDevice } from './device-guards.js';
 
@@ -124,15 +125,18 @@ function settleDevice(tables: IdentityTables, derived: DerivedRows, device: stri
 
 export function runIdentityPass(store: StagingStore, derived: DerivedRows, input: IdentityPassInput): IdentityPassResult & { linkSources: string } {
   const { reads, excluded } = linkReads(store);
-  // Pairs are recorded per read as rows are staged: on a file the pass never ran on, only rows
-  // taken out (whose recorded pairs stay behind) make it draw them all from the rows.
-  const redraw = input.scope.firstRun ? rowsEverRemoved(store) : input.scope.rowsRemoved || (input.previous.linkSources ?? '') !== excluded;
+  const linkReadIds = [...reads.amplitude, ...reads.mixpanel];
+  // Pairs are recorded per read as rows are staged; they are drawn again from the rows when rows
+  // that gave pairs were taken out (a first meeting may be later now, or gone), or when the
+  // sources wanted changed. Rows of other sources taken out (a Heap dump replaced) change nothing.
+  const removed = input.scope.readsUndone || pairRowsWithdrawn(store, linkReadIds, input.scope.withdrawnAfter);
+  const redraw = removed || (!input.scope.firstRun && (input.previous.linkSources ?? '') !== excluded);
   store.transaction(() => {
     if (redraw) forgetPairs(store);
     if (input.previous.maxUsersPerDevice !== undefined && input.previous.maxUsersPerDevice !== input.maxUsersPerDevice) redecideAllDevices(store);
     // Rows taken out may leave recorded pairs of rows no longer staged: draw them all again.
     if (redraw || scanPending(store)) for (const format of LINK_FORMATS) collectPairs(store, format, reads[format], redraw ? 0 : input.scope.fromSeq);
-    if (!redraw) mergeNewPairs(store, [...reads.amplitude, ...reads.mixpanel]);
+    if (!redraw) mergeNewPairs(store, linkReadIds);
     clearNewPairs(store);
   });
   const tables = new IdentityTables(store);

@@ -4,8 +4,8 @@
  * again, and what was decided per device. The pairs are merged in SQL, sorted by device into
  * indexed tables, so memory stays flat whatever the number of users (see
  * passes/identity-links.ts for the decisions). The rows are scanned for their pairs only when
- * rows were taken out since (a pair's earliest time may then be later) or the sources wanted
- * changed, and once in a file staged before pairs were recorded with the rows.
+ * rows that gave pairs were taken out since (a pair's earliest time may then be later) or the
+ * sources wanted changed, and once in a file staged before pairs were recorded with the rows.
  */
 import type { LinkFormat } from '../events/identity-pair.js';
 import type { Statement } from '../sqlite/database.js';
@@ -103,6 +103,13 @@ export function mergeNewPairs(store: StagingStore, readIds: readonly number[]): 
        ON CONFLICT (device, user) DO UPDATE SET first_ms = excluded.first_ms WHERE excluded.first_ms < identity_pairs.first_ms`,
     )
     .run(JSON.stringify(readIds)).changes;
+}
+
+/** Whether events (kind 0) of `readIds` were withdrawn after withdrawn_events id `after`: their recorded pairs may stay behind. */
+export function pairRowsWithdrawn(store: StagingStore, readIds: readonly number[], after: number): boolean {
+  if (readIds.length === 0) return false;
+  const sql = 'SELECT EXISTS (SELECT 1 FROM withdrawn_events WHERE id > ? AND kind = 0 AND read_id IN (SELECT value FROM json_each(?)))';
+  return store.db.prepare(sql).pluck().get(after, JSON.stringify(readIds)) === 1;
 }
 
 /** Empties the recorded pairs (merged, or drawn again by a scan) and the upgrade's mark. */
