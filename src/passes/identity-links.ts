@@ -134,7 +134,8 @@ export function runIdentityPass(store: StagingStore, derived: DerivedRows, input
   store.transaction(() => {
     if (redraw) forgetPairs(store);
     if (input.previous.maxUsersPerDevice !== undefined && input.previous.maxUsersPerDevice !== input.maxUsersPerDevice) redecideAllDevices(store);
-    // Rows taken out may leave recorded pairs of rows no longer staged: draw them all again.
+    // From the rows: all of them when redrawing; on a file staged before pairs were recorded,
+    // the rows since the last pass, once. Otherwise the pairs recorded with the rows are merged.
     if (redraw || scanPending(store)) for (const format of LINK_FORMATS) collectPairs(store, format, reads[format], redraw ? 0 : input.scope.fromSeq);
     if (!redraw) mergeNewPairs(store, linkReadIds);
     clearNewPairs(store);
