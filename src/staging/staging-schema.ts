@@ -456,6 +456,15 @@ export const MIGRATIONS: readonly string[] = [
    */ `
   CREATE TABLE property_blocks (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
   `,
+  /*
+   * v17: the identity pairs of rows staged since the links pass last ran, recorded by the
+   * writer with the rows (see identity-new-pairs.ts), appended without an index; the pass
+   * merges them sorted by device and empties the table. Rows staged before this version have
+   * no recorded pairs: the mark makes the next pass draw theirs with one scan, as before.
+   */ `
+  CREATE TABLE identity_new_pairs (read_id INTEGER NOT NULL, device TEXT NOT NULL, user TEXT NOT NULL, first_ms INTEGER NOT NULL);
+  INSERT INTO meta (key, value) SELECT 'identity_pairs_scan', '1' WHERE EXISTS (SELECT 1 FROM events);
+  `,
 ];
 
 /** Written to the SQLite header so a staging file can be told from any other database. */
