@@ -76,7 +76,10 @@ function readFailure(error: unknown): Error {
 const READER_YOUNG_GENERATION_MB = 16;
 
 export async function* readChunksOnWorker(setup: ChunkReaderSetup, readAhead = DEFAULT_READ_AHEAD): AsyncGenerator<Chunk> {
-  const worker = startWorker<'next', ReaderAnswer>(new URL('./chunk-reader-worker.js', import.meta.url), { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB } });
+  const worker = startWorker<'next', ReaderAnswer>(new URL('./chunk-reader-worker.js', import.meta.url), {
+    workerData: setup,
+    resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
+  });
   const ahead: Array<Promise<ReaderAnswer>> = [];
   const requestNext = (): void => {
     const next = worker.call('next');
