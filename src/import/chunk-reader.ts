@@ -71,7 +71,8 @@ function readFailure(error: unknown): Error {
 
 /**
  * Young generation of the reading thread, in MB: a page's rows and the chunk cut from them live
- * until the chunk is posted, and V8's default let this nursery grow to about 100 MB.
+ * until the chunk is posted, and V8's default lets a busy thread's nursery grow to 128 MB (as
+ * the staging workers, see piece-pool.ts).
  */
 const READER_YOUNG_GENERATION_MB = 16;
 
