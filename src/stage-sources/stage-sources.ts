@@ -59,6 +59,8 @@ export interface StageSourcesInput {
   workers?: number;
   /** UTF-8 JSON lines cut from their bytes; see StageFileOptions.bytePieces (tests compare both ways). */
   bytePieces?: boolean;
+  /** Piece size to aim for; see StageFileOptions.pieceChars. */
+  pieceChars?: number;
   /** Timestamp for rows without one; see StageFileOptions.defaultTimestampMs. */
   defaultTimestampMs?: number;
   /** Read directories, globs and zip archives as export-source does; otherwise each name is one file. */
@@ -290,6 +292,7 @@ async function stageOne(
       defaultTimestampMs: input.defaultTimestampMs,
       workers: input.workers,
       bytePieces: input.bytePieces,
+      pieceChars: input.pieceChars,
       signal,
       onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
     },
