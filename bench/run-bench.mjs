@@ -39,16 +39,17 @@ const IMPORTED = /** @type {const} */ ([
  * Generates a format's source unless one of this size is there with its counts; the rename
  * makes a partial file impossible.
  * @param {import('./lib/bench-steps.mjs').FormatFiles} f
+ * @param {number} [events] the source's size, when not the run's (the baseline's)
  */
-async function prepareSource(f) {
+async function prepareSource(f, events = options.events) {
   if (existsSync(f.source) && existsSync(f.meta)) {
     console.log(`Reusing ${show(f.source)} (${megabytes(statSync(f.source).size)}), generated earlier with the same size and seed.`);
     return 'reused';
   }
   const partial = `${f.source}.partial`;
   if (await generatedElsewhere(f, partial)) return 'reused';
-  console.log(`Generating ${show(f.source)} (${count(options.events)} events, ${f.format})...`);
-  const child = spawn(process.execPath, [join(root, 'bench', 'generate-source.mjs'), '--format', f.format, partial, String(options.events)], { stdio: 'inherit' });
+  console.log(`Generating ${show(f.source)} (${count(events)} events, ${f.format})...`);
+  const child = spawn(process.execPath, [join(root, 'bench', 'generate-source.mjs'), '--format', f.format, partial, String(events)], { stdio: 'inherit' });
   const code = await new Promise((done, fail) => child.once('error', fail).once('close', done));
   if (code !== 0) throw new Error(`bench/generate-source.mjs exited with ${code}`);
   renameSync(`${partial}.meta.json`, f.meta);
@@ -111,10 +112,11 @@ async function step(what, run) {
     throw error;
   });
   // The figures as each step ends: a long run stopped before its table still leaves them in its log.
-  const r = /** @type {{ wallMs: number, rows?: number, peakRssBytes?: number | null, stagingBytes?: number }} */ (result);
+  const r = /** @type {{ wallMs: number, rows?: number, peakRssBytes?: number | null, cpuMs?: number | null, stagingBytes?: number }} */ (result);
   const extra = [
     r.rows === undefined ? '' : `, ${count((r.rows * 1000) / r.wallMs)} rows/s`,
     r.peakRssBytes == null ? '' : `, peak RSS ${megabytes(r.peakRssBytes)}`,
+    r.cpuMs == null ? '' : `, CPU ${(r.cpuMs / 1000).toFixed(2)} s`,
     r.stagingBytes === undefined ? '' : `, staging ${megabytes(r.stagingBytes)}`,
   ].join('');
   console.log(`${(r.wallMs / 1000).toFixed(2)} s${extra}`);
@@ -143,6 +145,7 @@ async function runFormats(sources) {
     sources[format] = await prepareSource(f);
     /** @type {import('./lib/bench-report.mjs').FormatResults} */
     const r = { format };
+    if (on('export') && options.baselineEvents !== null) r.baseline = await baselineStep(format, options.baselineEvents);
     if (on('floor')) r.floor = await step(`${format}: floor (a bare pass over the file)`, () => floorStep(paths, f));
     if (on('export')) r.export = await step(`${format}: migrate export-source`, () => exportStep(paths, f));
     if (on('bucket') && format === 'mixpanel') {
@@ -153,6 +156,21 @@ async function runFormats(sources) {
     formats.push(r);
   }
   return formats;
+}
+
+/**
+ * The same format staged from the smaller source just before the large one, so the two rates
+ * are taken under the same conditions.
+ * @param {string} format @param {number} events
+ */
+async function baselineStep(format, events) {
+  const f = formatFiles(work, format, events);
+  await prepareSource(f, events);
+  try {
+    return await step(`${format}: migrate export-source, baseline of ${count(events)} events`, () => exportStep(paths, f));
+  } finally {
+    removeStaging(f.staged);
+  }
 }
 
 /** Import and the peer on the flat and the nested CSV; status on the flat one. @param {import('./lib/bench-report.mjs').FormatResults[]} formats */
@@ -195,6 +213,12 @@ function notes(r, sources) {
     const files = meta.files > 1 ? ` (${count(meta.files)} gzipped files)` : '';
     return `Source ${format}: ${show(f.source)}${files}, ${megabytes(statSync(f.source).size)}, ${sources[format]} for this run.`;
   });
+  if (options.baselineEvents !== null && on('export')) {
+    for (const format of options.formats) {
+      const b = formatFiles(work, format, options.baselineEvents);
+      lines.push(`Baseline ${format}: ${show(b.source)}, ${megabytes(statSync(b.source).size)}, staged just before the ${count(options.events)}-event source.`);
+    }
+  }
   if (bucketSkipped) lines.push(`Bucket step left out: the Mixpanel source is over ${megabytes(BUCKET_MAX_BYTES)}, more than one PUT from memory can upload to moto.`);
   lines.push(
     `Peak RSS: ${{ time: "GNU time %M (the kernel's maximum resident set of the process)", proc: 'polling /proc/<pid>/status VmHWM every 20 ms', none: 'not measurable on this system' }[rssMethod()]}.`,
@@ -215,7 +239,8 @@ function notes(r, sources) {
 
 async function main() {
   mkdirSync(work, { recursive: true });
-  console.log(`Benchmark: ${count(options.events)} events, formats ${options.formats.join(', ')}, steps ${options.steps.join(', ')}; work dir ${show(work)}.`);
+  const baseline = options.baselineEvents === null ? '' : `, each export beside a baseline of ${count(options.baselineEvents)} events`;
+  console.log(`Benchmark: ${count(options.events)} events, formats ${options.formats.join(', ')}, steps ${options.steps.join(', ')}${baseline}; work dir ${show(work)}.`);
   /** @type {Record<string, string>} */
   const sources = {};
   let r;

@@ -9,6 +9,7 @@ export interface BenchOptions {
   peerEvents: number;
   steps: string[];
   formats: string[];
+  baselineEvents: number | null;
   keep: boolean;
   out: string | null;
 }

@@ -21,7 +21,7 @@ export const DEFAULT_EVENTS = 1_000_000;
  */
 export const DEFAULT_PEER_EVENTS = 500_000;
 
-export const USAGE = `usage: npm run bench -- [--events N] [--formats LIST] [--peer-events N] [--only STEPS] [--keep] [--out FILE | --no-write]
+export const USAGE = `usage: npm run bench -- [--events N] [--formats LIST] [--peer-events N] [--only STEPS] [--baseline N|none] [--keep] [--out FILE | --no-write]
   --events N        events in each generated source (default 1000000; 200k, 1m, 5m, 20m and 5_000_000 work too):
                     npm run bench -- --events 1m    the one-million run (the default)
                     npm run bench -- --events 5m    the five-million run (about half an hour; 10 GB in .bench/)
@@ -35,6 +35,10 @@ export const USAGE = `usage: npm run bench -- [--events N] [--formats LIST] [--p
   --only STEPS      comma-separated subset of ${STEPS.join(',')} (default all); import, peer and status
                     run on csv (flat) and csv-nested (nested properties) when those formats are chosen;
                     import and status without export use the staging files a previous --keep run left in .bench/
+  --baseline N      above ${DEFAULT_EVENTS.toLocaleString('en-US')} events, each format is also staged from a source of
+                    this many events (default ${DEFAULT_EVENTS.toLocaleString('en-US')}) just before the large one, and the
+                    table compares the two (rows/s at N at least 0.85x the baseline's, CPU per row,
+                    peak RSS at both sizes); none leaves it out
   --keep            keep the staging files in .bench/ (the generated sources are always kept and reused)
   --out FILE        where the run's section is written (default BENCHMARKS.md)
   --no-write        print the tables only
@@ -79,6 +83,7 @@ function parseList(flag, text, known, what) {
  * @property {number} peerEvents events posthog-node sends (a prefix)
  * @property {string[]} steps steps to run, in run order
  * @property {string[]} formats source formats, in run order
+ * @property {number | null} baselineEvents events of the smaller source each format is also staged from, or null
  * @property {boolean} keep keep staging files
  * @property {string | null} out file for the run's section, or null for none
  */
@@ -90,7 +95,7 @@ function parseList(flag, text, known, what) {
 export function parseBenchArgs(argv) {
   /** @type {Record<string, string | boolean>} */
   const seen = {};
-  const valued = new Set(['--events', '--peer-events', '--only', '--formats', '--out']);
+  const valued = new Set(['--events', '--peer-events', '--only', '--formats', '--out', '--baseline']);
   const flags = new Set(['--keep', '--no-write', '--help', '-h']);
   for (let i = 0; i < argv.length; i++) {
     const arg = /** @type {string} */ (argv[i]);
@@ -123,5 +128,22 @@ function optionsOf(seen) {
   if (typeof formats === 'string') return { error: formats };
   if (seen['--out'] !== undefined && seen['--no-write']) return { error: '--out and --no-write exclude each other' };
   const out = seen['--no-write'] ? null : String(seen['--out'] ?? 'BENCHMARKS.md');
-  return { options: { events, peerEvents, steps, formats, keep: seen['--keep'] === true, out } };
+  const baselineEvents = baselineOf(seen['--baseline'], events);
+  if (typeof baselineEvents === 'string') return { error: baselineEvents };
+  return { options: { events, peerEvents, steps, formats, baselineEvents, keep: seen['--keep'] === true, out } };
+}
+
+/**
+ * The straight-line comparison's smaller size: by default the one-million run, for runs above it.
+ * @param {string | boolean | undefined} given
+ * @param {number} events
+ * @returns {number | null | string} the count, null for none, or a problem
+ */
+function baselineOf(given, events) {
+  if (given === undefined) return events > DEFAULT_EVENTS ? DEFAULT_EVENTS : null;
+  if (given === 'none') return null;
+  const n = parseCount(String(given));
+  if (n === undefined) return `--baseline ${given}: expected a positive whole number or none`;
+  if (n >= events) return `--baseline ${n} is not less than --events ${events}: the baseline is the smaller run`;
+  return n;
 }

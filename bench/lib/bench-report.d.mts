@@ -10,6 +10,7 @@ export const TARGETS: {
   stagingVsCsv: number;
   stagingVsJson: number;
   statusMs: number;
+  straightLine: number;
   atEvents: number;
 };
 export const FLOORS: Record<string, { floor: string; min: number }>;
@@ -33,7 +34,8 @@ export interface Counts {
 export interface FormatResults {
   format: string;
   floor?: Measured & { rows: number };
-  export?: Measured & { rows: number; stagingBytes: number; sourceBytes: number; expected: Counts; got: Counts };
+  export?: Measured & { rows: number; cpuMs?: number | null; stagingBytes: number; sourceBytes: number; sourceTextBytes?: number; expected: Counts; got: Counts };
+  baseline?: Measured & { rows: number; cpuMs?: number | null; stagingBytes: number; sourceBytes: number; sourceTextBytes?: number; expected: Counts; got: Counts };
 }
 export interface ImportResults {
   kind: 'flat' | 'nested';
@@ -63,6 +65,8 @@ export interface Headlines {
   exports: ExportRatio[];
   worstExport: ExportRatio | null;
   imports: Array<{ kind: string; ratio: number }>;
+  /** rows/s of the large run against the baseline's, per format, when a baseline ran. */
+  lines?: Array<{ format: string; ratio: number }>;
 }
 export interface RunInfo {
   date: string;

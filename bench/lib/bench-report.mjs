@@ -21,6 +21,8 @@ export const TARGETS = {
   statusMs: 1_000,
   /** The Mixpanel file staged from an S3 server on loopback, against the same file on local disk. */
   bucketVsLocal: 0.8,
+  /** Rows/s of a large run against the same format's one-million run (issue 33: a cost in a straight line). */
+  straightLine: 0.85,
   /** The event count the RSS and status targets are set at. */
   atEvents: 5_000_000,
 };
@@ -78,7 +80,9 @@ export function perSecond(n, ms) {
  * @typedef {object} FormatResults
  * @property {string} format
  * @property {Measured & { rows: number }} [floor]
- * @property {Measured & { rows: number, stagingBytes: number, sourceBytes: number, sourceTextBytes?: number, expected: Counts, got: Counts }} [export]
+ * @property {Measured & { rows: number, cpuMs?: number | null, stagingBytes: number, sourceBytes: number, sourceTextBytes?: number, expected: Counts, got: Counts }} [export]
+ * @property {Measured & { rows: number, cpuMs?: number | null, stagingBytes: number, sourceBytes: number, sourceTextBytes?: number, expected: Counts, got: Counts }} [baseline]
+ *   the same format staged from a smaller source (the one-million run), just before the large one
  * @property {Measured & { rows: number, staged: number, sourceBytes: number }} [bucket] the same file staged from moto (mixpanel)
  * @typedef {object} ImportResults
  * @property {'flat' | 'nested'} kind the flat CSV's events, or the nested CSV's
@@ -92,7 +96,8 @@ export function perSecond(n, ms) {
  * @typedef {{ step: string, what: string, figure: string, ratio: string, target: string, met: string }} Row
  * @typedef {{ format: string, ratio: number, min: number }} ExportRatio
  * @typedef {{ kind: string, ratio: number }} ImportRatio
- * @typedef {{ exports: ExportRatio[], worstExport: ExportRatio | null, imports: ImportRatio[] }} Headlines
+ * @typedef {{ format: string, ratio: number }} LineRatio
+ * @typedef {{ exports: ExportRatio[], worstExport: ExportRatio | null, imports: ImportRatio[], lines?: LineRatio[] }} Headlines
  */
 
 /**
@@ -138,7 +143,10 @@ export function headlines(r) {
   /** @type {ImportRatio[]} */
   const imports = [];
   for (const i of r.imports) if (i.import && i.peer) imports.push({ kind: i.kind, ratio: rate(i.import, i.import.events) / rate(i.peer, i.peer.events) });
-  return { exports, worstExport, imports };
+  /** @type {LineRatio[]} */
+  const lines = [];
+  for (const f of r.formats) if (f.export && f.baseline) lines.push({ format: f.format, ratio: rate(f.export, f.export.rows) / rate(f.baseline, f.baseline.rows) });
+  return lines.length > 0 ? { exports, worstExport, imports, lines } : { exports, worstExport, imports };
 }
 
 /** @param {Counts} c */
@@ -223,11 +231,58 @@ function formatRows(f, small) {
     target: `>= ${min}× floor`,
     met: ratio === null ? '?' : met(ratio >= min),
   });
-  rows.push(rssRow(step, e.peakRssBytes, small));
+  // Issue 33 sets the peak under 300 MB at both sizes of a straight-line run.
+  rows.push(f.baseline ? { ...rssRow(step, e.peakRssBytes, false), target: `< ${TARGETS.peakRssBytes / 1e6} MB` } : rssRow(step, e.peakRssBytes, small));
   rows.push(...stagingRows(step, f.format, e));
+  if (e.cpuMs != null) rows.push({ step, what: 'CPU per row', figure: `${microsPerRow(e.cpuMs, e.rows)} (${seconds(e.cpuMs)} user + system)`, ratio: '', target: '', met: '' });
   if (f.bucket) rows.push(bucketRow(f.bucket, e));
   const same = JSON.stringify(e.got) === JSON.stringify(e.expected);
   rows.push({ step, what: 'counts', figure: countsText(e.got), ratio: '', target: 'as generated', met: met(same) });
+  if (f.baseline) rows.push(...baselineRows(f.format, f.baseline, e));
+  return rows;
+}
+
+/** @param {number} cpuMs @param {number} rows */
+const microsPerRow = (cpuMs, rows) => `${rows > 0 ? ((cpuMs * 1000) / rows).toFixed(1) : '?'} µs`;
+
+/**
+ * The same format's smaller run beside the large one: the straight-line target.
+ * @param {string} format
+ * @param {NonNullable<FormatResults['baseline']>} b
+ * @param {NonNullable<FormatResults['export']>} e
+ * @returns {Row[]}
+ */
+function baselineRows(format, b, e) {
+  const step = `${format}: export-source, ${count(b.rows)} rows`;
+  const ratio = rate(e, e.rows) / rate(b, b.rows);
+  const same = JSON.stringify(b.got) === JSON.stringify(b.expected);
+  /** @type {Row[]} */
+  const rows = [
+    { step, what: 'rows/s', figure: `${count(rate(b, b.rows))} (${seconds(b.wallMs)})`, ratio: '', target: '', met: '' },
+    { ...rssRow(step, b.peakRssBytes, false), target: `< ${TARGETS.peakRssBytes / 1e6} MB` },
+    ...stagingRows(step, format, b),
+  ];
+  if (b.cpuMs != null) rows.push({ step, what: 'CPU per row', figure: `${microsPerRow(b.cpuMs, b.rows)} (${seconds(b.cpuMs)} user + system)`, ratio: '', target: '', met: '' });
+  rows.push({ step, what: 'counts', figure: countsText(b.got), ratio: '', target: 'as generated', met: met(same) });
+  rows.push({
+    step: `${format}: straight line`,
+    what: `rows/s at ${count(e.rows)} rows vs at ${count(b.rows)}`,
+    figure: '',
+    ratio: `${times(ratio)}`,
+    target: `>= ${TARGETS.straightLine}×`,
+    met: met(ratio >= TARGETS.straightLine),
+  });
+  if (e.cpuMs != null && b.cpuMs != null) {
+    const cpuRatio = e.cpuMs / e.rows / (b.cpuMs / b.rows);
+    rows.push({
+      step: `${format}: straight line`,
+      what: 'CPU per row, large run vs small',
+      figure: `${microsPerRow(e.cpuMs, e.rows)} vs ${microsPerRow(b.cpuMs, b.rows)}`,
+      ratio: times(cpuRatio),
+      target: '',
+      met: '',
+    });
+  }
   return rows;
 }
 
@@ -337,7 +392,8 @@ export function headlineText(h) {
     h.imports.length === 0
       ? `import / posthog-node n/a (target >= ${TARGETS.importVsPeer}×)`
       : `import / posthog-node ${h.imports.map((i) => `${times(i.ratio)} ${i.kind}`).join(', ')} (target >= ${TARGETS.importVsPeer}×)`;
-  return `${exportPart}; ${importPart}`;
+  const linePart = h.lines === undefined ? '' : `; rows/s at the large size vs the baseline ${h.lines.map((l) => `${times(l.ratio)} ${l.format}`).join(', ')} (target >= ${TARGETS.straightLine}×)`;
+  return `${exportPart}; ${importPart}${linePart}`;
 }
 
 /**

@@ -96,6 +96,7 @@ export async function exportStep(p, f) {
     rows: totals.rowsRead,
     wallMs: m.wallMs,
     peakRssBytes: m.peakRssBytes,
+    cpuMs: m.cpuMs,
     stagingBytes: stagingBytes(f.staged),
     sourceBytes: statSync(f.source).size,
     ...(f.source.endsWith('.zip') ? { sourceTextBytes: await zipTextBytes(f.source) } : {}),

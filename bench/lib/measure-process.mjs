@@ -1,7 +1,7 @@
-// Runs one child process and measures its wall time and peak RSS. Peak RSS comes from GNU
-// time's %M (the kernel's ru_maxrss for the child, read after it exits) when /usr/bin/time
-// works here; otherwise from polling /proc/<pid>/status VmHWM (which can miss a last spike);
-// otherwise it is unknown.
+// Runs one child process and measures its wall time, peak RSS and CPU time. Peak RSS comes from
+// GNU time's %M (the kernel's ru_maxrss for the child, read after it exits) and CPU from its %U
+// and %S when /usr/bin/time works here; otherwise peak RSS comes from polling /proc/<pid>/status
+// VmHWM (which can miss a last spike) and CPU is unknown; otherwise both are unknown.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +44,7 @@ function readVmHwm(pid) {
  * @typedef {object} Measurement
  * @property {number} wallMs
  * @property {number | null} peakRssBytes
+ * @property {number | null} cpuMs user and system CPU of the process, all its threads
  * @property {string} stdout
  * @property {string} stderr
  */
@@ -59,7 +60,7 @@ export async function measureNode(args, options) {
   const how = rssMethod();
   const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
   const timeFile = join(dir, 'time');
-  const [command, argv] = how === 'time' ? [GNU_TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args]] : [process.execPath, [...args]];
+  const [command, argv] = how === 'time' ? [GNU_TIME, ['-f', '%U %S %M', '-o', timeFile, process.execPath, ...args]] : [process.execPath, [...args]];
   try {
     const startedNs = process.hrtime.bigint();
     const child = spawn(command, argv, { cwd: options.cwd, env: options.env === undefined ? undefined : { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -69,8 +70,10 @@ export async function measureNode(args, options) {
     const wallMs = Number(process.hrtime.bigint() - startedNs) / 1e6;
     clearInterval(poll);
     if (code !== 0) throw new Error(`${options.label} exited with ${code}: ${stderr.trim() || stdout.trim()}`);
-    const peakRssBytes = how === 'time' ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)) * 1024 : polled;
-    return { wallMs, peakRssBytes, stdout, stderr };
+    if (how !== 'time') return { wallMs, peakRssBytes: polled, cpuMs: null, stdout, stderr };
+    const [user, system, kb] = (readFileSync(timeFile, 'utf8').trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+    const cpuMs = Number.isFinite(user) && Number.isFinite(system) ? Math.round((Number(user) + Number(system)) * 1000) : null;
+    return { wallMs, peakRssBytes: Number(kb) * 1024, cpuMs, stdout, stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

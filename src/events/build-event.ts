@@ -4,6 +4,7 @@
  */
 import type { GroupProperties } from './group-observations.js';
 import type { SourceNote } from './source-notes.js';
+import { identityPair, type LinkFormat, type PAIR_BY_SQL, type PairKey } from './identity-pair.js';
 import { applyIngestionRules, type IngestionRules } from './ingestion-rules.js';
 import { distinctIdText } from '../json/json-numbers.js';
 import { stringifyJson } from '../json/json-writer.js';
@@ -66,6 +67,8 @@ export interface EventRules {
   sessionize?: boolean;
   /** PostHog's ingestion rules (see ingestion-rules.ts); absent where only the mapping is tested. */
   ingestion?: IngestionRules;
+  /** Draw each event's identity pair for this link format (see identity-pair.ts). */
+  identityPairs?: LinkFormat;
 }
 
 export type BuildOutcome =
@@ -73,7 +76,7 @@ export type BuildOutcome =
    * `zoneKey`: set when the event's time was read in a zone given as an option, so that the same
    * row read with another zone (whose uuid differs) can be recognised (see zonedRowKey).
    */
-  { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array; facts?: RowFacts } | { type: 'skipped' } | { type: 'rejected'; problem: RowProblem };
+  { type: 'event'; event: StagedEvent; recent: boolean; zoneKey?: Uint8Array; facts?: RowFacts; pair?: PairKey | typeof PAIR_BY_SQL } | { type: 'skipped' } | { type: 'rejected'; problem: RowProblem };
 
 const reject = (p: RowProblem): BuildOutcome => ({ type: 'rejected', problem: p });
 
@@ -215,5 +218,6 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
     zoneKey: wallMs === undefined ? undefined : zonedRowKey(uuid, wallMs),
     facts,
+    pair: rules.identityPairs === undefined ? undefined : identityPair(rules.identityPairs, kind, distinctId, renamed.properties),
   };
 }

@@ -3,6 +3,7 @@
  * the zone's name, "now". `rulesFromSpec` rebuilds the working rules on either side.
  */
 import type { EventRules } from './build-event.js';
+import type { LinkFormat } from './identity-pair.js';
 import type { IngestionRules } from './ingestion-rules.js';
 import { buildNameMap, type MappingFile } from './name-map.js';
 import type { RowFilters } from './row-filters.js';
@@ -32,6 +33,8 @@ export interface RulesSpec {
   filters?: RowFilters;
   /** export-source --transform: the module, loaded on each thread that reads rows (see row-steps.ts). */
   transform?: TransformSpec;
+  /** Amplitude and Mixpanel reads: each event's identity pair is drawn as it is built (see identity-pair.ts). */
+  identityPairs?: LinkFormat;
 }
 
 export interface GroupColumn {
@@ -48,6 +51,7 @@ export function rulesFromSpec(spec: RulesSpec): EventRules {
     kind: spec.kind,
     groups: spec.groups,
     sessionize: spec.sessionizeMinutes !== undefined,
+    identityPairs: spec.identityPairs,
     ingestion: spec.ingestion === undefined ? undefined : { ...spec.ingestion, types: spec.mapping?.types },
   };
 }

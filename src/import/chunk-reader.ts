@@ -69,8 +69,18 @@ function readFailure(error: unknown): Error {
   return failure;
 }
 
+/**
+ * Young generation of the reading thread, in MB: a page's rows and the chunk cut from them live
+ * until the chunk is posted, and V8's default lets a busy thread's nursery grow to 128 MB (as
+ * the staging workers, see piece-pool.ts).
+ */
+const READER_YOUNG_GENERATION_MB = 16;
+
 export async function* readChunksOnWorker(setup: ChunkReaderSetup, readAhead = DEFAULT_READ_AHEAD): AsyncGenerator<Chunk> {
-  const worker = startWorker<'next', ReaderAnswer>(new URL('./chunk-reader-worker.js', import.meta.url), { workerData: setup });
+  const worker = startWorker<'next', ReaderAnswer>(new URL('./chunk-reader-worker.js', import.meta.url), {
+    workerData: setup,
+    resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
+  });
   const ahead: Array<Promise<ReaderAnswer>> = [];
   const requestNext = (): void => {
     const next = worker.call('next');

@@ -14,6 +14,7 @@ import { nameUuidBytes } from '../events/derived-uuids.js';
 import { EventKind, type StagedEvent } from '../events/staged-event.js';
 import type { DerivedRows } from '../staging/derived-rows.js';
 import {
+  clearNewPairs,
   collectPairs,
   exampleDevices,
   forgetPairs,
@@ -21,7 +22,10 @@ import {
   IdentityTables,
   LINK_FORMATS,
   linkReads,
+  mergeNewPairs,
+  pairRowsWithdrawn,
   redecideAllDevices,
+  scanPending,
   type DeviceRecord,
   type IdentityTotals,
 } from '../staging/identity-store.js';
@@ -121,11 +125,20 @@ function settleDevice(tables: IdentityTables, derived: DerivedRows, device: stri
 
 export function runIdentityPass(store: StagingStore, derived: DerivedRows, input: IdentityPassInput): IdentityPassResult & { linkSources: string } {
   const { reads, excluded } = linkReads(store);
-  const redraw = input.scope.rowsRemoved || (input.previous.linkSources ?? '') !== excluded;
+  const linkReadIds = [...reads.amplitude, ...reads.mixpanel];
+  // Pairs are recorded per read as rows are staged; they are drawn again from the rows when rows
+  // that gave pairs were taken out (a first meeting may be later now, or gone), or when the
+  // sources wanted changed. Rows of other sources taken out (a Heap dump replaced) change nothing.
+  const removed = input.scope.readsUndone || pairRowsWithdrawn(store, linkReadIds, input.scope.withdrawnAfter);
+  const redraw = removed || (!input.scope.firstRun && (input.previous.linkSources ?? '') !== excluded);
   store.transaction(() => {
     if (redraw) forgetPairs(store);
     if (input.previous.maxUsersPerDevice !== undefined && input.previous.maxUsersPerDevice !== input.maxUsersPerDevice) redecideAllDevices(store);
-    for (const format of LINK_FORMATS) collectPairs(store, format, reads[format], redraw ? 0 : input.scope.fromSeq);
+    // From the rows: all of them when redrawing; on a file staged before pairs were recorded,
+    // the rows since the last pass, once. Otherwise the pairs recorded with the rows are merged.
+    if (redraw || scanPending(store)) for (const format of LINK_FORMATS) collectPairs(store, format, reads[format], redraw ? 0 : input.scope.fromSeq);
+    if (!redraw) mergeNewPairs(store, linkReadIds);
+    clearNewPairs(store);
   });
   const tables = new IdentityTables(store);
   const counts: Counts = { staged: 0, withdrawn: 0, moved: 0 };

@@ -231,7 +231,12 @@ export class BytePieces {
   private toText(cuts: ByteCut[]): void {
     if (this.safeBytes > 0) cuts.push(this.cut(this.safeBytes));
     const tracker = new TextProgress(this.hash ?? createHash('sha256'));
-    const splitter = new PieceSplitter('lines', { name: this.options.name, maxRecordChars: this.maxRecordChars, resume: { chars: 0, line: this.nextLine, header: null, afterCr: false } });
+    const splitter = new PieceSplitter('lines', {
+      name: this.options.name,
+      targetChars: this.targetBytes,
+      maxRecordChars: this.maxRecordChars,
+      resume: { chars: 0, line: this.nextLine, header: null, afterCr: false },
+    });
     this.text = { decoder: createChunkDecoder('utf-8'), splitter, arriving: new ArrivingText(tracker), chars: 0 };
     const rest = this.chunks;
     this.chunks = [];

@@ -63,8 +63,8 @@ async function* textCuts(splitter: PieceSplitter, start: ReadStart): AsyncIterab
  * The pieces of a UTF-8 JSON-lines file cut from its bytes. A file with a key (a columnar
  * file's, see SourceInput.resumable) is not hashed as it is read: its pieces record the key.
  */
-async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean, key: string | undefined): AsyncIterable<Cut[]> {
-  const pieces = new BytePieces({ name, hashed: resumable && key === undefined });
+async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: boolean, key: string | undefined, targetBytes: number | undefined): AsyncIterable<Cut[]> {
+  const pieces = new BytePieces({ name, hashed: resumable && key === undefined, targetBytes });
   const cut = (c: ByteCut): Cut => ({ piece: c.piece, progress: { chars: null, line: c.line, fingerprint: key ?? c.fingerprint, bytes: c.bytes, addChars: c.chars } });
   for await (const chunk of bytes) yield pieces.push(chunk).map(cut);
   yield pieces.end().map(cut);
@@ -75,9 +75,9 @@ async function* byteCuts(bytes: AsyncIterable<Buffer>, name: string, resumable: 
  * `bytePieces` is false), from its text otherwise; a resumed read goes on as text, from the
  * point it recorded, which is the same either way.
  */
-export function pieceCuts(input: SourceInput, source: SourceFormat, splitter: PieceSplitter, start: ReadStart, bytePieces = true): AsyncIterable<Cut[]> {
+export function pieceCuts(input: SourceInput, source: SourceFormat, splitter: PieceSplitter, start: ReadStart, bytePieces = true, targetBytes?: number): AsyncIterable<Cut[]> {
   const bytes = bytePieces && source.layout === 'lines' && start.resume === undefined ? input.utf8Bytes : undefined;
-  return bytes === undefined ? textCuts(splitter, start) : byteCuts(bytes, input.displayName, start.resumable, input.resumable?.key);
+  return bytes === undefined ? textCuts(splitter, start) : byteCuts(bytes, input.displayName, start.resumable, input.resumable?.key, targetBytes);
 }
 
 /** The point recorded once a piece is written, its text length known (see CutProgress); `chars` is the read's so far. */

@@ -16,6 +16,7 @@ import { CLOUD_ROW_CAP } from '../source-apis/posthog-queries.js';
 import { findApiSource, type ApiSource, type ApiSourceName } from '../source-apis/api-sources.js';
 import { RequestWindow } from '../source-apis/request-window.js';
 import { findFormat } from '../sources/formats.js';
+import { isLinkFormat } from '../events/identity-pair.js';
 import { EventWriter } from '../staging/event-writer.js';
 import { rangeName, rangesOf, recoverInterruptedRanges, reopenEmpty, requestTimes } from '../staging/source-ranges.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
@@ -114,8 +115,9 @@ interface RunSetup {
 }
 
 /** The staging rules with PostHog's ingestion rules for this staging file's `$import_run`, as file staging has them. */
-function withImportRun(input: StageApiInput, store: StagingStore): StageApiInput['rules'] {
-  return input.ingestion === undefined ? input.rules : { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } };
+function withImportRun(input: StageApiInput, format: string, store: StagingStore): StageApiInput['rules'] {
+  const rules = { ...input.rules, identityPairs: isLinkFormat(format) ? format : undefined };
+  return input.ingestion === undefined ? rules : { ...rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } };
 }
 
 /** Plans the window in the ledger and gathers what every range needs; returns what was done before. */
@@ -143,7 +145,7 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
       source: findFormat(api.format)!,
       archive: api.format === 'amplitude',
       readerOptions: input.readerOptions,
-      rules: withImportRun(input, store),
+      rules: withImportRun(input, api.format, store),
       recordedOptions: input.recordedOptions,
       workers: input.workers,
       signal: s.signal,

@@ -29,6 +29,8 @@ export interface StageFileOptions {
   defaultTimestampMs?: number;
   /** Cut UTF-8 JSON lines from their bytes, for the threads that read them to decode (default true; false: as text, as other files). */
   bytePieces?: boolean;
+  /** Piece size to aim for: UTF-16 units of text, or bytes of UTF-8 JSON lines cut from their bytes. Default 1 Mi; tests set it small (see stage-run.ts). */
+  pieceChars?: number;
   /** stageFile alone (its own pool): worker threads; 0 stages in-process. Default: as defaultWorkers says for the file. */
   workers?: number;
   /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */

@@ -137,7 +137,7 @@ function interruptedAt(file: FileRun): InterruptedError {
 /** Cuts the file and hands every piece to the pool; returns once the last is handed out. */
 async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs: number | undefined): Promise<void> {
   const { options, input, start, summary } = file;
-  const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume });
+  const splitter = new PieceSplitter(options.source.layout, { ...options.readerOptions, name: input.displayName, resume: start.resume, targetChars: options.pieceChars });
   const chars = { value: start.resume?.chars ?? 0 };
   file.target.written = (result: PieceResult, progress: CutProgress, textChars?: number) => {
     const point = writtenProgress(progress, chars, textChars, start.resumable);
@@ -149,7 +149,7 @@ async function dispatchPieces(file: FileRun, pool: PiecePool, defaultTimestampMs
   const transform = await loadTransform(options.rules.transform);
   let poolFile: PoolFile | undefined;
   const onWritten = (): void => options.onProgress?.(summary);
-  for await (const batch of pieceCuts(input, options.source, splitter, start, options.bytePieces)) {
+  for await (const batch of pieceCuts(input, options.source, splitter, start, options.bytePieces, options.pieceChars)) {
     for (const cut of batch) {
       // Made with the first piece: a CSV's header is known by then.
       poolFile ??= pool.addFile(

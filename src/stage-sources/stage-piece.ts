@@ -126,7 +126,7 @@ interface Building {
 function addEvent(item: Extract<SourceItem, { candidate: unknown }>, outcome: EventOutcome, piece: Building, first: boolean): void {
   if (outcome.recent) piece.result.recent++;
   if (first) for (const group of item.candidate.groupProperties ?? []) piece.groups.push(observe(group, outcome.event.timestampMs, outcome.event.uuid));
-  piece.events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts);
+  piece.events.add(item.line, outcome.event, outcome.zoneKey, outcome.facts, outcome.pair);
 }
 
 /**
@@ -250,7 +250,7 @@ function pieceText(piece: TextPiece): PieceText {
 /** Reads a piece's rows and applies the event rules; writes nothing. */
 export async function preparePiece(context: PieceContext, piece: TextPiece): Promise<PreparedPiece> {
   // The events' text is about the piece's own size: sized so, the buffer seldom grows.
-  const events = new EventBatchBuilder(Math.ceil((piece.bytes?.length ?? pieceLength(piece)) * 1.25) + 64 * 1024);
+  const events = new EventBatchBuilder(Math.ceil((piece.bytes?.length ?? pieceLength(piece)) * 1.25) + 64 * 1024, context.rules.identityPairs !== undefined);
   const building: Building = { result: emptyResult(), rejects: [], events, groups: [] };
   const text = pieceText(piece);
   for await (const items of readItems(context, piece, text)) {

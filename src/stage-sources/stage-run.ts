@@ -1,7 +1,7 @@
 /**
  * The staging use case as the staging commands run it: stageSources with a SQLite failure
  * outside its transactions (a damaged page, a full disk) told as a staging-file failure naming
- * the file, and the test hook that cuts a run at a known place.
+ * the file, and the test hooks that cut a run at a known place and make its pieces small.
  */
 import { resolve } from 'node:path';
 import type { Reporter } from '../reporter.js';
@@ -26,6 +26,16 @@ function withKillHook(reporter: Reporter): Reporter {
   };
 }
 
+/**
+ * Test hook: `MIGRATE_TEST_PIECE_CHARS=n` cuts files into pieces of about n characters (bytes for
+ * UTF-8 JSON lines) instead of 1 Mi, so tests cross piece boundaries, and kill a run after its
+ * n-th piece, with files of a few hundred KiB instead of several MiB.
+ */
+function withPieceHook(input: StageSourcesInput): StageSourcesInput {
+  const chars = Number(process.env.MIGRATE_TEST_PIECE_CHARS ?? 0);
+  return chars > 0 ? { ...input, pieceChars: chars } : input;
+}
+
 export function runStageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal): Promise<StageSourcesResult> {
-  return stageSources(input, withKillHook(reporter), signal).catch((error: unknown) => Promise.reject(isSqliteError(error) ? stagingFailure(error, resolve(input.staging)) : error));
+  return stageSources(withPieceHook(input), withKillHook(reporter), signal).catch((error: unknown) => Promise.reject(isSqliteError(error) ? stagingFailure(error, resolve(input.staging)) : error));
 }

@@ -14,6 +14,7 @@ import type { RulesSpec } from '../events/rules-spec.js';
 import type { Reporter } from '../reporter.js';
 import { expandInput } from '../sources/expand-inputs.js';
 import { findFormat } from '../sources/formats.js';
+import { isLinkFormat } from '../events/identity-pair.js';
 import { openSourceInput, type BucketObjectRecord, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { ReaderOptions, SourceFormat } from '../sources/source-item.js';
 import { openInputs } from '../sources/zip-input.js';
@@ -58,6 +59,8 @@ export interface StageSourcesInput {
   workers?: number;
   /** UTF-8 JSON lines cut from their bytes; see StageFileOptions.bytePieces (tests compare both ways). */
   bytePieces?: boolean;
+  /** Piece size to aim for; see StageFileOptions.pieceChars. */
+  pieceChars?: number;
   /** Timestamp for rows without one; see StageFileOptions.defaultTimestampMs. */
   defaultTimestampMs?: number;
   /** Read directories, globs and zip archives as export-source does; otherwise each name is one file. */
@@ -289,6 +292,7 @@ async function stageOne(
       defaultTimestampMs: input.defaultTimestampMs,
       workers: input.workers,
       bytePieces: input.bytePieces,
+      pieceChars: input.pieceChars,
       signal,
       onProgress: (counts) => reporter.progress(`${name}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} new (${count(rate(counts.rowsRead, clock.now() - started))} rows/s)`),
     },
@@ -357,6 +361,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     if (source.personsModel === true) ({ events: inputs, persons: personsInputs } = await splitPersonsInputs(inputs));
     store = StagingStore.open(input.staging, { lockFor: input.command });
     if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
+    if (isLinkFormat(input.format)) input = { ...input, rules: { ...input.rules, identityPairs: input.format } };
     // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.
     const run = { readerOptions: input.readerOptions, rules: input.rules, recordedOptions: input.recordedOptions, defaulted: input.defaulted ?? [] };
     const settled: FileSettings[] = [];

@@ -8,6 +8,7 @@
  */
 import { profileText, type RowFacts } from '../events/row-facts.js';
 import type { StagedEvent } from '../events/staged-event.js';
+import { PAIR_BY_SQL, type PairKey } from '../events/identity-pair.js';
 
 export interface EventBatch {
   count: number;
@@ -35,7 +36,17 @@ export interface EventBatch {
   profiles: string[];
   /** Each event's profile, as an index into `profiles`. */
   profileIndexes: Uint32Array;
+  /** The batch was built with each event's identity pair drawn (a read of a link format on the worker path). */
+  pairsDrawn: boolean;
+  /** The identity pairs of the batch (see identity-pair.ts), each once. */
+  pairs: string[];
+  /** Each event's pair: NO_PAIR, PAIR_IN_SQL, or PAIR_BASE + its index into `pairs`. */
+  pairIndexes: Uint32Array;
 }
+
+export const NO_PAIR = 0;
+export const PAIR_IN_SQL = 1;
+export const PAIR_BASE = 2;
 
 /** The text fields of each event, in `text` order. */
 export const TEXT_FIELDS = 2;
@@ -44,7 +55,20 @@ export const PROPERTIES = 1;
 
 /** The buffers, to transfer rather than copy when posting a batch. */
 export function batchTransferList(batch: EventBatch): ArrayBuffer[] {
-  const arrays = [batch.uuids, batch.kinds, batch.timestampsMs, batch.lines, batch.nameIndexes, batch.text, batch.textEnds, batch.zoned, batch.zoneKeys, batch.flags, batch.profileIndexes];
+  const arrays = [
+    batch.uuids,
+    batch.kinds,
+    batch.timestampsMs,
+    batch.lines,
+    batch.nameIndexes,
+    batch.text,
+    batch.textEnds,
+    batch.zoned,
+    batch.zoneKeys,
+    batch.flags,
+    batch.profileIndexes,
+    batch.pairIndexes,
+  ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -93,13 +117,22 @@ export class EventBatchBuilder {
   private zoneKeys = new Uint8Array(INITIAL_EVENTS * 16);
   private flags = new Uint8Array(INITIAL_EVENTS);
   private profileIndexes = new Uint32Array(INITIAL_EVENTS);
+  private pairIndexes = new Uint32Array(INITIAL_EVENTS);
+  private readonly pairs: string[] = [];
+  private readonly pairIndex = new Map<string, number>();
   private readonly profiles: string[] = [''];
   private readonly profileIndex = new Map<string, number>([['', 0]]);
   private text: { array: Uint8Array; writer: Buffer };
   private textLength = 0;
 
-  /** @param expectedTextBytes a guess of the UTF-8 bytes the events' text will take (default 256 KiB). */
-  constructor(expectedTextBytes = 256 * 1024) {
+  /**
+   * @param expectedTextBytes a guess of the UTF-8 bytes the events' text will take (default 256 KiB).
+   * @param pairsDrawn the caller gives each event's identity pair (see identity-pair.ts).
+   */
+  constructor(
+    expectedTextBytes = 256 * 1024,
+    private readonly pairsDrawn = false,
+  ) {
     this.text = bytes(expectedTextBytes);
   }
 
@@ -107,9 +140,10 @@ export class EventBatchBuilder {
     return this.count;
   }
 
-  add(line: number, event: StagedEvent, zoneKey?: Uint8Array, facts?: RowFacts): void {
+  add(line: number, event: StagedEvent, zoneKey?: Uint8Array, facts?: RowFacts, pair?: PairKey | typeof PAIR_BY_SQL): void {
     if (this.count === this.capacity) this.grow();
     const i = this.count++;
+    if (pair !== undefined) this.pairIndexes[i] = pair === PAIR_BY_SQL ? PAIR_IN_SQL : PAIR_BASE + indexIn(this.pairs, this.pairIndex, pair);
     if (facts !== undefined) {
       this.flags[i] = facts.flags;
       this.profileIndexes[i] = this.indexOfProfile(facts.profile);
@@ -155,6 +189,9 @@ export class EventBatchBuilder {
       // Keys made on this thread become their text once, before the batch leaves it.
       profiles: this.profiles.map((key) => (key === '' ? '' : profileText(key))),
       profileIndexes: this.profileIndexes,
+      pairsDrawn: this.pairsDrawn,
+      pairs: this.pairs,
+      pairIndexes: this.pairIndexes,
     };
   }
 
@@ -170,6 +207,7 @@ export class EventBatchBuilder {
     this.zoneKeys = copyInto(new Uint8Array(this.capacity * 16), this.zoneKeys);
     this.flags = copyInto(new Uint8Array(this.capacity), this.flags);
     this.profileIndexes = copyInto(new Uint32Array(this.capacity), this.profileIndexes);
+    this.pairIndexes = copyInto(new Uint32Array(this.capacity), this.pairIndexes);
   }
 
   private growText(atLeast: number): void {

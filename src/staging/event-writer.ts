@@ -7,6 +7,7 @@
  * earlier reads met again are recorded, so the rows gone from it are known at the end; with
  * --replace-changed, a row of an earlier read of the same file that changed is replaced.
  *
+ * The identity pairs of the staged rows are recorded with them (see identity-new-pairs.ts).
  * Properties are stored compressed in blocks, a batch's rows together (see property-blocks.ts);
  * `propertiesTextSql` gives back the exact text that was staged.
  */
@@ -17,6 +18,7 @@ import type { Statement } from '../sqlite/database.js';
 import { difference, type StagedFields } from './event-difference.js';
 import { NameCounts } from './name-counts.js';
 import { DISTINCT_ID, EventBatchBuilder, eventAt, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
+import { NewPairsWriter } from './identity-new-pairs.js';
 import { RowFactsWriter } from './row-facts-store.js';
 import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected } from './withdrawals.js';
@@ -108,6 +110,7 @@ export class EventWriter {
   private readonly rollback: Statement;
   private readonly blocks: PropertyBlockWriter;
   private readonly keys: UuidKeys;
+  private readonly pairs: NewPairsWriter;
 
   constructor(private readonly store: StagingStore) {
     const db = store.db;
@@ -132,6 +135,7 @@ export class EventWriter {
     this.release = db.prepare('RELEASE event_group');
     this.rollback = db.prepare('ROLLBACK TO event_group');
     this.blocks = new PropertyBlockWriter(db, store.propertyBlocks);
+    this.pairs = new NewPairsWriter(store);
   }
 
   /** Runs `work` in one write transaction, or in a savepoint of the shared one (see WriteTransaction). */
@@ -216,6 +220,7 @@ export class EventWriter {
     this.blocks.close();
     names.save(this.countName);
     this.facts.record(scope.readId, batch, staged);
+    this.pairs.record(scope.readId, batch, staged);
     if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
     // Part of the batch's transaction: a read stopped after it resumes with the merge done or not.
     this.keys.settle();

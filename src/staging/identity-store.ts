@@ -1,21 +1,24 @@
 /**
- * The identity links' tables: which users each device was seen with (drawn from the staged
- * events of Amplitude and Mixpanel reads), the devices to decide again, and what was decided
- * per device. The pairs are drawn in SQL, row by row into indexed tables, so memory stays flat
- * whatever the number of users (see passes/identity-links.ts for the decisions).
+ * The identity links' tables: which users each device was seen with (recorded as the events of
+ * Amplitude and Mixpanel reads are staged, see identity-new-pairs.ts), the devices to decide
+ * again, and what was decided per device. The pairs are merged in SQL, sorted by device into
+ * indexed tables, so memory stays flat whatever the number of users (see
+ * passes/identity-links.ts for the decisions). The rows are scanned for their pairs only when
+ * rows that gave pairs were taken out since (a pair's earliest time may then be later) or the
+ * sources wanted changed, and once in a file staged before pairs were recorded with the rows.
  */
+import type { LinkFormat } from '../events/identity-pair.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
 import { propertiesSql } from './property-blocks.js';
 
 /** Where a format's events say who and on which device: the distinct_id of the user, and the device as an anonymous distinct_id. */
-const PAIR_SQL: Readonly<Record<'amplitude' | 'mixpanel', { user: string; device: string }>> = {
+export const PAIR_SQL: Readonly<Record<LinkFormat, { user: string; device: string }>> = {
   // distinct_id is user_id when there is one; the device's own events carry device_id.
   amplitude: { user: `p ->> '$."$amplitude_user_id"'`, device: `CAST(p ->> '$."$amplitude_device_id"' AS TEXT)` },
   // Simplified ID merge: anonymous events carry `$device:<$device_id>`; identified ones `$user_id`.
   mixpanel: { user: `p ->> '$."$user_id"'`, device: `'$device:' || CAST(p ->> '$."$device_id"' AS TEXT)` },
 };
-export type LinkFormat = keyof typeof PAIR_SQL;
 /**
  * The rows pairs are drawn from, each with its properties read once as JSONB (`p`): read through
  * their property block three times a row, they cost the pass four times as much. The OFFSET
@@ -24,6 +27,9 @@ export type LinkFormat = keyof typeof PAIR_SQL;
 const ROWS_SQL = `SELECT jsonb(${propertiesSql('e.properties')}) AS p, e.distinct_id, e.timestamp_ms FROM events e
   WHERE e.seq >= ? AND e.kind = 0 AND e.read_id IN (SELECT value FROM json_each(?)) LIMIT -1 OFFSET 0`;
 export const LINK_FORMATS = Object.keys(PAIR_SQL) as LinkFormat[];
+export type { LinkFormat };
+/** Set by the upgrade to recorded pairs: rows staged before it have theirs drawn by one scan. */
+const SCAN_KEY = 'identity_pairs_scan';
 
 export interface DeviceRecord {
   device: string;
@@ -81,6 +87,40 @@ export function collectPairs(store: StagingStore, format: LinkFormat, readIds: r
        ON CONFLICT (device, user) DO UPDATE SET first_ms = excluded.first_ms WHERE excluded.first_ms < identity_pairs.first_ms`,
     )
     .run(fromSeq, JSON.stringify(readIds)).changes;
+}
+
+/**
+ * Adds the pairs recorded with the rows staged by `readIds` since the pass last ran, sorted by
+ * device so `identity_pairs` and the dirty devices are written in key order.
+ */
+export function mergeNewPairs(store: StagingStore, readIds: readonly number[]): number {
+  if (readIds.length === 0) return 0;
+  return store.db
+    .prepare(
+      `INSERT INTO identity_pairs (device, user, first_ms)
+       SELECT device, user, min(first_ms) FROM identity_new_pairs WHERE read_id IN (SELECT value FROM json_each(?))
+       GROUP BY device, user ORDER BY device, user
+       ON CONFLICT (device, user) DO UPDATE SET first_ms = excluded.first_ms WHERE excluded.first_ms < identity_pairs.first_ms`,
+    )
+    .run(JSON.stringify(readIds)).changes;
+}
+
+/** Whether events (kind 0) of `readIds` were withdrawn after withdrawn_events id `after`: their recorded pairs may stay behind. */
+export function pairRowsWithdrawn(store: StagingStore, readIds: readonly number[], after: number): boolean {
+  if (readIds.length === 0) return false;
+  const sql = 'SELECT EXISTS (SELECT 1 FROM withdrawn_events WHERE id > ? AND kind = 0 AND read_id IN (SELECT value FROM json_each(?)))';
+  return store.db.prepare(sql).pluck().get(after, JSON.stringify(readIds)) === 1;
+}
+
+/** Empties the recorded pairs (merged, or drawn again by a scan) and the upgrade's mark. */
+export function clearNewPairs(store: StagingStore): void {
+  store.db.exec('DELETE FROM identity_new_pairs');
+  store.db.prepare('DELETE FROM meta WHERE key = ?').run(SCAN_KEY);
+}
+
+/** Rows staged before pairs were recorded with them wait for a scan (set by the upgrade). */
+export function scanPending(store: StagingStore): boolean {
+  return store.db.prepare('SELECT 1 FROM meta WHERE key = ?').get(SCAN_KEY) !== undefined;
 }
 
 /** Forgets every pair (they are drawn again from all staged rows) and marks every device known to be decided again. */

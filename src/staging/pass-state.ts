@@ -41,6 +41,12 @@ export interface ScanScope {
   fromSeq: number;
   /** Rows staged from files were taken out since: facts drawn from them are cleaned up. */
   rowsRemoved: boolean;
+  /** The passes never ran on this file: whatever they keep is empty. */
+  firstRun: boolean;
+  /** Rows withdrawn since are those of withdrawn_events above this id. */
+  withdrawnAfter: number;
+  /** Reads were undone (their rows removed) since. */
+  readsUndone: boolean;
 }
 
 const NAME = 'passes';
@@ -70,14 +76,15 @@ export function currentMarks(store: StagingStore): PassMarks {
  * and from the start after a read was undone (its rows go without a trace).
  */
 export function scanScope(store: StagingStore, state: PassState | undefined): ScanScope {
-  if (state === undefined) return { fromSeq: 0, rowsRemoved: true };
   const now = currentMarks(store);
-  if (now.failedReads !== state.failedReads) return { fromSeq: 0, rowsRemoved: true };
+  if (state === undefined) return { fromSeq: 0, rowsRemoved: true, firstRun: true, withdrawnAfter: 0, readsUndone: now.failedReads > 0 };
+  const since = { firstRun: false, withdrawnAfter: state.withdrawnId };
+  if (now.failedReads !== state.failedReads) return { fromSeq: 0, rowsRemoved: true, readsUndone: true, ...since };
   const withdrawn = store.db.prepare('SELECT min(seq) AS seq, coalesce(max(read_id <> 0), 0) AS fromFiles FROM withdrawn_events WHERE id > ?').get(state.withdrawnId) as {
     seq: number | null;
     fromFiles: number;
   };
-  return { fromSeq: Math.min(state.seq + 1, withdrawn.seq ?? Infinity), rowsRemoved: withdrawn.fromFiles === 1 };
+  return { fromSeq: Math.min(state.seq + 1, withdrawn.seq ?? Infinity), rowsRemoved: withdrawn.fromFiles === 1, readsUndone: false, ...since };
 }
 
 /** Saves where the passes got to and clears the pending mark. Call in the passes' last transaction. */

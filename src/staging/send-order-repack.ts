@@ -23,6 +23,9 @@ import { IS_BLOCK_ROW } from './event-json-sql.js';
 import { refBlockId } from './property-block-codec.js';
 import { blockRowBytesSql, PropertyBlockWriter } from './property-blocks.js';
 import type { StagingStore } from './staging-store.js';
+import { stepsBack } from './steps-back.js';
+
+export { stepsBack };
 
 const MARKER = 'property_repack_unfinished';
 /** Blocks import's cache holds at the least (16 MB of blocks of at most 512 KB). */
@@ -92,23 +95,6 @@ export function sendOrderReads(db: Database, projectId: number, cacheBlocks = CA
   return { rows, blocks: seen.size, unpacks };
 }
 
-/**
- * How many times a block row's timestamp goes back from the one before it of its kind, in
- * staging order: a sequential scan, cheaper than walking the send order. Fewer than the blocks
- * import's cache holds, and the send order cannot switch between more runs of rows than the cache
- * holds (rows left out of a sequence never add a step back, so the pending rows have no more).
- */
-export function stepsBack(db: Database): number {
-  const rows = db.prepare(`SELECT kind, timestamp_ms FROM events NOT INDEXED WHERE ${IS_BLOCK_ROW}`).raw(true);
-  const last = new Map<number, number>();
-  let steps = 0;
-  for (const [kind, timestampMs] of rows.iterate() as IterableIterator<[number, number]>) {
-    if (timestampMs < (last.get(kind) ?? Number.NEGATIVE_INFINITY)) steps++;
-    last.set(kind, timestampMs);
-  }
-  return steps;
-}
-
 /** Whether import would unpack blocks so much more often than once each that repacking pays. */
 export function repackPays(reads: SendOrderReads, cacheBlocks = CACHE_BLOCKS): boolean {
   return reads.unpacks > 2 * reads.blocks + cacheBlocks;
@@ -118,6 +104,8 @@ export function repackPays(reads: SendOrderReads, cacheBlocks = CACHE_BLOCKS): b
 export function repackInSendOrder(store: StagingStore, projectId: number, options: RepackOptions = {}): RepackResult {
   let blocksDeleted = isUnfinished(store) ? deleteUnnamedBlocks(store) : 0;
   const cacheBlocks = options.cacheBlocks ?? CACHE_BLOCKS;
+  // Fewer steps back than the blocks import's cache holds: the send order cannot switch between
+  // more runs of rows than the cache holds (rows left out of a sequence never add a step back).
   if (stepsBack(store.db) < cacheBlocks / 2) return { before: undefined, repacked: 0, blocksDeleted };
   const before = sendOrderReads(store.db, projectId, cacheBlocks);
   if (!repackPays(before, options.cacheBlocks) || options.signal?.aborted) return { before, repacked: 0, blocksDeleted };

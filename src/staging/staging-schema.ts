@@ -459,13 +459,23 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE TABLE property_blocks (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
   `,
   /*
-   * v17: which uuid is staged as which row moves out of events into its own tables (see
+   * v17: the identity pairs of rows staged since the links pass last ran, recorded by the
+   * writer with the rows (see identity-new-pairs.ts), appended without an index; the pass
+   * merges them sorted by device and empties the table. Rows staged before this version have
+   * no recorded pairs: the mark makes the next pass draw theirs with one scan, as before.
+   */ `
+  CREATE TABLE identity_new_pairs (read_id INTEGER NOT NULL, device TEXT NOT NULL, user TEXT NOT NULL, first_ms INTEGER NOT NULL);
+  INSERT INTO meta (key, value) SELECT 'identity_pairs_scan', '1' WHERE EXISTS (SELECT 1 FROM events);
+  `,
+  /*
+   * v18: which uuid is staged as which row moves out of events into its own tables (see
    * uuid-keys.ts): uuid_recent, the uuids staged since the last merge; uuid_merged, where each
    * merge puts them in key order; uuid_keys, where uuid_merged goes in key order once it has
-   * grown enough; uuid_key_counts, their sizes as merged (for when to merge). A file with no events yet gets an events table without the
-   * uniqueness on uuid (and so without its index); a file with events keeps its table (dropping
-   * the constraint would copy every row) and its mapping is filled from the old index in key
-   * order. Its UNIQUE stays, a safety net the writer never hits.
+   * grown enough; uuid_key_counts, their sizes as merged (for when to merge). A file with no
+   * events yet gets an events table without the uniqueness on uuid (and so without its index);
+   * a file with events keeps its table (dropping the constraint would copy every row) and its
+   * mapping is filled from the old index in key order. Its UNIQUE stays, a safety net the
+   * writer never hits.
    */
   uuidKeysMigration,
 ];

@@ -1,7 +1,7 @@
 /**
  * Which uuid is staged as which row: the one place a row's uuid is claimed and looked up.
  *
- * `events` keeps no index on uuid (a file made before schema 17 keeps its old UNIQUE one, a
+ * `events` keeps no index on uuid (a file made before schema 18 keeps its old UNIQUE one, a
  * safety net that is never hit). The mapping is two tables: `uuid_keys`, permanent, written
  * only by merges in key order, and `uuid_recent`, the uuids staged since the last merge, small
  * enough to stay in the page cache. A random uuid written row by row into one large index

@@ -27,6 +27,9 @@ import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 const tempDir = useTempDir();
 const motoServer = useMoto();
 
+/** Pieces of 256 Ki characters instead of 1 Mi (a test hook, see stage-run.ts), in the runs of objects killed part-way. */
+const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(256 * 1024) };
+
 async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
   const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...motoServer().env, ...env } });
   expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -41,9 +44,12 @@ function contents(staging: string) {
   }));
 }
 
+/** Rows of the objects killed part-way: about 1.3 MiB of text, five pieces. */
+const KILLED_ROWS = 10_000;
+
 /** A run into m.db killed after its second piece; the line its read had reached. */
 async function killedPartWay(dir: string, args: string[]): Promise<number> {
-  const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+  const killed = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
   expect(killed.signal).toBe('SIGKILL');
   const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
   expect(line).toBeGreaterThan(1);
@@ -146,30 +152,30 @@ describe('Parquet and Avro objects of a bucket', () => {
   it('resumes a Parquet object killed part-way at the row group of its last piece, and reads a changed one again from its start', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
-    await writeEventsParquet(file, 40_000, 4_096, 'x');
+    await writeEventsParquet(file, KILLED_ROWS, 2_048, 'x');
     await motoServer().createBucket('pq-kill');
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const args = ['s3://pq-kill/big/', '--from', 'parquet', '--workers', '0'];
     const line = await killedPartWay(dir, args);
-    const resumed = await stage(dir, 'm.db', [...args, '--json']);
+    const resumed = await stage(dir, 'm.db', [...args, '--json'], PIECES);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
-    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    const whole = await stage(dir, 'whole.db', [...args, '--json'], PIECES);
     expect(whole.code, whole.stderr).toBe(0);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
 
     // Killed again part-way through another version, then the object replaced: the footer differs, so the read starts over.
-    await writeEventsParquet(file, 40_000, 4_096, 'y');
+    await writeEventsParquet(file, KILLED_ROWS, 2_048, 'y');
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
-    const killedAgain = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    const killedAgain = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killedAgain.signal).toBe('SIGKILL');
-    await writeEventsParquet(file, 40_000, 4_096, 'z');
+    await writeEventsParquet(file, KILLED_ROWS, 2_048, 'z');
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
-    const rerun = await stage(dir, 'm.db', [...args, '--json', '--replace-changed']);
+    const rerun = await stage(dir, 'm.db', [...args, '--json', '--replace-changed'], PIECES);
     expect(rerun.code, rerun.stderr).toBe(0);
     const rerunFile = JSON.parse(rerun.stdout).files[0];
     expect(rerunFile.restarted).toMatch(/changed since its interrupted read/);
-    expect(rerunFile.rowsRead).toBe(40_000);
+    expect(rerunFile.rowsRead).toBe(KILLED_ROWS);
   }, 180_000);
 });
 
@@ -180,20 +186,20 @@ describe('an Avro object killed part-way', () => {
     writeAvro(
       file,
       AVRO_EVENT,
-      avroRows(40_000).map((row, i) => ({ ...row, note: `${row.note} ${'x'.repeat(40)} ${i}` })),
-      { codec: 'snappy', blockRecords: 500 },
+      avroRows(KILLED_ROWS).map((row, i) => ({ ...row, note: `${row.note} ${'x'.repeat(40)} ${i}` })),
+      { codec: 'snappy', blockRecords: 100 },
     );
     await motoServer().createBucket('avro-kill');
     await motoServer().put('avro-kill', 'big/events.avro', readFileSync(file));
     const args = ['s3://avro-kill/big/', '--from', 'avro', '--workers', '0'];
     const line = await killedPartWay(dir, args);
-    const { value: resumed, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) => stage(dir, 'm.db', [...args, '--json'], { AWS_ENDPOINT_URL_S3: url }));
+    const { value: resumed, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) => stage(dir, 'm.db', [...args, '--json'], { ...PIECES, AWS_ENDPOINT_URL_S3: url }));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
     // The object is read through once when opened (its blocks and digest), then from the block holding the next row on.
     const gets = seen.filter((r) => r.url.includes('x-id=GetObject'));
     expect(gets.map((r) => r.range)).toEqual([undefined, expect.stringMatching(/^bytes=[1-9]\d*-$/)]);
-    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    const whole = await stage(dir, 'whole.db', [...args, '--json'], PIECES);
     expect(whole.code, whole.stderr).toBe(0);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   }, 120_000);

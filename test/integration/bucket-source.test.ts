@@ -34,6 +34,11 @@ afterAll(async () => {
   await moto?.stop();
 });
 
+/** Pieces of 64 Ki bytes instead of 1 MiB (a test hook, see stage-run.ts), in the runs of objects killed part-way. */
+const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
+/** Lines of the objects killed part-way: about 300 KiB, five pieces. */
+const KILLED_ROWS = 2_000;
+
 /** Mixpanel export lines: `{"event", "properties": {distinct_id, time, $insert_id, ...}}`. */
 function mixpanelLines(from: number, rows: number, note = 'n'): string {
   const lines: string[] = [];
@@ -50,10 +55,10 @@ async function stage(dir: string, staging: string, args: string[], env: Record<s
 }
 
 /** A run through a loopback proxy that passes every request on and records it (its Range and If-Match). */
-async function stageThroughProxy(dir: string, staging: string, args: string[]) {
+async function stageThroughProxy(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
   const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
   try {
-    return { result: await stage(dir, staging, args, { AWS_ENDPOINT_URL_S3: proxy.url }), seen: proxy.seen };
+    return { result: await stage(dir, staging, args, { ...env, AWS_ENDPOINT_URL_S3: proxy.url }), seen: proxy.seen };
   } finally {
     await proxy.close();
   }
@@ -179,31 +184,31 @@ describe('export-source from an S3 bucket', () => {
   it('resumes a gzip object killed part-way at its last piece (re-read and checked up to there): every row once, as if never interrupted', async () => {
     const dir = tempDir();
     await moto.createBucket('kill');
-    await moto.put('kill', 'big/events.json.gz', gzipSync(mixpanelLines(0, 14_000, 'x')));
+    await moto.put('kill', 'big/events.json.gz', gzipSync(mixpanelLines(0, KILLED_ROWS, 'x')));
     const args = ['s3://kill/big/', '--from', 'mixpanel', '--workers', '0'];
-    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    const killed = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(partial.sources).toMatchObject([{ status: 'partial' }]);
     expect(partial.bucketPrefixes).toEqual([{ prefix: 's3://kill/big/', objects: 1, done: 0, partial: 1, pending: 0, sizeBytes: expect.any(Number) }]);
-    const resumed = await stage(dir, 'm.db', [...args, '--json']);
+    const resumed = await stage(dir, 'm.db', [...args, '--json'], PIECES);
     expect(resumed.code, resumed.stderr).toBe(0);
     const status = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
     expect(status.stdout).toMatch(/Bucket objects by prefix:\n.*\n\s+s3:\/\/kill\/big\/\s+1\s+\S+ \S+\s+1\s+0\s+0/);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(partial.sources[0].progressLine);
-    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    const whole = await stage(dir, 'whole.db', [...args, '--json'], PIECES);
     expect(whole.code).toBe(0);
-    expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
+    expect(JSON.parse(resumed.stdout).totals.staged).toBe(KILLED_ROWS);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   }, 120_000);
 
   it('resumes a plain object with a ranged read from its last piece, guarded by its ETag, and stages what a clean run stages', async () => {
     const dir = tempDir();
     await moto.createBucket('ranged');
-    const text = mixpanelLines(0, 14_000, 'x');
+    const text = mixpanelLines(0, KILLED_ROWS, 'x');
     await moto.put('ranged', 'big/events.json', text);
     const args = ['s3://ranged/big/', '--from', 'mixpanel', '--workers', '0'];
-    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    const killed = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killed.signal).toBe('SIGKILL');
     const point = readStaging(join(dir, 'm.db'), (db) => db.prepare('SELECT progress_line AS line, progress_bytes AS bytes, source_etag AS etag FROM source_reads').get()) as {
       line: number;
@@ -220,33 +225,33 @@ describe('export-source from an S3 bucket', () => {
       ) + 1,
     );
     expect(point.bytes).toBeGreaterThan(0);
-    const { result: resumed, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json']);
+    const { result: resumed, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json'], PIECES);
     expect(resumed.code, resumed.stderr).toBe(0);
     const gets = seen.filter((r) => r.method === 'GET' && r.url.includes('events.json'));
     // The object's head is looked at from its start (its encoding, gzip or not); its rest is read from the byte before the point.
     expect(gets.filter((r) => r.range !== undefined)).toEqual([{ method: 'GET', url: expect.any(String), range: `bytes=${point.bytes - 1}-`, ifMatch: point.etag }]);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(point.line);
-    const whole = await stage(dir, 'whole.db', [...args, '--json']);
+    const whole = await stage(dir, 'whole.db', [...args, '--json'], PIECES);
     expect(whole.code).toBe(0);
-    expect(JSON.parse(resumed.stdout).totals.staged).toBe(14_000);
+    expect(JSON.parse(resumed.stdout).totals.staged).toBe(KILLED_ROWS);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   }, 120_000);
 
   it('never resumes by range an object whose ETag changed since its interrupted read: it is read from its start as a changed file', async () => {
     const dir = tempDir();
     await moto.createBucket('replaced');
-    await moto.put('replaced', 'big/events.json', mixpanelLines(0, 14_000, 'x'));
+    await moto.put('replaced', 'big/events.json', mixpanelLines(0, KILLED_ROWS, 'x'));
     const args = ['s3://replaced/big/', '--from', 'mixpanel', '--workers', '0'];
-    const killed = await stage(dir, 'm.db', args, { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+    const killed = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killed.signal).toBe('SIGKILL');
-    await moto.put('replaced', 'big/events.json', mixpanelLines(100_000, 14_000, 'y'));
-    const { result: rerun, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json']);
+    await moto.put('replaced', 'big/events.json', mixpanelLines(100_000, KILLED_ROWS, 'y'));
+    const { result: rerun, seen } = await stageThroughProxy(dir, 'm.db', [...args, '--json'], PIECES);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(seen.filter((r) => r.method === 'GET' && r.range !== undefined)).toEqual([]);
     const file = JSON.parse(rerun.stdout).files[0];
     expect(file.restarted).toMatch(/changed since its interrupted read/);
-    expect(file.rowsRead).toBe(14_000);
-    expect(file.staged).toBe(14_000);
+    expect(file.rowsRead).toBe(KILLED_ROWS);
+    expect(file.staged).toBe(KILLED_ROWS);
   }, 120_000);
 
   it('records the version id of objects in a versioned bucket, none in an unversioned one', async () => {

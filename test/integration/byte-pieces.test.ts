@@ -19,6 +19,8 @@ const { stageSources } = (await import(join(REPO_ROOT, 'dist', 'stage-sources', 
 
 const tempDir = useTempDir();
 const MIB = 1024 * 1024;
+/** Pieces of 64 KiB instead of 1 MiB: the ordinary lines before the long ones make several. */
+const PIECE_BYTES = 64 * 1024;
 
 /** A line both Mixpanel's reader and plain JSON lines read; `extra` is put inside the properties as written (bytes may be anything). */
 function line(i: number, extra: Buffer | string = ''): Buffer {
@@ -32,7 +34,8 @@ const END = [Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from('\r')];
 /**
  * Every awkward thing a line may hold, between ordinary lines with every kind of line end (so
  * some `\r` fall last in a read chunk, and characters of several bytes across chunks): about
- * 6 MB cut from bytes, then lines that may be too long, after which the rest is read as text.
+ * 600 KB cut from bytes (in pieces of PIECE_BYTES), then lines that may be too long, after which
+ * the rest is read as text.
  */
 function awkwardFile(): Buffer {
   const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
@@ -44,17 +47,17 @@ function awkwardFile(): Buffer {
     [50, [Buffer.from('')]],
     [60, [line(60, ',"x":"\\ud800"')]], // an escaped lone surrogate
     [70, [line(70).subarray(0, 40)]], // broken JSON
-    [29_000, [line(29_000, `,"big":"${'x'.repeat(MIB + 10)}"`)]], // over 1 Mi characters: skipped unread
-    [29_100, [line(29_100, `,"big":"${'é'.repeat(600_000)}"`)]], // over 1 MiB in fewer than 1 Mi characters: read, then too large
-    [29_200, [line(29_200, `,"big":"${'y'.repeat(MIB - 400)}"`)]], // just under the bound, with its line end
-    [29_300, [line(29_300, Buffer.concat([Buffer.from(',"big":"'), Buffer.alloc(MIB, 0x7a), Buffer.from([0xff]), Buffer.from('"')]))]], // long, and a bad byte
-    [29_400, [Buffer.alloc(MIB - 1, 0x20)]], // spaces only, 1 MiB with its line end
+    [2_900, [line(2_900, `,"big":"${'x'.repeat(MIB + 10)}"`)]], // over 1 Mi characters: skipped unread
+    [2_910, [line(2_910, `,"big":"${'é'.repeat(600_000)}"`)]], // over 1 MiB in fewer than 1 Mi characters: read, then too large
+    [2_920, [line(2_920, `,"big":"${'y'.repeat(MIB - 400)}"`)]], // just under the bound, with its line end
+    [2_930, [line(2_930, Buffer.concat([Buffer.from(',"big":"'), Buffer.alloc(MIB, 0x7a), Buffer.from([0xff]), Buffer.from('"')]))]], // long, and a bad byte
+    [2_940, [Buffer.alloc(MIB - 1, 0x20)]], // spaces only, 1 MiB with its line end
   ]);
-  for (let i = 1; i <= 30_000; i++) {
+  for (let i = 1; i <= 3_000; i++) {
     parts.push(...(special.get(i) ?? [line(i, i % 97 === 0 ? ',"n2":12345678901234567890' : '')]));
     parts.push(END[i % 3]!);
   }
-  parts.push(line(30_001)); // no line end
+  parts.push(line(3_001)); // no line end
   return Buffer.concat(parts);
 }
 
@@ -77,6 +80,7 @@ async function stage(dir: string, name: string, file: string, format: string, op
       rules: { nowMs: Date.UTC(2026, 0, 1) },
       recordedOptions: { map: null, timezone: null, columns: {}, groups: [] },
       expandInputs: true,
+      pieceChars: PIECE_BYTES,
       ...options,
     },
     silentReporter,
@@ -104,8 +108,8 @@ describe('JSON lines cut from their bytes', () => {
       const asText = await stage(dir, 'text', file, format, { workers: 0, bytePieces: false });
       const byBytes = await stage(dir, 'bytes', file, format, { workers: 0, bytePieces: true });
       const onWorkers = await stage(dir, 'workers', file, format, { workers: 2, bytePieces: true });
-      expect(asText.totals).toMatchObject({ rowsRead: 29_998, rejectedByReason: { too_large: 3, invalid_utf8: 3, invalid_unicode: 1, bad_json: 1, event_too_large: 1 } });
-      expect(asText.events.length).toBeGreaterThan(29_900);
+      expect(asText.totals).toMatchObject({ rowsRead: 2_998, rejectedByReason: { too_large: 3, invalid_utf8: 3, invalid_unicode: 1, bad_json: 1, event_too_large: 1 } });
+      expect(asText.events.length).toBeGreaterThan(2_900);
       expect(byBytes).toEqual(asText);
       expect(onWorkers).toEqual(asText);
     },

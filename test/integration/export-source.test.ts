@@ -19,8 +19,11 @@ function readProgress(staging: string): number {
 }
 const SAMPLE = join(FIXTURES, 'sample-events.csv');
 
-async function exportJson(dir: string, args: string[]) {
-  const result = await runCli(['export-source', '--staging', join(dir, 'm.db'), '--json', ...args], { cwd: dir });
+/** Pieces of 64 Ki characters instead of 1 Mi (a test hook, see stage-run.ts): a file of 1 MB makes more than the workers hold. */
+const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
+
+async function exportJson(dir: string, args: string[], env: Record<string, string> = {}) {
+  const result = await runCli(['export-source', '--staging', join(dir, 'm.db'), '--json', ...args], { cwd: dir, env });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout);
@@ -147,11 +150,11 @@ describe('export-source on worker threads', () => {
       copyFileSync(join(FIXTURES, 'malformed-events.csv'), bad);
       const sample = join(dir, 'sample.csv');
       copyFileSync(SAMPLE, sample);
-      // About 7 MB: more pieces than one worker holds, so rows of one file are read by every
-      // worker and (with one worker) by this thread too.
+      // About 1 MB in pieces of 64 KiB: more pieces than the workers hold, so rows of one file
+      // are read by every worker and (with one worker) by this thread too.
       const generated = join(dir, 'generated.csv');
-      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '40000']);
-      const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers]);
+      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '6000']);
+      const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers], PIECES);
       const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
       const report = await status(dir);
       // stagedUuids lists them in staging order: file order, whichever thread read each piece.
@@ -159,7 +162,7 @@ describe('export-source on worker threads', () => {
     }
     expect(results[1]).toBe(results[0]);
     expect(results[2]).toBe(results[0]);
-    expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 43003, rejected: 12 });
+    expect(JSON.parse(results[0]!)[0]).toMatchObject({ staged: 9003, rejected: 12 });
   });
 });
 
@@ -167,9 +170,9 @@ describe('export-source interrupted', () => {
   it('Ctrl-C while workers stage a file: exit 130, the file partial, the next run resumes it', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.csv');
-    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '60000']);
+    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '24000']);
     const staging = join(dir, 'm.db');
-    const run = startCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir });
+    const run = startCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir, env: PIECES });
     // Interrupt once a piece is written: at the change of the write-ahead log that records the
     // read's first progress (an event of the file system, not a timer).
     let sent = false;
@@ -188,11 +191,11 @@ describe('export-source interrupted', () => {
     const report = await status(dir);
     expect(report.sources).toMatchObject([{ status: 'partial', progressLine: line }]);
     expect(report.events.count).toBe(line - 2);
-    const again = await runCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir });
+    const again = await runCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir, env: PIECES });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`resumed at line ${line.toLocaleString('en-US')}`);
-    expect(again.stdout).toContain('60,000 rows read: 60,000 new, 0 already staged, 0 identical, 0 skipped, 0 rejected');
-    expect((await status(dir)).events.count).toBe(60000);
+    expect(again.stdout).toContain('24,000 rows read: 24,000 new, 0 already staged, 0 identical, 0 skipped, 0 rejected');
+    expect((await status(dir)).events.count).toBe(24000);
   });
 });
 

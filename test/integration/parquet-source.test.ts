@@ -150,26 +150,32 @@ function contents(staging: string) {
   }));
 }
 
+/** Pieces of 256 Ki characters instead of 1 Mi (a test hook, see stage-run.ts): files a few times that size hold several. */
+const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(256 * 1024) };
+
 describe('a Parquet file staged part-way, killed, then staged again', () => {
   // The last: a file of 1 MiB or more (its notes are digests, which do not compress), decoded on a thread of its own.
   const DIGESTS = `${['a', 'b', 'c', 'd', 'e', 'f'].map((salt) => `md5('${salt}' || i)`).join(' || ')} || ' ' || i`;
   it.each([
-    ['in-process', '0', `repeat('n', 120) || ' ' || i`, 0],
-    ['on a worker thread', '1', `repeat('n', 120) || ' ' || i`, 0],
-    ['from a file decoded on its own thread', '1', DIGESTS, 1024 * 1024],
-  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, note, atLeastBytes) => {
+    ['in-process', '0', `repeat('n', 120) || ' ' || i`, 0, 5000],
+    // Pieces read ahead on a thread share a commit until it holds 4,096 rows (piece-pool.ts): the file goes on past it.
+    ['on a worker thread', '1', `repeat('n', 120) || ' ' || i`, 0, 8000],
+    ['from a file decoded on its own thread', '1', DIGESTS, 1024 * 1024, 14000],
+  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, note, atLeastBytes, rows) => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
-    // About 190 characters a row: three pieces; every 7,001st row has no event (rejected).
+    // About 190 characters a row: five pieces or more; every 2,501st row has no event (rejected).
     await writeParquet(
       file,
-      `SELECT CASE WHEN i % 7001 = 5 THEN NULL ELSE 'ev' || (i % 5) END AS event, 'user_' || (i % 997) AS distinct_id,
-      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, ${note} AS note FROM range(14000) t(i)`,
+      `SELECT CASE WHEN i % 2501 = 5 THEN NULL ELSE 'ev' || (i % 5) END AS event, 'user_' || (i % 997) AS distinct_id,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp, ${note} AS note FROM range(${rows}) t(i)`,
     );
+    const rejected = Math.ceil((rows - 5) / 2501);
     expect(readFileSync(file).length).toBeGreaterThanOrEqual(atLeastBytes);
     const stage = (staging: string, env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env });
-    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...PIECES, ...env } });
+    // Three pieces: past the first row group.
+    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '3' });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(partial.sources).toMatchObject([{ status: 'partial' }]);
@@ -179,7 +185,7 @@ describe('a Parquet file staged part-way, killed, then staged again', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
     const whole = await stage('whole.db');
-    expect(JSON.parse(whole.stdout).totals).toMatchObject({ rowsRead: 14000, staged: 13998, rejected: 2 });
+    expect(JSON.parse(whole.stdout).totals).toMatchObject({ rowsRead: rows, staged: rows - rejected, rejected });
     expect(JSON.parse(resumed.stdout).totals).toEqual(JSON.parse(whole.stdout).totals);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   });
@@ -190,16 +196,17 @@ describe('a Parquet file changed after its read was interrupted', () => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     const rows = (label: string) => `SELECT 'ev' AS event, 'user_' || (i % 997) AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp,
-      repeat('${label}', 120) || ' ' || i AS note FROM range(14000) t(i)`;
+      repeat('${label}', 120) || ' ' || i AS note FROM range(4000) t(i)`;
     await writeParquet(file, rows('a'));
-    const stage = (env: Record<string, string> = {}) => runCli(['export-source', '--from', 'parquet', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env });
+    const stage = (env: Record<string, string> = {}) =>
+      runCli(['export-source', '--from', 'parquet', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { ...PIECES, ...env } });
     expect((await stage({ MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
     await writeParquet(file, rows('b'));
     const again = await stage();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('changed since its interrupted read');
     const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(${STAGED_PROPERTIES}, '$.note') LIKE 'bbb%'`).get()) as { n: number };
-    expect(notes.n).toBe(14000);
+    expect(notes.n).toBe(4000);
   });
 });
 

@@ -2,7 +2,8 @@
  * A file staged part-way, then killed (SIGKILL, as a power cut would), then staged again:
  * resumed at its last written piece, every row staged once, and the same result as a run that
  * was never interrupted. The kill is a test hook (MIGRATE_TEST_KILL_AFTER_PIECES) that fires
- * once a given number of pieces is committed, never a timer.
+ * once a given number of pieces is committed, never a timer; another (MIGRATE_TEST_PIECE_CHARS)
+ * cuts pieces of 64 KiB instead of 1 MiB, so files of a quarter MiB hold four of them.
  */
 import { readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,18 +16,28 @@ import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-pro
 
 const tempDir = useTempDir();
 
-/** Rows of the test files: about 190 bytes a row, so three pieces of a million characters. */
-const ROWS = 14000;
-/** Rows with a placeholder time (rejected): 5 and 7006. */
-const REJECTED = 2;
+/** Pieces of 64 Ki characters (bytes for UTF-8 JSON lines) in every staging run of this file. */
+const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
+/** Rows of the test files: about 190 bytes a row, so four pieces. */
+const ROWS = 1400;
+/**
+ * Rows of a file staged on a worker thread: pieces read ahead on a thread share a commit until
+ * it holds 4,096 rows (piece-pool.ts), so the file goes on past the first commit.
+ */
+const ROWS_ON_WORKER = 6000;
+/** Every 701st row has a placeholder time: rejects all along the file. */
+const REJECT_EVERY = 701;
+/** Rows with a placeholder time (rejected) among the first `rows`. */
+const rejectedOf = (rows: number): number => Math.ceil((rows - 5) / REJECT_EVERY);
+/** Of ROWS: 5 and 706. */
+const REJECTED = rejectedOf(ROWS);
 const ROWS_TEXT = ROWS.toLocaleString('en-US');
 const STAGED_TEXT = (ROWS - REJECTED).toLocaleString('en-US');
 
 function csvText(rows: number, label = 'x'): string {
   const lines = ['event,distinct_id,timestamp,note'];
   for (let i = 0; i < rows; i++) {
-    // Every 7,001st row has a placeholder time: rejects all along the file.
-    const time = i % 7001 === 5 ? '0' : new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+    const time = i % REJECT_EVERY === 5 ? '0' : new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
     lines.push(`ev${i % 5},user_${i % 997},${time},"${label} ${'n'.repeat(120)} ""quoted"" ${i}"`);
   }
   return lines.join('\n') + '\n';
@@ -35,13 +46,15 @@ function csvText(rows: number, label = 'x'): string {
 function jsonlText(rows: number): string {
   const lines: string[] = [];
   for (let i = 0; i < rows; i++) {
-    lines.push(JSON.stringify({ event: `ev${i % 5}`, distinct_id: `user_${i % 997}`, timestamp: i % 7001 === 5 ? 0 : Date.UTC(2024, 0, 1) + i * 60_000, properties: { note: 'n'.repeat(120), i } }));
+    lines.push(
+      JSON.stringify({ event: `ev${i % 5}`, distinct_id: `user_${i % 997}`, timestamp: i % REJECT_EVERY === 5 ? 0 : Date.UTC(2024, 0, 1) + i * 60_000, properties: { note: 'n'.repeat(120), i } }),
+    );
   }
   return lines.join('\n') + '\n';
 }
 
 async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
-  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env });
+  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...PIECES, ...env } });
   expect(result.stderr).not.toMatch(/\n\s+at /);
   return result;
 }
@@ -77,7 +90,7 @@ async function killedThenResumed(dir: string, file: string, args: string[], piec
 describe('a staging run killed part-way, then run again', () => {
   it.each([
     ['a CSV file, in-process', 'big.csv', () => csvText(ROWS), ['--workers', '0']],
-    ['a CSV file, on a worker thread', 'big.csv', () => csvText(ROWS), ['--workers', '1']],
+    ['a CSV file, on a worker thread', 'big.csv', () => csvText(ROWS_ON_WORKER), ['--workers', '1'], ROWS_ON_WORKER],
     ['a gzip CSV file', 'big.csv.gz', () => gzipSync(csvText(ROWS)), ['--workers', '0']],
     ['a JSON-lines file', 'big.jsonl', () => jsonlText(ROWS), ['--workers', '0']],
     // Text decoded from another encoding: the point recorded is in the decoded text, checked against it again.
@@ -88,19 +101,20 @@ describe('a staging run killed part-way, then run again', () => {
       ['--workers', '0'],
     ],
     ['a Latin-1 CSV file with lone CR line ends (--encoding latin1)', 'latin1.csv', () => Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r'), 'latin1'), ['--workers', '0', '--encoding', 'latin1']],
-    ['a gzip JSON-lines file with CRLF line ends', 'big.jsonl.gz', () => gzipSync(jsonlText(ROWS).replaceAll('\n', '\r\n')), ['--workers', '1']],
-  ] as Array<[string, string, () => string | Buffer, string[]]>)('%s resumes at its last piece, every row once, as if never interrupted', async (_name, name, content, args) => {
+    ['a gzip JSON-lines file with CRLF line ends', 'big.jsonl.gz', () => gzipSync(jsonlText(ROWS_ON_WORKER).replaceAll('\n', '\r\n')), ['--workers', '1'], ROWS_ON_WORKER],
+  ] as Array<[string, string, () => string | Buffer, string[], number?]>)('%s resumes at its last piece, every row once, as if never interrupted', async (_name, name, content, args, rows = ROWS) => {
     const dir = tempDir();
     writeFileSync(join(dir, name), content());
     const from = name.includes('.csv') ? 'csv' : 'jsonl';
     const { line, partial, resumed, whole } = await killedThenResumed(dir, name, ['--from', from, ...args], 1);
     expect(partial.events.count).toBeGreaterThan(0);
-    expect(partial.events.count).toBeLessThan(ROWS);
+    expect(partial.events.count).toBeLessThan(rows);
     expect(resumed.files[0].resumedAtLine).toBe(line);
     const { elapsedMs: _a, files: resumedFiles, ...resumedRest } = resumed;
     const { elapsedMs: _b, files: wholeFiles, ...wholeRest } = whole;
     expect({ ...resumedRest, staging: '' }).toEqual({ ...wholeRest, staging: '' });
-    expect(resumedRest.totals).toMatchObject({ rowsRead: ROWS, staged: ROWS - REJECTED, rejected: REJECTED, rejectedByReason: { implausible_timestamp: REJECTED } });
+    const rejected = rejectedOf(rows);
+    expect(resumedRest.totals).toMatchObject({ rowsRead: rows, staged: rows - rejected, rejected, rejectedByReason: { implausible_timestamp: rejected } });
     const { resumedAtLine, rowsReadBeforeResume, ...resumedFile } = resumedFiles[0];
     expect(resumedAtLine).toBe(line);
     expect(rowsReadBeforeResume).toBe(partial.sources[0].rowsRead);
@@ -172,29 +186,29 @@ describe('reads that cannot be resumed', () => {
     const dir = tempDir();
     const input = csvText(ROWS);
     const args = ['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', join(dir, 'm.db')];
-    const killed = await runCli(args, { cwd: dir, input, env: { MIGRATE_TEST_KILL_AFTER_PIECES: '1' } });
+    const killed = await runCli(args, { cwd: dir, input, env: { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '1' } });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(partial.sources).toMatchObject([{ path: '<stdin>', status: 'partial' }]);
     expect(partial.events.count).toBeGreaterThan(0);
-    const again = await runCli(args, { cwd: dir, input });
+    const again = await runCli(args, { cwd: dir, input, env: PIECES });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('note: <stdin>: its interrupted read (started ');
     expect(again.stderr).toContain('was undone: a stream is read once and cannot be read again; staging it from the start');
     expect(again.stdout).toMatch(/ {2}staged from the start: its interrupted read \(started .*\) was undone: a stream is read once/);
     expect(again.stdout).not.toContain('resumed at line');
     expect(again.stdout).toContain(`<stdin>: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
-    const whole = await runCli(['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', join(dir, 'whole.db')], { cwd: dir, input });
+    const whole = await runCli(['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', join(dir, 'whole.db')], { cwd: dir, input, env: PIECES });
     expect(whole.code).toBe(0);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
-    const text = await runCli([...args], { cwd: dir, input });
+    const text = await runCli([...args], { cwd: dir, input, env: PIECES });
     expect(text.stdout).toContain(`<stdin>: ${ROWS_TEXT} rows read: 0 new, ${STAGED_TEXT} already staged`);
   });
 
   it('Ctrl-C while standard input is staged: exit 130, and what it staged is undone, not left partial (a stream cannot be read again)', async () => {
     const dir = tempDir();
     const staging = join(dir, 'm.db');
-    const run = startCli(['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', staging, '--quiet'], { cwd: dir, input: csvText(ROWS * 5) });
+    const run = startCli(['export-source', '--from', 'csv', '-', '--workers', '0', '--staging', staging, '--quiet'], { cwd: dir, input: csvText(70_000) });
     let changes = 0;
     const watcher = watch(dir, (_event, name) => {
       if (name === 'm.db-wal' && ++changes === 3) run.child.kill('SIGINT');

@@ -23,7 +23,7 @@ describe('bench event counts', () => {
 describe('bench arguments', () => {
   it('defaults to one million events, every step and format, a peer prefix and BENCHMARKS.md', () => {
     expect(parseBenchArgs([])).toEqual({
-      options: { events: DEFAULT_EVENTS, peerEvents: DEFAULT_PEER_EVENTS, steps: STEPS, formats: FORMATS, keep: false, out: 'BENCHMARKS.md' },
+      options: { events: DEFAULT_EVENTS, peerEvents: DEFAULT_PEER_EVENTS, steps: STEPS, formats: FORMATS, baselineEvents: null, keep: false, out: 'BENCHMARKS.md' },
     });
   });
 
@@ -31,7 +31,10 @@ describe('bench arguments', () => {
     [['--events', '200000'], { events: 200_000, peerEvents: 200_000 }],
     [['--events=50000'], { events: 50_000, peerEvents: 50_000 }],
     [['--events', '5m'], { events: 5_000_000, peerEvents: DEFAULT_PEER_EVENTS }],
-    [['--events', '20m', '--formats', 'mixpanel,amplitude'], { events: 20_000_000, formats: ['mixpanel', 'amplitude'] }],
+    [['--events', '20m', '--formats', 'mixpanel,amplitude'], { events: 20_000_000, formats: ['mixpanel', 'amplitude'], baselineEvents: DEFAULT_EVENTS }],
+    [['--events', '1m'], { baselineEvents: null }],
+    [['--events', '400k', '--baseline', '100k'], { baselineEvents: 100_000 }],
+    [['--events', '20m', '--baseline', 'none'], { baselineEvents: null }],
     [['--events', '1m', '--peer-events', '300k'], { peerEvents: 300_000 }],
     [['--only', 'import,export'], { steps: ['export', 'import'] }],
     [['--only', ' status '], { steps: ['status'] }],
@@ -54,6 +57,8 @@ describe('bench arguments', () => {
     [['--only', ','], /at least one step/],
     [['--formats', 'parquet'], /--formats: unknown format parquet/],
     [['--out', 'a.md', '--no-write'], /exclude each other/],
+    [['--events', '1m', '--baseline', '1m'], /--baseline 1000000 is not less than --events 1000000/],
+    [['--events', '5m', '--baseline', 'half'], /--baseline half: expected a positive whole number or none/],
     [['--fast'], /unknown argument --fast/],
     [['--keep=yes'], /unknown argument --keep=yes/],
   ])('%j is refused', (argv, message) => {

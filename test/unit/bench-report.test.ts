@@ -100,6 +100,18 @@ describe('bench evaluation', () => {
     expect(find(rows, 'status', 'latency').met).toBe('yes');
   });
 
+  it('sets a large run beside its baseline: rows/s against the straight-line target, CPU per row, peak RSS at both sizes', () => {
+    const base = { ...results.formats[1]!.export!, rows: 1_000_000, wallMs: 50_000, cpuMs: 80_000, peakRssBytes: 280 * MB };
+    const large = { ...results.formats[1]!.export!, rows: 20_000_000, wallMs: 1_250_000, cpuMs: 1_800_000, peakRssBytes: 310 * MB };
+    const r: StepResults = { formats: [{ format: 'mixpanel', export: large, baseline: base }], imports: [] };
+    const rows = evaluate(r, 20_000_000);
+    expect(find(rows, 'mixpanel: straight line', 'rows/s at 20,000,000 rows vs at 1,000,000')).toMatchObject({ ratio: '0.80×', target: '>= 0.85×', met: 'no' });
+    expect(find(rows, 'mixpanel: straight line', 'CPU per row, large run vs small')).toMatchObject({ figure: '90.0 µs vs 80.0 µs', ratio: '1.13×' });
+    expect(find(rows, 'mixpanel: export-source, 1,000,000 rows', 'peak RSS')).toMatchObject({ target: '< 300 MB', met: 'yes' });
+    expect(find(rows, 'mixpanel: export-source', 'peak RSS')).toMatchObject({ target: '< 300 MB', met: 'no' });
+    expect(headlineText(headlines(r))).toMatch(/rows\/s at the large size vs the baseline 0\.80× mixpanel \(target >= 0\.85×\)$/);
+  });
+
   it('says when peak RSS could not be read', () => {
     const unknown: StepResults = { formats: [{ format: 'csv', export: { ...results.formats[0]!.export!, peakRssBytes: null } }], imports: [] };
     expect(find(evaluate(unknown, 1_000_000), 'csv: export-source', 'peak RSS')).toMatchObject({ figure: 'unknown', met: '?' });
