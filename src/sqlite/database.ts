@@ -88,19 +88,24 @@ export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** A migration: SQL to run, or a step that decides what to run from the file's content. */
+export type Migration = string | ((db: Database) => void);
+
 /**
  * Applies every migration above the file's version, each in its own transaction. The version
  * is read again under the write lock, so two processes opening a new file at once do not both
  * apply the same migration.
  */
-export function migrate(db: Database, migrations: readonly string[]): void {
+export function migrate(db: Database, migrations: readonly Migration[]): void {
   if (schemaVersion(db) >= migrations.length) return;
   for (;;) {
     const applied = db
       .transaction(() => {
         const version = schemaVersion(db);
         if (version >= migrations.length) return false;
-        db.exec(migrations[version]!);
+        const migration = migrations[version]!;
+        if (typeof migration === 'string') db.exec(migration);
+        else migration(db);
         db.pragma(`user_version = ${version + 1}`);
         return true;
       })

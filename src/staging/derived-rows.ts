@@ -13,6 +13,7 @@ import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected, type WithdrawReason } from './withdrawals.js';
 import { propertiesSql } from './property-blocks.js';
+import { stageWithUuid, uuidKeys } from './uuid-keys.js';
 
 /** The read id of derived rows: no source read has it (ids start at 1). */
 export const DERIVED_READ_ID = 0;
@@ -44,12 +45,9 @@ export class DerivedRows {
     private readonly importRun: string,
   ) {
     const db = store.db;
-    this.insert = db.prepare(
-      `INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ${STAMPED}, ${DERIVED_READ_ID}, 0)
-       ON CONFLICT (uuid) DO NOTHING`,
-    );
+    this.insert = db.prepare(`INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ?, ${STAMPED}, ${DERIVED_READ_ID}, 0)`);
     this.countName = db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, 1) ON CONFLICT (kind, name) DO UPDATE SET count = count + 1');
-    this.find = db.prepare('SELECT seq, timestamp_ms AS timestampMs FROM events WHERE uuid = ?');
+    this.find = db.prepare('SELECT seq, timestamp_ms AS timestampMs FROM events WHERE seq = (SELECT seq FROM event_uuids WHERE uuid = ?)');
     this.delivered = db.prepare('SELECT 1 FROM projects p JOIN deliveries d ON d.project_id = p.id AND d.seq = ?');
     this.retime = db.prepare('UPDATE events SET timestamp_ms = ? WHERE seq = ?');
   }
@@ -57,7 +55,11 @@ export class DerivedRows {
   /** Stages a derived row; false when its uuid is staged already. */
   stage(event: StagedEvent): boolean {
     const source = IMPORT_SOURCES[event.event] ?? 'derived';
-    if (this.insert.run(event.uuid, event.kind, event.event, event.distinctId, event.timestampMs, event.propertiesJson, source, this.importRun).changes === 0) return false;
+    const staged = stageWithUuid(this.store, event.uuid, (seq) =>
+      this.insert.run(seq, event.uuid, event.kind, event.event, event.distinctId, event.timestampMs, event.propertiesJson, source, this.importRun),
+    );
+    if (staged === undefined) return false;
+    uuidKeys(this.store).settle();
     this.countName.run(event.kind, event.event);
     return true;
   }

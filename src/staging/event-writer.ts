@@ -25,6 +25,7 @@ import { selectRow, withdrawSelected } from './withdrawals.js';
 import { WriteTransaction } from './write-transaction.js';
 import { ZonedRows } from './zoned-rows.js';
 import { PropertyBlockWriter, propertiesTextSql } from './property-blocks.js';
+import { stageWithUuid, uuidKeys, type UuidKeys } from './uuid-keys.js';
 
 /** The read a batch belongs to, and how it treats rows staged by earlier reads of its file. */
 export interface ReadScope {
@@ -77,12 +78,13 @@ interface ExistingRow extends StagedFields {
  */
 const GROUP_ROWS = 50;
 const SUB_GROUP_ROWS = 10;
-const COLUMNS = 'INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES ';
+/** Rows are written with their seq, claimed with their uuid first (see uuid-keys.ts). */
+const COLUMNS = 'INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES ';
 /** A row from JS strings; properties are a reference to the row's place in a property block. */
-const ROW = '(?, ?, ?, ?, ?, ?, ?, ?)';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** A row from a batch: distinct_id comes as UTF-8 bytes, read as text. */
-const BATCH_ROW = '(?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)';
-const ON_CONFLICT = ' ON CONFLICT (uuid) DO NOTHING';
+const BATCH_ROW = '(?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)';
+const ROW_PARAMS = 9;
 
 function scopeOf(target: number | ReadScope): ReadScope {
   return typeof target === 'number' ? { readId: target } : target;
@@ -107,18 +109,21 @@ export class EventWriter {
   private readonly release: Statement;
   private readonly rollback: Statement;
   private readonly blocks: PropertyBlockWriter;
+  private readonly keys: UuidKeys;
   private readonly pairs: NewPairsWriter;
 
   constructor(private readonly store: StagingStore) {
     const db = store.db;
     for (const rows of [GROUP_ROWS, SUB_GROUP_ROWS]) {
-      this.insertGroups.set(rows, { insert: db.prepare(COLUMNS + new Array(rows).fill(BATCH_ROW).join(', ') + ON_CONFLICT), params: new Array(rows * 8) });
+      this.insertGroups.set(rows, { insert: db.prepare(COLUMNS + new Array(rows).fill(BATCH_ROW).join(', ')), params: new Array(rows * ROW_PARAMS) });
     }
-    this.insertOne = db.prepare(COLUMNS + ROW + ON_CONFLICT);
+    this.insertOne = db.prepare(COLUMNS + ROW);
+    this.keys = uuidKeys(store);
     this.findEvent = db.prepare(
       `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, ${propertiesTextSql('e.properties')} AS properties,
               e.read_id, e.line, s.path, r.options
-       FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id WHERE e.uuid = ?`,
+       FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id
+       WHERE e.seq = (SELECT seq FROM event_uuids WHERE uuid = ?)`,
     );
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');
     this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
@@ -217,6 +222,8 @@ export class EventWriter {
     this.facts.record(scope.readId, batch, staged);
     this.pairs.record(scope.readId, batch, staged);
     if (seen.length > 0) this.insertSeen.run(scope.readId, JSON.stringify(seen));
+    // Part of the batch's transaction: a read stopped after it resumes with the merge done or not.
+    this.keys.settle();
     return counts;
   }
 
@@ -231,18 +238,20 @@ export class EventWriter {
   /** Inserts `rows` events at once (a group size); false (and nothing written) when any was staged before. */
   private writeGroup(readId: number, batch: EventBatch, from: number, rows: number): boolean {
     const { insert, params: p } = this.insertGroups.get(rows)!;
-    for (let j = 0, o = 0; j < rows; j++, o += 8) {
-      const i = from + j;
-      p[o] = batch.uuids.subarray(i * 16, i * 16 + 16);
-      p[o + 1] = batch.kinds[i];
-      p[o + 2] = batch.names[batch.nameIndexes[i]!];
-      p[o + 3] = textBytes(batch, i, DISTINCT_ID);
-      p[o + 4] = batch.timestampsMs[i];
-      p[o + 5] = this.blocks.ref(j);
-      p[o + 6] = readId;
-      p[o + 7] = batch.lines[i];
-    }
     this.savepoint.run();
+    const firstSeq = this.keys.nextSeq();
+    for (let j = 0, o = 0; j < rows; j++, o += ROW_PARAMS) {
+      const i = from + j;
+      p[o] = firstSeq + j;
+      p[o + 1] = batch.uuids.subarray(i * 16, i * 16 + 16);
+      p[o + 2] = batch.kinds[i];
+      p[o + 3] = batch.names[batch.nameIndexes[i]!];
+      p[o + 4] = textBytes(batch, i, DISTINCT_ID);
+      p[o + 5] = batch.timestampsMs[i];
+      p[o + 6] = this.blocks.ref(j);
+      p[o + 7] = readId;
+      p[o + 8] = batch.lines[i];
+    }
     // A zoned row known already may be the same row read with another zone: row by row, then.
     let ok = true;
     let zoned = 0;
@@ -256,10 +265,11 @@ export class EventWriter {
     else if (zoned > 0) {
       for (let i = from; ok && i < from + rows; i++) if (batch.zoned[i] === 1) ok = this.zoned.addIfNew(zoneKeyAt(batch, i), uuidAt(batch, i));
     }
-    const inserted = ok ? insert.run(p).changes : 0;
-    if (inserted !== rows) this.rollback.run();
+    ok &&= this.keys.claimGroup(rows, (j) => uuidAt(batch, from + j), firstSeq);
+    if (ok) insert.run(p);
+    else this.rollback.run();
     this.release.run();
-    if (inserted !== rows) return false;
+    if (!ok) return false;
     for (let i = from; i < from + rows; i++) this.blocks.add(textBytes(batch, i, PROPERTIES));
     return true;
   }
@@ -269,7 +279,7 @@ export class EventWriter {
     const e = eventAt(batch, index);
     const line = batch.lines[index]!;
     if (batch.zoned[index] === 1 && !this.claimZone(scope, batch, index, counts)) return;
-    if (this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, this.blockRef(), scope.readId, line).changes === 1) {
+    if (this.insertRow(e, scope.readId, line)) {
       this.blocks.add(textBytes(batch, index, PROPERTIES));
       counts.staged++;
       names.add(e.kind, e.event);
@@ -287,7 +297,7 @@ export class EventWriter {
     }
     if (earlier && scope.replace) {
       this.withdraw(scope, existing.seq);
-      this.insertOne.run(e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, this.blockRef(), scope.readId, line);
+      this.insertRow(e, scope.readId, line);
       this.blocks.add(textBytes(batch, index, PROPERTIES));
       counts.staged++;
       names.add(e.kind, e.event);
@@ -322,6 +332,13 @@ export class EventWriter {
       'Staging both would send the same event twice, hours apart; the earlier version is kept';
     this.conflict(counts, index, batch.lines[index]!, '', message);
     return false;
+  }
+
+  /** Stages one row; false (nothing written) when its uuid is staged already. */
+  private insertRow(e: StagedEvent, readId: number, line: number): boolean {
+    const ref = this.blockRef();
+    const seq = stageWithUuid(this.store, e.uuid, (s) => this.insertOne.run(s, e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, ref, readId, line));
+    return seq !== undefined;
   }
 
   /** The reference for the next row's properties, in the open block or a new one when it is full. */

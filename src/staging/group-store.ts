@@ -30,8 +30,8 @@ export interface GroupRef {
 export function dropOrphanObservations(store: StagingStore): void {
   store.db.exec(`
     INSERT OR IGNORE INTO group_dirty (type, key)
-      SELECT DISTINCT type, key FROM group_observations o WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.uuid = o.uuid);
-    DELETE FROM group_observations WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.uuid = group_observations.uuid);
+      SELECT DISTINCT type, key FROM group_observations o WHERE NOT EXISTS (SELECT 1 FROM event_uuids e WHERE e.uuid = o.uuid);
+    DELETE FROM group_observations WHERE NOT EXISTS (SELECT 1 FROM event_uuids e WHERE e.uuid = group_observations.uuid);
   `);
 }
 
@@ -69,7 +69,7 @@ export class GroupTables {
     // Only observations whose event is staged count (a conflicting row's observation does not).
     this.observations = db.prepare(
       `SELECT o.timestamp_ms AS timestampMs, o.version FROM group_observations o
-       WHERE o.type = ? AND o.key = ? AND EXISTS (SELECT 1 FROM events e WHERE e.uuid = o.uuid) ORDER BY o.timestamp_ms, o.uuid`,
+       WHERE o.type = ? AND o.key = ? AND EXISTS (SELECT 1 FROM event_uuids e WHERE e.uuid = o.uuid) ORDER BY o.timestamp_ms, o.uuid`,
     );
     this.properties = db.prepare('SELECT properties FROM group_versions WHERE version = ?');
     this.updates = db.prepare('SELECT uuid, timestamp_ms AS timestampMs, version, kept_delivered AS keptDelivered FROM group_updates WHERE type = ? AND key = ?');

@@ -18,6 +18,7 @@ import { reassertProperties } from './reassertions.js';
 import type { StagingStore } from './staging-store.js';
 import { withdrawQueried } from './withdrawals.js';
 import { propertiesSql, propertiesTextSql } from './property-blocks.js';
+import { stageWithUuid } from './uuid-keys.js';
 
 export interface LatestResendCount {
   /** Copies staged by this call. */
@@ -115,9 +116,7 @@ export function stageLatestResends(store: StagingStore): LatestResendCount {
     const removed = withdrawOrphans(store);
     const projects = store.db.prepare('SELECT DISTINCT project_id FROM deliveries').pluck().all() as number[];
     const run = readImportRunId(store);
-    const insert = store.db.prepare(
-      `INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, jsonb(?), 0, ?) ON CONFLICT (uuid) DO NOTHING`,
-    );
+    const insert = store.db.prepare(`INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES (?, ?, ?, ?, ?, ?, jsonb(?), 0, ?)`);
     const countName = store.db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, 1) ON CONFLICT (kind, name) DO UPDATE SET count = count + 1');
     const uuidAt = store.db.prepare('SELECT uuid FROM events WHERE seq = ?').pluck();
     let added = 0;
@@ -127,7 +126,8 @@ export function stageLatestResends(store: StagingStore): LatestResendCount {
           const latest = rowAt(store, latestSeq);
           const copy = copyOf(latest, run);
           const uuid = deriveUuidBytes(`latest\n${uuidText(latest.uuid)}\n${uuidText(uuidAt.get(olderSeq) as Buffer)}`, latest.timestampMs);
-          if (insert.run(uuid, copy.kind, copy.event, latest.distinctId, latest.timestampMs, copy.properties, copy.origin).changes === 0) continue;
+          const write = (seq: number) => insert.run(seq, uuid, copy.kind, copy.event, latest.distinctId, latest.timestampMs, copy.properties, copy.origin);
+          if (stageWithUuid(store, uuid, write) === undefined) continue;
           countName.run(copy.kind, copy.event);
           added++;
         }

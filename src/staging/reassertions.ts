@@ -14,6 +14,7 @@ import { readImportRunId } from './import-run-id.js';
 import type { StagingStore } from './staging-store.js';
 import { withdrawQueried } from './withdrawals.js';
 import { propertiesSql } from './property-blocks.js';
+import { stageWithUuid } from './uuid-keys.js';
 
 export interface ReassertionCount {
   /** Re-assertions in the staging file now. */
@@ -106,13 +107,13 @@ export function stageReassertions(store: StagingStore): ReassertionCount {
     // read_id 0: made by import, of no read (a read of the users file must never see it as a
     // row of its own); line: the seq of the person update it repeats.
     const insert = store.db.prepare(
-      `INSERT INTO events (uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line)
-       VALUES (?, ${EventKind.reassert}, '${REASSERT_EVENT}', ?, ?, jsonb(?), 0, ?) ON CONFLICT (uuid) DO NOTHING`,
+      `INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line)
+       VALUES (?, ?, ${EventKind.reassert}, '${REASSERT_EVENT}', ?, ?, jsonb(?), 0, ?)`,
     );
     let added = 0;
     for (const c of needed ? candidates(store) : []) {
       const uuid = deriveUuidBytes(`reassert\n${uuidText(c.uuid)}`, c.timestampMs);
-      added += insert.run(uuid, c.distinctId, c.timestampMs, reassertProperties(c, run), c.seq).changes;
+      if (stageWithUuid(store, uuid, (seq) => insert.run(seq, uuid, c.distinctId, c.timestampMs, reassertProperties(c, run), c.seq)) !== undefined) added++;
     }
     const total = (store.db.prepare(`SELECT count(*) AS n FROM events WHERE kind = ${EventKind.reassert}`).get() as { n: number }).n;
     store.db.prepare('DELETE FROM event_names WHERE kind = ?').run(EventKind.reassert);

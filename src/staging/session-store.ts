@@ -40,8 +40,8 @@ export function collectSessionEvents(store: StagingStore, readIds: readonly numb
 export function dropOrphanSessionEvents(store: StagingStore): void {
   store.db.exec(`
     INSERT OR IGNORE INTO session_dirty (distinct_id)
-      SELECT DISTINCT distinct_id FROM session_events s WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.uuid = s.uuid);
-    DELETE FROM session_events WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.uuid = session_events.uuid);
+      SELECT DISTINCT distinct_id FROM session_events s WHERE NOT EXISTS (SELECT 1 FROM event_uuids e WHERE e.uuid = s.uuid);
+    DELETE FROM session_events WHERE NOT EXISTS (SELECT 1 FROM event_uuids e WHERE e.uuid = session_events.uuid);
   `);
 }
 
@@ -61,7 +61,7 @@ export class SessionTables {
       `SELECT timestamp_ms AS timestampMs, uuid, session_start_ms AS sessionStartMs FROM session_events
        WHERE distinct_id = ? AND (timestamp_ms, uuid) > (?, ?) ORDER BY timestamp_ms, uuid LIMIT ?`,
     );
-    this.findEvent = db.prepare('SELECT seq FROM events WHERE uuid = ?');
+    this.findEvent = db.prepare('SELECT seq FROM event_uuids WHERE uuid = ?');
     this.setEvent = db.prepare(`UPDATE events SET properties = jsonb_set(${propertiesSql('properties')}, '$."$session_id"', ?) WHERE seq = ?`);
     this.setStart = db.prepare('UPDATE session_events SET session_start_ms = ? WHERE distinct_id = ? AND timestamp_ms = ? AND uuid = ?');
     this.clean = db.prepare('DELETE FROM session_dirty WHERE distinct_id = ?');

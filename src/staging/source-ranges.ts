@@ -7,6 +7,7 @@
  */
 import { abandonRead } from './source-reads.js';
 import type { StagingStore } from './staging-store.js';
+import { mergeRecentUuids } from './uuid-keys.js';
 
 export type RangeStatus = 'pending' | 'fetching' | 'done' | 'empty' | 'failed';
 
@@ -107,6 +108,7 @@ export function noteRequest(store: StagingStore, id: number, nowIso: string): vo
 }
 
 export function markDone(store: StagingStore, id: number, counts: RangeCounts, options: Record<string, unknown>, nowIso: string): void {
+  mergeRecentUuids(store);
   store.db
     .prepare(
       `UPDATE source_ranges SET status = 'done', bytes = ?, rows_read = ?, rows_staged = ?, rows_rejected = ?, options = ?,

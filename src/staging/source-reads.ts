@@ -9,6 +9,7 @@ import { RefusedError } from '../errors.js';
 import type { StagingStore } from './staging-store.js';
 import { forgetSelectedFacts } from './row-facts-store.js';
 import { selectReadRows, withdrawSelected } from './withdrawals.js';
+import { mergeRecentUuids } from './uuid-keys.js';
 
 /**
  * How the rows read were counted. Every row read is exactly one of: staged (new), already
@@ -235,6 +236,7 @@ export function finishRead(store: StagingStore, readId: number, counts: Recorded
       )
       .run(readId, readId);
     store.db.prepare('DELETE FROM read_seen WHERE read_id = ?').run(readId);
+    mergeRecentUuids(store);
   });
 }
 

@@ -1,8 +1,10 @@
+import type { Database, Migration } from '../sqlite/database.js';
+
 /**
  * The staging file's schema, one entry per version (`PRAGMA user_version`). Append, never
  * edit: a user's half-finished migration may be in a file made by an older version.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   /* v1: sources, staged events, rejects, and room for per-project delivery records. */ `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 
@@ -465,7 +467,58 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE identity_new_pairs (read_id INTEGER NOT NULL, device TEXT NOT NULL, user TEXT NOT NULL, first_ms INTEGER NOT NULL);
   INSERT INTO meta (key, value) SELECT 'identity_pairs_scan', '1' WHERE EXISTS (SELECT 1 FROM events);
   `,
+  /*
+   * v18: which uuid is staged as which row moves out of events into its own tables (see
+   * uuid-keys.ts): uuid_recent, the uuids staged since the last merge; uuid_merged, where each
+   * merge puts them in key order; uuid_keys, where uuid_merged goes in key order once it has
+   * grown enough; uuid_key_counts, their sizes as merged (for when to merge). A file with no
+   * events yet gets an events table without the uniqueness on uuid (and so without its index);
+   * a file with events keeps its table (dropping the constraint would copy every row) and its
+   * mapping is filled from the old index in key order. Its UNIQUE stays, a safety net the
+   * writer never hits.
+   */
+  uuidKeysMigration,
 ];
+
+function uuidKeysMigration(db: Database): void {
+  db.exec(`
+  CREATE TABLE uuid_keys (uuid BLOB PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE uuid_merged (uuid BLOB PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE uuid_recent (uuid BLOB PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE VIEW event_uuids AS
+    SELECT uuid, seq FROM uuid_keys UNION ALL SELECT uuid, seq FROM uuid_merged UNION ALL SELECT uuid, seq FROM uuid_recent;
+  CREATE TABLE uuid_key_counts (merged_rows INTEGER NOT NULL, keys_rows INTEGER NOT NULL);
+  INSERT INTO uuid_key_counts VALUES (0, 0);
+  `);
+  const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM events)').pluck().get() === 1;
+  if (empty) {
+    db.exec(`
+    DROP TABLE events;
+    CREATE TABLE events (
+      seq INTEGER PRIMARY KEY,
+      uuid BLOB NOT NULL,
+      kind INTEGER NOT NULL,
+      event TEXT NOT NULL,
+      distinct_id TEXT NOT NULL,
+      timestamp_ms INTEGER NOT NULL,
+      properties TEXT NOT NULL,
+      read_id INTEGER NOT NULL,
+      line INTEGER NOT NULL
+    );
+    CREATE INDEX events_send_order ON events (kind, timestamp_ms);
+    `);
+  } else {
+    const rows = db.prepare('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM events ORDER BY uuid').run().changes;
+    db.prepare('UPDATE uuid_key_counts SET keys_rows = ?').run(rows);
+  }
+  db.exec(`
+  CREATE TRIGGER event_uuid_gone AFTER DELETE ON events BEGIN
+    DELETE FROM uuid_recent WHERE uuid = old.uuid;
+    DELETE FROM uuid_merged WHERE uuid = old.uuid;
+    DELETE FROM uuid_keys WHERE uuid = old.uuid;
+  END;
+  `);
+}
 
 /** Written to the SQLite header so a staging file can be told from any other database. */
 export const STAGING_APPLICATION_ID = 0x4d494752; // "MIGR"

@@ -32,7 +32,7 @@ export class ZonedRows {
     }
     this.find = db.prepare('SELECT uuid FROM zoned_rows WHERE key = ?').pluck();
     this.replace = db.prepare('UPDATE zoned_rows SET uuid = ? WHERE key = ?');
-    this.staged = db.prepare('SELECT 1 FROM events WHERE uuid = ?').pluck();
+    this.staged = db.prepare('SELECT 1 FROM event_uuids WHERE uuid = ?').pluck();
   }
 
   /** Records a new key; false when the key is known already (then `claim` decides). */
