@@ -14,6 +14,8 @@ export default defineConfig({
     // files: each makes its own temp dirs, stores and servers.
     isolate: false,
     setupFiles: ['test/helpers/per-file-setup.ts'],
+    // A directory shared by the run's test files (the staged sample, test/helpers/staging.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     // runCli runs the program in the worker's own process, so a worker is mostly busy on the CPU:
     // one more worker than two cores overlaps the waits (fsync, subprocesses) without crowding them.
     maxWorkers: 3,
