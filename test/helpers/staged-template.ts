@@ -1,21 +1,17 @@
 /**
- * The bundled sample staged once per test file, copied into each test's directory: staging it
- * anew for every test of hosts and locks would cost a second each.
+ * The bundled sample staged once per test run (staging.ts), copied into each test's directory:
+ * staging it anew for every test of hosts and locks would cost a second each.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { stageSample } from './staging.js';
+import { beforeAll } from 'vitest';
+import { stagedSampleTemplate } from './staging.js';
 
 export function useStagedTemplate(): (dir: string) => string {
   let template = '';
-  let templateDir = '';
   beforeAll(async () => {
-    templateDir = mkdtempSync(join(tmpdir(), 'migrate-template-'));
-    template = await stageSample(templateDir);
+    template = await stagedSampleTemplate();
   });
-  afterAll(() => rmSync(templateDir, { recursive: true, force: true }));
   return (dir) => {
     const staging = join(dir, 'migration.db');
     copyFileSync(template, staging);

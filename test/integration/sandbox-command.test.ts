@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiCaller } from '../helpers/api-call.js';
-import { REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
+import { nodeOptionsWithFlags, REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
 import { FAST, SAMPLE_EVENTS, deliveredCount, stageSample } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -121,7 +121,7 @@ describe('migrate sandbox: management API options', () => {
 
 describe('npm run demo', () => {
   it('stages the sample, imports it into test then production on a sandbox, and prints the status', async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs')], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs')], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: nodeOptionsWithFlags() } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
