@@ -131,14 +131,18 @@ class StoreUuidKeys implements UuidKeys {
     return true;
   }
 
+  // OR ROLLBACK: a merge runs inside the batch's transaction, where a plain INSERT ... SELECT keeps
+  // a statement journal (in memory, temp_store) of every page it rewrites, so the peak grew with
+  // uuid_keys (745 MB at 20M Amplitude events). The keys are disjoint by construction (every
+  // uuid is claimed against all three tables), so a conflict is a fault that must undo it all.
   merge(): void {
     const db = this.store.db;
-    const moved = db.prepare('INSERT INTO uuid_merged (uuid, seq) SELECT uuid, seq FROM uuid_recent ORDER BY uuid').run().changes;
+    const moved = db.prepare('INSERT OR ROLLBACK INTO uuid_merged (uuid, seq) SELECT uuid, seq FROM uuid_recent ORDER BY uuid').run().changes;
     db.exec('DELETE FROM uuid_recent');
     this.recentRows = 0;
     const counts = db.prepare('UPDATE uuid_key_counts SET merged_rows = merged_rows + ? RETURNING merged_rows AS merged, keys_rows AS keys').get(moved) as { merged: number; keys: number };
     if (counts.merged <= mergedBoundRows(counts.keys, this.boundRows)) return;
-    db.exec('INSERT INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM uuid_merged ORDER BY uuid; DELETE FROM uuid_merged;');
+    db.exec('INSERT OR ROLLBACK INTO uuid_keys (uuid, seq) SELECT uuid, seq FROM uuid_merged ORDER BY uuid; DELETE FROM uuid_merged;');
     db.prepare('UPDATE uuid_key_counts SET merged_rows = 0, keys_rows = keys_rows + ?').run(counts.merged);
   }
 
