@@ -7,10 +7,10 @@
  * every staged row's properties again.
  */
 import type { Statement } from '../sqlite/database.js';
-import { splitPairKey } from '../events/identity-pair.js';
+import { isLinkFormat, splitPairKey, type LinkFormat } from '../events/identity-pair.js';
 import { EventKind } from '../events/staged-event.js';
 import { DISTINCT_ID, NO_PAIR, PAIR_BASE, PAIR_IN_SQL, PROPERTIES, textBytes, type EventBatch } from './event-batch.js';
-import { LINK_FORMATS, PAIR_SQL, type LinkFormat } from './identity-store.js';
+import { LINK_FORMATS, PAIR_SQL } from './identity-store.js';
 import type { StagingStore } from './staging-store.js';
 
 /** One row's pair drawn by the pass's own SQL, from the row's fields as staged. */
@@ -40,7 +40,7 @@ export class NewPairsWriter {
     let format = this.formats.get(readId);
     if (format === undefined) {
       const name = this.formatOfRead.get(readId) as string | undefined;
-      format = name !== undefined && (LINK_FORMATS as string[]).includes(name) ? (name as LinkFormat) : null;
+      format = name !== undefined && isLinkFormat(name) ? name : null;
       this.formats.set(readId, format);
     }
     return format;

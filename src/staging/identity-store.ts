@@ -27,7 +27,6 @@ export const PAIR_SQL: Readonly<Record<LinkFormat, { user: string; device: strin
 const ROWS_SQL = `SELECT jsonb(${propertiesSql('e.properties')}) AS p, e.distinct_id, e.timestamp_ms FROM events e
   WHERE e.seq >= ? AND e.kind = 0 AND e.read_id IN (SELECT value FROM json_each(?)) LIMIT -1 OFFSET 0`;
 export const LINK_FORMATS = Object.keys(PAIR_SQL) as LinkFormat[];
-export type { LinkFormat };
 /** Set by the upgrade to recorded pairs: rows staged before it have theirs drawn by one scan. */
 const SCAN_KEY = 'identity_pairs_scan';
 

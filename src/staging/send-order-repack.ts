@@ -25,8 +25,6 @@ import { blockRowBytesSql, PropertyBlockWriter } from './property-blocks.js';
 import type { StagingStore } from './staging-store.js';
 import { stepsBack } from './steps-back.js';
 
-export { stepsBack };
-
 const MARKER = 'property_repack_unfinished';
 /** Blocks import's cache holds at the least (16 MB of blocks of at most 512 KB). */
 const CACHE_BLOCKS = 32;
