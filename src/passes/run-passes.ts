@@ -16,6 +16,7 @@ import type { StagingStore } from '../staging/staging-store.js';
 import { count } from '../util/format.js';
 import { DEFAULT_MAX_USERS_PER_DEVICE } from './device-guards.js';
 import { runGroupPass, type GroupPassResult } from './group-updates.js';
+import { runHeapSessionPass, type HeapSessionPassResult } from './heap-sessions.js';
 import { runIdentityPass, type IdentityPassResult } from './identity-links.js';
 import { runSessionPass, type SessionPassResult } from './sessionize.js';
 
@@ -31,6 +32,8 @@ export interface PassesResult {
   groups: GroupPassResult;
   /** When some read asked for sessions. */
   sessions?: SessionPassResult & { minutes: number };
+  /** Heap sessions whose start the rows did not carry. */
+  heapSessions: HeapSessionPassResult;
   maxUsersPerDevice: number;
 }
 
@@ -60,12 +63,18 @@ function runAll(store: StagingStore, options: PassOptions): PassesResult | Refus
   const minutes = reads[0]?.minutes;
   const sessions = minutes === undefined ? undefined : { ...runSessionPass(store, derived, scope, reads, minutes), minutes };
   if (sessions?.refused !== undefined) return { refused: sessions.refused, minutes: sessions.minutes };
+  const heapSessions = runHeapSessionPass(store, derived, scope);
   const { linkSources, ...identity } = runIdentityPass(store, derived, { scope, maxUsersPerDevice, previous });
   const { groupTypes, ...groups } = runGroupPass(store, derived, scope, previous.groupTypes);
   const settings: PassSettings = { maxUsersPerDevice, sessionizeMinutes: minutes ?? null, linkSources, groupTypes };
-  const summary = { identity: identity.totals, groups: { ...groups.totals, typesLeftOut: groups.typesLeftOut }, sessions: sessions === undefined ? null : { ...sessions.totals, minutes } };
+  const summary = {
+    identity: identity.totals,
+    groups: { ...groups.totals, typesLeftOut: groups.typesLeftOut },
+    sessions: sessions === undefined ? null : { ...sessions.totals, minutes },
+    heapSessions: heapSessions.totals,
+  };
   store.transaction(() => savePassState(store, settings, summary));
-  return { identity, groups, sessions, maxUsersPerDevice };
+  return { identity, groups, sessions, heapSessions, maxUsersPerDevice };
 }
 
 function sessionRefusal(refused: NonNullable<SessionPassResult['refused']>, minutes: number): RefusedError {

@@ -478,6 +478,19 @@ export const MIGRATIONS: readonly Migration[] = [
    * writer never hits.
    */
   uuidKeysMigration,
+  /*
+   * v19: Heap sessions whose start the event rows do not carry (see staging/heap-session-store.ts):
+   * each Heap event row with a session_id and no $session_id, by user, session and time; the
+   * start each session's rows carry now; the sessions to work out again.
+   */ `
+  CREATE TABLE heap_session_rows (user TEXT NOT NULL, session TEXT NOT NULL, timestamp_ms INTEGER NOT NULL, uuid BLOB NOT NULL, PRIMARY KEY (user, session, timestamp_ms, uuid)) WITHOUT ROWID;
+  CREATE TABLE heap_sessions (user TEXT NOT NULL, session TEXT NOT NULL, start_ms INTEGER NOT NULL, PRIMARY KEY (user, session)) WITHOUT ROWID;
+  CREATE TABLE heap_session_dirty (user TEXT NOT NULL, session TEXT NOT NULL, PRIMARY KEY (user, session)) WITHOUT ROWID;
+  CREATE TRIGGER heap_session_row_added AFTER INSERT ON heap_session_rows BEGIN
+    INSERT INTO heap_session_dirty (user, session) SELECT new.user, new.session
+      WHERE NOT EXISTS (SELECT 1 FROM heap_session_dirty WHERE user = new.user AND session = new.session);
+  END;
+  `,
 ];
 
 function uuidKeysMigration(db: Database): void {

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AvroSchema, writeAvro } from './avro-writer.js';
 
-const MICROS = { type: 'long', logicalType: 'timestamp-micros' } as const;
+export const MICROS = { type: 'long', logicalType: 'timestamp-micros' } as const;
 const optional = (type: AvroSchema): AvroSchema => ['null', type];
 const some = (value: unknown) => (value === null ? null : { branch: 1, value });
 
@@ -66,7 +66,7 @@ const MIGRATIONS: AvroSchema = {
   ],
 };
 
-const SESSIONS: AvroSchema = {
+export const SESSIONS: AvroSchema = {
   type: 'record',
   name: 'sessions',
   fields: [

@@ -121,7 +121,7 @@ describe('export-source --from heap', () => {
     const folder = join(target.dir, 'heap');
     writeHeapFolder(folder);
     const staging = await stageHeap(target, folder, false);
-    expect(`${staging.stdout}${staging.stderr}`).toContain("Heap table sessions not read (1 file): Heap copies each session's properties onto its events");
+    expect(`${staging.stdout}${staging.stderr}`).toContain("Heap table sessions not read (1 file): Heap copies each session's properties onto its events, and a session starts with its first event");
     const config = writeSandboxConfig(target.dir, sandbox);
     const imported = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
     expect(imported.code, imported.stderr).toBe(0);

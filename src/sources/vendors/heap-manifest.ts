@@ -11,7 +11,8 @@
  *   manifests were found in;
  * - a file a manifest lists that is not in the folder is an error naming it.
  * The `sessions` table is not read: Heap copies a session's properties onto each of its events,
- * and the events' `session_time` gives the session's start (heap-session.ts); nor is
+ * and a session starts with its first event, which the event tables hold (heap-session.ts and
+ * passes/heap-sessions.ts); nor is
  * `all_events`, where a warehouse sync has one, which repeats the event tables. Pure.
  */
 import { z } from 'zod';
@@ -31,7 +32,7 @@ const ManifestSchema = z.object({
 
 /** Tables not read, with why. */
 export const HEAP_TABLES_NOT_READ: Readonly<Record<string, string>> = {
-  sessions: "Heap copies each session's properties onto its events, and the events' session_time starts the session",
+  sessions: "Heap copies each session's properties onto its events, and a session starts with its first event",
   all_events: 'it repeats the rows of the event tables, which are read themselves',
 };
 

@@ -76,7 +76,7 @@ export function heapEvent(table: string, row: Properties, sessions: SessionIdCac
   if (typeof timestamp !== 'string') return timestamp;
   const properties = columnsBut(row, EVENT_READ);
   for (const [column, name] of HEAP_COPIES) setIfAbsent(properties, name, row[column]);
-  setIfAbsent(properties, '$session_id', heapSessionId(row.user_id, row.session_id, row.session_time, sessions));
+  setIfAbsent(properties, '$session_id', heapSessionId(row.user_id, row.session_id, row.session_time, Date.parse(timestamp), sessions));
   return {
     event: table,
     distinctId: idText(row.user_id),

@@ -86,5 +86,10 @@ export function passesLines(passes: PassesResult | undefined): string[] {
     lines.push(
       `Sessions (--sessionize ${s.minutes}): ${plural(s.updated, 'event')} given a session id by this run; ${plural(s.totals.events, 'event')} in ${plural(s.totals.sessions, 'session')} in all`,
     );
+  const heap = passes.heapSessions;
+  if (heap.totals.events > 0)
+    lines.push(
+      `Heap sessions started by their first event: ${plural(heap.updated, 'event')} given a session id by this run; ${plural(heap.totals.events, 'event')} in ${plural(heap.totals.sessions, 'session')} in all`,
+    );
   return lines;
 }
