@@ -61,6 +61,17 @@ export class ConfigStore {
     return this.get(row.kind, row.id)!;
   }
 
+  /** Live objects of a kind in the organization's other projects whose body field `field` is `value`. */
+  listInOtherProjects(kind: ConfigKind, organizationId: string, field: string, value: string): ConfigRow[] {
+    const rows = this.store.db
+      .prepare(
+        `SELECT c.* FROM config_objects c JOIN projects p ON p.id = c.team_id
+         WHERE p.organization_id = ? AND c.team_id != ? AND c.kind = ? AND c.deleted = 0 AND json_extract(c.body, '$.' || ?) = ? ORDER BY c.id`,
+      )
+      .all(organizationId, this.teamId, kind, field, value) as RawRow[];
+    return rows.map(toRow);
+  }
+
   /** PostHog hard-deletes a soft-deleted flag whose key is taken again. */
   purge(row: ConfigRow): void {
     this.store.db.prepare('DELETE FROM config_objects WHERE id = ?').run(row.id);
