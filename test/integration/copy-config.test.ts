@@ -8,54 +8,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import type { SandboxStore } from '../../src/sandbox/sandbox-store.js';
-import { apiCaller, type ApiCall } from '../helpers/api-call.js';
-import { ensureProjects, insertGroupType } from '../helpers/management-sandbox.js';
+import type { ApiCall } from '../helpers/api-call.js';
+import { byName, configSandbox, insertPerson, list, one, post, type ConfigSandbox, type Json } from '../helpers/config-sandbox.js';
+import { insertGroupType } from '../helpers/management-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: the API's answers are read as loosely as a test reads JSON
-type Json = Record<string, any>;
-
-function insertPerson(store: SandboxStore, teamId: number, distinctId: string): void {
-  const id = Number(store.db.prepare("INSERT INTO persons (team_id, properties, created_at) VALUES (?, '{}', '2025-01-01T00:00:00Z')").run(teamId).lastInsertRowid);
-  store.db.prepare('INSERT INTO person_distinct_ids (team_id, distinct_id, person_id) VALUES (?, ?, ?)').run(teamId, distinctId, id);
-}
-
-async function sandboxWithKey(options: Parameters<typeof startSandbox>[0] = {}): Promise<{ sandbox: RunningSandbox; api: ApiCall; key: string }> {
-  const sandbox = await startSandbox({ port: 0, ...options });
-  ensureProjects(sandbox.store);
-  const key = sandboxPersonalKey(sandbox.store, 'owner-all');
-  return {
-    sandbox,
-    key,
-    api: apiCaller(
-      () => sandbox.url,
-      () => key,
-    ),
-  };
-}
-
-async function post(api: ApiCall, resource: string, body: Json): Promise<Json> {
-  const reply = await api('POST', `/api/projects/1/${resource}/`, 'owner', body);
-  if (reply.status !== 201) throw new Error(`${resource}: ${reply.status} ${reply.text}`);
-  return reply.json();
-}
-
-async function list(api: ApiCall, resource: string): Promise<Json[]> {
-  return (await api('GET', `/api/projects/1/${resource}/?limit=1000`, 'owner')).json<{ results: Json[] }>().results;
-}
-
-async function one(api: ApiCall, resource: string, id: number): Promise<Json> {
-  return (await api('GET', `/api/projects/1/${resource}/${id}/`, 'owner')).json();
-}
-
-const byName = (objects: Json[], name: string): Json => {
-  const found = objects.find((o) => o.name === name || o.key === name || o.content === name);
-  if (found === undefined) throw new Error(`no ${name} among ${objects.map((o) => o.name ?? o.key).join(', ')}`);
-  return found;
-};
 
 /** The source project: every kind, every kind of reference. */
 async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
@@ -142,16 +99,16 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
 }
 
 describe('copy-config between two sandboxes', () => {
-  let from: Awaited<ReturnType<typeof sandboxWithKey>>;
-  let to: Awaited<ReturnType<typeof sandboxWithKey>>;
+  let from: ConfigSandbox;
+  let to: ConfigSandbox;
   let config: string;
   let dir: string;
   let source: Json;
   const copy = (...args: string[]) => runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', config, '--state', join(dir, 'state.db'), ...args], { cwd: dir });
 
   beforeAll(async () => {
-    from = await sandboxWithKey();
-    to = await sandboxWithKey();
+    from = await configSandbox();
+    to = await configSandbox();
     // The destination knows the same group types, under other indexes, and two of the three members.
     insertGroupType(to.sandbox.store, 1, 0, 'team');
     insertGroupType(to.sandbox.store, 1, 1, 'company');
@@ -164,10 +121,8 @@ describe('copy-config between two sandboxes', () => {
   });
 
   afterAll(async () => {
-    await from.api.close();
-    await to.api.close();
-    await from.sandbox.close();
-    await to.sandbox.close();
+    await from.close();
+    await to.close();
   });
 
   it('a dry run prints the plan and changes nothing', async () => {
@@ -271,7 +226,7 @@ describe('copy-config between two sandboxes', () => {
   });
 
   it('reports what the destination plan refuses (402) and goes on', async () => {
-    const paywalled = await sandboxWithKey({ api: { paywalled: ['experiments'] } });
+    const paywalled = await configSandbox({ api: { paywalled: ['experiments'] } });
     try {
       const cfg = join(dir, 'paywalled.config.json');
       const project = (url: string, key: string) => ({ role: 'test', host: url, projectId: 1, personalApiKey: key });
@@ -291,8 +246,7 @@ describe('copy-config between two sandboxes', () => {
       expect(report.items.filter((i) => i.kind === 'actions' && i.outcome === 'created')).toHaveLength(2);
       expect(run.code).toBe(0);
     } finally {
-      await paywalled.api.close();
-      await paywalled.sandbox.close();
+      await paywalled.close();
     }
   });
 });
