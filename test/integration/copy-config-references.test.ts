@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import { byName, configSandbox, list, one, patch, post, writeCopyConfig, type ConfigSandbox, type Json } from '../helpers/config-sandbox.js';
 import { insertGroupType } from '../helpers/management-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -49,7 +50,10 @@ describe('copy-config: references and fields PostHog would keep from the source'
     });
     source.byCompany = await post(from.api, 'insights', {
       name: 'By company',
-      query: { kind: 'InsightVizNode', source: { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'signup' }], breakdownFilter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 0 } } },
+      query: {
+        kind: 'InsightVizNode',
+        source: { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'signup' }], breakdownFilter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 0 } },
+      },
     });
     source.board = await post(from.api, 'dashboards', { name: 'Companies', filters: { breakdown_filter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 0 } } });
     source.note = await post(from.api, 'annotations', { content: 'Replay note', date_marker: '2025-03-01T00:00:00Z', scope: 'recording', is_emoji: true, emoji: '🎉', recording_id: '0192d000-aaaa' });
@@ -94,12 +98,7 @@ describe('copy-config: references and fields PostHog would keep from the source'
     expect(survey.conditions.actions.values.map((a: Json) => [a.id, a.name])).toEqual([[signedUp.id, 'Signed up']]);
     expect(survey.linked_insight_id).toBe(insight.id);
     expect([survey.schedule, survey.translations, survey.enable_partial_responses]).toEqual(['recurring', { fr: { name: 'NPS fr' } }, true]);
-    expect([survey.response_sampling_start_date, survey.response_sampling_interval_type, survey.response_sampling_interval, survey.response_sampling_limit]).toEqual([
-      SAMPLING_FROM,
-      'week',
-      1,
-      50,
-    ]);
+    expect([survey.response_sampling_start_date, survey.response_sampling_interval_type, survey.response_sampling_interval, survey.response_sampling_limit]).toEqual([SAMPLING_FROM, 'week', 1, 50]);
 
     const flag = byName(await list(to.api, 'feature_flags'), 'beta');
     expect(flag.has_encrypted_payloads).toBe(true);
@@ -180,5 +179,44 @@ describe('copy-config: an organization annotation, listed by both projects of on
     const contents = (await list(side.api, 'annotations', 2)).map((a) => a.content).sort();
     expect(contents).toEqual(['Company offsite', 'Project release']);
     expect((await list(side.api, 'annotations', 1)).map((a) => a.content).sort()).toEqual(['Company offsite', 'Project release']);
+  });
+});
+
+describe('copy-config: a 403 on one object', () => {
+  let from: ConfigSandbox;
+  let to: ConfigSandbox;
+  let dir: string;
+
+  beforeAll(async () => {
+    from = await configSandbox();
+    to = await configSandbox();
+    dir = mkdtempSync(join(tmpdir(), 'copy-config-403-'));
+  });
+
+  afterAll(async () => {
+    await from.close();
+    await to.close();
+  });
+
+  it('fails that object and goes on with the others', async () => {
+    const locked = await post(from.api, 'dashboards', { name: 'Locked', restriction_level: 37 });
+    const open = await post(from.api, 'dashboards', { name: 'Open' });
+    const state = join(dir, 'state.db');
+    const asOwner = writeCopyConfig(dir, { url: from.sandbox.url, key: from.key }, { url: to.sandbox.url, key: to.key }, 'owner.json');
+    expect((await runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', asOwner, '--state', state], { cwd: dir })).code).toBe(0);
+    await patch(from.api, 'dashboards', locked.id, { description: 'changed' });
+    await patch(from.api, 'dashboards', open.id, { description: 'changed' });
+    // A member of the destination project may not edit a dashboard its owner restricted.
+    const member = sandboxPersonalKey(to.sandbox.store, 'member-all');
+    const asMember = writeCopyConfig(dir, { url: from.sandbox.url, key: from.key }, { url: to.sandbox.url, key: member }, 'member.json');
+    const run = await runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', asMember, '--state', state, '--json'], { cwd: dir });
+    const report = JSON.parse(run.stdout) as { items: Json[] };
+    expect(report.items.map((i) => [i.name, i.outcome])).toEqual([
+      ['Locked', 'failed'],
+      ['Open', 'updated'],
+    ]);
+    expect(report.items[0]!.reason).toMatch(/edit permissions for this dashboard/);
+    expect(run.code).toBe(8);
+    expect(byName(await list(to.api, 'dashboards'), 'Open').description).toBe('changed');
   });
 });

@@ -27,7 +27,14 @@ export interface ConfigRouteOptions {
 const PREFIX = String.raw`^\/api\/(?:projects|environments)\/(\d+)\/`;
 
 function kindContext(context: ApiContext): KindContext {
-  return { objects: new ConfigStore(context.store, context.project.id, context.now), store: context.store, teamId: context.project.id, organizationId: context.project.organization_id };
+  return {
+    objects: new ConfigStore(context.store, context.project.id, context.now),
+    store: context.store,
+    teamId: context.project.id,
+    organizationId: context.project.organization_id,
+    userId: context.caller.userId,
+    level: context.level,
+  };
 }
 
 function render(rules: KindRules, row: ConfigRow, context: KindContext, detail: boolean): Record<string, unknown> {
@@ -134,6 +141,8 @@ function kindRoutes(rules: KindRules, options: ConfigRouteOptions): Route[] {
       const k = kindContext(context);
       const row = find(context, k);
       if (row === undefined) return notFound();
+      const forbidden = rules.mayEdit?.(row, k);
+      if (forbidden !== undefined) return forbidden;
       const read = await readBody(request);
       return 'refusal' in read ? read.refusal : guarded(() => write(rules, k, read.body, row));
     }),
