@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical-json.js';
 import { pickFields, WRITABLE_FIELDS, type CopyKind } from './config-kinds.js';
 import { remapOne, remapReferences, type IdMaps, type MissingReference } from './remap-references.js';
+import { remapVariables } from './insight-variables.js';
 import { comparableConditions, surveyExtras, surveyLinks } from './survey-body.js';
 
 type Json = Record<string, unknown>;
@@ -27,6 +28,8 @@ export interface BuildOptions {
   keepFlagState: boolean;
   /** Today as an ISO date-time, for dates PostHog takes only from today on. */
   todayIso: string;
+  /** Source insight variable ids to the destination's. */
+  variables: ReadonlyMap<string, string>;
 }
 
 function record(value: unknown): Json | undefined {
@@ -88,6 +91,11 @@ function kindSpecific(kind: CopyKind, source: Json, body: Json, maps: IdMaps, op
   if (kind === 'cohorts' && record(body.query) !== undefined) {
     delete body.filters;
     delete body.groups;
+  }
+  if (kind === 'insights' || kind === 'dashboards') {
+    const variables = remapVariables(body, options.variables);
+    Object.assign(body, variables.value);
+    for (const id of variables.unmatched) extras.warnings.push(`its insight variable ${id} has no counterpart in the destination; left as written`);
   }
   if (kind === 'annotations') {
     if (body.dashboard_item !== undefined && body.dashboard_item !== null) body.dashboard_item = take(remapOne('insight', body.dashboard_item, maps));

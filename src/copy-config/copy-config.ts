@@ -17,6 +17,7 @@ import { REF_KIND, type CopyContext, type CopyOptions } from './copy-context.js'
 import { copyKind } from './copy-kind.js';
 import type { CopyItem, CopyReport } from './copy-report.js';
 import { CopyState } from './copy-state.js';
+import { matchVariables } from './insight-variables.js';
 import { emptyMaps } from './remap-references.js';
 
 export interface CopyConfigInput {
@@ -105,12 +106,16 @@ export async function copyConfig(input: CopyConfigInput, sides: CopyConfigSides,
     for (const [from, to] of groupTypeMap(sourceTypes, destTypes, notes)) maps['group type'].set(from, to);
     const dest = new ConfigApi(sides.dest);
     const gone = await pruneGone(dest, state, input.kinds, maps, notes);
+    const usesVariables = input.kinds.includes('insights') || input.kinds.includes('dashboards');
+    const variables = usesVariables ? await matchVariables(sides.source, sides.dest, input.options.dryRun) : { ids: new Map<string, string>(), notes: [] };
+    notes.push(...variables.notes);
     let placeholder = 0;
     const context: CopyContext = {
       source: new ConfigApi(sides.source),
       dest,
       state,
       maps,
+      variables: variables.ids,
       options: input.options,
       reporter,
       signal,

@@ -17,6 +17,8 @@ export interface CopyContext {
   dest: ConfigApi;
   state: CopyState;
   maps: { [K in keyof IdMaps]: Map<number, number> };
+  /** Source insight variable ids to the destination's (matched by code name). */
+  variables: ReadonlyMap<string, string>;
   options: CopyOptions;
   reporter: Reporter;
   signal: AbortSignal;

@@ -37,6 +37,7 @@ describe('copy-config: references and fields PostHog would keep from the source'
     insertGroupType(to.sandbox.store, 1, 1, 'company');
     // The destination holds an action of its own under the id the source's action has.
     const decoy = await post(to.api, 'actions', { name: 'Someone else', steps: [{ event: 'other' }] });
+    await post(to.api, 'insight_variables', { name: 'Other', type: 'Number', default_value: 1 });
     source.signedUp = await post(from.api, 'actions', { name: 'Signed up', steps: [{ event: 'signup' }] });
     expect(decoy.id).toBe(source.signedUp.id);
     source.paying = await post(from.api, 'cohorts', { name: 'Paying', filters: { properties: { type: 'AND', values: [{ type: 'person', key: 'plan', value: 'pro', operator: 'exact' }] } } });
@@ -55,7 +56,17 @@ describe('copy-config: references and fields PostHog would keep from the source'
         source: { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'signup' }], breakdownFilter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 0 } },
       },
     });
-    source.board = await post(from.api, 'dashboards', { name: 'Companies', filters: { breakdown_filter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 0 } } });
+    const country = await post(from.api, 'insight_variables', { name: 'Country', type: 'String', default_value: 'FR' });
+    const inSql = (value: string) => ({ [country.id]: { variableId: country.id, code_name: 'country', value } });
+    await post(from.api, 'insights', {
+      name: 'By country',
+      query: { kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: 'select count() from events where properties.country = {variables.country}', variables: inSql('FR') } },
+    });
+    source.board = await post(from.api, 'dashboards', {
+      name: 'Companies',
+      filters: { breakdown_filter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 0 } },
+      variables: inSql('DE'),
+    });
     source.note = await post(from.api, 'annotations', { content: 'Replay note', date_marker: '2025-03-01T00:00:00Z', scope: 'recording', is_emoji: true, emoji: '🎉', recording_id: '0192d000-aaaa' });
     source.experiment = await post(from.api, 'experiments', { name: 'Beta test', feature_flag_key: 'beta', start_date: '2025-02-01T00:00:00Z' });
     source.survey = await post(from.api, 'surveys', {
@@ -93,6 +104,14 @@ describe('copy-config: references and fields PostHog would keep from the source'
     expect(insight.query.source.breakdownFilter.breakdown_group_type_index).toBe(1);
     const board = byName(await list(to.api, 'dashboards'), 'Companies');
     expect(board.filters.breakdown_filter.breakdown_group_type_index).toBe(1);
+
+    // The variable is made in the destination, and both the SQL insight and the dashboard name it by its new id.
+    const country = byName(await list(to.api, 'insight_variables'), 'Country');
+    expect([country.code_name, country.type, country.default_value]).toEqual(['country', 'String', 'FR']);
+    const inDest = (value: string) => ({ [country.id]: { variableId: country.id, code_name: 'country', value } });
+    expect(byName(await list(to.api, 'insights'), 'By country').query.source.variables).toEqual(inDest('FR'));
+    expect(board.variables).toEqual(inDest('DE'));
+    expect(report.notes).toContain('insight variable "Country" created');
 
     const survey = byName(await list(to.api, 'surveys'), 'NPS');
     expect(survey.conditions.actions.values.map((a: Json) => [a.id, a.name])).toEqual([[signedUp.id, 'Signed up']]);

@@ -13,6 +13,7 @@ import { isRecord, type KindContext, type KindRules } from './config-kind.js';
 import { ConfigStore, type ConfigRow } from './config-store.js';
 import { dashboardRules, insightRules } from './dashboard-rules.js';
 import { flagRules } from './flag-rules.js';
+import { insightVariableRoutes } from './insight-variable-routes.js';
 import { experimentRules, surveyRules } from './link-rules.js';
 import { actionRules, annotationRules, cohortRules } from './simple-kinds.js';
 import { addStaticMembers, cohortPersons, personsByDistinctId } from './static-cohorts.js';
@@ -167,5 +168,5 @@ const cohortExtras: Route[] = [
 
 export function configRoutes(options: ConfigRouteOptions = {}): Route[] {
   // The cohort extras come first: their paths would otherwise read as a cohort id.
-  return [...cohortExtras, ...CONFIG_KINDS.flatMap((rules) => kindRoutes(rules, options))];
+  return [...cohortExtras, ...insightVariableRoutes(), ...CONFIG_KINDS.flatMap((rules) => kindRoutes(rules, options))];
 }

@@ -5,7 +5,7 @@
  */
 import type { SandboxStore } from '../../sandbox-store.js';
 
-export type ConfigKind = 'actions' | 'cohorts' | 'feature_flags' | 'insights' | 'dashboards' | 'tiles' | 'annotations' | 'experiments' | 'surveys';
+export type ConfigKind = 'actions' | 'cohorts' | 'feature_flags' | 'insights' | 'dashboards' | 'tiles' | 'annotations' | 'experiments' | 'surveys' | 'insight_variables';
 
 export interface ConfigRow {
   id: number;
