@@ -22,7 +22,7 @@ describe('copy-config: references and fields PostHog would keep from the source'
   let dir: string;
   let config: string;
   const source: Json = {};
-  const copy = async (...args: string[]): Promise<{ code: number; report: { items: Json[]; notes: string[] }; stderr: string }> => {
+  const copy = async (...args: string[]): Promise<{ code: number | null; report: { items: Json[]; notes: string[] }; stderr: string }> => {
     const run = await runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', config, '--state', join(dir, 'state.db'), '--json', ...args], { cwd: dir });
     return { code: run.code, report: JSON.parse(run.stdout) as { items: Json[]; notes: string[] }, stderr: run.stderr };
   };
