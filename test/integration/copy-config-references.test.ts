@@ -47,7 +47,17 @@ describe('copy-config: references and fields PostHog would keep from the source'
       active: true,
       has_encrypted_payloads: true,
       _should_create_usage_dashboard: false,
-      filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: '{"secret":1}' }, holdout_groups: [{ properties: [], rollout_percentage: 10, variant: 'holdout-77' }] },
+      filters: {
+        groups: [{ properties: [], rollout_percentage: 100 }],
+        multivariate: {
+          variants: [
+            { key: 'control', rollout_percentage: 50 },
+            { key: 'test', rollout_percentage: 50 },
+          ],
+        },
+        payloads: { test: '{"secret":1}' },
+        holdout_groups: [{ properties: [], rollout_percentage: 10, variant: 'holdout-77' }],
+      },
     });
     source.byCompany = await post(from.api, 'insights', {
       name: 'By company',

@@ -37,13 +37,23 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
       },
     },
   });
+  const pro = await post(api, 'cohorts', { name: 'Pro', filters: { properties: { type: 'AND', values: [{ type: 'person', key: 'plan', value: 'pro', operator: 'exact' }] } } });
   const persons = (await api('GET', '/api/projects/1/persons/', 'owner')).json<{ results: Json[] }>().results;
   const beta = await post(api, 'cohorts', { name: 'Beta testers', is_static: true, _create_static_person_ids: persons.map((p) => p.uuid) });
+  // PostHog takes no cohort that filters on events in a flag, and an experiment's flag has `control` first.
   const flag = await post(api, 'feature_flags', {
     key: 'beta',
     name: 'Beta',
     active: true,
-    filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: activePaying.id }], rollout_percentage: 50 }] },
+    filters: {
+      groups: [{ properties: [{ type: 'cohort', key: 'id', value: pro.id }], rollout_percentage: 50 }],
+      multivariate: {
+        variants: [
+          { key: 'control', rollout_percentage: 50 },
+          { key: 'test', rollout_percentage: 50 },
+        ],
+      },
+    },
     _should_create_usage_dashboard: false,
   });
   const dependent = await post(api, 'feature_flags', {
@@ -51,7 +61,13 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
     name: 'Beta plus',
     active: true,
     _should_create_usage_dashboard: false,
-    filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ type: 'flag', key: String(flag.id), operator: 'flag_evaluates_to', value: true }], rollout_percentage: 100 }] },
+    filters: { groups: [{ properties: [{ type: 'flag', key: String(flag.id), operator: 'flag_evaluates_to', value: true }], rollout_percentage: 100 }] },
+  });
+  await post(api, 'feature_flags', {
+    key: 'company-beta',
+    name: 'Company beta',
+    _should_create_usage_dashboard: false,
+    filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ type: 'group', group_type_index: 0, key: 'plan', value: 'pro', operator: 'exact' }], rollout_percentage: 100 }] },
   });
   const trends = await post(api, 'insights', {
     name: 'Purchases by cohort',
@@ -92,10 +108,10 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
     type: 'popover',
     questions: [{ type: 'rating', question: 'How likely?' }],
     linked_flag_id: flag.id,
-    targeting_flag_filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: active.id }], rollout_percentage: 100 }] },
+    targeting_flag_filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: pro.id }], rollout_percentage: 100 }] },
     start_date: '2025-02-01T00:00:00Z',
   });
-  return { signedUp, purchased, active, activePaying, beta, flag, dependent, trends, hogql, legacy, dashboard };
+  return { signedUp, purchased, active, activePaying, pro, beta, flag, dependent, trends, hogql, legacy, dashboard };
 }
 
 describe('copy-config between two sandboxes', () => {
@@ -153,14 +169,15 @@ describe('copy-config between two sandboxes', () => {
 
     const flags = await list(to.api, 'feature_flags');
     // The survey made its own targeting flag; the source's was not copied as a flag.
-    expect(flags.map((f) => f.key).sort()).toEqual(['beta', 'beta-plus', expect.stringMatching(/^survey-targeting-/)]);
+    expect(flags.map((f) => f.key).sort()).toEqual(['beta', 'beta-plus', 'company-beta', expect.stringMatching(/^survey-targeting-/)]);
     const flag = byName(flags, 'beta');
     expect(flag.active).toBe(false);
     expect(flag.usage_dashboard).toBeNull();
-    expect(flag.filters.groups[0].properties[0].value).toBe(byName(cohorts, 'Active and paying').id);
+    expect(flag.filters.groups[0].properties[0].value).toBe(byName(cohorts, 'Pro').id);
     const dependent = byName(flags, 'beta-plus');
     expect(dependent.filters.groups[0].properties[0].key).toBe(String(flag.id));
-    expect(dependent.filters.aggregation_group_type_index).toBe(1);
+    const company = byName(flags, 'company-beta');
+    expect([company.filters.aggregation_group_type_index, company.filters.groups[0].properties[0].group_type_index]).toEqual([1, 1]);
 
     const insights = await list(to.api, 'insights');
     const trends = byName(insights, 'Purchases by cohort');
@@ -191,7 +208,7 @@ describe('copy-config between two sandboxes', () => {
     expect(experiment.metrics[0].source.id).toBe(signedUp.id);
     const survey = (await list(to.api, 'surveys'))[0]!;
     expect(survey.linked_flag.id).toBe(flag.id);
-    expect(survey.targeting_flag.filters.groups[0].properties[0].value).toBe(active.id);
+    expect(survey.targeting_flag.filters.groups[0].properties[0].value).toBe(byName(cohorts, 'Pro').id);
     expect(survey.start_date).toBeNull();
   });
 
@@ -240,7 +257,8 @@ describe('copy-config between two sandboxes', () => {
       expect(report.items.filter((i) => i.kind === 'flags').map((i) => [i.name, i.outcome, i.reason])).toEqual([
         ['Targeting flag for survey NPS', 'skipped', expect.stringMatching(/made this flag for a survey/)],
         ['beta', 'created', undefined],
-        ['beta-plus', 'skipped', 'it references group type 0, which was not copied'],
+        ['beta-plus', 'created', undefined],
+        ['company-beta', 'skipped', 'it references group type 0, which was not copied'],
       ]);
       expect(report.notes).toEqual([expect.stringMatching(/group type "company" \(index 0\) does not exist in the destination/), expect.stringMatching(/group type "team"/)]);
       expect(report.items.filter((i) => i.kind === 'actions' && i.outcome === 'created')).toHaveLength(2);

@@ -4,11 +4,12 @@
  * names its linked flag by id and gets its own targeting flag from `targeting_flag_filters`.
  */
 import { randomBytes } from 'node:crypto';
+import type { SandboxResponse } from '../../router.js';
 import { validationError } from '../api-errors.js';
 import { baseJson, COMMON_READ_ONLY, isRecord, type KindContext, type KindRules } from './config-kind.js';
 import type { ConfigRow } from './config-store.js';
 import { actionRules } from './simple-kinds.js';
-import { createOwnFlag, flagSummary } from './flag-rules.js';
+import { checkOwnFlagFilters, createOwnFlag, flagSummary } from './flag-rules.js';
 
 const FIFTY_FIFTY = {
   groups: [{ properties: [], rollout_percentage: 100 }],
@@ -19,6 +20,15 @@ const FIFTY_FIFTY = {
     ],
   },
 };
+
+/** `validate_existing_feature_flag_for_experiment`: two variants or more, `control` first. */
+function eligibleForExperiment(flag: ConfigRow): SandboxResponse | undefined {
+  const filters = isRecord(flag.body.filters) ? flag.body.filters : {};
+  const variants = isRecord(filters.multivariate) && Array.isArray(filters.multivariate.variants) ? filters.multivariate.variants.filter(isRecord) : [];
+  if (variants.length < 2) return validationError('invalid_input', 'Feature flag is not eligible for experiments.', null);
+  if (variants[0]!.key !== 'control') return validationError('invalid_input', 'Feature flag must have control as the first variant.', null);
+  return undefined;
+}
 
 export const experimentRules: KindRules = {
   kind: 'experiments',
@@ -34,6 +44,10 @@ export const experimentRules: KindRules = {
     if (!created) return row;
     const key = String(row.body.feature_flag_key);
     const existing = context.objects.list('feature_flags').find((flag) => flag.body.key === key);
+    if (existing !== undefined) {
+      const refusal = eligibleForExperiment(existing);
+      if (refusal !== undefined) return refusal;
+    }
     const variants = isRecord(row.body.parameters) && Array.isArray(row.body.parameters.feature_flag_variants) ? { variants: row.body.parameters.feature_flag_variants } : FIFTY_FIFTY.multivariate;
     const flag = existing ?? createOwnFlag(context, key, { ...FIFTY_FIFTY, multivariate: variants }, `Feature Flag for Experiment ${String(row.body.name)}`);
     return context.objects.update(row, { ...row.body, feature_flag_id: flag.id });
@@ -57,10 +71,13 @@ function renderConditions(context: KindContext, row: ConfigRow): unknown {
 }
 
 /** A targeting flag's filters: merged into the survey's existing flag, or a new flag. */
-function setTargeting(context: KindContext, row: ConfigRow, filters: Record<string, unknown>): ConfigRow {
+function setTargeting(context: KindContext, row: ConfigRow, filters: Record<string, unknown>): ConfigRow | SandboxResponse {
   const existing = typeof row.body.targeting_flag_id === 'number' ? context.objects.get('feature_flags', row.body.targeting_flag_id) : undefined;
+  const merged = existing === undefined ? filters : { ...(isRecord(existing.body.filters) ? existing.body.filters : {}), ...filters };
+  const refusal = checkOwnFlagFilters(merged, context);
+  if (refusal !== undefined) return refusal;
   if (existing !== undefined) {
-    context.objects.update(existing, { ...existing.body, filters: { ...(isRecord(existing.body.filters) ? existing.body.filters : {}), ...filters } });
+    context.objects.update(existing, { ...existing.body, filters: merged });
     return row;
   }
   const flag = createOwnFlag(context, `survey-targeting-${randomBytes(4).toString('hex')}`, filters, `Targeting flag for survey ${String(row.body.name)}`);
@@ -92,7 +109,7 @@ export const surveyRules: KindRules = {
   apply: (row, written, context, created, request) => {
     let current = context.objects.update(row, { ...row.body, _action_ids: associatedActions(context, request.conditions) });
     if (!created && written.remove_targeting_flag === true) current = removeTargeting(context, current);
-    if (isRecord(written.targeting_flag_filters) && Object.keys(written.targeting_flag_filters).length > 0) current = setTargeting(context, current, written.targeting_flag_filters);
+    if (isRecord(written.targeting_flag_filters) && Object.keys(written.targeting_flag_filters).length > 0) return setTargeting(context, current, written.targeting_flag_filters);
     return current;
   },
   render: (row, context) => {
