@@ -103,6 +103,26 @@ describe('sandbox configuration endpoints, as PostHog', () => {
     expect((await one(side.api, 'annotations', shared.id, 2)).content).toBe('Offsite');
   });
 
+  it('answers an insight saved with legacy filters as the query they convert to', async () => {
+    const insight = await post(side.api, 'insights', {
+      name: 'Old style',
+      filters: { insight: 'TRENDS', events: [{ id: '$pageview', order: 1 }], actions: [{ id: 7, type: 'actions', order: 0 }], interval: 'week', breakdown: 'plan', breakdown_type: 'person' },
+    });
+    expect(insight.filters).toEqual({});
+    expect(insight.query).toEqual({
+      kind: 'InsightVizNode',
+      source: {
+        kind: 'TrendsQuery',
+        series: [
+          { kind: 'ActionsNode', id: 7 },
+          { kind: 'EventsNode', event: '$pageview' },
+        ],
+        breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' },
+        interval: 'week',
+      },
+    });
+  });
+
   it('refuses an edit of a restricted dashboard to a member who did not make it', async () => {
     const locked = await post(side.api, 'dashboards', { name: 'Locked', restriction_level: 37 });
     const reply = await member('PATCH', `/api/projects/1/dashboards/${locked.id}/`, 'member', { name: 'Mine now' });

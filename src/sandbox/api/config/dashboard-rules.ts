@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { permissionDenied, validationError } from '../api-errors.js';
 import { baseJson, COMMON_READ_ONLY, isRecord, type KindContext, type KindRules } from './config-kind.js';
 import type { ConfigRow } from './config-store.js';
+import { answeredQuery } from './insight-from-filters.js';
 
 function tilesOf(context: KindContext, filter: (tile: ConfigRow) => boolean): ConfigRow[] {
   return context.objects.list('tiles').filter(filter);
@@ -25,7 +26,13 @@ function setInsightDashboards(context: KindContext, insightId: number, dashboard
 
 function renderInsight(row: ConfigRow, context: KindContext): Record<string, unknown> {
   const tiles = tilesOf(context, (tile) => tile.body.insight === row.id);
-  return { ...baseJson(row), dashboards: tiles.map((tile) => tile.body.dashboard), dashboard_tiles: tiles.map((tile) => ({ id: tile.id, dashboard_id: tile.body.dashboard })), result: null };
+  return {
+    ...baseJson(row),
+    ...answeredQuery(row.body),
+    dashboards: tiles.map((tile) => tile.body.dashboard),
+    dashboard_tiles: tiles.map((tile) => ({ id: tile.id, dashboard_id: tile.body.dashboard })),
+    result: null,
+  };
 }
 
 export const insightRules: KindRules = {
