@@ -9,17 +9,27 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical-json.js';
 import { pickFields, WRITABLE_FIELDS, type CopyKind } from './config-kinds.js';
 import { remapOne, remapReferences, type IdMaps, type MissingReference } from './remap-references.js';
+import { remapVariables } from './insight-variables.js';
+import { comparableConditions, surveyExtras, surveyLinks } from './survey-body.js';
 
 type Json = Record<string, unknown>;
 
 export interface BuiltBody {
   body: Json;
+  /** Sent when the object is created, never on an update (a flag's `active: false`). */
+  onCreate: Json;
+  /** Sent on an update only (a survey's targeting removed in the source). */
+  onUpdate: Json;
   missing: MissingReference[];
   warnings: string[];
 }
 
 export interface BuildOptions {
   keepFlagState: boolean;
+  /** Today as an ISO date-time, for dates PostHog takes only from today on. */
+  todayIso: string;
+  /** Source insight variable ids to the destination's. */
+  variables: ReadonlyMap<string, string>;
 }
 
 function record(value: unknown): Json | undefined {
@@ -28,9 +38,7 @@ function record(value: unknown): Json | undefined {
 
 /** The source's fields that references are drawn from, beyond the writable ones (a survey's flags, an experiment's flag). */
 export function linkedContent(kind: CopyKind, source: Json): Json {
-  if (kind === 'surveys') {
-    return { linked_flag_id: record(source.linked_flag)?.id ?? source.linked_flag_id ?? null, targeting_flag_filters: record(source.targeting_flag)?.filters ?? null };
-  }
+  if (kind === 'surveys') return surveyLinks(source);
   if (kind === 'experiments') return { feature_flag_id: record(source.feature_flag)?.id ?? null };
   return {};
 }
@@ -41,7 +49,9 @@ export function contentHash(value: unknown): string {
 
 /** The content a side is compared by: writable fields, linked fields, and any extra (tiles, members). */
 export function contentOf(kind: CopyKind, object: Json, extra: Json = {}): Json {
-  return { ...pickFields(object, WRITABLE_FIELDS[kind]), ...linkedContent(kind, object), ...extra };
+  const fields = pickFields(object, WRITABLE_FIELDS[kind]);
+  if (kind === 'surveys' && fields.conditions !== undefined) fields.conditions = comparableConditions(fields.conditions);
+  return { ...fields, ...linkedContent(kind, object), ...extra };
 }
 
 function experimentWarnings(source: Json): string[] {
@@ -51,13 +61,42 @@ function experimentWarnings(source: Json): string[] {
   return warnings;
 }
 
-function kindSpecific(kind: CopyKind, source: Json, body: Json, maps: IdMaps, options: BuildOptions): { missing: MissingReference[]; warnings: string[] } {
-  const missing: MissingReference[] = [];
+/** A flag's holdout conditions name a holdout of the source (`holdout-<id>`); holdouts are not copied, so they are left out. */
+function dropHoldouts(body: Json): string[] {
+  const filters = record(body.filters);
+  const holdouts = Array.isArray(filters?.holdout_groups) ? filters.holdout_groups : [];
+  if (filters === undefined || holdouts.length === 0) return [];
+  body.filters = { ...filters, holdout_groups: [] };
+  const variants = holdouts.map((group) => String(record(group)?.variant ?? '')).join(', ');
+  return [`its holdout conditions (${variants}) are left out: they name a holdout of the source project, and holdouts are not copied`];
+}
+
+type Extras = Omit<BuiltBody, 'body'>;
+
+function kindSpecific(kind: CopyKind, source: Json, body: Json, maps: IdMaps, options: BuildOptions): Extras {
+  const extras: Extras = { onCreate: {}, onUpdate: {}, missing: [], warnings: [] };
   const take = (result: { value: unknown; missing?: MissingReference }): unknown => {
-    if (result.missing !== undefined) missing.push(result.missing);
+    if (result.missing !== undefined) extras.missing.push(result.missing);
     return result.value;
   };
-  if (kind === 'flags' && !options.keepFlagState) body.active = false;
+  if (kind === 'flags') {
+    // Only a new flag is switched off: one switched on by hand in the destination stays on.
+    if (!options.keepFlagState) {
+      delete body.active;
+      extras.onCreate.active = false;
+    }
+    extras.warnings.push(...dropHoldouts(body));
+  }
+  // PostHog answers a cohort built from a query with `filters` filled in, and refuses both on create.
+  if (kind === 'cohorts' && record(body.query) !== undefined) {
+    delete body.filters;
+    delete body.groups;
+  }
+  if (kind === 'insights' || kind === 'dashboards') {
+    const variables = remapVariables(body, options.variables);
+    Object.assign(body, variables.value);
+    for (const id of variables.unmatched) extras.warnings.push(`its insight variable ${id} has no counterpart in the destination; left as written`);
+  }
   if (kind === 'annotations') {
     if (body.dashboard_item !== undefined && body.dashboard_item !== null) body.dashboard_item = take(remapOne('insight', body.dashboard_item, maps));
     if (body.dashboard_id !== undefined && body.dashboard_id !== null) body.dashboard_id = take(remapOne('dashboard', body.dashboard_id, maps));
@@ -65,18 +104,20 @@ function kindSpecific(kind: CopyKind, source: Json, body: Json, maps: IdMaps, op
   if (kind === 'experiments') {
     const flagId = linkedContent(kind, source).feature_flag_id;
     if (flagId !== null) take(remapOne('flag', flagId, maps));
-    return { missing, warnings: experimentWarnings(source) };
+    // A launched experiment over a flag that arrives off would count no exposures: it arrives a draft.
+    if (!options.keepFlagState) {
+      delete body.start_date;
+      delete body.end_date;
+    }
+    extras.warnings.push(...experimentWarnings(source));
   }
   if (kind === 'surveys') {
-    const linked = linkedContent(kind, source);
-    if (linked.linked_flag_id !== null) body.linked_flag_id = take(remapOne('flag', linked.linked_flag_id, maps));
-    if (linked.targeting_flag_filters !== null) {
-      const filters = remapReferences(linked.targeting_flag_filters, maps);
-      missing.push(...filters.missing);
-      body.targeting_flag_filters = filters.value;
-    }
+    const survey = surveyExtras(source, body, maps, options.todayIso);
+    extras.missing.push(...survey.missing);
+    extras.warnings.push(...survey.warnings);
+    Object.assign(extras.onUpdate, survey.onUpdate);
   }
-  return { missing, warnings: [] };
+  return extras;
 }
 
 export function buildBody(kind: CopyKind, source: Json, maps: IdMaps, options: BuildOptions): BuiltBody {
@@ -87,5 +128,5 @@ export function buildBody(kind: CopyKind, source: Json, maps: IdMaps, options: B
     ...extra.warnings,
     ...remapped.hogql.map((text) => `its HogQL names an id that cannot be remapped safely, copied as written: ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`),
   ];
-  return { body, missing: [...remapped.missing, ...extra.missing], warnings };
+  return { body, onCreate: extra.onCreate, onUpdate: extra.onUpdate, missing: [...remapped.missing, ...extra.missing], warnings };
 }

@@ -16,6 +16,11 @@ const pageSchema = z.object({ next: z.string().nullable(), results: z.array(obje
 const personSchema = z.looseObject({ uuid: z.string(), distinct_ids: z.array(z.string()) });
 const personsPageSchema = z.object({ next: z.string().nullable().optional().default(null), results: z.array(personSchema) });
 
+/** A 403 for a scope the key lacks (every write of the kind would fail alike), not for one object. */
+function namesScope(text: string): boolean {
+  return /missing required scope/i.test(text);
+}
+
 export type WriteResult = { ok: true; object: ConfigObject } | { ok: false; status: number; message: string };
 
 /** PostHog's limit on persons added to a static cohort in one call. */
@@ -53,8 +58,9 @@ export class ConfigApi {
     if (isNoAnswer(answer.reply)) throw noAnswerError(answer.reply);
     const reply = answer.reply;
     if (reply.status >= 200 && reply.status < 300) return { ok: true, object: answersObject ? this.api.client.parse(reply, answer.call, objectSchema) : { id: 0 } };
-    // Credentials and throttling end the run as for any management call; the rest is this object's.
-    if (reply.status === 401 || reply.status === 403 || reply.status === 429) throw this.api.client.failure(reply, answer.call);
+    // Credentials, a missing scope and throttling end the run as for any management call; the
+    // rest is this object's, a 403 on this one object (a dashboard the key may not edit) included.
+    if (reply.status === 401 || reply.status === 429 || (reply.status === 403 && namesScope(reply.body.toString('utf8')))) throw this.api.client.failure(reply, answer.call);
     return { ok: false, status: reply.status, message: this.api.client.failure(reply, answer.call).message };
   }
 

@@ -45,10 +45,12 @@ export const WRITABLE_FIELDS: Readonly<Record<CopyKind, readonly string[]>> = {
     'is_remote_configuration',
     'evaluation_runtime',
     'bucketing_identifier',
+    // Without it PostHog stores the payloads (read decrypted with a personal key) in plain text.
+    'has_encrypted_payloads',
   ],
   insights: ['name', 'derived_name', 'query', 'filters', 'order', 'description', 'tags', 'favorited', 'saved'],
   dashboards: ['name', 'description', 'pinned', 'filters', 'variables', 'breakdown_colors', 'tags', 'restriction_level'],
-  annotations: ['content', 'date_marker', 'creation_type', 'dashboard_item', 'dashboard_id', 'scope', 'emoji', 'tags'],
+  annotations: ['content', 'date_marker', 'creation_type', 'dashboard_item', 'dashboard_id', 'scope', 'emoji', 'is_emoji', 'recording_id', 'tags'],
   experiments: [
     'name',
     'description',
@@ -73,7 +75,27 @@ export const WRITABLE_FIELDS: Readonly<Record<CopyKind, readonly string[]>> = {
     'only_count_matured_users',
   ],
   // start_date and end_date are left behind on purpose: a copied survey arrives unlaunched.
-  surveys: ['name', 'description', 'type', 'questions', 'conditions', 'appearance', 'archived', 'responses_limit', 'iteration_count', 'iteration_frequency_days'],
+  surveys: [
+    'name',
+    'description',
+    'type',
+    'schedule',
+    'questions',
+    'conditions',
+    'appearance',
+    'archived',
+    'responses_limit',
+    'iteration_count',
+    'iteration_frequency_days',
+    'translations',
+    'enable_partial_responses',
+    'response_sampling_start_date',
+    'response_sampling_interval_type',
+    'response_sampling_interval',
+    'response_sampling_limit',
+    'response_sampling_daily_limits',
+    'linked_insight_id',
+  ],
 };
 
 /** Flags PostHog makes for its own features (a survey's or a product tour's targeting): never copied as flags. */

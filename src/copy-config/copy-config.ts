@@ -17,6 +17,7 @@ import { REF_KIND, type CopyContext, type CopyOptions } from './copy-context.js'
 import { copyKind } from './copy-kind.js';
 import type { CopyItem, CopyReport } from './copy-report.js';
 import { CopyState } from './copy-state.js';
+import { matchVariables } from './insight-variables.js';
 import { emptyMaps } from './remap-references.js';
 
 export interface CopyConfigInput {
@@ -60,6 +61,30 @@ function groupTypeMap(source: readonly GroupType[], dest: readonly GroupType[], 
   return map;
 }
 
+/**
+ * Ids taken from the record are checked against the destination: a copy deleted there by hand
+ * since is no target for references (they would point at a deleted object, with no word).
+ */
+async function pruneGone(dest: ConfigApi, state: CopyState, kinds: readonly CopyKind[], maps: ReturnType<typeof emptyMaps>, notes: string[]): Promise<Map<CopyKind, Set<number>>> {
+  const gone = new Map<CopyKind, Set<number>>();
+  for (const kind of COPY_KINDS) {
+    const records = state.records(kind);
+    const set = new Set<number>();
+    gone.set(kind, set);
+    if (records.size === 0) continue;
+    const live = new Set((await dest.list(kind)).filter((object) => object.deleted !== true).map((object) => object.id));
+    for (const record of records.values()) {
+      if (live.has(record.destId)) continue;
+      set.add(record.sourceId);
+      const refKind = REF_KIND[kind];
+      if (refKind !== undefined) maps[refKind].delete(record.sourceId);
+      if (refKind !== undefined && !kinds.includes(kind))
+        notes.push(`${refKind} ${record.sourceId} was copied as ${record.destId}, which has been deleted in the destination since: objects that reference it are skipped`);
+    }
+  }
+  return gone;
+}
+
 export function verdictOf(items: readonly CopyItem[]): CopyVerdict {
   const problems = items.filter((item) => item.outcome === 'failed' || item.outcome === 'refused' || item.outcome === 'skipped').length;
   if (problems === 0) return 'ok';
@@ -79,17 +104,24 @@ export async function copyConfig(input: CopyConfigInput, sides: CopyConfigSides,
     }
     const [sourceTypes, destTypes] = await Promise.all([sides.source.listGroupTypes(), sides.dest.listGroupTypes()]);
     for (const [from, to] of groupTypeMap(sourceTypes, destTypes, notes)) maps['group type'].set(from, to);
+    const dest = new ConfigApi(sides.dest);
+    const gone = await pruneGone(dest, state, input.kinds, maps, notes);
+    const usesVariables = input.kinds.includes('insights') || input.kinds.includes('dashboards');
+    const variables = usesVariables ? await matchVariables(sides.source, sides.dest, input.options.dryRun) : { ids: new Map<string, string>(), notes: [] };
+    notes.push(...variables.notes);
     let placeholder = 0;
     const context: CopyContext = {
       source: new ConfigApi(sides.source),
-      dest: new ConfigApi(sides.dest),
+      dest,
       state,
       maps,
+      variables: variables.ids,
       options: input.options,
       reporter,
       signal,
       nowMs: () => sides.clock.now(),
       items: [],
+      goneInDest: (kind) => gone.get(kind)!,
       nextPlaceholder: () => (placeholder -= 1),
     };
     for (const kind of COPY_KINDS) if (input.kinds.includes(kind)) await copyKind(context, kind);

@@ -17,13 +17,22 @@ export interface CopyContext {
   dest: ConfigApi;
   state: CopyState;
   maps: { [K in keyof IdMaps]: Map<number, number> };
+  /** Source insight variable ids to the destination's (matched by code name). */
+  variables: ReadonlyMap<string, string>;
   options: CopyOptions;
   reporter: Reporter;
   signal: AbortSignal;
   nowMs: () => number;
   items: CopyItem[];
+  /** Source ids of this kind whose destination copy was deleted by hand since (never made again, never referenced). */
+  goneInDest: (kind: CopyKind) => Set<number>;
   /** Ids handed out in a dry run for objects that would be created (negative, so never a real id). */
   nextPlaceholder: () => number;
+}
+
+/** The kind a reference points at. */
+export function kindOfRef(ref: RefKind): CopyKind | undefined {
+  return (Object.keys(REF_KIND) as CopyKind[]).find((kind) => REF_KIND[kind] === ref);
 }
 
 export const REF_KIND: Readonly<Record<CopyKind, RefKind | undefined>> = {

@@ -45,7 +45,7 @@ async function finish(context: CopyContext, plan: ObjectPlan, destId: number, cr
 async function create(context: CopyContext, plan: ObjectPlan): Promise<CopyItem> {
   if (context.options.dryRun) return item(plan, 'created', { destId: context.nextPlaceholder() });
   const createOnly = typeof plan.createOnly === 'function' ? await plan.createOnly() : plan.createOnly;
-  const result = await context.dest.create(plan.kind, { ...plan.built.body, ...createOnly });
+  const result = await context.dest.create(plan.kind, { ...plan.built.body, ...plan.built.onCreate, ...createOnly });
   if (!result.ok) return refused(plan, result);
   const destId = result.object.id;
   const { destHash, warnings } = await finish(context, plan, destId, true);
@@ -53,18 +53,22 @@ async function create(context: CopyContext, plan: ObjectPlan): Promise<CopyItem>
   return item(plan, 'created', { destId, warnings });
 }
 
+/** The destination copy was deleted by hand: not made again, and no longer a target for references. */
+function goneItem(context: CopyContext, plan: ObjectPlan, record: CopyRecord): CopyItem {
+  context.goneInDest(plan.kind).add(plan.source.id);
+  return item(plan, 'edited', { destId: record.destId, reason: `deleted in the destination since the copy (${KIND_NOUN[plan.kind]} ${record.destId}); not made again` });
+}
+
 async function update(context: CopyContext, plan: ObjectPlan, record: CopyRecord): Promise<CopyItem> {
   const dest = await context.dest.find(plan.kind, record.destId);
+  if (dest === undefined || dest.deleted === true) return goneItem(context, plan, record);
   const noun = `${KIND_NOUN[plan.kind]} ${record.destId}`;
-  if (dest === undefined || dest.deleted === true) {
-    return item(plan, 'edited', { destId: record.destId, reason: `deleted in the destination since the copy (${noun}); not made again` });
-  }
   const handEdited = contentHash(await plan.destContent(dest)) !== record.destHash;
   if (handEdited && !context.options.overwrite) {
     return item(plan, 'edited', { destId: record.destId, reason: `changed in the destination since the copy (${noun}); left alone (--overwrite replaces it)` });
   }
   if (context.options.dryRun) return item(plan, 'updated', { destId: record.destId });
-  const result = await context.dest.update(plan.kind, record.destId, plan.built.body);
+  const result = await context.dest.update(plan.kind, record.destId, { ...plan.built.body, ...plan.built.onUpdate });
   if (!result.ok) return refused(plan, result);
   const { destHash, warnings } = await finish(context, plan, record.destId, false);
   context.state.save({ ...record, sourceHash: plan.sourceHash, destHash }, context.nowMs());
@@ -74,6 +78,7 @@ async function update(context: CopyContext, plan: ObjectPlan, record: CopyRecord
 /** Copies one object whose references all resolved; returns what happened. */
 export async function copyObject(context: CopyContext, plan: ObjectPlan, record: CopyRecord | undefined): Promise<CopyItem> {
   if (record === undefined) return create(context, plan);
+  if (context.goneInDest(plan.kind).has(plan.source.id)) return goneItem(context, plan, record);
   if (record.sourceHash === plan.sourceHash) {
     const warnings = plan.reconcile === undefined || context.options.dryRun ? [] : await plan.reconcile(record.destId);
     return item(plan, 'unchanged', { destId: record.destId, warnings });

@@ -41,7 +41,7 @@ async function staticCohortPlan(context: CopyContext, base: ObjectPlan, source: 
 }
 
 export async function planObject(context: CopyContext, kind: CopyKind, source: ConfigObject): Promise<ObjectPlan> {
-  const built = buildBody(kind, source, context.maps, { keepFlagState: context.options.keepFlagState });
+  const built = buildBody(kind, source, context.maps, { keepFlagState: context.options.keepFlagState, todayIso: new Date(context.nowMs()).toISOString(), variables: context.variables });
   const base: ObjectPlan = {
     kind,
     source,

@@ -31,7 +31,8 @@ export interface Remapped<T> {
 }
 
 const COHORT_FILTER_TYPES = ['cohort', 'precalculated-cohort', 'static-cohort'];
-const GROUP_INDEX_KEYS = ['aggregation_group_type_index', 'group_type_index', 'math_group_type_index'];
+// `breakdown_group_type_index` sits in an insight's breakdownFilter and a dashboard's filters.breakdown_filter.
+const GROUP_INDEX_KEYS = ['aggregation_group_type_index', 'group_type_index', 'math_group_type_index', 'breakdown_group_type_index'];
 const HOGQL_ID = /\b(matchesAction|inCohort|notInCohort|cohort|action)\w*\s*\(\s*\d+|\bcohort_id\s*=\s*\d+|\baction_id\s*=\s*\d+/i;
 
 type Node = Record<string, unknown>;

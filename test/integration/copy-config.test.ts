@@ -8,54 +8,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/sandbox-server.js';
 import type { SandboxStore } from '../../src/sandbox/sandbox-store.js';
-import { apiCaller, type ApiCall } from '../helpers/api-call.js';
-import { ensureProjects, insertGroupType } from '../helpers/management-sandbox.js';
+import type { ApiCall } from '../helpers/api-call.js';
+import { byName, configSandbox, insertPerson, list, one, post, type ConfigSandbox, type Json } from '../helpers/config-sandbox.js';
+import { insertGroupType } from '../helpers/management-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: the API's answers are read as loosely as a test reads JSON
-type Json = Record<string, any>;
-
-function insertPerson(store: SandboxStore, teamId: number, distinctId: string): void {
-  const id = Number(store.db.prepare("INSERT INTO persons (team_id, properties, created_at) VALUES (?, '{}', '2025-01-01T00:00:00Z')").run(teamId).lastInsertRowid);
-  store.db.prepare('INSERT INTO person_distinct_ids (team_id, distinct_id, person_id) VALUES (?, ?, ?)').run(teamId, distinctId, id);
-}
-
-async function sandboxWithKey(options: Parameters<typeof startSandbox>[0] = {}): Promise<{ sandbox: RunningSandbox; api: ApiCall; key: string }> {
-  const sandbox = await startSandbox({ port: 0, ...options });
-  ensureProjects(sandbox.store);
-  const key = sandboxPersonalKey(sandbox.store, 'owner-all');
-  return {
-    sandbox,
-    key,
-    api: apiCaller(
-      () => sandbox.url,
-      () => key,
-    ),
-  };
-}
-
-async function post(api: ApiCall, resource: string, body: Json): Promise<Json> {
-  const reply = await api('POST', `/api/projects/1/${resource}/`, 'owner', body);
-  if (reply.status !== 201) throw new Error(`${resource}: ${reply.status} ${reply.text}`);
-  return reply.json();
-}
-
-async function list(api: ApiCall, resource: string): Promise<Json[]> {
-  return (await api('GET', `/api/projects/1/${resource}/?limit=1000`, 'owner')).json<{ results: Json[] }>().results;
-}
-
-async function one(api: ApiCall, resource: string, id: number): Promise<Json> {
-  return (await api('GET', `/api/projects/1/${resource}/${id}/`, 'owner')).json();
-}
-
-const byName = (objects: Json[], name: string): Json => {
-  const found = objects.find((o) => o.name === name || o.key === name || o.content === name);
-  if (found === undefined) throw new Error(`no ${name} among ${objects.map((o) => o.name ?? o.key).join(', ')}`);
-  return found;
-};
 
 /** The source project: every kind, every kind of reference. */
 async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
@@ -80,13 +37,23 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
       },
     },
   });
+  const pro = await post(api, 'cohorts', { name: 'Pro', filters: { properties: { type: 'AND', values: [{ type: 'person', key: 'plan', value: 'pro', operator: 'exact' }] } } });
   const persons = (await api('GET', '/api/projects/1/persons/', 'owner')).json<{ results: Json[] }>().results;
   const beta = await post(api, 'cohorts', { name: 'Beta testers', is_static: true, _create_static_person_ids: persons.map((p) => p.uuid) });
+  // PostHog takes no cohort that filters on events in a flag, and an experiment's flag has `control` first.
   const flag = await post(api, 'feature_flags', {
     key: 'beta',
     name: 'Beta',
     active: true,
-    filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: activePaying.id }], rollout_percentage: 50 }] },
+    filters: {
+      groups: [{ properties: [{ type: 'cohort', key: 'id', value: pro.id }], rollout_percentage: 50 }],
+      multivariate: {
+        variants: [
+          { key: 'control', rollout_percentage: 50 },
+          { key: 'test', rollout_percentage: 50 },
+        ],
+      },
+    },
     _should_create_usage_dashboard: false,
   });
   const dependent = await post(api, 'feature_flags', {
@@ -94,7 +61,13 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
     name: 'Beta plus',
     active: true,
     _should_create_usage_dashboard: false,
-    filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ type: 'flag', key: String(flag.id), operator: 'flag_evaluates_to', value: true }], rollout_percentage: 100 }] },
+    filters: { groups: [{ properties: [{ type: 'flag', key: String(flag.id), operator: 'flag_evaluates_to', value: true }], rollout_percentage: 100 }] },
+  });
+  await post(api, 'feature_flags', {
+    key: 'company-beta',
+    name: 'Company beta',
+    _should_create_usage_dashboard: false,
+    filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ type: 'group', group_type_index: 0, key: 'plan', value: 'pro', operator: 'exact' }], rollout_percentage: 100 }] },
   });
   const trends = await post(api, 'insights', {
     name: 'Purchases by cohort',
@@ -135,23 +108,23 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
     type: 'popover',
     questions: [{ type: 'rating', question: 'How likely?' }],
     linked_flag_id: flag.id,
-    targeting_flag_filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: active.id }], rollout_percentage: 100 }] },
+    targeting_flag_filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: pro.id }], rollout_percentage: 100 }] },
     start_date: '2025-02-01T00:00:00Z',
   });
-  return { signedUp, purchased, active, activePaying, beta, flag, dependent, trends, hogql, legacy, dashboard };
+  return { signedUp, purchased, active, activePaying, pro, beta, flag, dependent, trends, hogql, legacy, dashboard };
 }
 
 describe('copy-config between two sandboxes', () => {
-  let from: Awaited<ReturnType<typeof sandboxWithKey>>;
-  let to: Awaited<ReturnType<typeof sandboxWithKey>>;
+  let from: ConfigSandbox;
+  let to: ConfigSandbox;
   let config: string;
   let dir: string;
   let source: Json;
   const copy = (...args: string[]) => runCli(['copy-config', '--from', 'old', '--to', 'new', '--config', config, '--state', join(dir, 'state.db'), ...args], { cwd: dir });
 
   beforeAll(async () => {
-    from = await sandboxWithKey();
-    to = await sandboxWithKey();
+    from = await configSandbox();
+    to = await configSandbox();
     // The destination knows the same group types, under other indexes, and two of the three members.
     insertGroupType(to.sandbox.store, 1, 0, 'team');
     insertGroupType(to.sandbox.store, 1, 1, 'company');
@@ -164,10 +137,8 @@ describe('copy-config between two sandboxes', () => {
   });
 
   afterAll(async () => {
-    await from.api.close();
-    await to.api.close();
-    await from.sandbox.close();
-    await to.sandbox.close();
+    await from.close();
+    await to.close();
   });
 
   it('a dry run prints the plan and changes nothing', async () => {
@@ -198,23 +169,27 @@ describe('copy-config between two sandboxes', () => {
 
     const flags = await list(to.api, 'feature_flags');
     // The survey made its own targeting flag; the source's was not copied as a flag.
-    expect(flags.map((f) => f.key).sort()).toEqual(['beta', 'beta-plus', expect.stringMatching(/^survey-targeting-/)]);
+    expect(flags.map((f) => f.key).sort()).toEqual(['beta', 'beta-plus', 'company-beta', expect.stringMatching(/^survey-targeting-/)]);
     const flag = byName(flags, 'beta');
     expect(flag.active).toBe(false);
     expect(flag.usage_dashboard).toBeNull();
-    expect(flag.filters.groups[0].properties[0].value).toBe(byName(cohorts, 'Active and paying').id);
+    expect(flag.filters.groups[0].properties[0].value).toBe(byName(cohorts, 'Pro').id);
     const dependent = byName(flags, 'beta-plus');
     expect(dependent.filters.groups[0].properties[0].key).toBe(String(flag.id));
-    expect(dependent.filters.aggregation_group_type_index).toBe(1);
+    const company = byName(flags, 'company-beta');
+    expect([company.filters.aggregation_group_type_index, company.filters.groups[0].properties[0].group_type_index]).toEqual([1, 1]);
 
     const insights = await list(to.api, 'insights');
     const trends = byName(insights, 'Purchases by cohort');
     expect(trends.query.source.series[0].id).toBe(purchased.id);
     expect(trends.query.source.properties.values[0].values[0].value).toBe(active.id);
     expect(trends.query.source.breakdownFilter.breakdown).toEqual([byName(cohorts, 'Active and paying').id, 'all']);
+    // PostHog answers an insight saved with legacy filters as the query they convert to.
     const legacy = byName(insights, 'Legacy');
-    expect(legacy.filters.actions[0].id).toBe(signedUp.id);
-    expect(legacy.filters.aggregation_group_type_index).toBe(0);
+    expect(legacy.filters).toEqual({});
+    expect(legacy.query.source.series[0]).toMatchObject({ kind: 'ActionsNode', id: signedUp.id });
+    expect(legacy.query.source.properties.values[0].values[0].value).toBe(active.id);
+    expect(legacy.query.source.aggregation_group_type_index).toBe(0);
     expect(report.items.find((i) => i.name === 'Raw')?.warnings?.[0]).toMatch(/HogQL names an id.*matchesAction\(/);
 
     const dashboards = await list(to.api, 'dashboards');
@@ -236,7 +211,7 @@ describe('copy-config between two sandboxes', () => {
     expect(experiment.metrics[0].source.id).toBe(signedUp.id);
     const survey = (await list(to.api, 'surveys'))[0]!;
     expect(survey.linked_flag.id).toBe(flag.id);
-    expect(survey.targeting_flag.filters.groups[0].properties[0].value).toBe(active.id);
+    expect(survey.targeting_flag.filters.groups[0].properties[0].value).toBe(byName(cohorts, 'Pro').id);
     expect(survey.start_date).toBeNull();
   });
 
@@ -271,7 +246,7 @@ describe('copy-config between two sandboxes', () => {
   });
 
   it('reports what the destination plan refuses (402) and goes on', async () => {
-    const paywalled = await sandboxWithKey({ api: { paywalled: ['experiments'] } });
+    const paywalled = await configSandbox({ api: { paywalled: ['experiments'] } });
     try {
       const cfg = join(dir, 'paywalled.config.json');
       const project = (url: string, key: string) => ({ role: 'test', host: url, projectId: 1, personalApiKey: key });
@@ -285,14 +260,14 @@ describe('copy-config between two sandboxes', () => {
       expect(report.items.filter((i) => i.kind === 'flags').map((i) => [i.name, i.outcome, i.reason])).toEqual([
         ['Targeting flag for survey NPS', 'skipped', expect.stringMatching(/made this flag for a survey/)],
         ['beta', 'created', undefined],
-        ['beta-plus', 'skipped', 'it references group type 0, which was not copied'],
+        ['beta-plus', 'created', undefined],
+        ['company-beta', 'skipped', 'it references group type 0, which was not copied'],
       ]);
       expect(report.notes).toEqual([expect.stringMatching(/group type "company" \(index 0\) does not exist in the destination/), expect.stringMatching(/group type "team"/)]);
       expect(report.items.filter((i) => i.kind === 'actions' && i.outcome === 'created')).toHaveLength(2);
       expect(run.code).toBe(0);
     } finally {
-      await paywalled.api.close();
-      await paywalled.sandbox.close();
+      await paywalled.close();
     }
   });
 });

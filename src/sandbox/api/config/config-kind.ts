@@ -12,6 +12,10 @@ export interface KindContext {
   objects: ConfigStore;
   store: SandboxStore;
   teamId: number;
+  organizationId: string;
+  /** The caller: its user id and effective level in the project (1 member, 8 admin, 15 owner). */
+  userId: number;
+  level: number;
 }
 
 export interface KindRules {
@@ -26,8 +30,12 @@ export interface KindRules {
   writeOnly?: readonly string[];
   /** A refusal for the merged body about to be stored, or undefined. `id` is undefined on create. */
   validate?: (body: Record<string, unknown>, context: KindContext, id: number | undefined) => SandboxResponse | undefined;
-  /** What the write does besides storing the body: given the request's write-only fields. */
-  apply?: (row: ConfigRow, written: Record<string, unknown>, context: KindContext, created: boolean) => ConfigRow | SandboxResponse;
+  /** What the write does besides storing the body: given the request's write-only fields, and the whole request body. */
+  apply?: (row: ConfigRow, written: Record<string, unknown>, context: KindContext, created: boolean, request: Record<string, unknown>) => ConfigRow | SandboxResponse;
+  /** A refusal (403) when the caller may not change this object, or undefined. */
+  mayEdit?: (row: ConfigRow, context: KindContext) => SandboxResponse | undefined;
+  /** Objects of other projects this project's list and reads also show (an organization's annotations). */
+  alsoVisible?: (context: KindContext) => ConfigRow[];
   /** The object as the API answers it; `detail` for a single-object read. */
   render?: (row: ConfigRow, context: KindContext, detail: boolean) => Record<string, unknown>;
 }

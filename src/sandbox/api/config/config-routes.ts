@@ -13,6 +13,7 @@ import { isRecord, type KindContext, type KindRules } from './config-kind.js';
 import { ConfigStore, type ConfigRow } from './config-store.js';
 import { dashboardRules, insightRules } from './dashboard-rules.js';
 import { flagRules } from './flag-rules.js';
+import { insightVariableRoutes } from './insight-variable-routes.js';
 import { experimentRules, surveyRules } from './link-rules.js';
 import { actionRules, annotationRules, cohortRules } from './simple-kinds.js';
 import { addStaticMembers, cohortPersons, personsByDistinctId } from './static-cohorts.js';
@@ -27,7 +28,14 @@ export interface ConfigRouteOptions {
 const PREFIX = String.raw`^\/api\/(?:projects|environments)\/(\d+)\/`;
 
 function kindContext(context: ApiContext): KindContext {
-  return { objects: new ConfigStore(context.store, context.project.id, context.now), store: context.store, teamId: context.project.id };
+  return {
+    objects: new ConfigStore(context.store, context.project.id, context.now),
+    store: context.store,
+    teamId: context.project.id,
+    organizationId: context.project.organization_id,
+    userId: context.caller.userId,
+    level: context.level,
+  };
 }
 
 function render(rules: KindRules, row: ConfigRow, context: KindContext, detail: boolean): Record<string, unknown> {
@@ -68,7 +76,7 @@ function write(rules: KindRules, context: KindContext, body: Record<string, unkn
   if (refusal !== undefined) return refusal;
   return context.store.transaction(() => {
     const row = existing === undefined ? context.objects.insert(rules.kind, merged) : context.objects.update(existing, merged);
-    const applied = rules.apply?.(row, written, context, existing === undefined) ?? row;
+    const applied = rules.apply?.(row, written, context, existing === undefined, body) ?? row;
     if (isResponse(applied)) throw new RefusedWrite(applied);
     return json(existing === undefined ? 201 : 200, render(rules, context.objects.get(rules.kind, row.id)!, context, true));
   });
@@ -95,11 +103,18 @@ function kindRoutes(rules: KindRules, options: ConfigRouteOptions): Route[] {
   const one = new RegExp(`${PREFIX}${rules.resource}\\/(\\d+)\\/?$`);
   const read = `${rules.scope}:read`;
   const writeScope = `${rules.scope}:write`;
-  const find = (context: ApiContext, k: KindContext): ConfigRow | undefined => k.objects.get(rules.kind, Number(context.params[0]));
+  const visible = (k: KindContext): ConfigRow[] => {
+    const rows = k.objects.list(rules.kind);
+    return rules.alsoVisible === undefined ? rows : [...rows, ...rules.alsoVisible(k)].sort((a, b) => a.id - b.id);
+  };
+  const find = (context: ApiContext, k: KindContext): ConfigRow | undefined => {
+    const id = Number(context.params[0]);
+    return k.objects.get(rules.kind, id) ?? rules.alsoVisible?.(k).find((row) => row.id === id);
+  };
   return [
     projectRoute('GET', list, read, (request, context) => {
       const k = kindContext(context);
-      const rows = k.objects.list(rules.kind);
+      const rows = visible(k);
       const { limit, offset } = limitOffset(request.url);
       return json(
         200,
@@ -127,6 +142,8 @@ function kindRoutes(rules: KindRules, options: ConfigRouteOptions): Route[] {
       const k = kindContext(context);
       const row = find(context, k);
       if (row === undefined) return notFound();
+      const forbidden = rules.mayEdit?.(row, k);
+      if (forbidden !== undefined) return forbidden;
       const read = await readBody(request);
       return 'refusal' in read ? read.refusal : guarded(() => write(rules, k, read.body, row));
     }),
@@ -151,5 +168,5 @@ const cohortExtras: Route[] = [
 
 export function configRoutes(options: ConfigRouteOptions = {}): Route[] {
   // The cohort extras come first: their paths would otherwise read as a cohort id.
-  return [...cohortExtras, ...CONFIG_KINDS.flatMap((rules) => kindRoutes(rules, options))];
+  return [...cohortExtras, ...insightVariableRoutes(), ...CONFIG_KINDS.flatMap((rules) => kindRoutes(rules, options))];
 }

@@ -5,7 +5,7 @@
  */
 import type { SandboxStore } from '../../sandbox-store.js';
 
-export type ConfigKind = 'actions' | 'cohorts' | 'feature_flags' | 'insights' | 'dashboards' | 'tiles' | 'annotations' | 'experiments' | 'surveys';
+export type ConfigKind = 'actions' | 'cohorts' | 'feature_flags' | 'insights' | 'dashboards' | 'tiles' | 'annotations' | 'experiments' | 'surveys' | 'insight_variables';
 
 export interface ConfigRow {
   id: number;
@@ -59,6 +59,17 @@ export class ConfigStore {
     const deleted = body.deleted === true ? 1 : 0;
     this.store.db.prepare('UPDATE config_objects SET body = ?, deleted = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(body), deleted, this.now().toISOString(), row.id);
     return this.get(row.kind, row.id)!;
+  }
+
+  /** Live objects of a kind in the organization's other projects whose body field `field` is `value`. */
+  listInOtherProjects(kind: ConfigKind, organizationId: string, field: string, value: string): ConfigRow[] {
+    const rows = this.store.db
+      .prepare(
+        `SELECT c.* FROM config_objects c JOIN projects p ON p.id = c.team_id
+         WHERE p.organization_id = ? AND c.team_id != ? AND c.kind = ? AND c.deleted = 0 AND json_extract(c.body, '$.' || ?) = ? ORDER BY c.id`,
+      )
+      .all(organizationId, this.teamId, kind, field, value) as RawRow[];
+    return rows.map(toRow);
   }
 
   /** PostHog hard-deletes a soft-deleted flag whose key is taken again. */

@@ -5,9 +5,10 @@
  * the layouts and colours of existing tiles (by id) or adds text tiles (no id).
  */
 import { randomBytes } from 'node:crypto';
-import { validationError } from '../api-errors.js';
+import { permissionDenied, validationError } from '../api-errors.js';
 import { baseJson, COMMON_READ_ONLY, isRecord, type KindContext, type KindRules } from './config-kind.js';
 import type { ConfigRow } from './config-store.js';
+import { answeredQuery } from './insight-from-filters.js';
 
 function tilesOf(context: KindContext, filter: (tile: ConfigRow) => boolean): ConfigRow[] {
   return context.objects.list('tiles').filter(filter);
@@ -25,7 +26,13 @@ function setInsightDashboards(context: KindContext, insightId: number, dashboard
 
 function renderInsight(row: ConfigRow, context: KindContext): Record<string, unknown> {
   const tiles = tilesOf(context, (tile) => tile.body.insight === row.id);
-  return { ...baseJson(row), dashboards: tiles.map((tile) => tile.body.dashboard), dashboard_tiles: tiles.map((tile) => ({ id: tile.id, dashboard_id: tile.body.dashboard })), result: null };
+  return {
+    ...baseJson(row),
+    ...answeredQuery(row.body),
+    dashboards: tiles.map((tile) => tile.body.dashboard),
+    dashboard_tiles: tiles.map((tile) => ({ id: tile.id, dashboard_id: tile.body.dashboard })),
+    result: null,
+  };
 }
 
 export const insightRules: KindRules = {
@@ -80,19 +87,38 @@ function patchTiles(context: KindContext, dashboardId: number, tiles: unknown[])
   return undefined;
 }
 
+const EVERYONE_CAN_EDIT = 21;
+const ONLY_COLLABORATORS_CAN_EDIT = 37;
+const ADMIN_LEVEL = 8;
+
+/**
+ * A dashboard restricted to its collaborators is edited only by its creator or a project admin
+ * (explicit collaborators are not modelled), on a plan with dashboard permissions.
+ */
+function canEditDashboard(row: ConfigRow, context: KindContext): boolean {
+  if (Number(row.body.restriction_level ?? EVERYONE_CAN_EDIT) < ONLY_COLLABORATORS_CAN_EDIT) return true;
+  return row.body._created_by === context.userId || context.level >= ADMIN_LEVEL;
+}
+
 export const dashboardRules: KindRules = {
   kind: 'dashboards',
   resource: 'dashboards',
   scope: 'dashboard',
-  readOnly: [...COMMON_READ_ONLY, 'is_shared', 'creation_mode', 'effective_restriction_level', 'effective_privilege_level', 'last_refresh'],
+  readOnly: [...COMMON_READ_ONLY, 'is_shared', 'creation_mode', 'effective_restriction_level', 'effective_privilege_level', 'last_refresh', '_created_by'],
   writeOnly: ['tiles', 'use_template', 'use_dashboard', 'delete_insights', '_create_in_folder'],
-  apply: (row, written, context) => {
-    if (!Array.isArray(written.tiles)) return row;
+  mayEdit: (row, context) => (canEditDashboard(row, context) ? undefined : permissionDenied("You don't have edit permissions for this dashboard.")),
+  apply: (row, written, context, created) => {
+    const current = created ? context.objects.update(row, { ...row.body, _created_by: context.userId }) : row;
+    if (!Array.isArray(written.tiles)) return current;
     const problem = patchTiles(context, row.id, written.tiles);
-    return problem === undefined ? row : validationError('invalid_input', problem, 'tiles');
+    return problem === undefined ? current : validationError('invalid_input', problem, 'tiles');
   },
-  render: (row, context, detail) => ({
-    ...baseJson(row),
-    tiles: detail ? tilesOf(context, (tile) => tile.body.dashboard === row.id).map((tile) => renderTile(tile, context)) : null,
-  }),
+  render: (row, context, detail) => {
+    const { _created_by: _ignored, ...json } = baseJson(row);
+    return {
+      ...json,
+      restriction_level: row.body.restriction_level ?? EVERYONE_CAN_EDIT,
+      tiles: detail ? tilesOf(context, (tile) => tile.body.dashboard === row.id).map((tile) => renderTile(tile, context)) : null,
+    };
+  },
 };

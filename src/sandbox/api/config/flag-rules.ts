@@ -19,6 +19,55 @@ function dependencies(filters: Record<string, unknown>): string[] {
   });
 }
 
+function propertiesOf(filters: Record<string, unknown>): Array<Record<string, unknown>> {
+  const groups = Array.isArray(filters.groups) ? filters.groups : [];
+  return groups.flatMap((group) => (isRecord(group) && Array.isArray(group.properties) ? group.properties.filter(isRecord) : []));
+}
+
+const invalid = (detail: string, code = 'invalid_input'): SandboxResponse => validationError(code, detail, 'filters');
+
+/** A cohort's own properties and those of the cohorts it names, flattened. */
+function cohortProperties(context: KindContext, cohortId: number, seen: Set<number> = new Set()): Array<Record<string, unknown>> {
+  if (seen.has(cohortId)) return [];
+  seen.add(cohortId);
+  const cohort = context.objects.get('cohorts', cohortId);
+  const flat: Array<Record<string, unknown>> = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (isRecord(node) && Array.isArray(node.values)) node.values.forEach(walk);
+    else if (isRecord(node) && typeof node.type === 'string') flat.push(node);
+  };
+  walk(isRecord(cohort?.body.filters) ? cohort.body.filters.properties : undefined);
+  const nested = flat.filter((p) => p.type === 'cohort').flatMap((p) => cohortProperties(context, Number(p.value), seen));
+  return [...flat, ...nested];
+}
+
+/**
+ * `validate_filters`: person-aggregated conditions use person, cohort and flag properties (a flag
+ * by `flag_evaluates_to`), group-aggregated ones only that group's properties; a variant override
+ * names a variant; a cohort exists (deleted or not) and filters on no events, nor do the cohorts
+ * it names.
+ */
+function checkProperties(filters: Record<string, unknown>, context: KindContext): SandboxResponse | undefined {
+  const properties = propertiesOf(filters);
+  const aggregation = filters.aggregation_group_type_index;
+  if (aggregation === undefined || aggregation === null) {
+    if (!properties.every((p) => ['person', 'cohort', 'flag'].includes(String(p.type)))) return invalid('Filters are not valid (can only use person and cohort properties)');
+    if (!properties.every((p) => p.type !== 'flag' || p.operator === 'flag_evaluates_to')) return invalid("Flag properties must use the 'flag_evaluates_to' operator");
+  } else if (!properties.every((p) => p.type === 'group' && p.group_type_index === aggregation)) return invalid('Filters are not valid (can only use group properties)');
+  const variants = isRecord(filters.multivariate) && Array.isArray(filters.multivariate.variants) ? filters.multivariate.variants.filter(isRecord).map((v) => v.key) : [];
+  const groups = Array.isArray(filters.groups) ? filters.groups.filter(isRecord) : [];
+  if (groups.some((group) => typeof group.variant === 'string' && group.variant !== '' && !variants.includes(group.variant))) return invalid('Filters are not valid (variant override does not exist)');
+  for (const property of properties.filter((p) => p.type === 'cohort')) {
+    const cohort = context.objects.get('cohorts', Number(property.value));
+    if (cohort === undefined) return invalid(`Cohort with id ${String(property.value)} does not exist`, 'cohort_does_not_exist');
+    if (cohortProperties(context, cohort.id).some((p) => p.type === 'behavioral')) {
+      return invalid(`Cohort '${String(cohort.body.name)}' with behavioral filters cannot be used in feature flags.`, 'behavioral_cohort_found');
+    }
+  }
+  return undefined;
+}
+
 function checkFilters(filters: unknown, context: KindContext): SandboxResponse | undefined {
   if (!isRecord(filters) || !Array.isArray(filters.groups) || filters.groups.length === 0) {
     return validationError('invalid_input', 'Feature flags must have at least one release condition group.', 'filters');
@@ -28,6 +77,8 @@ function checkFilters(filters: unknown, context: KindContext): SandboxResponse |
     const total = variants.reduce<number>((sum, v) => sum + (isRecord(v) ? Number(v.rollout_percentage ?? 0) : 0), 0);
     if (total !== 100) return validationError('invalid_input', 'Invalid variant definitions: Variant rollout percentages must sum to 100.', 'filters');
   }
+  const refusal = checkProperties(filters, context);
+  if (refusal !== undefined) return refusal;
   for (const key of dependencies(filters)) {
     if (!/^\d+$/.test(key) || context.objects.get('feature_flags', Number(key)) === undefined) {
       return validationError('invalid_input', `Flag dependency references non-existent flag with ID ${key}`, 'filters');
@@ -73,6 +124,11 @@ export const flagRules: KindRules = {
 /** The flag an experiment or survey makes for itself. */
 export function createOwnFlag(context: KindContext, key: string, filters: Record<string, unknown>, name: string): ConfigRow {
   return context.objects.insert('feature_flags', { key, name, filters, active: true });
+}
+
+/** A survey's targeting flag passes the flag serializer's checks, as PostHog makes it through that serializer. */
+export function checkOwnFlagFilters(filters: Record<string, unknown>, context: KindContext): SandboxResponse | undefined {
+  return checkFilters(filters, context);
 }
 
 export function flagSummary(context: KindContext, id: unknown): Record<string, unknown> | null {

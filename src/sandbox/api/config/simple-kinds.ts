@@ -16,36 +16,53 @@ export const actionRules: KindRules = {
   render: (row) => ({ ...baseJson(row), is_action: true, steps: row.body.steps ?? [] }),
 };
 
+/** Python's truthiness of a JSON value, as the serializer tests it. */
+function hasValue(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value !== 'object' || Object.keys(value).length > 0;
+}
+
 export const cohortRules: KindRules = {
   kind: 'cohorts',
   resource: 'cohorts',
   scope: 'cohort',
   readOnly: [...COMMON_READ_ONLY, 'version', 'pending_version', 'is_calculating', 'last_calculation', 'errors_calculating', 'last_error_message', 'count', 'experiment_set'],
   writeOnly: ['_create_static_person_ids', '_create_in_folder'],
-  validate: (body) => {
+  validate: (body, _context, id) => {
     if (typeof body.name !== 'string' || body.name === '') return validationError('required', 'This field is required.', 'name');
+    if (id === undefined && hasValue(body.query) && hasValue(body.filters)) return validationError('invalid_input', 'Cannot set both query and filters at the same time.', null);
+    if (id === undefined && hasValue(body.query) && body.is_static !== true) return validationError('invalid_input', 'Cannot create a dynamic cohort with a query. Set is_static to true.', null);
     return undefined;
   },
-  apply: (row, written, context, created) => {
+  apply: (row, written, context) => {
     const ids = written._create_static_person_ids;
+    // A static cohort may start empty (its persons added later), as `_create_static_person_ids` defaults to [].
     if (row.body.is_static !== true) return row;
-    if (created && !Array.isArray(ids)) return validationError('invalid_input', 'Invalid source for static cohort', null);
     if (Array.isArray(ids)) {
       const added = addStaticMembers(context, row.id, ids);
       if (typeof added !== 'number') return added;
     }
     return row;
   },
-  render: (row, context) => ({ ...baseJson(row), count: row.body.is_static === true ? staticMemberCount(context, row.id) : null, is_calculating: false }),
+  render: (row, context) => ({
+    ...baseJson(row),
+    // PostHog fills `filters` from the cohort's properties when it has none (a cohort made from a query).
+    filters: hasValue(row.body.filters) ? row.body.filters : { properties: {} },
+    count: row.body.is_static === true ? staticMemberCount(context, row.id) : null,
+    is_calculating: false,
+  }),
 };
 
-const ANNOTATION_SCOPES = ['project', 'organization', 'dashboard', 'dashboard_item', 'tag'];
+const ANNOTATION_SCOPES = ['project', 'organization', 'dashboard', 'dashboard_item', 'recording', 'tag'];
 
 export const annotationRules: KindRules = {
   kind: 'annotations',
   resource: 'annotations',
   scope: 'annotation',
   readOnly: [...COMMON_READ_ONLY, 'insight_short_id', 'insight_name', 'insight_derived_name', 'dashboard_name'],
+  // An organization's annotations are listed by every project of it.
+  alsoVisible: (context) => context.objects.listInOtherProjects('annotations', context.organizationId, 'scope', 'organization'),
   validate: (body, context) => {
     if (body.scope !== undefined && !ANNOTATION_SCOPES.includes(String(body.scope))) return validationError('invalid_choice', `"${String(body.scope)}" is not a valid choice.`, 'scope');
     if (body.dashboard_item !== undefined && body.dashboard_item !== null && context.objects.get('insights', Number(body.dashboard_item)) === undefined) {
