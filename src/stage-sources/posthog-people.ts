@@ -92,8 +92,9 @@ async function stagePart(ctx: Context, spec: PartSpec, stamp: string): Promise<P
       markFailed(store, row.id, redact(stop), nowIso());
       return { ...result, error: stop };
     }
-    if (read.rows !== read.expected) {
-      const error = `PostHog counts ${read.expected} rows of ${spec.part === 'persons' ? 'persons and distinct ids' : spec.part} but paging read ${read.rows}; read again by the next run`;
+    if (read.rows !== read.expected || read.rows !== read.recounted) {
+      const counts = read.recounted === read.expected ? `${read.expected}` : `${read.expected} before and ${read.recounted} after the pages`;
+      const error = `PostHog counts ${counts} rows of ${spec.part === 'persons' ? 'persons and distinct ids' : spec.part} but paging read ${read.rows}; read again by the next run`;
       markFailed(store, row.id, error, nowIso());
       return { ...result, error };
     }

@@ -10,7 +10,7 @@ import { PostHog } from 'posthog-node';
 import { describe, expect, it } from 'vitest';
 import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
-import { writeMoveConfig } from '../helpers/posthog-source.js';
+import { posthogExportArgs, writeMoveConfig } from '../helpers/posthog-source.js';
 import { runCli, startCli } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, withoutGeoip } from '../helpers/sandbox.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
@@ -55,24 +55,7 @@ async function fillSource(sandbox: RunningSandbox, events: number): Promise<void
 }
 
 function exportArgs(dir: string, config: string): string[] {
-  return [
-    'export-source',
-    '--from',
-    'posthog-api',
-    '--project',
-    'old',
-    '--start',
-    '2025-03-01',
-    '--end',
-    '2025-03-04',
-    '--staging',
-    join(dir, 'migration.db'),
-    '--config',
-    config,
-    '--max-requests-per-hour',
-    '0',
-    ...FAST,
-  ];
+  return posthogExportArgs(dir, config, '2025-03-01', '2025-03-04');
 }
 
 function withoutRules(properties: Record<string, unknown>): Record<string, unknown> {
