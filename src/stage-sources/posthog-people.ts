@@ -53,6 +53,8 @@ function stopOn(result: DownloadResult, what: string, credentials: string): Erro
   if (result.type === 'abandoned') return new InterruptedError('interrupted');
   if (result.type === 'gave-up') return `PostHog kept failing for the ${what} (${result.reason})`;
   const verdict = result.verdict;
+  // The table is read whole: a query too slow leaves the part failed (the events still staged), to read again next run.
+  if (verdict.type === 'too-slow') return `PostHog found the query for the ${what} too slow (HTTP ${verdict.status}: ${verdict.message.slice(0, 160)})`;
   if (verdict.type === 'fatal' && verdict.kind === 'auth') return new AuthError(`PostHog refused the credentials (HTTP ${verdict.status ?? '?'}: ${verdict.message}); check ${credentials}`);
   const message = verdict.type === 'rejected' ? verdict.message : 'reason' in verdict ? verdict.reason : 'message' in verdict ? verdict.message : 'no answer';
   return new RemoteError(`PostHog refused the query for the ${what}: ${message}`);
