@@ -158,6 +158,8 @@ async function deliverPiece(piece: Chunk, ctx: ChunkContext, tally: ChunkTally):
     }
     case 'retry':
       throw new Error('unreachable: every transient failure is retried until the loop gives up');
+    case 'too-slow':
+      throw new Error('unreachable: only the query API answers "too slow"; /batch/ 5xx are retried');
   }
 }
 

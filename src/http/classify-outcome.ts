@@ -14,11 +14,17 @@ export type Verdict =
   | { type: 'ok'; status: number }
   | RetryVerdict
   | { type: 'too-large'; reason: string }
+  /** PostHog's query API: ClickHouse refused the query on its time estimate (512) or stopped it at its limit (504); a smaller query may pass. */
+  | { type: 'too-slow'; status: number; message: string }
   | { type: 'rejected'; status: number; message: string }
   | { type: 'fatal'; kind: 'auth' | 'endpoint' | 'aborted'; status?: number; message: string };
 
-function classifyStatus(status: number, headers: Record<string, string>, body: Buffer, nowMs: number): Verdict {
+/** What answered: an endpoint whose statuses mean what HTTP says, or PostHog's query API, where 512 and 504 say the query was too slow. */
+export type Endpoint = 'plain' | 'query';
+
+function classifyStatus(status: number, headers: Record<string, string>, body: Buffer, nowMs: number, endpoint: Endpoint): Verdict {
   if (status >= 200 && status < 300) return { type: 'ok', status };
+  if (endpoint === 'query' && (status === 512 || status === 504)) return { type: 'too-slow', status, message: serverMessage(body) };
   if (status === 408 || status === 429 || (status >= 500 && status < 600)) {
     const cause = status === 429 ? 'throttled' : 'unavailable';
     return { type: 'retry', cause, afterMs: retryAfterMs(headers, body.toString('utf8'), nowMs), reason: `HTTP ${status}: ${serverMessage(body)}` };
@@ -36,10 +42,10 @@ function classifyStatus(status: number, headers: Record<string, string>, body: B
   return { type: 'fatal', kind: 'endpoint', status, message: `unexpected HTTP ${status}: ${serverMessage(body)}` };
 }
 
-export function classifyOutcome(outcome: HttpOutcome, nowMs: number): Verdict {
+export function classifyOutcome(outcome: HttpOutcome, nowMs: number, endpoint: Endpoint = 'plain'): Verdict {
   switch (outcome.type) {
     case 'response':
-      return classifyStatus(outcome.status, outcome.headers, outcome.body, nowMs);
+      return classifyStatus(outcome.status, outcome.headers, outcome.body, nowMs, endpoint);
     case 'network-error':
       return { type: 'retry', cause: 'network', afterMs: undefined, reason: `network error ${outcome.code}: ${outcome.message}` };
     case 'timeout':

@@ -5,7 +5,7 @@
  * calls both go through it.
  */
 import type { Clock } from '../util/clock.js';
-import { classifyOutcome, type RetryCause, type RetryVerdict, type Verdict } from './classify-outcome.js';
+import { classifyOutcome, type Endpoint, type RetryCause, type RetryVerdict, type Verdict } from './classify-outcome.js';
 import type { HttpOutcome } from './http-outcome.js';
 import { decideRetry, type RetryPolicy } from './retry-policy.js';
 
@@ -14,6 +14,8 @@ export interface RetryOptions<T = unknown> {
   clock: Clock;
   /** Aborted: no new attempt starts and a wait ends at once. */
   signal?: AbortSignal;
+  /** How statuses read: PostHog's query API says "too slow" with 512 and 504. Default: plain HTTP. */
+  endpoint?: Endpoint;
   /** The transient failures to retry; any other comes back as answered. Default: all. */
   retryOn?: readonly RetryCause[];
   /** A transient failure the caller acts on itself instead of retrying (a gateway timeout on a long export range, which it splits). */
@@ -38,7 +40,7 @@ export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: ()
     if (o.signal?.aborted) return { type: 'abandoned', sent: attempt > 0 };
     firstAttemptMs ??= o.clock.now();
     const answer = await send();
-    const verdict = classifyOutcome(answer.outcome, o.clock.now());
+    const verdict = classifyOutcome(answer.outcome, o.clock.now(), o.endpoint);
     if (verdict.type === 'fatal' && verdict.kind === 'aborted') return { type: 'abandoned', sent: true };
     if (verdict.type !== 'retry' || (o.retryOn !== undefined && !o.retryOn.includes(verdict.cause))) return { type: 'answered', verdict, answer };
     if (o.answerAsIs?.(answer, verdict)) return { type: 'answered', verdict, answer };

@@ -21,7 +21,9 @@ export function runHogQL(client: ManagementClient, query: string): Promise<HogQL
     {
       method: 'POST',
       path: `/api/environments/${client.target.projectId}/query/`,
-      body: { query: { kind: 'HogQLQuery', query }, name: 'migrate verify' },
+      // Calculated afresh: the default answers an identical query from PostHog's cache for hours, so
+      // `verify --wait` asking again would see the first answer again.
+      body: { query: { kind: 'HogQLQuery', query }, refresh: 'force_blocking', name: 'migrate verify' },
       what: 'the query endpoint',
     },
     hogqlAnswerSchema,

@@ -34,6 +34,8 @@ function judge(verdict: Verdict, status: number | undefined, span: Span, target:
     case 'retry':
       if (timedOut(status, span)) return { type: 'split', reason: verdict.reason };
       return { type: 'failed', message: `Amplitude kept failing for ${label(span)} (${verdict.reason})` };
+    case 'too-slow':
+      return { type: 'failed', message: `Amplitude answered HTTP ${verdict.status} for ${label(span)} (${verdict.message})` };
     case 'too-large':
       return tooLarge(span, verdict.reason);
     case 'rejected':

@@ -19,6 +19,8 @@ function judge(verdict: Verdict, _status: number | undefined, span: Span, target
       return { type: 'data' };
     case 'retry':
       return { type: 'failed', message: `Mixpanel kept failing for ${day} (${verdict.reason})` };
+    case 'too-slow':
+      return { type: 'failed', message: `Mixpanel answered HTTP ${verdict.status} for ${day} (${verdict.message})` };
     case 'too-large':
       return { type: 'stop', kind: 'remote', message: `Mixpanel refused the request for ${day} (${verdict.reason})` };
     case 'rejected':

@@ -10,10 +10,15 @@ import { countQuery, cursorOf, DISTINCT_IDS, groupLine, groupsOf, pageQuery, PER
 import { rowCapOf } from './posthog-queries.js';
 import type { DownloadResult } from './range-download.js';
 
-export type PeopleRead = { type: 'read'; lines: number; rows: number; expected: number } | DownloadResult;
+export type PeopleRead = { type: 'read'; lines: number; rows: number; expected: number; recounted: number } | DownloadResult;
 
-/** Every row of a table, page after page, to `onRow`; how many came and how many were counted. */
-async function readTable(o: QueryCallOptions, state: QueryState, t: PeopleTable, onRow: (row: unknown[]) => Promise<void>): Promise<{ rows: number; expected: number } | DownloadResult> {
+/** Every row of a table, page after page, to `onRow`; how many came, and the counts before and after them. */
+async function readTable(
+  o: QueryCallOptions,
+  state: QueryState,
+  t: PeopleTable,
+  onRow: (row: unknown[]) => Promise<void>,
+): Promise<{ rows: number; expected: number; recounted: number } | DownloadResult> {
   const counted = await askCount(o, countQuery(t), state);
   if (!counted.ok) return counted.result;
   let rows = 0;
@@ -29,7 +34,10 @@ async function readTable(o: QueryCallOptions, state: QueryState, t: PeopleTable,
     if (page.length === 0 || page.length < state.pageRows) break;
     cursor = cursorOf(t, page[page.length - 1]!);
   }
-  return { rows, expected: counted.count };
+  // Counted again after the last page: a row added behind the cursor is in no page.
+  const recounted = await askCount(o, countQuery(t), state);
+  if (!recounted.ok) return recounted.result;
+  return { rows, expected: counted.count, recounted: recounted.count };
 }
 
 async function toFile(path: string, write: (line: (text: string) => Promise<void>) => Promise<PeopleRead>): Promise<PeopleRead> {
@@ -61,7 +69,7 @@ export function readPersons(o: QueryCallOptions, state: QueryState, spoolPath: s
     });
     if (!('rows' in persons)) return persons;
     // Both tables must give what they counted.
-    return { type: 'read', lines, rows: persons.rows + links.rows, expected: persons.expected + links.expected };
+    return { type: 'read', lines, rows: persons.rows + links.rows, expected: persons.expected + links.expected, recounted: persons.recounted + links.recounted };
   });
 }
 
@@ -70,7 +78,7 @@ export function readGroups(o: QueryCallOptions, state: QueryState, index: number
   return toFile(spoolPath, async (write) => {
     const groups = await readTable(o, state, groupsOf(index), (row) => write(groupLine(row, state.timezone ?? 'UTC')));
     if (!('rows' in groups)) return groups;
-    return { type: 'read', lines: groups.rows, rows: groups.rows, expected: groups.expected };
+    return { type: 'read', lines: groups.rows, rows: groups.rows, expected: groups.expected, recounted: groups.recounted };
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * Another PostHog project as a source, read through its query API (`POST
  * /api/projects/:id/query/`, a HogQLQuery, a personal key with `query:read`): windows of hours,
- * each counted and then paged (see posthog-queries.ts). Limits as PostHog states them for
+ * each counted and then paged (see posthog-queries.ts); a window ClickHouse finds too slow
+ * (HTTP 512 on its estimate, 504 at its limit) is asked for in halves. Limits as PostHog states them for
  * API queries on Cloud: 240 a minute, 2,400 an hour, 3 at once (some projects: 120 an hour,
  * given with --max-requests-per-hour). Pure.
  */
@@ -12,23 +13,18 @@ import { authVerdict, type ApiSource, type RangeVerdict } from './api-source.js'
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
-/** How ClickHouse's execution time limit reads in PostHog's answer (a 400 naming it), or a gateway giving up first. */
-export function isQueryTimeout(status: number | undefined, message: string): boolean {
-  return status === 504 || (status === 400 && /timeout exceeded|max(imum)? execution time|timed out|code: 159/i.test(message));
-}
-
-function judge(verdict: Verdict, status: number | undefined, span: Span, target: Parameters<ApiSource['judge']>[3]): RangeVerdict {
+function judge(verdict: Verdict, _status: number | undefined, span: Span, target: Parameters<ApiSource['judge']>[3]): RangeVerdict {
   const hours = `${formatHour(span.first)}-${formatHour(span.last)}`;
   switch (verdict.type) {
     case 'ok':
       return { type: 'data' };
     case 'retry':
-      if (isQueryTimeout(status, verdict.reason)) return timeout(span, hours, verdict.reason);
       return { type: 'failed', message: `PostHog kept failing for ${hours} (${verdict.reason})` };
+    case 'too-slow':
+      return tooSlow(span, hours, `HTTP ${verdict.status}: ${verdict.message}`);
     case 'too-large':
       return { type: 'stop', kind: 'remote', message: `PostHog refused the query for ${hours} (${verdict.reason})` };
     case 'rejected':
-      if (isQueryTimeout(status, verdict.message)) return timeout(span, hours, verdict.message);
       return { type: 'stop', kind: 'remote', message: `PostHog refused the query for ${hours} (HTTP 400: ${verdict.message})` };
     case 'fatal':
       if (verdict.kind === 'auth') return authVerdict('PostHog', verdict.status, verdict.message, target);
@@ -37,9 +33,9 @@ function judge(verdict: Verdict, status: number | undefined, span: Span, target:
   }
 }
 
-/** A window the execution time limit cut: ask for each half, down to one hour. */
-function timeout(span: Span, hours: string, message: string): RangeVerdict {
-  if (spanLength(span) > 1) return { type: 'split', reason: `the query hit PostHog's execution time limit (${message.slice(0, 120)})` };
+/** A window ClickHouse found too slow (refused on its estimate, or stopped at its limit): ask for each half, down to one hour. */
+function tooSlow(span: Span, hours: string, message: string): RangeVerdict {
+  if (spanLength(span) > 1) return { type: 'split', reason: `the query was too slow for PostHog's execution time limit (${message.slice(0, 120)})` };
   return {
     type: 'failed',
     message: `one hour (${hours}) is more than PostHog reads within its execution time limit (${message.slice(0, 120)}); use a batch export for this project (docs/sources.md)`,
@@ -67,7 +63,8 @@ export const POSTHOG_QUERY: ApiSource = {
   request(target) {
     return { url: `${target.baseUrl}/api/projects/${target.projectId ?? ''}/query/`, headers: { authorization: target.authorization, 'content-type': 'application/json', accept: 'application/json' } };
   },
-  splitsOn: (status) => status === 504,
+  // 512 and 504 come back as "too slow" (classify-outcome.ts, endpoint "query"), never retried: judge splits.
+  splitsOn: () => false,
   // Each answer is JSON checked against its schema as it is read (query-range.ts), not a download to sample.
   answerProblem: () => undefined,
   judge,

@@ -2,8 +2,8 @@
  * Fetches one window of a PostHog project through its query API into a spool file, in
  * PostHog's export format: the window's events counted, then read page by page after a
  * `(timestamp, uuid)` cursor, each query through the one retry loop and the request limits.
- * The answer is complete only when the rows read equal the count: the caller records the
- * window done only then.
+ * The window is counted again after its last page: the answer is complete only when the rows
+ * read equal both counts, and the caller records the window done only then.
  */
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
@@ -40,7 +40,8 @@ export interface QueryRangeOptions extends QueryCallOptions {
   onRows(rows: number, expected: number): void;
 }
 
-export type QueryRangeResult = DownloadResult | { type: 'read'; bytes: number; rows: number; expected: number };
+/** A window read: its rows, the count taken before them (`expected`) and the one taken after the last page (`recounted`). */
+export type QueryRangeResult = DownloadResult | { type: 'read'; bytes: number; rows: number; expected: number; recounted: number };
 
 export type Asked = { ok: true; answer: QueryAnswer } | { ok: false; result: DownloadResult };
 
@@ -67,6 +68,7 @@ export async function askJson(o: QueryCallOptions, method: 'GET' | 'POST', url: 
       beforeAttempt: () => o.window.take(o.signal, o.onWait),
       onRetry: (verdict, delayMs) => o.onRetry(verdict.reason, delayMs),
       answerAsIs: (answer) => o.splitsOn(statusOf(answer.outcome)),
+      endpoint: 'query',
     },
   );
   if (attempts.type === 'abandoned') return { ok: false, result: { type: 'abandoned' } };
@@ -81,9 +83,15 @@ export async function askJson(o: QueryCallOptions, method: 'GET' | 'POST', url: 
   }
 }
 
+/**
+ * Every read is calculated afresh: PostHog's default ("blocking") answers an identical query
+ * from its cache for hours, so a count or page read before new rows arrived would come back.
+ */
+export const FORCE_FRESH = 'force_blocking';
+
 /** One HogQL query: its answer, or how the attempts ended. */
 export async function askQuery(o: QueryCallOptions, query: string): Promise<Asked> {
-  const asked = await askJson(o, 'POST', o.request.url, JSON.stringify({ query: { kind: 'HogQLQuery', query }, name: 'migrate export-source' }));
+  const asked = await askJson(o, 'POST', o.request.url, JSON.stringify({ query: { kind: 'HogQLQuery', query }, refresh: FORCE_FRESH, name: 'migrate export-source' }));
   if (!asked.ok) return asked;
   const answer = answerSchema.safeParse(asked.json);
   if (!answer.success) return { ok: false, result: notAnAnswer(200, 'no results') };
@@ -130,5 +138,9 @@ export async function queryRange(o: QueryRangeOptions): Promise<QueryRangeResult
   } finally {
     await file.close();
   }
-  return { type: 'read', bytes, rows, expected };
+  // A row that arrived behind the cursor while the pages were read is in no page: only a count
+  // taken after the last page shows it.
+  const recounted = await askCount(o, countEventsQuery(o.span), o.state);
+  if (!recounted.ok) return recounted.result;
+  return { type: 'read', bytes, rows, expected, recounted: recounted.count };
 }

@@ -178,15 +178,23 @@ export class RangeRun {
   }
 
   /** A window read through a query API: data only when every row its count promised came. */
-  private read(read: { bytes: number; rows: number; expected: number }): RangeVerdict {
+  private read(read: { bytes: number; rows: number; expected: number; recounted: number }): RangeVerdict {
     this.result.bytes = read.bytes;
     this.expectedRows = read.expected;
-    if (read.expected === 0 && read.rows === 0) return { type: 'empty' };
-    if (read.rows === read.expected) return { type: 'data' };
-    return {
-      type: 'failed',
-      message: `${this.ctx.api.vendor} counts ${read.expected} events in ${this.name} but paging read ${read.rows} (events still arriving, or copies not merged yet in the source); the window is left to the next run`,
-    };
+    const vendor = this.ctx.api.vendor;
+    if (read.rows !== read.expected) {
+      return {
+        type: 'failed',
+        message: `${vendor} counts ${read.expected} events in ${this.name} but paging read ${read.rows} (events still arriving, or copies not merged yet in the source); the window is left to the next run`,
+      };
+    }
+    if (read.recounted !== read.rows) {
+      return {
+        type: 'failed',
+        message: `${vendor} counts ${read.recounted} events in ${this.name} after paging read ${read.rows} (events arrived or went while it was read); the window is left to the next run`,
+      };
+    }
+    return read.rows === 0 ? { type: 'empty' } : { type: 'data' };
   }
 
   private async settle(verdict: RangeVerdict): Promise<void> {

@@ -53,6 +53,8 @@ function stopOn(result: DownloadResult, what: string, credentials: string): Erro
   if (result.type === 'abandoned') return new InterruptedError('interrupted');
   if (result.type === 'gave-up') return `PostHog kept failing for the ${what} (${result.reason})`;
   const verdict = result.verdict;
+  // The table is read whole: a query too slow leaves the part failed (the events still staged), to read again next run.
+  if (verdict.type === 'too-slow') return `PostHog found the query for the ${what} too slow (HTTP ${verdict.status}: ${verdict.message.slice(0, 160)})`;
   if (verdict.type === 'fatal' && verdict.kind === 'auth') return new AuthError(`PostHog refused the credentials (HTTP ${verdict.status ?? '?'}: ${verdict.message}); check ${credentials}`);
   const message = verdict.type === 'rejected' ? verdict.message : 'reason' in verdict ? verdict.reason : 'message' in verdict ? verdict.message : 'no answer';
   return new RemoteError(`PostHog refused the query for the ${what}: ${message}`);
@@ -92,8 +94,9 @@ async function stagePart(ctx: Context, spec: PartSpec, stamp: string): Promise<P
       markFailed(store, row.id, redact(stop), nowIso());
       return { ...result, error: stop };
     }
-    if (read.rows !== read.expected) {
-      const error = `PostHog counts ${read.expected} rows of ${spec.part === 'persons' ? 'persons and distinct ids' : spec.part} but paging read ${read.rows}; read again by the next run`;
+    if (read.rows !== read.expected || read.rows !== read.recounted) {
+      const counts = read.recounted === read.expected ? `${read.expected}` : `${read.expected} before and ${read.recounted} after the pages`;
+      const error = `PostHog counts ${counts} rows of ${spec.part === 'persons' ? 'persons and distinct ids' : spec.part} but paging read ${read.rows}; read again by the next run`;
       markFailed(store, row.id, error, nowIso());
       return { ...result, error };
     }

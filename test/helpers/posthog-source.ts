@@ -45,6 +45,12 @@ export function writeMoveConfig(dir: string, source: RunningSandbox, destination
   return file;
 }
 
+/** `export-source --from posthog-api` of project `old` for whole days, with no rate limit and millisecond retries. */
+export function posthogExportArgs(dir: string, config: string, start: string, end: string): string[] {
+  const fast = ['--max-requests-per-hour', '0', '--retry-initial-ms', '1', '--retry-max-delay-ms', '5', '--quiet'];
+  return ['export-source', '--from', 'posthog-api', '--project', 'old', '--start', start, '--end', end, '--staging', join(dir, 'migration.db'), '--config', config, ...fast];
+}
+
 export function posthogInput(dir: string, config: string, start: string, end: string, nowMs: number, extra: Partial<StageApiInput> = {}): StageApiInput {
   return {
     api: 'posthog-api',

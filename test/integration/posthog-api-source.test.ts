@@ -56,6 +56,7 @@ function asStaged(properties: Record<string, unknown>): Record<string, unknown> 
 interface SourceOptions {
   maxRows?: number;
   maxScannedRows?: number;
+  maxEstimatedRows?: number;
   timezone?: string;
   throttle?: Array<{ limit: number; spanMs: number }>;
   gate?: (query: string) => void;
@@ -63,8 +64,8 @@ interface SourceOptions {
 
 async function source(options: SourceOptions = {}) {
   const clock = testClock(NOW);
-  const { maxRows, maxScannedRows, throttle, gate } = options;
-  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows, maxScannedRows, throttle, gate } } });
+  const { maxRows, maxScannedRows, maxEstimatedRows, throttle, gate } = options;
+  const sandbox = await sandboxes({ now: () => new Date(clock.now()), api: { query: { maxRows, maxScannedRows, maxEstimatedRows, throttle, gate } } });
   const dir = tempDir();
   const config = writeMoveConfig(dir, sandbox);
   if (options.timezone !== undefined) sandbox.store.db.prepare('UPDATE projects SET timezone = ? WHERE id = 1').run(options.timezone);
@@ -117,6 +118,14 @@ describe('export-source --from posthog-api', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('leaves the persons failed, not the run, when PostHog finds their query too slow (512); the events are staged', async () => {
+    const { sandbox, dir, config, clock } = await source({ maxEstimatedRows: 5 });
+    await sendToSandbox(sandbox, events(24, 60));
+    const result = await stageFromApi(posthogInput(dir, config, '2025-03-01', '2025-03-01', NOW), recordingReporter(), new AbortController().signal, clock);
+    expect(result.totals).toMatchObject({ staged: 24 });
+    expect(result.people?.find((p) => p.part === 'persons')).toMatchObject({ status: 'failed', error: expect.stringContaining('too slow (HTTP 512') });
   });
 
   it('never records a window done when an event arrives while it is paged: the next run reads it again', async () => {

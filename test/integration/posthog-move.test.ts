@@ -3,14 +3,15 @@
  * (merged ones too) and groups sent to A through posthog-node, staged from A with
  * `export-source --from posthog-api`, imported into B; every event, person and group of A is
  * in B as it was. Then kill -9 in the middle of a window: the same command again stages
- * nothing twice and nothing is missing.
+ * nothing twice and nothing is missing. And where B numbers its group types otherwise than A,
+ * an event keeps to its own groups (A's `$group_N` slots are not carried over).
  */
 import { join } from 'node:path';
 import { PostHog } from 'posthog-node';
 import { describe, expect, it } from 'vitest';
 import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
-import { writeMoveConfig } from '../helpers/posthog-source.js';
+import { posthogExportArgs, sendToSandbox, writeMoveConfig, type SourceEvent } from '../helpers/posthog-source.js';
 import { runCli, startCli } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, withoutGeoip } from '../helpers/sandbox.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
@@ -55,24 +56,7 @@ async function fillSource(sandbox: RunningSandbox, events: number): Promise<void
 }
 
 function exportArgs(dir: string, config: string): string[] {
-  return [
-    'export-source',
-    '--from',
-    'posthog-api',
-    '--project',
-    'old',
-    '--start',
-    '2025-03-01',
-    '--end',
-    '2025-03-04',
-    '--staging',
-    join(dir, 'migration.db'),
-    '--config',
-    config,
-    '--max-requests-per-hour',
-    '0',
-    ...FAST,
-  ];
+  return posthogExportArgs(dir, config, '2025-03-01', '2025-03-04');
 }
 
 function withoutRules(properties: Record<string, unknown>): Record<string, unknown> {
@@ -166,5 +150,33 @@ describe('a PostHog project moved to another with export-source --from posthog-a
     const events = readStagedEvents(join(dir, 'migration.db')).filter((e) => !e.source.includes('#'));
     expect(events).toHaveLength(64);
     expect(new Set(events.map((e) => e.uuid)).size).toBe(64);
+  });
+
+  it("where B numbers the group types otherwise, an event of company acme is not also of B's team acme", async () => {
+    const a = await sandboxes();
+    const b = await sandboxes();
+    const dir = tempDir();
+    const config = writeMoveConfig(dir, a, b);
+    const at = (minute: number) => new Date(Date.UTC(2025, 2, 1, 9, minute)).toISOString();
+    const event = (n: number, groups: Record<string, string>): SourceEvent => ({ uuid: uuidOf(7000 + n), event: 'purchase', distinct_id: 'ada', timestamp: at(n), properties: { $groups: groups } });
+    // A: team is type 0, company type 1. B: company 0, team 1.
+    await sendToSandbox(a, [event(1, { team: 'red' }), event(2, { company: 'acme' })]);
+    await sendToSandbox(b, [
+      { ...event(3, { company: 'initech' }), uuid: uuidOf(7100) },
+      { ...event(4, { team: 'blue' }), uuid: uuidOf(7101) },
+    ]);
+    const sent = JSON.parse(storedEvents(a, 1).find((e) => e.uuid === uuidOf(7002))!.properties) as Record<string, unknown>;
+    expect(sent).toMatchObject({ $group_1: 'acme' });
+
+    expect((await runCli(posthogExportArgs(dir, config, '2025-03-01', '2025-03-01'), { cwd: dir })).code).toBe(0);
+    const imported = await runCli(['import', '--project', 'test', '--staging', join(dir, 'migration.db'), '--config', config, ...FAST], { cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    const moved = (uuid: string) => JSON.parse(storedEvents(b, 1).find((e) => e.uuid === uuid)!.properties) as Record<string, unknown>;
+    const company = moved(uuidOf(7002));
+    expect(company.$group_0).toBe('acme');
+    expect(company).not.toHaveProperty('$group_1');
+    const team = moved(uuidOf(7001));
+    expect(team.$group_1).toBe('red');
+    expect(team).not.toHaveProperty('$group_0');
   });
 });

@@ -1,4 +1,4 @@
-/** `POST /api/projects/:id/query/` over HTTP: PostHog's response shape, the query:read scope, 400 bodies, the throttle. */
+/** `POST /api/projects/:id/query/` over HTTP: PostHog's response shape, the query:read scope, 400 bodies, the throttle, the result cache, queries too slow. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeRequest } from '../../src/sandbox/api/api-throttle.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/sandbox-server.js';
@@ -11,7 +11,8 @@ const call = apiCaller(
   () => sb.sandbox.url,
   (label) => sb.key(label),
 );
-const hogql = (query: string) => ({ query: { kind: 'HogQLQuery', query } });
+/** Calculated afresh: these tests are about answers, not the cache (tested on its own below). */
+const hogql = (query: string) => ({ query: { kind: 'HogQLQuery', query }, refresh: 'force_blocking' });
 
 beforeAll(async () => {
   sb = await startManagementSandbox({ now: () => new Date('2026-03-01T12:00:00.000Z') });
@@ -35,6 +36,7 @@ describe('the answer', () => {
       is_cached: false,
       last_refresh: '2026-03-01T12:00:00.000Z',
       next_allowed_client_refresh: '2026-03-01T12:01:00.000Z',
+      cache_target_age: '2026-03-01T18:00:00.000Z',
       timezone: 'UTC',
       query_status: null,
       query: 'SELECT event, count() AS n FROM events GROUP BY event ORDER BY event',
@@ -179,10 +181,10 @@ describe('reading a whole project, as PostHog answers it', () => {
     ]);
   });
 
-  it("answers a query reading more rows than the execution limit allows with ClickHouse's timeout, as a 400", async () => {
+  it("answers a query reading more rows than the execution limit allows with ClickHouse's timeout, as PostHog's 504", async () => {
     const reply = await callKnobbed('POST', '/api/projects/1/query/', 'owner-query-only', hogql('SELECT count() FROM events'));
-    expect(reply.status).toBe(400);
-    expect(reply.json()).toMatchObject({ type: 'validation_error', code: 'timeout', detail: expect.stringContaining('Timeout exceeded') });
+    expect(reply.status).toBe(504);
+    expect(reply.json()).toMatchObject({ type: 'server_error', code: 'error', detail: expect.stringContaining('Query has hit the max execution time'), attr: null });
   });
 
   it('reads persons, their distinct ids and groups', async () => {
@@ -201,5 +203,46 @@ describe('reading a whole project, as PostHog answers it', () => {
     expect(reply!.headers['retry-after']).toMatch(/^\d+$/);
     at = new Date(at.getTime() + 61_000);
     expect((await callKnobbed('POST', '/api/projects/1/query/', 'owner-all', hogql("SELECT event FROM events WHERE timestamp > toDateTime('2025-01-03') LIMIT 1"))).status).toBe(200);
+  });
+});
+
+describe('the result cache, as PostHog keeps it', () => {
+  let cached: RunningSandbox;
+  let at = new Date('2026-03-01T12:00:00.000Z');
+  const callCached = apiCaller(
+    () => cached.url,
+    (label) => sandboxPersonalKey(cached.store, label),
+  );
+  beforeAll(async () => {
+    cached = await startSandbox({ port: 0, now: () => at, api: { query: { maxEstimatedRows: 3 } } });
+    insertEvents(cached.store, 1, [
+      { event: 'a', timestamp: '2025-01-01T10:00:00.000Z' },
+      { event: 'b', timestamp: '2025-01-01T11:00:00.000Z' },
+    ]);
+  });
+  afterAll(async () => {
+    await callCached.close();
+    await cached.close();
+  });
+  const count = async (refresh?: unknown) => {
+    const body = { query: { kind: 'HogQLQuery', query: 'SELECT count() FROM events' }, ...(refresh === undefined ? {} : { refresh }) };
+    const reply = await callCached('POST', '/api/projects/1/query/', 'owner-query-only', body);
+    return { status: reply.status, ...reply.json<{ results?: unknown[][]; is_cached?: boolean; detail?: string; type?: string }>() };
+  };
+
+  it('answers an identical query from the cache for six hours unless refresh forces it; a query estimated too slow is a 512', async () => {
+    expect(await count()).toMatchObject({ results: [[2]], is_cached: false });
+    insertEvents(cached.store, 1, [{ event: 'c', timestamp: '2025-01-01T12:00:00.000Z' }]);
+    expect(await count()).toMatchObject({ results: [[2]], is_cached: true });
+    expect(await count('blocking')).toMatchObject({ results: [[2]], is_cached: true });
+    expect(await count('force_blocking')).toMatchObject({ results: [[3]], is_cached: false });
+    insertEvents(cached.store, 1, [{ event: 'd', timestamp: '2025-01-01T13:00:00.000Z' }]);
+    at = new Date(at.getTime() + 6 * 3_600_000);
+    expect(await count()).toMatchObject({ results: [[3]], is_cached: true });
+    at = new Date(at.getTime() + 1);
+    const slow = await count();
+    expect(slow).toMatchObject({ status: 512, type: 'server_error', detail: expect.stringContaining('Try reducing its scope by changing the time range') });
+    expect(await count('force_cache')).toMatchObject({ results: [[3]], is_cached: true });
+    expect((await count('sometimes')).status).toBe(400);
   });
 });

@@ -66,6 +66,26 @@ describe('verify counts delivered uuids', () => {
     expect(whole.stdout).toContain('1 day complete: 3 of 3 delivered events landed');
   });
 
+  it('an event that lands after a first verify is seen by the next one: no cached answer, nothing re-sent twice', { timeout: 240_000 }, async () => {
+    const { sandbox, dir, cli, stage } = await setup();
+    const rows = ['signed_up,u1,2025-09-01T10:00:00Z,free', 'signed_up,u2,2025-09-01T11:00:00Z,free', 'signed_up,u3,2025-09-01T12:00:00Z,free'];
+    expect((await stage(writeCsv(dir, 'users.csv', rows))).code).toBe(0);
+    expect((await cli(['import', '--project', 'test', ...FAST])).code).toBe(0);
+    // One event not landed yet when verify first asks.
+    const db = sandbox.store.db;
+    const late = db.prepare("SELECT * FROM events WHERE team_id = 1 AND distinct_id = 'u3'").get() as Record<string, unknown>;
+    db.prepare('DELETE FROM events WHERE id = ?').run(late.id);
+    const short = await cli(['verify', '--project', 'test']);
+    expect(short.code, short.stdout + short.stderr).toBe(9);
+    const columns = Object.keys(late);
+    db.prepare(`INSERT INTO events (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`).run(late);
+
+    const again = await cli(['verify', '--project', 'test', '--resend-missing', '--quiet']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).not.toContain('Re-queued');
+    expect(storedEvents(sandbox, 1)).toHaveLength(3);
+  });
+
   it('a file staged before $import_run existed and extended today: every delivered uuid PostHog holds is landed', { timeout: 240_000 }, async () => {
     const { dir, staging, cli, stage } = await setup();
     const early = Array.from({ length: 6 }, (_, i) => `viewed,u${i},2025-09-0${1 + (i % 3)}T10:00:0${i}Z,free`);

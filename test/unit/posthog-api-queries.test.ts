@@ -1,6 +1,6 @@
 /** The pure parts of --from posthog-api: times to UTC, the queries, the row cap, the lines written. Table-driven. */
 import { describe, expect, it } from 'vitest';
-import { isQueryTimeout } from '../../src/source-apis/posthog-query-api.js';
+import { classifyOutcome } from '../../src/http/classify-outcome.js';
 import { groupLine, pageQuery, personLines, PERSONS, DISTINCT_IDS } from '../../src/source-apis/posthog-people-queries.js';
 import { countEventsQuery, eventLine, eventPageQuery, rowCapOf } from '../../src/source-apis/posthog-queries.js';
 import { toUtcExact } from '../../src/source-apis/posthog-time.js';
@@ -52,12 +52,16 @@ describe('the event queries', () => {
   });
 
   it.each([
-    [400, 'Timeout exceeded: elapsed 10.5 seconds, maximum: 10.', true],
-    [400, 'Code: 159. DB::Exception', true],
-    [504, 'Gateway Timeout', true],
-    [400, 'Unknown table `foo`', false],
-    [500, 'internal error', false],
-  ])('HTTP %i %s: the execution limit %s', (status, message, timeout) => expect(isQueryTimeout(status, message)).toBe(timeout));
+    [512, 'query', 'too-slow'],
+    [504, 'query', 'too-slow'],
+    [500, 'query', 'retry'],
+    [400, 'query', 'rejected'],
+    [512, 'plain', 'retry'],
+    [504, 'plain', 'retry'],
+  ] as const)('HTTP %i from a %s endpoint: %s', (status, endpoint, type) => {
+    const body = Buffer.from(JSON.stringify({ type: 'server_error', code: 'error', detail: 'Estimated query execution time is too long.', attr: null }));
+    expect(classifyOutcome({ type: 'response', status, headers: {}, body }, 0, endpoint).type).toBe(type);
+  });
 });
 
 describe('persons and groups', () => {

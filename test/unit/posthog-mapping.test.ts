@@ -49,6 +49,11 @@ describe('PostHog export mapping: what is staged', () => {
     ],
     ['properties written as JSON text are read', { properties: '{"a":1,"b":{"c":"ü"}}', elements_chain: '', ip: null }, { a: 1, b: { c: 'ü' } }],
     ['a property wins over the top-level field', { properties: { $ip: '10.0.0.1' }, elements_chain: '' }, { $ip: '10.0.0.1' }],
+    [
+      "the source's group slots are left for the destination to derive from $groups",
+      { properties: '{"$groups":{"company":"acme"},"$group_1":"acme","$group_0":"red","$group_5":"kept"}', elements_chain: '', ip: null },
+      { $groups: { company: 'acme' }, $group_5: 'kept' },
+    ],
   ])('%s', (_name, overrides, expected) => {
     expect(stagedEvent(stage(overrides)).properties).toEqual(expected);
   });

@@ -76,7 +76,11 @@ export async function countEventsPerDay(client: ManagementClient, projectId: str
   const until = dayText(Date.parse(staged.at(-1)!.day) + DAY_MS);
   const query =
     `SELECT toDate(timestamp) AS day, count() AS events FROM events ` + `WHERE timestamp >= '${from} 00:00:00' AND timestamp < '${until} 00:00:00' GROUP BY day ORDER BY day LIMIT ${MAX_DAYS}`;
-  const read = await apiRead(client, { method: 'POST', path: `/api/projects/${encodeURIComponent(projectId)}/query/`, body: { query: { kind: 'HogQLQuery', query } } }, dayCountsSchema);
+  const read = await apiRead(
+    client,
+    { method: 'POST', path: `/api/projects/${encodeURIComponent(projectId)}/query/`, body: { query: { kind: 'HogQLQuery', query }, refresh: 'force_blocking' } },
+    dayCountsSchema,
+  );
   return read.type === 'ok' ? { type: 'ok', value: read.value.results.map(([day, count]) => ({ day: day.slice(0, 10), count })) } : read;
 }
 

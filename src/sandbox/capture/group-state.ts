@@ -59,6 +59,7 @@ export class GroupState {
   /**
    * Sets `$group_<index>` on the event for each group in `$groups` and answers the groups'
    * properties by index (`{}` for a group never identified), as PostHog stores them on events.
+   * A `$group_<index>` the event already carries is never cleared, only overwritten by `$groups`.
    */
   snapshot(teamId: number, props: Obj): Array<string | null> {
     const out: Array<string | null> = [null, null, null, null, null];

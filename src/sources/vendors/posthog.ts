@@ -21,6 +21,14 @@ export const POSTHOG_TOP_LEVEL: ReadonlyArray<readonly [string, string]> = [
   ['ip', '$ip'],
 ];
 
+/**
+ * The slots PostHog's ingestion writes from `$groups` by the project's group type indexes
+ * (`$group_0`..`$group_4`). They are the source project's numbering: sent as they are, the
+ * destination (whose indexes may differ) fills its own from `$groups` and keeps the stale
+ * others, so an event would also belong to a group of another type. The destination derives them.
+ */
+const GROUP_SLOTS = ['$group_0', '$group_1', '$group_2', '$group_3', '$group_4'];
+
 /** `properties` as an object: batch exports to Parquet (and warehouses' JSON columns) write it as JSON text. */
 export function propertiesOf(value: unknown): { value: Properties } | { problem: RowProblem } {
   if (value === undefined || value === null) return { value: {} };
@@ -40,12 +48,13 @@ export function propertiesOf(value: unknown): { value: Properties } | { problem:
  * One exported event as a candidate: the uuid is kept; a time without a zone is UTC (PostHog
  * stores UTC). Top-level fields not in POSTHOG_TOP_LEVEL (person_id, person_properties, team_id,
  * created_at, _inserted_at, ...) are what PostHog computes on arrival, or export metadata, and
- * are left out.
+ * are left out, as are the group slots (GROUP_SLOTS).
  */
 export function mapPostHog(record: Properties): CandidateEvent | RowProblem {
   const read = propertiesOf(record.properties);
   if ('problem' in read) return read.problem;
   const properties = read.value;
+  for (const slot of GROUP_SLOTS) delete properties[slot];
   for (const [from, to] of POSTHOG_TOP_LEVEL) setIfAbsent(properties, to, record[from]);
   const topLevel = !isMissing(record.distinct_id);
   return {
