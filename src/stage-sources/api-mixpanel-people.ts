@@ -11,11 +11,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import { InterruptedError } from '../errors.js';
 import { EventKind, type EventKindValue } from '../events/staged-event.js';
 import { askEngagePage, engageForm, engageRequest, ENGAGE_QUERIES_PER_HOUR, isEndedSession, type EngagePage, type EngagePlace } from '../source-apis/mixpanel-engage-api.js';
-import { GROUP_ROLES, PERSON_ROLES } from '../source-apis/posthog-people-queries.js';
 import type { QueryCallOptions } from '../source-apis/query-range.js';
 import { RequestWindow } from '../source-apis/request-window.js';
 import { findFormat } from '../sources/formats.js';
-import { profileGroupLine, profileUserLine } from '../sources/vendors/mixpanel-profiles.js';
 import { addPendingRanges, markDone, markEmpty, markFetching, markPending, noteRequest, rangeName, rangesOf, requestTimes, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';
 import { count, duration } from '../util/format.js';
 import { redact } from '../util/redact.js';
@@ -54,11 +52,10 @@ interface PageMark {
 interface Listing {
   part: string;
   source: string;
-  format: 'users-jsonl' | 'groups-jsonl';
+  format: 'users-mixpanel-profiles' | 'groups-mixpanel-profiles';
   kind: EventKindValue;
   readerOptions: Record<string, unknown>;
   dataGroupId?: string;
-  line(record: unknown, readIso: string): string;
 }
 
 const bounds = (listing: number, page: number) => {
@@ -109,11 +106,15 @@ function waitLine(part: string, waitMs: number, perHour: number, page: number, p
 /** Stages one page; its counts, or why it cannot be recorded. */
 async function stagePage(ctx: Context, l: Listing, name: string, page: EngagePage, readIso: string): Promise<{ rowsRead: number; staged: number; alreadyStaged: number; rejected: number }> {
   const spool = spoolFile(ctx.spoolDir, name);
-  await writeFile(spool, page.results.map((r) => l.line(r, readIso)).join(''));
+  // The profiles as Mixpanel gave them, one a line: read as a profile file is (sources/vendors/mixpanel-profiles.ts).
+  await writeFile(spool, page.results.map((r) => `${JSON.stringify(r)}\n`).join(''));
   try {
     const ingestion = ctx.staging.rules.ingestion;
     const rules = { ...ctx.staging.rules, kind: l.kind, identityPairs: undefined, ...(ingestion === undefined ? {} : { ingestion: { ...ingestion, importSource: 'mixpanel-profiles' } }) };
-    const staging = { ...ctx.staging, format: l.format, source: findFormat(l.format)!, archive: false, readerOptions: l.readerOptions, rules };
+    // Profiles without $last_seen are updates at the listing's time: the same in every listing, so a profile listed again is recognised.
+    const defaultTimestampMs = Date.parse(readIso);
+    const readerOptions = { ...l.readerOptions, defaultTimestampMs };
+    const staging = { ...ctx.staging, format: l.format, source: findFormat(l.format)!, archive: false, readerOptions, rules, defaultTimestampMs };
     const staged = await stageRange(staging, spool, name, () => undefined);
     const sum = { rowsRead: 0, staged: 0, alreadyStaged: 0, rejected: 0 };
     for (const f of staged.files) for (const key of Object.keys(sum) as Array<keyof typeof sum>) sum[key] += f[key];
@@ -206,16 +207,15 @@ function queryWindow(ctx: Context, sources: readonly string[], perHour: number):
 export async function stageMixpanelPeople(ctx: Context, target: MixpanelPeopleTarget): Promise<PeoplePart[]> {
   const base = ctx.target.source;
   const listings: Listing[] = [
-    { part: 'persons', source: `${base}#persons`, format: 'users-jsonl', kind: EventKind.person, readerOptions: { columns: { ...PERSON_ROLES } }, line: profileUserLine },
+    { part: 'persons', source: `${base}#persons`, format: 'users-mixpanel-profiles', kind: EventKind.person, readerOptions: {} },
     ...Object.entries(target.groups).map(
       ([key, id]): Listing => ({
         part: `groups:${key}`,
         source: `${base}#groups:${key}`,
-        format: 'groups-jsonl',
+        format: 'groups-mixpanel-profiles',
         kind: EventKind.group,
-        readerOptions: { columns: { ...GROUP_ROLES }, keyColumn: GROUP_ROLES.group_key, groupType: key },
+        readerOptions: { groupType: key },
         dataGroupId: id,
-        line: profileGroupLine,
       }),
     ),
   ];

@@ -5,8 +5,13 @@
  * distinct id, a group profile one `$groupidentify` of its key. Mixpanel's reserved profile
  * names become PostHog's where PostHog has one; every other property is kept as it is. Pure.
  */
+import type { CandidateEvent } from '../../events/build-event.js';
+import type { RowProblem } from '../../events/reject-reasons.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import { GROUP_ROLES, PERSON_ROLES } from '../../source-apis/posthog-people-queries.js';
+import { groupMapper } from '../people/group-record.js';
+import type { RecordMapper } from '../people/record-readers.js';
+import { userMapper } from '../people/user-record.js';
 
 /** Mixpanel's reserved profile properties and the names they are staged under (docs/sources.md). */
 export const MIXPANEL_PROFILE_RENAMES: Readonly<Record<string, string>> = {
@@ -60,18 +65,49 @@ export function readProfile(record: unknown): Profile {
   return { distinctId: record.$distinct_id, properties };
 }
 
-/** A user profile as a users-file line: an update of its distinct id at `$last_seen`, else at `readIso`. */
-export function profileUserLine(record: unknown, readIso: string): string {
+/** A user profile as a users-file record: an update of its distinct id at `$last_seen` (else at the reader's default time). */
+export function profileUserRecord(record: unknown): Record<string, unknown> {
   const { distinctId, properties } = readProfile(record);
-  const line = { [PERSON_ROLES.distinct_id]: distinctId ?? null, [PERSON_ROLES.timestamp]: lastSeenIso(properties.$last_seen) ?? readIso, $set: profileProperties(properties) };
-  return `${JSON.stringify(line)}\n`;
+  const timestamp = lastSeenIso(properties.$last_seen);
+  return { [PERSON_ROLES.distinct_id]: distinctId ?? null, ...(timestamp === undefined ? {} : { [PERSON_ROLES.timestamp]: timestamp }), $set: profileProperties(properties) };
 }
 
-/** A group profile as a groups-file line: its key is the profile's `$distinct_id`, its properties the group's. */
-export function profileGroupLine(record: unknown, readIso: string): string {
+/** A group profile as a groups-file record: its key is the profile's `$distinct_id`, its properties the group's. */
+export function profileGroupRecord(record: unknown): Record<string, unknown> {
   const { distinctId, properties } = readProfile(record);
-  const line = profileProperties(properties);
-  setOwnProperty(line, GROUP_ROLES.group_key, distinctId ?? null);
-  setOwnProperty(line, GROUP_ROLES.timestamp, lastSeenIso(properties.$last_seen) ?? readIso);
-  return `${JSON.stringify(line)}\n`;
+  const out = profileProperties(properties);
+  setOwnProperty(out, GROUP_ROLES.group_key, distinctId ?? null);
+  const timestamp = lastSeenIso(properties.$last_seen);
+  if (timestamp !== undefined) setOwnProperty(out, GROUP_ROLES.timestamp, timestamp);
+  return out;
 }
+
+/** The profile's own names in a problem: its distinct id and `$last_seen`, not the roles they were read under. */
+const PROFILE_FIELDS: Readonly<Record<string, string>> = {
+  [PERSON_ROLES.distinct_id]: '$distinct_id',
+  [GROUP_ROLES.group_key]: '$distinct_id',
+  [PERSON_ROLES.timestamp]: '$properties.$last_seen',
+};
+
+function profileField(name: string | undefined): string | undefined {
+  return name === undefined ? undefined : (PROFILE_FIELDS[name] ?? name);
+}
+
+/** A candidate or problem naming the profile's fields rather than the roles they were read under. */
+function asProfile(result: CandidateEvent | RowProblem): CandidateEvent | RowProblem {
+  if ('reason' in result) return { ...result, field: profileField(result.field)! };
+  const f = result.fieldNames;
+  return f === undefined ? result : { ...result, fieldNames: { ...f, distinctId: profileField(f.distinctId), timestamp: profileField(f.timestamp) } };
+}
+
+/** Mixpanel's profiles (JSON lines, or a JSON array) read as a users file: the Engage API's pages, `identify-users --from mixpanel-profiles`. */
+export const mixpanelUserProfiles: RecordMapper = {
+  roles: userMapper.roles,
+  map: (record, options) => asProfile(userMapper.map(profileUserRecord(record), { ...options, columns: { ...PERSON_ROLES } })),
+};
+
+/** Group profiles read as a groups file: the Engage API's pages, `identify-groups --from mixpanel-profiles --group-type <group key>`. */
+export const mixpanelGroupProfiles: RecordMapper = {
+  roles: groupMapper.roles,
+  map: (record, options) => asProfile(groupMapper.map(profileGroupRecord(record), { ...options, columns: { ...GROUP_ROLES }, keyColumn: GROUP_ROLES.group_key })),
+};
