@@ -25,9 +25,14 @@ export interface SourceApiTarget {
 
 export interface MixpanelTarget extends SourceApiTarget {
   projectId: string;
+  /** The Query API's base URL (profiles, --people): the region's mixpanel.com, or apiHost. */
+  queryBaseUrl: string;
+  /** Group keys whose profiles --people reads, with Mixpanel's data_group_id of each. */
+  groupProfiles: Record<string, string>;
 }
 
 export const MIXPANEL_HOSTS = { us: 'https://data.mixpanel.com', eu: 'https://data-eu.mixpanel.com', in: 'https://data-in.mixpanel.com' } as const;
+export const MIXPANEL_QUERY_HOSTS = { us: 'https://mixpanel.com', eu: 'https://eu.mixpanel.com', in: 'https://in.mixpanel.com' } as const;
 export const AMPLITUDE_HOSTS = { us: 'https://amplitude.com', eu: 'https://analytics.eu.amplitude.com' } as const;
 
 function readSecret(path: string, inline: string | undefined, envVar: string | undefined, env: Env): string {
@@ -61,6 +66,8 @@ export function resolveMixpanel(config: MigrateConfig, file: string, env: Env = 
     source: `mixpanel-api:${mixpanel.projectId}`,
     projectId: mixpanel.projectId,
     baseUrl: mixpanel.apiHost ?? MIXPANEL_HOSTS[mixpanel.region ?? 'us'],
+    queryBaseUrl: mixpanel.apiHost ?? MIXPANEL_QUERY_HOSTS[mixpanel.region ?? 'us'],
+    groupProfiles: { ...mixpanel.groupProfiles },
     // A service account is username and secret; a project's API secret alone is the user, with no password.
     authorization: mixpanel.username !== undefined ? basic(mixpanel.username, secret) : basic(secret, ''),
     credentialSettings: `${mixpanel.username !== undefined ? 'sources.mixpanel.username and ' : ''}${secretName} in ${file}, for project ${mixpanel.projectId}`,

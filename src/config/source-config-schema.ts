@@ -23,6 +23,8 @@ export const mixpanelSourceSchema = z
     region: caselessEnum(['us', 'eu', 'in']).optional(),
     /** Base URL instead of the region's (a proxy, or a local stand-in in tests). */
     apiHost: url.optional(),
+    /** --people: the group keys whose group profiles are read, each with its data_group_id (Project Settings, Group Keys). */
+    groupProfiles: z.record(z.string().min(1), z.union([z.string().regex(/^\d+$/, 'must be a number'), z.number().int().nonnegative()]).transform(String)).optional(),
   })
   .strict()
   .superRefine((source, ctx) => oneOf(ctx, source.secret, source.secretEnv, 'secret'));

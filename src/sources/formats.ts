@@ -11,6 +11,7 @@ import type { SourceFormat } from './source-item.js';
 import { AMPLITUDE_EVENT_RENAMES, amplitudeItems, readAmplitude } from './vendors/amplitude.js';
 import { GA4_EVENT_RENAMES, ga4JsonItems, readGa4 } from './vendors/ga4.js';
 import { MIXPANEL_EVENT_RENAMES, mixpanelItems, readMixpanel } from './vendors/mixpanel.js';
+import { mixpanelGroupProfiles, mixpanelUserProfiles } from './vendors/mixpanel-profiles.js';
 import { posthogItems, readPostHog } from './vendors/posthog.js';
 import { HEAP_EVENT_RENAMES, heapItems, readHeap } from './vendors/heap.js';
 import { readSegment, segmentItems } from './vendors/segment.js';
@@ -50,6 +51,8 @@ export const RECORD_FORMATS: Readonly<Record<string, SourceFormat>> = {
   'users-jsonl': { reader: jsonlRecordReader(userMapper), jsonItems: jsonlRecordItems(userMapper), layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
   'groups-csv': { reader: csvRecordReader(groupMapper), layout: 'csv', extensions: ['.csv'], timezone: 'rows' },
   'groups-jsonl': { reader: jsonlRecordReader(groupMapper), jsonItems: jsonlRecordItems(groupMapper), layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
+  'users-mixpanel-profiles': { reader: jsonlRecordReader(mixpanelUserProfiles), jsonItems: jsonlRecordItems(mixpanelUserProfiles), layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
+  'groups-mixpanel-profiles': { reader: jsonlRecordReader(mixpanelGroupProfiles), jsonItems: jsonlRecordItems(mixpanelGroupProfiles), layout: 'lines', extensions: JSON_LINES, timezone: 'rows' },
 };
 
 /** Any format by its registered name (worker threads find theirs here). */

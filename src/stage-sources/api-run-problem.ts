@@ -18,6 +18,11 @@ export function apiRunProblem(result: StageApiResult): MigrateError | undefined 
   }
   const failedPart = result.people?.find((part) => part.status === 'failed');
   if (failedPart !== undefined) {
+    if (vendor === 'Mixpanel') {
+      return new RemoteError(`Mixpanel profiles (${failedPart.part}): ${failedPart.error ?? 'failed'}; the pages staged before are kept`, [
+        'Run the same command again: the listing goes on after the last page staged, and windows done are not fetched again.',
+      ]);
+    }
     return new RemoteError(`PostHog ${failedPart.part}: ${failedPart.error ?? 'failed'}; nothing of them was staged`, [
       'Run the same command again: the persons and groups are read again, and windows done are not.',
     ]);

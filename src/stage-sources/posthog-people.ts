@@ -48,16 +48,16 @@ function callOptions(ctx: Context): QueryCallOptions {
   };
 }
 
-/** A refusal that stops the run, as for the events' windows. */
-function stopOn(result: DownloadResult, what: string, credentials: string): Error | string {
+/** A refusal that stops the run, as for the events' windows (also Mixpanel's profiles: api-mixpanel-people.ts). */
+export function stopOn(result: DownloadResult, what: string, credentials: string, vendor = 'PostHog'): Error | string {
   if (result.type === 'abandoned') return new InterruptedError('interrupted');
-  if (result.type === 'gave-up') return `PostHog kept failing for the ${what} (${result.reason})`;
+  if (result.type === 'gave-up') return `${vendor} kept failing for the ${what} (${result.reason})`;
   const verdict = result.verdict;
   // The table is read whole: a query too slow leaves the part failed (the events still staged), to read again next run.
-  if (verdict.type === 'too-slow') return `PostHog found the query for the ${what} too slow (HTTP ${verdict.status}: ${verdict.message.slice(0, 160)})`;
-  if (verdict.type === 'fatal' && verdict.kind === 'auth') return new AuthError(`PostHog refused the credentials (HTTP ${verdict.status ?? '?'}: ${verdict.message}); check ${credentials}`);
+  if (verdict.type === 'too-slow') return `${vendor} found the query for the ${what} too slow (HTTP ${verdict.status}: ${verdict.message.slice(0, 160)})`;
+  if (verdict.type === 'fatal' && verdict.kind === 'auth') return new AuthError(`${vendor} refused the credentials (HTTP ${verdict.status ?? '?'}: ${verdict.message}); check ${credentials}`);
   const message = verdict.type === 'rejected' ? verdict.message : 'reason' in verdict ? verdict.reason : 'message' in verdict ? verdict.message : 'no answer';
-  return new RemoteError(`PostHog refused the query for the ${what}: ${message}`);
+  return new RemoteError(`${vendor} refused the query for the ${what}: ${message}`);
 }
 
 interface PartSpec {

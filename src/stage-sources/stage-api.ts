@@ -30,6 +30,7 @@ import type { RangeRunContext } from './api-range-run.js';
 import { fetchRanges, summarise, unexpectedFailure, type StageApiResult } from './api-ranges-loop.js';
 import { prepareSpoolDir, removeSpoolDir } from './spool.js';
 import { stagePostHogPeople } from './posthog-people.js';
+import { stageMixpanelPeople, type MixpanelPeopleTarget } from './api-mixpanel-people.js';
 import type { StageSourcesInput } from './stage-sources.js';
 
 export type { StageApiResult } from './api-ranges-loop.js';
@@ -53,12 +54,14 @@ export interface StageApiInput extends Pick<StageSourcesInput, 'staging' | 'read
   hoursPerRequest?: number;
   /** posthog-api: the config's project to read. */
   project?: string;
+  /** mixpanel-api: also the project's user profiles and the configured group keys' group profiles (Engage API). */
+  people?: boolean;
   /** Longest silence of an answer, in ms. */
   idleTimeoutMs: number;
   retryPolicy: RetryPolicy;
 }
 
-function resolveTarget(api: ApiSource, input: StageApiInput): SourceApiTarget & { projectId?: string } {
+function resolveTarget(api: ApiSource, input: StageApiInput): SourceApiTarget & { projectId?: string; queryBaseUrl?: string; groupProfiles?: Record<string, string> } {
   const config = loadConfig(input.config);
   const file = configPath(input.config);
   if (api.name === 'posthog-api') {
@@ -68,7 +71,12 @@ function resolveTarget(api: ApiSource, input: StageApiInput): SourceApiTarget & 
   return api.name === 'mixpanel-api' ? resolveMixpanel(config, file, input.env) : resolveAmplitude(config, file, input.env);
 }
 
+function mixpanelPeople(target: ReturnType<typeof resolveTarget>, maxPerHour: number | undefined): MixpanelPeopleTarget {
+  return { queryBaseUrl: target.queryBaseUrl ?? target.baseUrl, projectId: target.projectId ?? '', groups: target.groupProfiles ?? {}, maxPerHour };
+}
+
 function checkOptions(api: ApiSource, input: StageApiInput): number {
+  if (input.people === true && api.name !== 'mixpanel-api') throw new UsageError(`--people applies to --from mixpanel-api only (--from posthog-api reads persons and groups always)`);
   const concurrency = input.concurrency ?? api.concurrency.default;
   if (concurrency < 1 || concurrency > api.concurrency.max) {
     throw new UsageError(
@@ -186,7 +194,12 @@ export async function stageFromApi(input: StageApiInput, reporter: Reporter, sig
     if (signal.aborted) throw interrupted(loop.fetched);
     if (failure?.aborted) throw unexpectedFailure(failure.reason);
     // Another PostHog: its persons and groups too, read whole by every run (staging keeps what changed).
-    const people = api.name === 'posthog-api' ? await stagePostHogPeople({ ...ctx, signal }) : undefined;
+    const people =
+      api.name === 'posthog-api'
+        ? await stagePostHogPeople({ ...ctx, signal })
+        : input.people === true
+          ? await stageMixpanelPeople({ ...ctx, signal }, mixpanelPeople(target, input.maxRequestsPerHour))
+          : undefined;
     if (signal.aborted) throw interrupted(loop.fetched);
     const noData = neverGaveData(store, target.source) && reopenEmpty(store, target.source, 'no data yet from this source') > 0;
     // Identity links, group updates and sessions are worked out over the whole staging file, as after file staging.

@@ -30,6 +30,8 @@ export interface RangeStaging {
   rules: StageFileOptions['rules'];
   recordedOptions: Record<string, unknown>;
   workers?: number;
+  /** Timestamp for rows without one (person updates without a time), as file staging takes it. */
+  defaultTimestampMs?: number;
   /** Rows of earlier reads under the same name that are gone are withdrawn, delivered or not (a read that stands for a state, not for a download). */
   replaceChanged?: boolean;
   signal: AbortSignal;
@@ -86,6 +88,7 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
             recordedOptions: recorded,
             workers: staging.workers,
             replaceChanged: staging.replaceChanged,
+            defaultTimestampMs: staging.defaultTimestampMs,
             signal: staging.signal,
             onProgress,
           },

@@ -59,6 +59,8 @@ export interface StandinHandler {
   answer(query: Record<string, string>, acceptEncoding: string): RealAnswer;
   /** The error answer for bad credentials. */
   unauthorized(): RealAnswer;
+  /** A second endpoint taking a form body (Mixpanel's Engage API); its faults are queued under its key too. */
+  form?: { path: string; key(form: Record<string, string>): string; answer(form: Record<string, string>): RealAnswer };
 }
 
 function send(res: ServerResponse, answer: RealAnswer): void {
@@ -73,8 +75,23 @@ export async function startStandin(expectedAuth: string, handler: StandinHandler
   const stallWaiters: Array<() => void> = [];
   let stallsSent = 0;
   const takeFault = (key: string): Fault | undefined => faults.get(key)?.shift() ?? faults.get('*')?.shift();
+  /** A form request: logged with its form as its query; injected answers apply, the other faults do not. */
+  const onForm = (req: IncomingMessage, res: ServerResponse, form: NonNullable<StandinHandler['form']>, path: string) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const query = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      const authorized = req.headers.authorization === expectedAuth;
+      requests.push({ path, query, authorized, acceptEncoding: String(req.headers['accept-encoding'] ?? '') });
+      if (!authorized) return send(res, handler.unauthorized());
+      const fault = takeFault(form.key(query));
+      if (fault?.type === 'answer') return send(res, { status: fault.status, headers: fault.headers ?? {}, body: Buffer.from(fault.body ?? '') });
+      send(res, form.answer(query));
+    });
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (handler.form !== undefined && req.method === 'POST' && url.pathname === handler.form.path) return onForm(req, res, handler.form, url.pathname);
     const query = Object.fromEntries(url.searchParams);
     const authorized = req.headers.authorization === expectedAuth;
     const acceptEncoding = String(req.headers['accept-encoding'] ?? '');

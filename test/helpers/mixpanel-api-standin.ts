@@ -8,6 +8,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { basicAuth, jsonAnswer, startStandin, type StandinServer } from './export-api-standin.js';
+import { engageStandin, type EngageOptions, type EngageStandin } from './mixpanel-engage-standin.js';
 
 /** A Mixpanel event as stored: `time` in milliseconds; the answer gives seconds unless `time_in_ms=true`. */
 export interface MixpanelRecord {
@@ -21,11 +22,15 @@ export interface MixpanelStandinOptions {
   secret: string;
   /** Events by day (`YYYY-MM-DD`), or raw lines (a string) to serve as they are. */
   days: Record<string, Array<MixpanelRecord | string>>;
+  /** Profiles served by the Engage API (`POST /api/query/engage`); see mixpanel-engage-standin.ts. */
+  engage?: Omit<EngageOptions, 'projectId'>;
 }
 
 export interface MixpanelStandin extends StandinServer {
   /** Days asked for, in request order. */
   days(): string[];
+  /** The Engage API's controls, when it serves profiles. */
+  engage?: EngageStandin;
 }
 
 function reversedKeys(value: Record<string, unknown>): Record<string, unknown> {
@@ -48,7 +53,9 @@ function daysBetween(from: string, to: string): string[] {
 
 export async function startMixpanelStandin(options: MixpanelStandinOptions): Promise<MixpanelStandin> {
   const downloads = new Map<string, number>();
+  const engage = options.engage === undefined ? undefined : engageStandin({ ...options.engage, projectId: options.projectId });
   const server = await startStandin(basicAuth(options.username, options.secret), {
+    ...(engage === undefined ? {} : { form: engage.form }),
     path: '/api/2.0/export',
     key: (query) => query.from_date ?? '',
     unauthorized: () => jsonAnswer(401, { request: '/api/2.0/export', error: 'Invalid service account credentials' }),
@@ -68,5 +75,5 @@ export async function startMixpanelStandin(options: MixpanelStandinOptions): Pro
       return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }, body: gzip ? gzipSync(text) : text };
     },
   });
-  return { ...server, days: () => server.requests.filter((r) => r.path === '/api/2.0/export').map((r) => r.query.from_date ?? '') };
+  return { ...server, engage, days: () => server.requests.filter((r) => r.path === '/api/2.0/export').map((r) => r.query.from_date ?? '') };
 }

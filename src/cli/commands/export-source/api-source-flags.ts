@@ -12,6 +12,7 @@ export interface ApiSourceOptions {
   end?: string;
   config?: string;
   project?: string;
+  people?: boolean;
   maxRequestsPerHour?: number;
   apiConcurrency?: number;
   hoursPerRequest?: number;
@@ -25,6 +26,7 @@ const API_FLAGS: ReadonlyArray<{ key: keyof ApiSourceOptions; flag: string }> = 
   { key: 'start', flag: '--start' },
   { key: 'end', flag: '--end' },
   { key: 'project', flag: '--project' },
+  { key: 'people', flag: '--people' },
   { key: 'maxRequestsPerHour', flag: '--max-requests-per-hour' },
   { key: 'apiConcurrency', flag: '--api-concurrency' },
   { key: 'hoursPerRequest', flag: '--hours-per-request' },
@@ -36,6 +38,7 @@ export function apiSourceFlags(command: Command): Command {
   command
     .option('--start <day|hour>', 'source APIs: first day (mixpanel-api, YYYY-MM-DD) or hour (amplitude-api, posthog-api: YYYY-MM-DDTHH, or a day) to fetch')
     .option('--project <name>', 'posthog-api: the project of the config to read (its apiHost, projectId and a personal API key with query:read)')
+    .option('--people', "mixpanel-api: also the project's user profiles and the group profiles of sources.mixpanel.groupProfiles (Engage API), after the events")
     .option('--end <day|hour>', 'source APIs: last day or hour to fetch, inclusive (capped at what ended a day ago)')
     .option(
       '--max-requests-per-hour <n>',

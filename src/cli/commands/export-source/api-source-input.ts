@@ -24,6 +24,7 @@ export async function toStageApiInput(files: string[], options: ExportSourceOpti
   return {
     api,
     project: options.project,
+    people: options.people,
     ingestion: shape.ingestion,
     staging: options.staging,
     config: options.config,

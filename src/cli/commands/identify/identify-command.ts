@@ -17,7 +17,9 @@ import { toIdentifyGroupsInput, toIdentifyUsersInput, type IdentifyOptions } fro
 function common(command: Command, what: 'users' | 'groups', columnHelp: string): Command {
   command
     .argument('<files...>', `${what} files (.gz read transparently); - reads standard input`)
-    .addOption(new Option('--from <format>', 'file format').choices(['csv', 'jsonl']).makeOptionMandatory())
+    .addOption(
+      new Option('--from <format>', "file format; mixpanel-profiles: Mixpanel's profile JSON ($distinct_id, $properties)").choices(['csv', 'jsonl', 'mixpanel-profiles']).makeOptionMandatory(),
+    )
     .option('--timezone <zone>', 'IANA zone for timestamps written without one (otherwise rejected)')
     .option('--no-infer-types', 'CSV: keep every cell as text')
     .option('--workers <n>', "worker threads for the run's files, 0 = in-process", integerOption('--workers'));
