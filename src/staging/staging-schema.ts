@@ -478,6 +478,13 @@ export const MIGRATIONS: readonly Migration[] = [
    * writer never hits.
    */
   uuidKeysMigration,
+  /*
+   * v19: the microseconds past each event's millisecond (0-999), for sources that give them
+   * (PostHog keeps microseconds). timestamp_ms stays the time rows are ordered and counted by;
+   * rows staged before this version have none (0), as they were staged.
+   */ `
+  ALTER TABLE events ADD COLUMN sub_ms_us INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 function uuidKeysMigration(db: Database): void {
