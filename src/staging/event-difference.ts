@@ -19,8 +19,11 @@ export interface StagedFields {
 export function difference(existing: StagedFields, event: StagedEvent): string | undefined {
   if (existing.event !== event.event) return `event name ("${existing.event}" then "${event.event}")`;
   if (existing.distinct_id !== event.distinctId) return 'distinct_id';
-  // A row staged with no microseconds may be the same row staged by a migrate that cut times to the millisecond: kept as it was staged.
-  const subMsDiffers = existing.sub_ms_us !== 0 && existing.sub_ms_us !== (event.subMsUs ?? 0);
+  // A time without microseconds is the same time cut to the millisecond: by a migrate that cut
+  // every time (a row staged before they were kept), or by a source that holds none (an export in
+  // milliseconds of events another file has in microseconds). Whichever came first is kept.
+  const subMs = event.subMsUs ?? 0;
+  const subMsDiffers = existing.sub_ms_us !== 0 && subMs !== 0 && existing.sub_ms_us !== subMs;
   if (existing.timestamp_ms !== event.timestampMs || subMsDiffers) {
     return `timestamp (${formatTimestamp(existing.timestamp_ms, existing.sub_ms_us)} then ${formatTimestamp(event.timestampMs, event.subMsUs)})`;
   }

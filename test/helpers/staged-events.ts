@@ -40,3 +40,13 @@ export function readStagedEvents(staging: string): StagedRow[] {
     store.close();
   }
 }
+
+/**
+ * A source's time text (`2025-09-01 02:00:48.149947`, with or without a zone written as UTC) as
+ * staged: UTC to the microsecond, three fraction digits when the microseconds are 0.
+ */
+export function stagedTimeOf(text: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?/.exec(text)!;
+  const digits = (match[3] ?? '').padEnd(6, '0').slice(0, 6);
+  return `${match[1]}T${match[2]}.${digits.endsWith('000') ? digits.slice(0, 3) : digits}Z`;
+}

@@ -13,6 +13,7 @@ import { type SourceEvent, sendToSandbox } from '../helpers/posthog-source.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxTokens, storedEvents, useSandbox } from '../helpers/sandbox.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
+import { openDatabase } from '../../src/sqlite/database.js';
 import { FAST } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -105,5 +106,37 @@ describe('times to the microsecond', () => {
       '2025-03-01T10:00:00.654321Z',
       '2025-03-01T10:00:00.000001Z',
     ]);
+  });
+
+  it('a row staged without its microseconds (by an earlier migrate, or from a file in milliseconds) is the same row; other microseconds are a conflict', async () => {
+    const dir = tempDir();
+    const staging = join(dir, 'migration.db');
+    const rows = (fraction: string) => [1, 2].map((n) => JSON.stringify({ event: 'a', distinct_id: 'u', timestamp: `2025-03-01T10:00:0${n}.123${fraction}Z`, uuid: uuidOf(n) })).join('\n');
+    const stage = async (file: string, text: string) => {
+      writeFileSync(join(dir, file), text);
+      const result = await runCli(['export-source', join(dir, file), '--from', 'jsonl', '--staging', staging, '--json'], { cwd: dir });
+      return { code: result.code, totals: result.code === 0 || result.code === 3 ? (JSON.parse(result.stdout) as { totals: Record<string, unknown> }).totals : result.stderr };
+    };
+    expect((await stage('us.jsonl', rows('456'))).totals).toMatchObject({ staged: 2 });
+    // As an earlier migrate staged them: cut to the millisecond.
+    const db = openDatabase(staging);
+    db.prepare('UPDATE events SET sub_ms_us = 0').run();
+    db.close();
+    expect((await stage('us.jsonl', rows('456'))).totals).toMatchObject({ staged: 0, alreadyStaged: 2, rejected: 0 });
+    expect((await stage('ms.jsonl', rows(''))).totals).toMatchObject({ staged: 0, alreadyStaged: 2, rejected: 0 });
+    expect(readStagedEvents(staging).map((e) => e.timestamp)).toEqual(['2025-03-01T10:00:01.123Z', '2025-03-01T10:00:02.123Z']);
+
+    const other = tempDir();
+    const fresh = join(other, 'migration.db');
+    for (const [file, fraction] of [
+      ['us.jsonl', '456'],
+      ['other.jsonl', '457'],
+    ]) {
+      writeFileSync(join(other, file!), rows(fraction!));
+      await runCli(['export-source', join(other, file!), '--from', 'jsonl', '--staging', fresh], { cwd: other });
+    }
+    const rejects = await runCli(['rejects', '--json', '--staging', fresh], { cwd: other });
+    expect((JSON.parse(rejects.stdout) as Array<{ reason: string; message: string }>).map((r) => r.reason)).toEqual(['conflicts_with_staged', 'conflicts_with_staged']);
+    expect(rejects.stdout).toContain('2025-03-01T10:00:01.123456Z then 2025-03-01T10:00:01.123457Z');
   });
 });
