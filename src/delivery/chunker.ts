@@ -39,8 +39,8 @@ const COMMA = 0x2c;
 /** A UTF-16 code unit takes at most 3 bytes of UTF-8. */
 const MAX_UTF8_BYTES_PER_UNIT = 3;
 const INITIAL_BUFFER_BYTES = 1024 * 1024;
-/** An ISO timestamp with a six-digit signed year. */
-const TIMESTAMP_MAX_BYTES = 27;
+/** An ISO timestamp with a six-digit signed year and microseconds. */
+const TIMESTAMP_MAX_BYTES = 30;
 
 export function utcDay(timestampMs: number): number {
   return Math.floor(timestampMs / DAY_MS);
@@ -151,7 +151,7 @@ export class ChunkBuilder {
     }
     this.reserve(start + (event.head.length + event.tail.length) * MAX_UTF8_BYTES_PER_UNIT + TIMESTAMP_MAX_BYTES);
     let bytes = this.buffer.write(event.head, start, 'utf8');
-    bytes += writeIsoTimestamp(this.buffer, start + bytes, event.timestampMs);
+    bytes += writeIsoTimestamp(this.buffer, start + bytes, event.timestampMs, event.subMsUs);
     return bytes + this.buffer.write(event.tail, start + bytes, 'utf8');
   }
 

@@ -20,6 +20,8 @@ export interface OutgoingEvent {
   event: string;
   distinctId: string;
   timestampMs: number;
+  /** Microseconds past timestampMs (0-999); absent means 0. */
+  subMsUs?: number;
   propertiesJson: string;
 }
 
@@ -32,6 +34,8 @@ export interface TextEvent {
   seq: number;
   kind: number;
   timestampMs: number;
+  /** Microseconds past timestampMs (0-999); absent means 0. */
+  subMsUs?: number;
   /** The event's JSON up to and including `"timestamp":"`. */
   head: string;
   /** The event's JSON from the timestamp's closing quote on. */
@@ -46,6 +50,8 @@ export interface StagedJsonEvent {
   seq: number;
   kind: number;
   timestampMs: number;
+  /** Microseconds past timestampMs (0-999); absent means 0. */
+  subMsUs?: number;
   json: Buffer;
   start: number;
   end: number;
@@ -55,7 +61,7 @@ export type EncodedEvent = TextEvent | StagedJsonEvent;
 
 /** The full JSON text of an event in text form. */
 export function encodedJson(e: TextEvent): string {
-  return e.head + isoTimestamp(e.timestampMs) + e.tail;
+  return e.head + isoTimestamp(e.timestampMs, e.subMsUs) + e.tail;
 }
 
 const DAY_MS = 86_400_000;
@@ -80,11 +86,26 @@ function cacheDay(ms: number): boolean {
 }
 
 /**
- * Writes `new Date(ms).toISOString()` into `buffer` at `at` (ASCII); returns the bytes written.
- * Each day's `YYYY-MM-DDT` is made once: pages come in time order, so nearly every call reuses
- * the day of the one before.
+ * Writes `new Date(ms).toISOString()` into `buffer` at `at` (ASCII), with `subMsUs`'s three
+ * digits after the milliseconds when it is not 0 (`.123456Z`, PostHog's own precision); returns
+ * the bytes written. A time without microseconds is written as it always was, byte for byte.
  */
-export function writeIsoTimestamp(buffer: Buffer, at: number, ms: number): number {
+export function writeIsoTimestamp(buffer: Buffer, at: number, ms: number, subMsUs = 0): number {
+  const written = writeIsoMs(buffer, at, ms);
+  if (subMsUs === 0) return written;
+  const z = at + written - 1;
+  for (let i = z + 2, value = subMsUs; i >= z; i--, value = Math.floor(value / 10)) buffer[i] = 48 + (value % 10);
+  buffer[z + 3] = Z;
+  return written + SUB_MS_DIGITS;
+}
+
+const SUB_MS_DIGITS = 3;
+
+/**
+ * `new Date(ms).toISOString()` into `buffer` at `at`. Each day's `YYYY-MM-DDT` is made once:
+ * pages come in time order, so nearly every call reuses the day of the one before.
+ */
+function writeIsoMs(buffer: Buffer, at: number, ms: number): number {
   if (!cacheDay(ms)) return buffer.write(new Date(ms).toISOString(), at, 'latin1');
   cachedDayBytes.copy(buffer, at);
   let inDay = ms - cachedDay * DAY_MS;
@@ -106,14 +127,15 @@ export function writeIsoTimestamp(buffer: Buffer, at: number, ms: number): numbe
 
 const isoScratch = Buffer.alloc(32);
 
-/** `new Date(ms).toISOString()` as writeIsoTimestamp writes it (dry runs, tests). */
-export function isoTimestamp(ms: number): string {
-  return isoScratch.toString('latin1', 0, writeIsoTimestamp(isoScratch, 0, ms));
+/** The time as writeIsoTimestamp writes it (dry runs, tests). */
+export function isoTimestamp(ms: number, subMsUs = 0): string {
+  return isoScratch.toString('latin1', 0, writeIsoTimestamp(isoScratch, 0, ms, subMsUs));
 }
 
 export function eventJson(e: OutgoingEvent): string {
   return (
-    `{"uuid":"${e.uuid}","event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinctId)},` + `"timestamp":"${new Date(e.timestampMs).toISOString()}","properties":${e.propertiesJson}}`
+    `{"uuid":"${e.uuid}","event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinctId)},` +
+    `"timestamp":"${isoTimestamp(e.timestampMs, e.subMsUs)}","properties":${e.propertiesJson}}`
   );
 }
 
@@ -121,7 +143,9 @@ export function encodeEvent(e: OutgoingEvent): TextEvent {
   const json = eventJson(e);
   const at = json.indexOf(TIMESTAMP_KEY) + TIMESTAMP_KEY.length;
   const end = json.indexOf('"', at);
-  return { seq: e.seq, kind: e.kind, timestampMs: e.timestampMs, head: json.slice(0, at), tail: json.slice(end) };
+  const text: TextEvent = { seq: e.seq, kind: e.kind, timestampMs: e.timestampMs, head: json.slice(0, at), tail: json.slice(end) };
+  if (e.subMsUs) text.subMsUs = e.subMsUs;
+  return text;
 }
 
 /** Follows the event's name and distinct_id, both JSON strings: found after their quotes. */

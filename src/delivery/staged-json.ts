@@ -10,7 +10,7 @@ import { encodedJson, writeIsoTimestamp, type EncodedEvent, type StagedJsonEvent
 const UUID_HEX = 32;
 const UUID_OPEN = Buffer.from('{"uuid":"', 'latin1');
 /** What the written JSON has beyond the staged bytes: `{"uuid":"`, the uuid's hyphens and the longest timestamp. */
-const EXTRA_BYTES = UUID_OPEN.length + 4 + 27;
+const EXTRA_BYTES = UUID_OPEN.length + 4 + 30;
 /** The key before the timestamp's value. It cannot occur inside the event's JSON strings before it, whose quotes are all escaped. */
 const TIMESTAMP_KEY = Buffer.from(',"timestamp":"', 'latin1');
 const UPPER_A = 0x41;
@@ -34,7 +34,7 @@ export function writeStagedJson(buffer: Buffer, at: number, e: StagedJsonEvent):
   }
   const slot = json.indexOf(TIMESTAMP_KEY, e.start + UUID_HEX) + TIMESTAMP_KEY.length;
   to += json.copy(buffer, to, e.start + UUID_HEX, slot);
-  to += writeIsoTimestamp(buffer, to, e.timestampMs);
+  to += writeIsoTimestamp(buffer, to, e.timestampMs, e.subMsUs);
   to += json.copy(buffer, to, slot, e.end);
   return to - at;
 }

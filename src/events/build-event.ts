@@ -214,7 +214,10 @@ export function buildEvent(candidate: CandidateEvent, rules: EventRules): BuildO
   }
   return {
     type: 'event',
-    event: { uuid, kind, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson },
+    event:
+      time.subMsUs === undefined
+        ? { uuid, kind, event: mappedName, distinctId, timestampMs: time.ms, propertiesJson }
+        : { uuid, kind, event: mappedName, distinctId, timestampMs: time.ms, subMsUs: time.subMsUs, propertiesJson },
     recent: time.ms > rules.nowMs - RECENT_WINDOW_MS,
     zoneKey: wallMs === undefined ? undefined : zonedRowKey(uuid, wallMs),
     facts,

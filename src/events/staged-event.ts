@@ -18,6 +18,8 @@ export interface StagedEvent {
   distinctId: string;
   /** UTC epoch milliseconds. */
   timestampMs: number;
+  /** Microseconds past `timestampMs` (0-999), when the source had them; absent means 0. */
+  subMsUs?: number;
   /** Properties as the JSON object text that is sent. */
   propertiesJson: string;
 }

@@ -13,7 +13,17 @@ import { FUTURE_TIMESTAMP_ALLOWANCE_MS } from '../posthog/limits.js';
  * another instant; on a failure (no zone given), it lets a placeholder such as 1900-01-01 be
  * reported as one and not as a missing zone.
  */
-export type TimestampResult = { ok: true; ms: number; wallMs?: number } | { ok: false; problem: RowProblem; wallMs?: number };
+export type TimestampResult = { ok: true; ms: number; subMsUs?: number; wallMs?: number } | { ok: false; problem: RowProblem; wallMs?: number };
+
+/**
+ * A time to the microsecond: `ms`, whole UTC epoch milliseconds (ordering, days, windows), and
+ * `subMsUs`, the microseconds past it (0-999; absent or 0 when the source gave none). PostHog's
+ * events keep microseconds (DateTime64(6)), so a source's digits are kept to there and no further.
+ */
+export interface MicroTime {
+  ms: number;
+  subMsUs?: number;
+}
 
 /**
  * Times before this are placeholders, not events: epoch 0 (a null turned into a number, a `0`
@@ -80,8 +90,33 @@ function fromEpoch(value: number, field: string, text: string): TimestampResult 
   if (value >= EPOCH_MAX) {
     return fail(field, 'bad_timestamp', `"${text}" is too large for epoch seconds or milliseconds (microseconds?)`);
   }
+  const exact = EPOCH_PATTERN.test(text) ? epochDigits(text, value > EPOCH_MS_THRESHOLD) : undefined;
+  if (exact !== undefined) return exact;
   const ms = value > EPOCH_MS_THRESHOLD ? value : value * 1000;
   return { ok: true, ms: Math.floor(ms) };
+}
+
+/**
+ * Epoch digits read as decimal text, not through a float, so `1714557600.123456` keeps its
+ * microseconds exactly; digits past the microsecond are dropped (truncated, as the millisecond
+ * always was).
+ */
+function epochDigits(text: string, isMs: boolean): TimestampResult {
+  const dot = text.indexOf('.');
+  const whole = dot < 0 ? text : text.slice(0, dot);
+  const fraction = dot < 0 ? '' : text.slice(dot + 1);
+  const digits = isMs ? fraction.padEnd(3, '0').slice(0, 3) : fraction.padEnd(6, '0').slice(0, 6);
+  const ms = isMs ? Number(whole) : Number(whole) * 1000 + Number(digits.slice(0, 3));
+  return withSubMs(ms, Number(isMs ? digits : digits.slice(3, 6)));
+}
+
+function withSubMs(ms: number, subMsUs: number): TimestampResult {
+  return subMsUs === 0 ? { ok: true, ms } : { ok: true, ms, subMsUs };
+}
+
+/** The microseconds past the millisecond of a fraction of a second's digits (the 4th to 6th; more are dropped). */
+function subMsOfFraction(frac: string): number {
+  return frac.length <= 3 ? 0 : Number(frac.slice(3, 6).padEnd(3, '0'));
 }
 
 function offsetMinutes(zone: string): number {
@@ -107,7 +142,7 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
   if (tz !== undefined) {
     const offset = offsetMinutes(tz);
     if (Math.abs(offset) > 18 * 60) return fail(field, 'bad_timestamp', `"${text}" has an impossible UTC offset`);
-    return { ok: true, ms: wallMs - offset * 60_000 };
+    return withSubMs(wallMs - offset * 60_000, subMsOfFraction(frac));
   }
   if (zone === undefined) {
     return { ok: false, problem: problem('timestamp_without_zone', field, `"${text}" has no time zone; add one to the data or pass --timezone <IANA name>`), wallMs };
@@ -119,7 +154,8 @@ function fromIso(match: RegExpExecArray, field: string, text: string, zone: Zone
       problem: problem('nonexistent_local_time', field, `"${text}" does not exist in ${zone.name} (clocks jumped forward)`),
     };
   }
-  return { ok: true, ms: utc, wallMs };
+  const subMsUs = subMsOfFraction(frac);
+  return subMsUs === 0 ? { ok: true, ms: utc, wallMs } : { ok: true, ms: utc, subMsUs, wallMs };
 }
 
 /**
@@ -191,7 +227,7 @@ export function parseTimestamp(value: unknown, field: string, zone?: ZoneConvert
   if (typeof value === 'number' || typeof value === 'bigint') return fromEpoch(Number(value), field, String(value));
   if (typeof value !== 'string') return fail(field, 'bad_timestamp', `expected a string or a number, got ${typeof value}`);
   const fast = parseIsoZulu(value);
-  if (fast !== undefined) return { ok: true, ms: fast };
+  if (fast !== undefined) return value.length <= 24 ? { ok: true, ms: fast } : withSubMs(fast, subMsOfFraction(value.slice(20, -1)));
   const text = value.trim();
   if (EPOCH_PATTERN.test(text)) return fromEpoch(Number(text), field, text);
   const match = ISO_PATTERN.exec(text);
@@ -199,7 +235,11 @@ export function parseTimestamp(value: unknown, field: string, zone?: ZoneConvert
   return fromIso(match, field, text, zone);
 }
 
-/** Renders epoch milliseconds as the ISO UTC form we send: `2024-01-02T03:04:05.678Z`. */
-export function formatTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+/**
+ * Renders a time as the ISO UTC form we send: `2024-01-02T03:04:05.678Z`, or with six digits
+ * (`.678901Z`) when it has microseconds past the millisecond.
+ */
+export function formatTimestamp(ms: number, subMsUs = 0): string {
+  const iso = new Date(ms).toISOString();
+  return subMsUs === 0 ? iso : `${iso.slice(0, -1)}${String(subMsUs).padStart(3, '0')}Z`;
 }

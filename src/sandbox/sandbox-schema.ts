@@ -196,4 +196,10 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (cohort_id, person_id)
   ) WITHOUT ROWID;
   `,
+  /* v6: event times to the microsecond, as ClickHouse's DateTime64(6): stored with six fraction
+     digits (see stored-time.ts), those stored with three before written the same way. */ `
+  UPDATE events SET timestamp = substr(timestamp, 1, 23) || '000Z' WHERE length(timestamp) = 24;
+  UPDATE sessions SET first_timestamp = substr(first_timestamp, 1, 23) || '000Z' WHERE length(first_timestamp) = 24;
+  UPDATE sessions SET last_timestamp = substr(last_timestamp, 1, 23) || '000Z' WHERE length(last_timestamp) = 24;
+  `,
 ];

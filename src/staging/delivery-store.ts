@@ -10,7 +10,7 @@ import type { EncodedEvent } from '../delivery/event-encoding.js';
 import { uuidText } from '../events/stable-uuid.js';
 import type { Statement } from '../sqlite/database.js';
 import type { StagingStore } from './staging-store.js';
-import { selectEventJsonPage, selectEventJsonParts, STAGED_JSON_COLUMN } from './event-json-sql.js';
+import { PAGE_META_BYTES, PAGE_META_NUMBERS, selectEventJsonPage, selectEventJsonParts, STAGED_JSON_COLUMN } from './event-json-sql.js';
 import { PropertyBlockReader, spliceBlockRows } from './page-properties.js';
 
 export interface ProjectRecord {
@@ -132,10 +132,10 @@ export class PendingEvents {
          ${unsettled}
        ORDER BY e.timestamp_ms, e.seq
        LIMIT @limit`;
-    this.pageStatement = store.db.prepare(selectEventJsonPage(pending(`e.seq AS seq, e.timestamp_ms AS timestamp_ms, ${STAGED_JSON_COLUMN}`))).raw(true);
+    this.pageStatement = store.db.prepare(selectEventJsonPage(pending(`e.seq AS seq, e.timestamp_ms AS timestamp_ms, e.sub_ms_us AS sub_ms_us, ${STAGED_JSON_COLUMN}`))).raw(true);
     // Rows come back as arrays: a named object per row costs more than the query itself.
-    const rows = pending('e.seq, e.kind, e.timestamp_ms, e.uuid, e.event, e.distinct_id, e.properties');
-    this.rowStatement = store.db.prepare(selectEventJsonParts(rows, ['seq', 'kind', 'timestamp_ms'])).raw(true);
+    const rows = pending('e.seq, e.kind, e.timestamp_ms, e.sub_ms_us, e.uuid, e.event, e.distinct_id, e.properties');
+    this.rowStatement = store.db.prepare(selectEventJsonParts(rows, ['seq', 'kind', 'timestamp_ms', 'sub_ms_us'])).raw(true);
   }
 
   page(after: SendCursor | undefined, limit: number): EncodedEvent[] {
@@ -173,18 +173,23 @@ export class PendingEvents {
     const numbers = JSON.parse(`[${meta}]`) as number[];
     if (!isUtf8(stored) || !inSendOrder(numbers, stored.length)) return this.readRows(params, into);
     const json = spliceBlockRows(stored, numbers, refs ?? '', this.blockRows);
-    for (let i = 0, start = 0; i < numbers.length; i += 3) {
-      const end = start + numbers[i + 2]!;
-      into.push({ seq: numbers[i]!, kind: params.kind, timestampMs: numbers[i + 1]!, json, start, end });
+    for (let i = 0, start = 0; i < numbers.length; i += PAGE_META_NUMBERS) {
+      const end = start + numbers[i + PAGE_META_BYTES]!;
+      const subMsUs = numbers[i + 2]!;
+      into.push(
+        subMsUs === 0
+          ? { seq: numbers[i]!, kind: params.kind, timestampMs: numbers[i + 1]!, json, start, end }
+          : { seq: numbers[i]!, kind: params.kind, timestampMs: numbers[i + 1]!, subMsUs, json, start, end },
+      );
       start = end;
     }
-    return numbers.length / 3;
+    return numbers.length / PAGE_META_NUMBERS;
   }
 
   /** Appends the kind's events of one page, read a row each, in text form; returns how many. */
   private readRows(params: PageParams, into: EncodedEvent[]): number {
-    const rows = this.rowStatement.all(params) as Array<[number, number, number, string, string]>;
-    for (const [seq, kind, timestampMs, head, tail] of rows) into.push({ seq, kind, timestampMs, head, tail });
+    const rows = this.rowStatement.all(params) as Array<[number, number, number, number, string, string]>;
+    for (const [seq, kind, timestampMs, subMsUs, head, tail] of rows) into.push(subMsUs === 0 ? { seq, kind, timestampMs, head, tail } : { seq, kind, timestampMs, subMsUs, head, tail });
     return rows.length;
   }
 
@@ -205,18 +210,18 @@ interface PageParams {
 }
 
 /**
- * Whether a page's (seq, timestamp_ms, bytes) triples are in send order (timestamp, then seq)
+ * Whether a page's (seq, timestamp_ms, sub_ms_us, bytes) numbers are in send order (timestamp, then seq)
  * and their bytes add up to the blob's: SQLite feeds its aggregates the rows in the subquery's
  * order, which nothing in SQL promises; should that ever differ, the page is read by rows.
  */
 function inSendOrder(numbers: readonly number[], jsonBytes: number): boolean {
   let bytes = 0;
-  for (let i = 0; i < numbers.length; i += 3) {
-    bytes += numbers[i + 2]!;
+  for (let i = 0; i < numbers.length; i += PAGE_META_NUMBERS) {
+    bytes += numbers[i + PAGE_META_BYTES]!;
     if (i === 0) continue;
     const time = numbers[i + 1]!;
-    const lastTime = numbers[i - 2]!;
-    if (time < lastTime || (time === lastTime && numbers[i]! <= numbers[i - 3]!)) return false;
+    const lastTime = numbers[i + 1 - PAGE_META_NUMBERS]!;
+    if (time < lastTime || (time === lastTime && numbers[i]! <= numbers[i - PAGE_META_NUMBERS]!)) return false;
   }
   return bytes === jsonBytes;
 }

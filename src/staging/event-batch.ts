@@ -16,6 +16,8 @@ export interface EventBatch {
   uuids: Uint8Array;
   kinds: Uint8Array;
   timestampsMs: Float64Array;
+  /** Microseconds past each event's millisecond (0-999). */
+  subMsUs: Uint16Array;
   /** Source line of each event. */
   lines: Float64Array;
   /** The event names of the batch, each once. */
@@ -59,6 +61,7 @@ export function batchTransferList(batch: EventBatch): ArrayBuffer[] {
     batch.uuids,
     batch.kinds,
     batch.timestampsMs,
+    batch.subMsUs,
     batch.lines,
     batch.nameIndexes,
     batch.text,
@@ -87,6 +90,7 @@ export function eventAt(batch: EventBatch, i: number): StagedEvent {
     event: batch.names[batch.nameIndexes[i]!]!,
     distinctId: decode(DISTINCT_ID),
     timestampMs: batch.timestampsMs[i]!,
+    ...(batch.subMsUs[i] === 0 ? {} : { subMsUs: batch.subMsUs[i]! }),
     propertiesJson: decode(PROPERTIES),
   };
 }
@@ -108,6 +112,7 @@ export class EventBatchBuilder {
   private uuids = new Uint8Array(INITIAL_EVENTS * 16);
   private kinds = new Uint8Array(INITIAL_EVENTS);
   private timestampsMs = new Float64Array(INITIAL_EVENTS);
+  private subMsUs = new Uint16Array(INITIAL_EVENTS);
   private lines = new Float64Array(INITIAL_EVENTS);
   private nameIndexes = new Uint32Array(INITIAL_EVENTS);
   private readonly names: string[] = [];
@@ -155,6 +160,7 @@ export class EventBatchBuilder {
     this.uuids.set(event.uuid, i * 16);
     this.kinds[i] = event.kind;
     this.timestampsMs[i] = event.timestampMs;
+    this.subMsUs[i] = event.subMsUs ?? 0;
     this.lines[i] = line;
     this.nameIndexes[i] = this.indexOfName(event.event);
     const units = event.distinctId.length + event.propertiesJson.length;
@@ -178,6 +184,7 @@ export class EventBatchBuilder {
       uuids: this.uuids,
       kinds: this.kinds,
       timestampsMs: this.timestampsMs,
+      subMsUs: this.subMsUs,
       lines: this.lines,
       names: this.names,
       nameIndexes: this.nameIndexes,
@@ -200,6 +207,7 @@ export class EventBatchBuilder {
     this.uuids = copyInto(new Uint8Array(this.capacity * 16), this.uuids);
     this.kinds = copyInto(new Uint8Array(this.capacity), this.kinds);
     this.timestampsMs = copyInto(new Float64Array(this.capacity), this.timestampsMs);
+    this.subMsUs = copyInto(new Uint16Array(this.capacity), this.subMsUs);
     this.lines = copyInto(new Float64Array(this.capacity), this.lines);
     this.nameIndexes = copyInto(new Uint32Array(this.capacity), this.nameIndexes);
     this.textEnds = copyInto(new Uint32Array(this.capacity * TEXT_FIELDS), this.textEnds);
@@ -227,7 +235,7 @@ function indexIn(list: string[], index: Map<string, number>, text: string): numb
   return at;
 }
 
-function copyInto<T extends Uint8Array | Uint32Array | Float64Array>(target: T, source: T): T {
+function copyInto<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(target: T, source: T): T {
   target.set(source as never);
   return target;
 }

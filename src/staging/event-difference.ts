@@ -1,6 +1,7 @@
 /** How an event about to be staged differs from the one staged earlier under its uuid. */
 import { canonicalJson } from '../json/canonical-json.js';
 import type { StagedEvent } from '../events/staged-event.js';
+import { formatTimestamp } from '../events/timestamp.js';
 import { parseStagedJson } from '../json/read-json.js';
 
 /** The staged row's fields compared. */
@@ -9,6 +10,8 @@ export interface StagedFields {
   event: string;
   distinct_id: string;
   timestamp_ms: number;
+  /** Microseconds past timestamp_ms; 0 for rows staged before they were kept. */
+  sub_ms_us: number;
   properties: string;
 }
 
@@ -16,8 +19,13 @@ export interface StagedFields {
 export function difference(existing: StagedFields, event: StagedEvent): string | undefined {
   if (existing.event !== event.event) return `event name ("${existing.event}" then "${event.event}")`;
   if (existing.distinct_id !== event.distinctId) return 'distinct_id';
-  if (existing.timestamp_ms !== event.timestampMs) {
-    return `timestamp (${new Date(existing.timestamp_ms).toISOString()} then ${new Date(event.timestampMs).toISOString()})`;
+  // A time without microseconds is the same time cut to the millisecond: by a migrate that cut
+  // every time (a row staged before they were kept), or by a source that holds none (an export in
+  // milliseconds of events another file has in microseconds). Whichever came first is kept.
+  const subMs = event.subMsUs ?? 0;
+  const subMsDiffers = existing.sub_ms_us !== 0 && subMs !== 0 && existing.sub_ms_us !== subMs;
+  if (existing.timestamp_ms !== event.timestampMs || subMsDiffers) {
+    return `timestamp (${formatTimestamp(existing.timestamp_ms, existing.sub_ms_us)} then ${formatTimestamp(event.timestampMs, event.subMsUs)})`;
   }
   if (existing.kind !== event.kind) return 'kind';
   if (existing.properties !== event.propertiesJson && !sameJson(existing.properties, event.propertiesJson)) return olderRules(existing.properties, event.propertiesJson);

@@ -57,13 +57,18 @@ export const STAGED_JSON_COLUMN =
   `',"timestamp":"","properties":', iif(${IS_BLOCK_ROW}, '', ${PROPERTIES_TEXT}), '}') AS j, iif(${IS_BLOCK_ROW}, hex(properties), '') AS r`;
 
 /**
- * One row for the page `rows` gives (it selects `seq`, `timestamp_ms` and STAGED_JSON_COLUMN,
- * sorted and limited): `meta`, the text `seq,timestamp_ms,bytes` of each event, joined by
+ * One row for the page `rows` gives (it selects `seq`, `timestamp_ms`, `sub_ms_us` and
+ * STAGED_JSON_COLUMN, sorted and limited): `meta`, the text `seq,timestamp_ms,sub_ms_us,bytes` of each event, joined by
  * commas (NULL for an empty page), `json`, the events' `j` back to back as one blob, and `refs`,
  * their `r` joined by commas. The
  * subquery's LIMIT keeps SQLite from merging it into the aggregate, so each `j` is built once.
  * The aggregates take the rows in the subquery's order; the reader checks that it is send order.
  */
+/** The numbers of each event in a page's `meta`: seq, timestamp_ms, sub_ms_us, bytes. */
+export const PAGE_META_NUMBERS = 4;
+/** Where an event's byte length is among its PAGE_META_NUMBERS. */
+export const PAGE_META_BYTES = 3;
+
 export function selectEventJsonPage(rows: string): string {
-  return `SELECT group_concat(seq || ',' || timestamp_ms || ',' || octet_length(j), ',') AS meta, CAST(group_concat(j, '') AS BLOB) AS json, group_concat(r, ',') AS refs FROM (${rows})`;
+  return `SELECT group_concat(seq || ',' || timestamp_ms || ',' || sub_ms_us || ',' || octet_length(j), ',') AS meta, CAST(group_concat(j, '') AS BLOB) AS json, group_concat(r, ',') AS refs FROM (${rows})`;
 }

@@ -79,12 +79,12 @@ interface ExistingRow extends StagedFields {
 const GROUP_ROWS = 50;
 const SUB_GROUP_ROWS = 10;
 /** Rows are written with their seq, claimed with their uuid first (see uuid-keys.ts). */
-const COLUMNS = 'INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line) VALUES ';
+const COLUMNS = 'INSERT INTO events (seq, uuid, kind, event, distinct_id, timestamp_ms, properties, read_id, line, sub_ms_us) VALUES ';
 /** A row from JS strings; properties are a reference to the row's place in a property block. */
-const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** A row from a batch: distinct_id comes as UTF-8 bytes, read as text. */
-const BATCH_ROW = '(?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)';
-const ROW_PARAMS = 9;
+const BATCH_ROW = '(?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?)';
+const ROW_PARAMS = 10;
 
 function scopeOf(target: number | ReadScope): ReadScope {
   return typeof target === 'number' ? { readId: target } : target;
@@ -120,7 +120,7 @@ export class EventWriter {
     this.insertOne = db.prepare(COLUMNS + ROW);
     this.keys = uuidKeys(store);
     this.findEvent = db.prepare(
-      `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, ${propertiesTextSql('e.properties')} AS properties,
+      `SELECT e.seq, e.kind, e.event, e.distinct_id, e.timestamp_ms, e.sub_ms_us, ${propertiesTextSql('e.properties')} AS properties,
               e.read_id, e.line, s.path, r.options
        FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id
        WHERE e.seq = (SELECT seq FROM event_uuids WHERE uuid = ?)`,
@@ -251,6 +251,7 @@ export class EventWriter {
       p[o + 6] = this.blocks.ref(j);
       p[o + 7] = readId;
       p[o + 8] = batch.lines[i];
+      p[o + 9] = batch.subMsUs[i];
     }
     // A zoned row known already may be the same row read with another zone: row by row, then.
     let ok = true;
@@ -337,7 +338,7 @@ export class EventWriter {
   /** Stages one row; false (nothing written) when its uuid is staged already. */
   private insertRow(e: StagedEvent, readId: number, line: number): boolean {
     const ref = this.blockRef();
-    const seq = stageWithUuid(this.store, e.uuid, (s) => this.insertOne.run(s, e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, ref, readId, line));
+    const seq = stageWithUuid(this.store, e.uuid, (s) => this.insertOne.run(s, e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, ref, readId, line, e.subMsUs ?? 0));
     return seq !== undefined;
   }
 

@@ -4,6 +4,7 @@
  * unpacked blocks, byte for byte, never decoded into strings. Read in SQL through a function,
  * they cost the page read twice its time (two calls and a subquery per row).
  */
+import { PAGE_META_BYTES, PAGE_META_NUMBERS } from './event-json-sql.js';
 import type { Database, Statement } from '../sqlite/database.js';
 import { refBlockId, refIndex, UnpackedBlock } from './property-block-codec.js';
 import type { PropertyBlockCache } from './property-blocks.js';
@@ -37,24 +38,24 @@ export class PropertyBlockReader {
 
 /**
  * The page's JSON with each block row's properties put before its closing brace; `numbers`
- * (seq, time, bytes per event) get the events' new byte lengths. `refs`: each event's reference
+ * (PAGE_META_NUMBERS per event) get the events' new byte lengths. `refs`: each event's reference
  * in hex, '' for an event whose properties are in its JSON already.
  */
 export function spliceBlockRows(json: Buffer, numbers: number[], refs: string, blocks: PropertyBlockReader): Buffer {
-  if (refs.length < numbers.length / 3 - 1 + 18) return json;
+  if (refs.length < numbers.length / PAGE_META_NUMBERS - 1 + 18) return json;
   const hexes = refs.split(',');
   const parts: Uint8Array[] = [];
   let bytes = 0;
-  for (let i = 0, start = 0; i < numbers.length; i += 3) {
-    const end = start + numbers[i + 2]!;
-    const hex = hexes[i / 3]!;
+  for (let i = 0, start = 0; i < numbers.length; i += PAGE_META_NUMBERS) {
+    const end = start + numbers[i + PAGE_META_BYTES]!;
+    const hex = hexes[i / PAGE_META_NUMBERS]!;
     if (hex === '') parts.push(json.subarray(start, end));
     else {
       const properties = blocks.row(Buffer.from(hex, 'hex'));
       parts.push(json.subarray(start, end - 1), properties, CLOSE);
-      numbers[i + 2]! += properties.length;
+      numbers[i + PAGE_META_BYTES]! += properties.length;
     }
-    bytes += numbers[i + 2]!;
+    bytes += numbers[i + PAGE_META_BYTES]!;
     start = end;
   }
   return Buffer.concat(parts, bytes);

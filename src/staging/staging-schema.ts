@@ -491,6 +491,13 @@ export const MIGRATIONS: readonly Migration[] = [
       WHERE NOT EXISTS (SELECT 1 FROM heap_session_dirty WHERE user = new.user AND session = new.session);
   END;
   `,
+  /*
+   * v20: the microseconds past each event's millisecond (0-999), for sources that give them
+   * (PostHog keeps microseconds). timestamp_ms stays the time rows are ordered and counted by;
+   * rows staged before this version have none (0), as they were staged.
+   */ `
+  ALTER TABLE events ADD COLUMN sub_ms_us INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 function uuidKeysMigration(db: Database): void {

@@ -6,6 +6,7 @@ import { buildEvent, type CandidateEvent } from '../../src/events/build-event.js
 import { buildNameMap, type MappingFile } from '../../src/events/name-map.js';
 import type { RowProblem } from '../../src/events/reject-reasons.js';
 import { uuidText } from '../../src/events/stable-uuid.js';
+import { formatTimestamp } from '../../src/events/timestamp.js';
 
 export const NOW = Date.parse('2026-01-10T00:00:00Z');
 
@@ -20,7 +21,7 @@ export function mapAndBuild(mapped: CandidateEvent | RowProblem, renames: Readon
   if (outcome.type === 'skipped') return outcome;
   if (outcome.type === 'rejected') return { type: 'rejected', ...outcome.problem };
   const e = outcome.event;
-  return { type: 'event', event: e.event, distinctId: e.distinctId, timestamp: new Date(e.timestampMs).toISOString(), uuid: uuidText(e.uuid), properties: JSON.parse(e.propertiesJson) };
+  return { type: 'event', event: e.event, distinctId: e.distinctId, timestamp: formatTimestamp(e.timestampMs, e.subMsUs), uuid: uuidText(e.uuid), properties: JSON.parse(e.propertiesJson) };
 }
 
 /** The staged event, failing the test with the reason when the record was not staged. */

@@ -8,6 +8,7 @@ import { afterEach } from 'vitest';
 import { applyGeoip } from '../../src/sandbox/capture/sandbox-geoip.js';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/sandbox-server.js';
+import { shownTime } from '../../src/sandbox/stored-time.js';
 
 export interface StoredEvent {
   team_id: number;
@@ -38,9 +39,11 @@ export function sandboxTokens(sandbox: RunningSandbox): { test: string; prod: st
 }
 
 export function storedEvents(sandbox: RunningSandbox, teamId: number): StoredEvent[] {
-  return sandbox.store.db
+  const rows = sandbox.store.db
     .prepare('SELECT team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint FROM events WHERE team_id = ? ORDER BY id')
     .all(teamId) as StoredEvent[];
+  // Times as shown: three fraction digits, six when there are microseconds.
+  return rows.map((r) => ({ ...r, timestamp: shownTime(r.timestamp) }));
 }
 
 /** Writes migrate.config.json in `dir` with projects test and prod on this sandbox. */

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { exportSource, rejectsOf, stagingIn, statusOf } from '../helpers/export-source.js';
 import { FIXTURES, runCli } from '../helpers/run-cli.js';
-import { readStagedEvents } from '../helpers/staged-events.js';
+import { readStagedEvents, stagedTimeOf } from '../helpers/staged-events.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -83,7 +83,7 @@ describe('export-source --from amplitude', () => {
     expect(kept.length).toBe(events.length - 1); // one event had no uuid: it got a derived one
     for (const event of kept) {
       const source = sources.get(event.uuid)!;
-      expect(event.timestamp).toBe(`${String(source.event_time).slice(0, 23).replace(' ', 'T')}Z`);
+      expect(event.timestamp).toBe(stagedTimeOf(String(source.event_time)));
       expect(event.distinct_id).toBe(source.user_id ?? source.device_id);
       expect(event.properties.$amplitude_event_id).toBe(source.event_id);
     }

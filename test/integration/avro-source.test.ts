@@ -16,6 +16,7 @@ import { readStagedEvents } from '../helpers/staged-events.js';
 import { FAST, readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
+import { formatTimestamp } from '../../src/events/timestamp.js';
 
 const tempDir = useTempDir();
 const sandboxAt = useSandbox();
@@ -164,7 +165,8 @@ describe('export-source --from avro', () => {
       expect({ event: copy.event, distinct_id: copy.distinct_id, timestamp: copy.timestamp }).toEqual({
         event: `ev${i % 3}`,
         distinct_id: `user_${i % 7}`,
-        timestamp: new Date(Number(micros / 1000n)).toISOString(),
+        // Every microsecond of the timestamp-micros column.
+        timestamp: formatTimestamp(Number(micros / 1000n), Number(micros % 1000n)),
       });
       expect(event.properties).toMatchObject(expectedProperties(i));
       expect(event.properties).not.toHaveProperty('nothing');

@@ -16,6 +16,7 @@ import { useSandbox, withoutGeoip, writeSandboxConfig } from '../helpers/sandbox
 import { readStagedEvents } from '../helpers/staged-events.js';
 import { FAST } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { formatTimestamp } from '../../src/events/timestamp.js';
 
 const tempDir = useTempDir();
 const sandboxAt = useSandbox();
@@ -101,7 +102,9 @@ describe('export-source --from ga4', () => {
       const row = sources.get(`${event.source}:${event.line}`)!;
       expect(event.event).toBe(names[row.event_name as string] ?? row.event_name);
       expect(event.distinct_id).toBe(row.user_id ?? row.user_pseudo_id);
-      expect(event.timestamp).toBe(new Date(Number(BigInt(row.event_timestamp as string) / 1000n)).toISOString());
+      // Every microsecond GA4 wrote.
+      const micros = BigInt(row.event_timestamp as string);
+      expect(event.timestamp).toBe(formatTimestamp(Number(micros / 1000n), Number(micros % 1000n)));
       if (event.event === '$pageview')
         expect(event.properties).toMatchObject({ $current_url: expect.stringMatching(/^https:\/\/shop\.example\.com\//), $host: 'shop.example.com', $ga_session_id: expect.any(Number) });
       if (event.event === '$screen') expect(event.properties).toMatchObject({ $screen_name: expect.any(String), $os: 'iOS', firebase_screen_id: '-3820393876329286712' });

@@ -97,9 +97,10 @@ describe('export-source --from parquet', () => {
       const text = stagedText[i]!;
       for (const key of ['big', 'ubig']) expect(text).toContain(`"${key}":${numbers[key]}`);
       for (const key of ['dec', 'dec38']) expect(text).toContain(`"${key}":${String(Number(numbers[key]))}`);
-      expect(text).toContain(`"t_ms":"${numbers.t_ms}"`);
-      expect(text).toContain(`"t_us":"${numbers.t_us}"`);
-      expect(text).toContain(`"t_ns":"${String(numbers.t_ns).replace(' ', 'T')}Z"`);
+      // TIMESTAMP without time zone (isAdjustedToUTC=false): the wall-clock reading, without a zone.
+      expect(text).toContain(`"t_ms":"${String(numbers.t_ms).replace(/Z$/, '')}"`);
+      expect(text).toContain(`"t_us":"${String(numbers.t_us).replace(/Z$/, '')}"`);
+      expect(text).toContain(`"t_ns":"${String(numbers.t_ns).replace(' ', 'T')}"`);
     }
   });
 

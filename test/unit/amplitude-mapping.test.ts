@@ -46,7 +46,7 @@ const webPageView: Record_ = {
 describe('Amplitude mapping: what is staged', () => {
   it('maps a web page view the way PostHog does', () => {
     const staged = stagedEvent(stage(webPageView));
-    expect(staged).toMatchObject({ event: '$pageview', distinctId: 'ana@example.com', timestamp: '2025-09-01T09:15:02.123Z', uuid: UUID });
+    expect(staged).toMatchObject({ event: '$pageview', distinctId: 'ana@example.com', timestamp: '2025-09-01T09:15:02.123456Z', uuid: UUID });
     expect(staged.properties).toEqual({
       $current_url: 'https://shop.example.com/pricing?utm_source=newsletter',
       '[Amplitude] Page URL': 'https://shop.example.com/pricing',
@@ -85,7 +85,7 @@ describe('Amplitude mapping: what is staged', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['microseconds, as UTC', '2025-09-01 09:15:02.123456', '2025-09-01T09:15:02.123Z'],
+    ['microseconds, as UTC', '2025-09-01 09:15:02.123456', '2025-09-01T09:15:02.123456Z'],
     ['whole seconds', '2025-09-01 23:59:59', '2025-09-01T23:59:59.000Z'],
     ['an explicit offset, as given', '2025-09-01T09:15:02+02:00', '2025-09-01T07:15:02.000Z'],
     ['epoch milliseconds', 1756718102123, '2025-09-01T09:15:02.123Z'],
@@ -138,7 +138,7 @@ describe("Amplitude mapping: times PostHog's importer falls back to", () => {
   const times = { client_event_time: '2025-09-01 09:15:01.000000', server_received_time: '2025-09-01 09:15:04.000000' };
 
   it.each<[string, Record_, string, string | undefined]>([
-    ['event_time when there is one', { ...times }, '2025-09-01T09:15:02.123Z', undefined],
+    ['event_time when there is one', { ...times }, '2025-09-01T09:15:02.123456Z', undefined],
     ['client_event_time without event_time', { ...times, event_time: null }, '2025-09-01T09:15:01.000Z', 'time_from_client_event_time'],
     ['server_received_time without either', { ...times, event_time: '', client_event_time: null }, '2025-09-01T09:15:04.000Z', 'time_from_server_received_time'],
   ])('takes %s, noted for the summary', (_name, overrides, timestamp, note) => {

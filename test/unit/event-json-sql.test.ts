@@ -27,7 +27,7 @@ const allControls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c))
 
 function openEvents(dir: string): Database {
   const db = openDatabase(join(dir, 'events.db'));
-  db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, uuid BLOB, event TEXT, distinct_id TEXT, timestamp_ms INTEGER, properties)');
+  db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, uuid BLOB, event TEXT, distinct_id TEXT, timestamp_ms INTEGER, properties, sub_ms_us INTEGER NOT NULL DEFAULT 0)');
   db.exec('CREATE TABLE property_blocks (id INTEGER PRIMARY KEY, data BLOB NOT NULL)');
   registerPropertyFunctions(db);
   return db;
@@ -36,25 +36,31 @@ function openEvents(dir: string): Database {
 /** Stores the rows (properties as text, or as JSONB), then reads them each way: by rows, as a page, and as eventJson writes them. */
 function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sql: string; page: string | undefined; js: string }> {
   db.exec('DELETE FROM events');
-  const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ${jsonb ? 'jsonb(?)' : '?'})`);
-  rows.forEach((r, i) => insert.run(i, uuidBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson));
-  const parts = db.prepare(selectEventJsonParts('SELECT * FROM events ORDER BY seq', ['seq', 'timestamp_ms'])).all() as Array<{ timestamp_ms: number; head: string; tail: string }>;
+  const insert = db.prepare(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ${jsonb ? 'jsonb(?)' : '?'}, ?)`);
+  rows.forEach((r, i) => insert.run(i, uuidBytes(r.uuid), r.event, r.distinctId, r.timestampMs, r.propertiesJson, r.subMsUs ?? 0));
+  const parts = db.prepare(selectEventJsonParts('SELECT * FROM events ORDER BY seq', ['seq', 'timestamp_ms', 'sub_ms_us'])).all() as Array<{
+    timestamp_ms: number;
+    sub_ms_us: number;
+    head: string;
+    tail: string;
+  }>;
   // The chunk builder writes the timestamp's bytes between head and tail.
   const timestamp = Buffer.alloc(32);
-  const sql = parts.map((p) => ({ json: p.head + timestamp.toString('latin1', 0, writeIsoTimestamp(timestamp, 0, p.timestamp_ms)) + p.tail }));
-  const stored = db.prepare(`SELECT seq, uuid, event, distinct_id, timestamp_ms, ${STAGED_PROPERTIES_TEXT} AS properties FROM events ORDER BY seq`).all() as Array<{
+  const sql = parts.map((p) => ({ json: p.head + timestamp.toString('latin1', 0, writeIsoTimestamp(timestamp, 0, p.timestamp_ms, p.sub_ms_us)) + p.tail }));
+  const stored = db.prepare(`SELECT seq, uuid, event, distinct_id, timestamp_ms, sub_ms_us, ${STAGED_PROPERTIES_TEXT} AS properties FROM events ORDER BY seq`).all() as Array<{
     seq: number;
     uuid: Buffer;
     event: string;
     distinct_id: string;
     timestamp_ms: number;
+    sub_ms_us: number;
     properties: string;
   }>;
   const pages = pageJson(db);
   return stored.map((s, i) => ({
     sql: sql[i]!.json,
     page: pages[i],
-    js: eventJson({ seq: s.seq, kind: 0, uuid: uuidText(s.uuid), event: s.event, distinctId: s.distinct_id, timestampMs: s.timestamp_ms, propertiesJson: s.properties }),
+    js: eventJson({ seq: s.seq, kind: 0, uuid: uuidText(s.uuid), event: s.event, distinctId: s.distinct_id, timestampMs: s.timestamp_ms, subMsUs: s.sub_ms_us, propertiesJson: s.properties }),
   }));
 }
 
@@ -63,12 +69,12 @@ function bothWays(db: Database, rows: readonly Row[], jsonb = false): Array<{ sq
  * a string when the blob is UTF-8 (the reader reads other pages by rows), else undefined.
  */
 function pageJson(db: Database): Array<string | undefined> {
-  const rows = `SELECT seq, timestamp_ms, ${STAGED_JSON_COLUMN} FROM events ORDER BY seq LIMIT -1`;
+  const rows = `SELECT seq, timestamp_ms, sub_ms_us, ${STAGED_JSON_COLUMN} FROM events ORDER BY seq LIMIT -1`;
   const { meta, json } = db.prepare(selectEventJsonPage(rows)).get() as { meta: string; json: Buffer };
   const numbers = JSON.parse(`[${meta}]`) as number[];
   const out: Array<string | undefined> = [];
-  for (let i = 0, start = 0; i < numbers.length; i += 3) {
-    const event = { seq: numbers[i]!, kind: 0, timestampMs: numbers[i + 1]!, json, start, end: start + numbers[i + 2]! };
+  for (let i = 0, start = 0; i < numbers.length; i += 4) {
+    const event = { seq: numbers[i]!, kind: 0, timestampMs: numbers[i + 1]!, subMsUs: numbers[i + 2]!, json, start, end: start + numbers[i + 3]! };
     const buffer = Buffer.alloc(stagedJsonMaxBytes(event));
     const bytes = buffer.subarray(0, writeStagedJson(buffer, 0, event));
     out.push(isUtf8(json.subarray(event.start, event.end)) ? bytes.toString('utf8') : undefined);
@@ -95,6 +101,10 @@ describe('event JSON built by SQLite', () => {
     ['the epoch', row({ timestampMs: 0 })],
     ['ms = 999', row({ timestampMs: Date.UTC(2024, 1, 29, 23, 59, 59, 999) })],
     ['ms = 0', row({ timestampMs: Date.UTC(2024, 1, 29, 23, 59, 59, 0) })],
+    ['microseconds', row({ subMsUs: 456 })],
+    ['one microsecond', row({ subMsUs: 1 })],
+    ['999 microseconds on the last ms of a day', row({ timestampMs: Date.UTC(2024, 1, 29, 23, 59, 59, 999), subMsUs: 999 })],
+    ['microseconds in year 10000', row({ timestampMs: Date.parse('9999-12-31T23:59:59.999Z') + 1, subMsUs: 7 })],
     ['1 ms before 1970', row({ timestampMs: -1 })],
     ['1969-12-31T00:00:00.000Z', row({ timestampMs: -86_400_000 })],
     ['just before a day before 1970', row({ timestampMs: -86_400_001 })],

@@ -23,6 +23,22 @@ describe('resolveTimestamp (PostHog ingestion rules)', () => {
   });
 });
 
+describe('resolveTimestamp keeps microseconds (events.timestamp is DateTime64(6))', () => {
+  it.each([
+    ['RFC 3339 with six digits', '2024-03-01T10:00:00.123456Z', Date.UTC(2024, 2, 1, 10, 0, 0, 123), 456],
+    ['nine digits: the nanoseconds dropped', '2024-03-01T10:00:00.123456789+00:00', Date.UTC(2024, 2, 1, 10, 0, 0, 123), 456],
+    ['four digits', '2024-03-01 10:00:00.1234', Date.UTC(2024, 2, 1, 10, 0, 0, 123), 400],
+    ['epoch nanoseconds', '1709287200123456789', Date.UTC(2024, 2, 1, 10, 0, 0, 123), 456],
+    ['three digits', '2024-03-01T10:00:00.123Z', Date.UTC(2024, 2, 1, 10, 0, 0, 123), 0],
+  ])('%s', (_name, timestamp, ms, subMsUs) => {
+    expect(resolveTimestamp({ ignoreSentAt: false, timestamp }, NOW, undefined)).toEqual({ ms, subMsUs });
+  });
+
+  it('a time the server chose has none', () => {
+    expect(resolveTimestamp({ ignoreSentAt: false, timestamp: '2024-03-01T10:00:00.123456Z', offset: 5 }, NOW, undefined)).toEqual({ ms: NOW - 5, subMsUs: 0 });
+  });
+});
+
 describe('parseIsoUtc', () => {
   it.each([
     ['2024-03-01', Date.UTC(2024, 2, 1)],

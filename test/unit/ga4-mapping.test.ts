@@ -67,7 +67,7 @@ function stage(overrides: Record_ = {}): Staged {
 describe('GA4 mapping: what is staged', () => {
   it('maps a web page view the way PostHog would have captured it', () => {
     const staged = stagedEvent(stage());
-    expect(staged).toMatchObject({ event: '$pageview', distinctId: 'crm-1000', timestamp: '2025-09-01T09:15:02.123Z' });
+    expect(staged).toMatchObject({ event: '$pageview', distinctId: 'crm-1000', timestamp: '2025-09-01T09:15:02.123456Z' });
     expect(staged.properties).toEqual({
       $current_url: 'https://shop.example.com/pricing?utm_source=news',
       title: 'Preise',
@@ -99,7 +99,7 @@ describe('GA4 mapping: what is staged', () => {
       ga4_collected_traffic_source: { srsltid: 's-1' },
       ga4_user_pseudo_id: '539614342.1754092800',
       $set: { plan: 'pro', signup_year: 2024 },
-      $set_once: { $initial_utm_source: 'newsletter', $initial_utm_medium: 'email', $initial_utm_campaign: 'autumn-sale', ga4_first_touch_time: '2025-08-02T00:00:00.123Z' },
+      $set_once: { $initial_utm_source: 'newsletter', $initial_utm_medium: 'email', $initial_utm_campaign: 'autumn-sale', ga4_first_touch_time: '2025-08-02T00:00:00.123456Z' },
       ga4_stream_id: '4567890123',
       ga4_platform: 'WEB',
       ga4_is_active_user: true,
@@ -161,10 +161,11 @@ describe('GA4 mapping: what is staged', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['digits, as BigQuery JSON writes INT64', '1756718102123999', '2025-09-01T09:15:02.123Z'],
-    ['a number', 1756718102123456, '2025-09-01T09:15:02.123Z'],
-    ['a TIMESTAMP column with its zone', '2025-09-01 09:15:02.123456 UTC', '2025-09-01T09:15:02.123Z'],
-  ])('reads event_timestamp in microseconds from %s, cut to the millisecond', (_name, value, expected) => {
+    ['digits, as BigQuery JSON writes INT64', '1756718102123999', '2025-09-01T09:15:02.123999Z'],
+    ['a number', 1756718102123456, '2025-09-01T09:15:02.123456Z'],
+    ['a TIMESTAMP column with its zone', '2025-09-01 09:15:02.123456 UTC', '2025-09-01T09:15:02.123456Z'],
+    ['whole milliseconds', '1756718102123000', '2025-09-01T09:15:02.123Z'],
+  ])('reads event_timestamp in microseconds from %s, every microsecond kept', (_name, value, expected) => {
     expect(stagedEvent(stage({ event_timestamp: value })).timestamp).toBe(expected);
   });
 
@@ -186,7 +187,7 @@ describe('GA4 mapping: what is staged', () => {
     );
     expect(staged.properties).not.toHaveProperty('$geoip_city_name');
     expect(staged.properties).not.toHaveProperty('$device_manufacturer');
-    expect(staged.properties).toMatchObject({ $geoip_country_name: 'Japan', $device_type: 'TV', $set_once: { ga4_first_touch_time: '2025-08-02T00:00:00.123Z' } });
+    expect(staged.properties).toMatchObject({ $geoip_country_name: 'Japan', $device_type: 'TV', $set_once: { ga4_first_touch_time: '2025-08-02T00:00:00.123456Z' } });
     expect(staged.properties.$set_once).not.toHaveProperty('$initial_utm_source');
   });
 

@@ -31,7 +31,7 @@ function stage(overrides: Record_ = {}): Staged {
 describe('PostHog export mapping: what is staged', () => {
   it('keeps the event as it was captured, and leaves out what PostHog computes on arrival', () => {
     const staged = stagedEvent(stage());
-    expect(staged).toMatchObject({ uuid: UUID, event: '$autocapture', distinctId: 'ana@example.com', timestamp: '2025-09-01T10:00:00.123Z' });
+    expect(staged).toMatchObject({ uuid: UUID, event: '$autocapture', distinctId: 'ana@example.com', timestamp: '2025-09-01T10:00:00.123456Z' });
     expect(staged.properties).toEqual({
       $current_url: 'https://shop.example.com/',
       $event_type: 'click',
@@ -59,8 +59,8 @@ describe('PostHog export mapping: what is staged', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['with Z and microseconds', '2025-09-01T10:00:00.123456Z', '2025-09-01T10:00:00.123Z'],
-    ['without a zone, as UTC', '2025-09-01 10:00:00.123456', '2025-09-01T10:00:00.123Z'],
+    ['with Z and microseconds', '2025-09-01T10:00:00.123456Z', '2025-09-01T10:00:00.123456Z'],
+    ['without a zone, as UTC', '2025-09-01 10:00:00.123456', '2025-09-01T10:00:00.123456Z'],
     ['with an offset', '2025-09-01T12:00:00+02:00', '2025-09-01T10:00:00.000Z'],
   ])('reads a timestamp %s', (_name, timestamp, expected) => {
     expect(stagedEvent(stage({ timestamp })).timestamp).toBe(expected);

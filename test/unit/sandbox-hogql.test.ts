@@ -4,6 +4,7 @@ import { DEFAULT_RETURNED_ROWS, MAX_SELECT_RETURNED_ROWS, rowWindow } from '../.
 import { formatDateTime, parseDateTimeLiteral } from '../../src/sandbox/api/query/hogql-literals.js';
 import { runHogQL } from '../../src/sandbox/api/query/query-runner.js';
 import { SandboxStore } from '../../src/sandbox/sandbox-store.js';
+import { storedTime } from '../../src/sandbox/stored-time.js';
 
 const U1 = '00000000-0000-4000-8000-000000000001';
 const U2 = '00000000-0000-4000-8000-000000000002';
@@ -27,7 +28,7 @@ function insert(target: SandboxStore, rows: typeof EVENTS): void {
     `INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at)
      VALUES (?, ?, ?, ?, ?, ?, 1, '/batch/', ?)`,
   );
-  target.transaction(() => rows.forEach(([team, uuid, event, distinctId, ts, props]) => statement.run(team, uuid, event, distinctId, ts, JSON.stringify(props), ts)));
+  target.transaction(() => rows.forEach(([team, uuid, event, distinctId, ts, props]) => statement.run(team, uuid, event, distinctId, storedTime(ts), JSON.stringify(props), ts)));
 }
 
 beforeAll(() => {
@@ -227,10 +228,12 @@ describe('refused queries name what is wrong or unsupported', () => {
 
 describe('time values', () => {
   it.each([
-    ['2024-01-01', '2024-01-01T00:00:00.000Z'],
-    ['2024-01-01 10:30', '2024-01-01T10:30:00.000Z'],
-    ['2024-01-01 10:30:05', '2024-01-01T10:30:05.000Z'],
-    ['2024-01-01T10:30:05.5+02:00', '2024-01-01T08:30:05.500Z'],
+    ['2024-01-01', '2024-01-01T00:00:00.000000Z'],
+    ['2024-01-01 10:30', '2024-01-01T10:30:00.000000Z'],
+    ['2024-01-01 10:30:05', '2024-01-01T10:30:05.000000Z'],
+    ['2024-01-01T10:30:05.5+02:00', '2024-01-01T08:30:05.500000Z'],
+    ['2024-01-01T10:30:05.123456Z', '2024-01-01T10:30:05.123456Z'],
+    ['2024-01-01 10:30:05.1234567', '2024-01-01T10:30:05.123456Z'],
   ])('reads %s as %s (UTC unless a zone is given)', (text, iso) => expect(parseDateTimeLiteral(text)).toBe(iso));
 
   it.each([
@@ -238,4 +241,34 @@ describe('time values', () => {
     ['2024-01-01T10:00:00.250Z', '2024-01-01T10:00:00.250000Z'],
     [null, null],
   ])('writes %s as PostHog does: %s', (stored, written) => expect(formatDateTime(stored)).toBe(written));
+});
+
+describe('microseconds (DateTime64(6))', () => {
+  const US_EVENTS: typeof EVENTS = [
+    [1, '00000000-0000-4000-8000-000000000011', 'a', 'u', '2024-01-01T10:00:00.123456Z', {}],
+    [1, '00000000-0000-4000-8000-000000000012', 'a', 'u', '2024-01-01T10:00:00.123457Z', {}],
+    [1, '00000000-0000-4000-8000-000000000013', 'a', 'u', '2024-01-01T10:00:00.123Z', {}],
+  ];
+  let us: SandboxStore;
+  beforeAll(() => {
+    us = SandboxStore.open(':memory:');
+    insert(us, US_EVENTS);
+  });
+  afterAll(() => us.close());
+  const answer = (text: string): unknown[][] => {
+    const outcome = runHogQL(us, 1, text);
+    if (!outcome.ok) throw new Error(outcome.detail);
+    return outcome.answer.results;
+  };
+
+  it('answers every digit, in time order', () => {
+    expect(answer('SELECT timestamp FROM events ORDER BY timestamp')).toEqual([['2024-01-01T10:00:00.123000Z'], ['2024-01-01T10:00:00.123456Z'], ['2024-01-01T10:00:00.123457Z']]);
+  });
+
+  it('compares to the microsecond, as a (timestamp, uuid) cursor does', () => {
+    expect(answer("SELECT uuid FROM events WHERE timestamp > toDateTime('2024-01-01T10:00:00.123456Z') ORDER BY timestamp")).toEqual([['00000000-0000-4000-8000-000000000012']]);
+    expect(answer("SELECT count() FROM events WHERE timestamp = toDateTime('2024-01-01T10:00:00.123456Z')")).toEqual([[1]]);
+    expect(answer("SELECT count() FROM events WHERE timestamp >= '2024-01-01 10:00:00.123'")).toEqual([[3]]);
+    expect(answer("SELECT max(timestamp) FROM events WHERE toDate(timestamp) = '2024-01-01'")).toEqual([['2024-01-01T10:00:00.123457Z']]);
+  });
 });

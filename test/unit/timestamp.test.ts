@@ -5,7 +5,19 @@ import { formatTimestamp, parseIsoZulu, parseTimestamp } from '../../src/events/
 const ok: Array<[unknown, string, string?]> = [
   ['2024-03-05T10:20:30Z', '2024-03-05T10:20:30.000Z'],
   ['2024-03-05T10:20:30.123Z', '2024-03-05T10:20:30.123Z'],
-  ['2024-03-05T10:20:30.123456Z', '2024-03-05T10:20:30.123Z'],
+  ['2024-03-05T10:20:30.123456Z', '2024-03-05T10:20:30.123456Z'],
+  ['2024-03-05T10:20:30.1234Z', '2024-03-05T10:20:30.123400Z'],
+  ['2024-03-05T10:20:30.123000Z', '2024-03-05T10:20:30.123Z'],
+  ['2024-03-05T10:20:30.000001Z', '2024-03-05T10:20:30.000001Z'],
+  // Digits past the microsecond are dropped (PostHog keeps microseconds), as past the millisecond they were.
+  ['2024-03-05T10:20:30.123456789Z', '2024-03-05T10:20:30.123456Z'],
+  [' 2024-03-05T10:20:30.999999+02:00', '2024-03-05T08:20:30.999999Z'],
+  ['1709634030.123456', '2024-03-05T10:20:30.123456Z'],
+  ['1709634030.1234567', '2024-03-05T10:20:30.123456Z'],
+  ['1709634030123.456', '2024-03-05T10:20:30.123456Z'],
+  [1709634030.123456, '2024-03-05T10:20:30.123456Z'],
+  [1709634030123.5, '2024-03-05T10:20:30.123500Z'],
+  ['2024-03-05 10:20:30.654321', '2024-03-05T09:20:30.654321Z', 'Europe/Paris'],
   ['2024-03-05 10:20:30+02:00', '2024-03-05T08:20:30.000Z'],
   ['2024-03-05T10:20:30-0530', '2024-03-05T15:50:30.000Z'],
   ['2024-03-05T10:20:30+01', '2024-03-05T09:20:30.000Z'],
@@ -43,8 +55,10 @@ describe('parseTimestamp', () => {
     const result = parseTimestamp(input, 'timestamp', zone ? createZoneConverter(zone) : undefined);
     // Every row with a zone here has a time without one: its instant comes from the zone, and
     // its wall-clock reading (as if UTC) is given with it.
-    expect(result).toEqual(zone !== undefined ? { ok: true, ms: Date.parse(expected), wallMs: Date.parse(`${(input as string).replace(' ', 'T')}Z`) } : { ok: true, ms: Date.parse(expected) });
-    if (result.ok) expect(formatTimestamp(result.ms)).toBe(expected);
+    const ms = Date.parse(expected);
+    const subMs = expected.length > 24 ? { subMsUs: Number(expected.slice(23, 26)) } : {};
+    expect(result).toEqual(zone !== undefined ? { ok: true, ms, ...subMs, wallMs: Date.parse(`${(input as string).replace(' ', 'T')}Z`) } : { ok: true, ms, ...subMs });
+    if (result.ok) expect(formatTimestamp(result.ms, result.subMsUs)).toBe(expected);
   });
 
   it.each(bad)('%j is rejected as %s (zone %s)', (input, reason, zone) => {
@@ -78,7 +92,8 @@ describe('parseIsoZulu (the fast path)', () => {
   ])('%s: the same time as the general parser', (text) => {
     const ms = parseIsoZulu(text);
     expect(ms).toBeDefined();
-    expect(general(text)).toEqual({ ok: true, ms });
+    expect(general(text)).toEqual(parseTimestamp(text, 'timestamp'));
+    expect(general(text)).toMatchObject({ ok: true, ms });
   });
 
   it.each([

@@ -11,6 +11,7 @@ import { distinctIdText } from './distinct-id.js';
 import { batchFieldProblem, distinctIdSource, duplicateBatchField, duplicateEventField, eventFieldProblem, isObject, offsetWrittenAsInteger, uuidForm } from './event-fields.js';
 import { eventOverLimit, noEventOverLimit, underLimitAtAnySize } from './event-size.js';
 import { parseIsoUtc, resolveTimestamp, type TimestampWarning } from './event-timestamp.js';
+import { eventTimeText } from '../stored-time.js';
 import { readJson, type JsonRead } from './json-read.js';
 import type { ObjectScan } from './json-scan.js';
 import { CAPTURE_MAX_EVENT_BYTES } from '../../posthog/limits.js';
@@ -258,8 +259,8 @@ function toEvent(raw: Obj, spanOf: () => ObjectScan | undefined, at: EventContex
   }
   if (at.sentAtMs !== undefined) properties.$sent_at = new Date(at.sentAtMs).toISOString();
   const input = { timestamp: raw.timestamp as string | null | undefined, offset: raw.offset as number | null | undefined, ignoreSentAt: properties.$ignore_sent_at === true };
-  const { ms, warning } = resolveTimestamp(input, at.ctx.nowMs, at.sentAtMs);
-  const event: CapturedEvent = { uuid: uuidOf(raw.uuid, at.ctx), event: raw.event as string, distinctId: distinctIdText(value, numberSource), timestamp: new Date(ms).toISOString(), properties };
+  const { ms, subMsUs, warning } = resolveTimestamp(input, at.ctx.nowMs, at.sentAtMs);
+  const event: CapturedEvent = { uuid: uuidOf(raw.uuid, at.ctx), event: raw.event as string, distinctId: distinctIdText(value, numberSource), timestamp: eventTimeText(ms, subMsUs), properties };
   if (warning !== undefined) event.warning = warning;
   return event;
 }

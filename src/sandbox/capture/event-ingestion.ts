@@ -12,6 +12,7 @@ import { GroupState } from './group-state.js';
 import { PersonState } from './person-state.js';
 import { updatePerson } from './person-updates.js';
 import { applyGeoip } from './sandbox-geoip.js';
+import { storedTime } from '../stored-time.js';
 
 export interface IngestMeta {
   teamId: number;
@@ -66,12 +67,13 @@ export class EventIngestion {
     const person = updatePerson(this.persons, teamId, event);
     if (event.event === '$groupidentify') this.groups.identify(teamId, props, meta.receivedAt);
     const groups = this.groups.snapshot(teamId, props);
+    const stored = storedTime(event.timestamp);
     this.insert.run(
       teamId,
       event.uuid,
       event.event,
       event.distinctId,
-      event.timestamp,
+      stored,
       JSON.stringify(props),
       meta.historical ? 1 : 0,
       meta.endpoint,
@@ -81,7 +83,7 @@ export class EventIngestion {
       ...groups,
     );
     const start = sessionStart(props.$session_id);
-    if (start !== undefined) this.session.run(teamId, (props.$session_id as string).toLowerCase(), start, event.distinctId, event.timestamp, event.timestamp);
+    if (start !== undefined) this.session.run(teamId, (props.$session_id as string).toLowerCase(), start, event.distinctId, stored, stored);
     if (event.warning !== undefined) this.warning.run(teamId, event.warning, JSON.stringify({ eventUuid: event.uuid, distinctId: event.distinctId }), meta.receivedAt);
   }
 }

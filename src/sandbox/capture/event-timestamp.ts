@@ -6,7 +6,7 @@
  * timestamp becomes now, with a warning.
  */
 import { FUTURE_TIMESTAMP_ALLOWANCE_MS as FUTURE_CUTOFF_MS } from '../../posthog/limits.js';
-import { parseEventDate } from './event-date.js';
+import { parseEventDate, parseEventTime } from './event-date.js';
 
 /** ISO 8601 in UTC unless it says otherwise (a batch's `sent_at`). */
 export function parseIsoUtc(text: string): number | undefined {
@@ -23,24 +23,34 @@ export type TimestampWarning = 'ignored_invalid_timestamp' | 'event_timestamp_in
 
 export interface ResolvedTimestamp {
   ms: number;
+  /** Microseconds past `ms` (0-999): kept from the timestamp as written, 0 for a time the server chose. */
+  subMsUs: number;
   warning?: TimestampWarning;
 }
 
 export function resolveTimestamp(input: TimestampInput, nowMs: number, sentAtMs: number | undefined): ResolvedTimestamp {
   const sentAt = input.ignoreSentAt ? undefined : sentAtMs;
   let ms = nowMs;
+  let subMsUs = 0;
   let warning: TimestampWarning | undefined;
   if (typeof input.timestamp === 'string') {
-    const parsed = parseEventDate(input.timestamp);
+    const parsed = parseEventTime(input.timestamp);
     if (parsed === undefined) warning = 'ignored_invalid_timestamp';
-    else ms = sentAt === undefined ? parsed : parsed + (nowMs - sentAt);
+    else {
+      ms = sentAt === undefined ? parsed.ms : parsed.ms + (nowMs - sentAt);
+      subMsUs = parsed.subMsUs;
+    }
   }
   if (typeof input.offset === 'number') ms = nowMs - input.offset;
+  if (ms - nowMs > FUTURE_CUTOFF_MS || typeof input.offset === 'number') subMsUs = 0;
   if (ms - nowMs > FUTURE_CUTOFF_MS) {
     ms = nowMs;
     warning = 'event_timestamp_in_future';
   }
   const year = new Date(ms).getUTCFullYear();
-  if (Number.isNaN(year) || year < 0 || year > 9999) ms = 0;
-  return warning === undefined ? { ms } : { ms, warning };
+  if (Number.isNaN(year) || year < 0 || year > 9999) {
+    ms = 0;
+    subMsUs = 0;
+  }
+  return warning === undefined ? { ms, subMsUs } : { ms, subMsUs, warning };
 }

@@ -5,6 +5,7 @@
  * debug routes.
  */
 import type { SandboxStore } from '../sandbox-store.js';
+import { shownTime } from '../stored-time.js';
 
 type Obj = Record<string, unknown>;
 
@@ -80,7 +81,7 @@ export function eventsWithCurrentPerson(store: SandboxStore, teamId: number): In
     uuid: r.uuid,
     event: r.event,
     distinctId: r.distinct_id,
-    timestamp: r.timestamp,
+    timestamp: shownTime(r.timestamp),
     properties: JSON.parse(r.properties) as Obj,
     personId: r.person_id,
     currentPersonId: r.current_person_id,
@@ -104,13 +105,14 @@ export function personOfDistinctId(store: SandboxStore, teamId: number, distinct
 
 /** The project's sessions (UUIDv7 session ids only), oldest first. */
 export function sessionsOf(store: SandboxStore, teamId: number): IngestedSession[] {
-  return store.db
+  const rows = store.db
     .prepare(
       `SELECT session_id AS sessionId, session_start AS sessionStart, distinct_id AS distinctId, first_timestamp AS firstTimestamp,
               last_timestamp AS lastTimestamp, event_count AS eventCount
        FROM sessions WHERE team_id = ? ORDER BY session_start, session_id`,
     )
     .all(teamId) as IngestedSession[];
+  return rows.map((r) => ({ ...r, firstTimestamp: shownTime(r.firstTimestamp), lastTimestamp: shownTime(r.lastTimestamp) }));
 }
 
 export function ingestionWarnings(store: SandboxStore, teamId: number): IngestionWarning[] {

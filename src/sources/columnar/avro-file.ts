@@ -14,6 +14,7 @@ import type { RowGroup } from './row-group.js';
 import { openAvroContainer, type AvroContainer } from './avro-container.js';
 import { pushAvroLine } from './avro-values.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, rowKeys, textOfBytes, type TimeUnit } from './columnar-values.js';
+import { withoutZone } from './local-times.js';
 
 export { isAvro } from './avro-container.js';
 
@@ -72,10 +73,30 @@ class ExactMapType extends avro.types.MapType {
   }
 }
 
-function timestampType(unit: TimeUnit) {
+/**
+ * Set while a time type builds its underlying long, which is then read exactly: a count of
+ * nanoseconds passes 2^53, where avsc's own long refuses the value ("potential precision loss").
+ */
+let buildingTimeLong = false;
+
+/**
+ * A time type: the count as ISO text with every digit (timestamp-*), or without its `Z` for the
+ * local-timestamp-* types, whose wall-clock times have no zone: read in --timezone like any
+ * time written without one, and never taken as UTC.
+ */
+function timestampType(unit: TimeUnit, local = false) {
   return class extends avro.types.LogicalType {
+    constructor(schema: avro.Schema, options?: unknown) {
+      buildingTimeLong = true;
+      try {
+        super(schema, options);
+      } finally {
+        buildingTimeLong = false;
+      }
+    }
     override _fromValue(value: bigint): string {
-      return isoTime(BigInt(value), unit);
+      const iso = isoTime(BigInt(value), unit);
+      return local ? withoutZone(iso) : iso;
     }
     override _toValue(): never {
       throw new Error('not written');
@@ -117,10 +138,14 @@ export function avroRecordType(schemaJson: string): avro.Type {
         'timestamp-millis': timestampType('ms'),
         'timestamp-micros': timestampType('us'),
         'timestamp-nanos': timestampType('ns'),
+        'local-timestamp-millis': timestampType('ms', true),
+        'local-timestamp-micros': timestampType('us', true),
+        'local-timestamp-nanos': timestampType('ns', true),
         date: DateType,
         decimal: DecimalType,
       },
       typeHook: (schema, options) => {
+        if (buildingTimeLong && typeOf(schema) === 'long') return exactLong;
         if (schema === 'string' || typeOf(schema) === 'string') return new MarkedStringType();
         return typeOf(schema) === 'map' ? new ExactMapType(schema as avro.schema.MapType, options) : undefined;
       },

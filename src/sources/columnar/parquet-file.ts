@@ -14,6 +14,7 @@ import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParse
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, pushRow, RawJson, rowKeys, textOfBytes } from './columnar-values.js';
+import { localCell, localTimeColumns } from './local-times.js';
 import type { RowGroup } from './row-group.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
@@ -145,6 +146,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   await file.close();
   const decimals = takeDecimals(metadata);
   const columns = topLevelNames(metadata.schema);
+  const localAt = [...localTimeColumns(metadata.schema)].map((name) => columns.indexOf(name));
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
   const keys = rowKeys(columns);
@@ -168,6 +170,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
             if (Array.isArray(column)) column[at] = undefined;
           }
           for (const [c, scale] of decimalAt) row[c] = exactDecimal(row[c], scale);
+          for (const c of localAt) row[c] = localCell(row[c]);
           pushRow(parts, keys, row);
         },
       };

@@ -6,6 +6,7 @@
  */
 import type { CandidateEvent } from '../../events/build-event.js';
 import { canonicalJson } from '../../json/canonical-json.js';
+import { formatTimestamp } from '../../events/timestamp.js';
 import { problem, type RowProblem } from '../../events/reject-reasons.js';
 import { addGa4Fields, ga4InitialSource, GA4_RECORDS } from './ga4-fields.js';
 import { flattenGa4Params, ga4Ecommerce, ga4Items } from './ga4-params.js';
@@ -57,7 +58,7 @@ const MIN_MICROS = 1e14;
 
 /**
  * A GA4 time in microseconds since 1970 (a number, or digits as BigQuery's JSON writes INT64)
- * as an ISO time, cut to the millisecond. Another string (a TIMESTAMP column, `... UTC`) is
+ * as an ISO time with its microseconds (PostHog keeps them). Another string (a TIMESTAMP column, `... UTC`) is
  * left to the usual timestamp rules.
  */
 export function ga4Time(value: unknown, field: string): { ok: true; value: unknown } | { ok: false; problem: RowProblem } {
@@ -72,7 +73,7 @@ export function ga4Time(value: unknown, field: string): { ok: true; value: unkno
   if (micros < BigInt(MIN_MICROS)) return fail('bad_timestamp', `${field} ${String(value)} is not in microseconds (GA4 writes 16 digits)`);
   const ms = Number(micros / 1000n);
   if (ms > 8.64e15) return fail('bad_timestamp', `${field} ${String(value)} is beyond any date`);
-  return { ok: true, value: new Date(ms).toISOString() };
+  return { ok: true, value: formatTimestamp(ms, Number(micros % 1000n)) };
 }
 
 function text(value: unknown): string | null {

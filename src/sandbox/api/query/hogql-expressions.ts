@@ -50,7 +50,7 @@ export interface Scope {
 }
 
 /** What min() and max() give over no rows in ClickHouse: the type's default, not NULL. */
-const EMPTY_DEFAULTS: Partial<Record<ValueKind, string | number>> = { datetime: '1970-01-01T00:00:00.000Z', date: '1970-01-01', text: '', uuid: '00000000-0000-0000-0000-000000000000', number: 0 };
+const EMPTY_DEFAULTS: Partial<Record<ValueKind, string | number>> = { datetime: '1970-01-01T00:00:00.000000Z', date: '1970-01-01', text: '', uuid: '00000000-0000-0000-0000-000000000000', number: 0 };
 
 function leaf(fields: Pick<Compiled, 'sql' | 'kind' | 'type' | 'hogql'>, constant?: Compiled['constant']): Compiled {
   return { ...fields, aggregate: false, children: [], ...(constant ? { constant } : {}) };
@@ -144,7 +144,7 @@ function coerce(constant: Compiled, other: Compiled, params: Params): Compiled {
   switch (other.kind) {
     case 'datetime':
       if (kind === 'string' || kind === 'datetime') return read(parseDateTimeLiteral(String(value)));
-      if (kind === 'date') return read(`${String(value)}T00:00:00.000Z`);
+      if (kind === 'date') return read(`${String(value)}T00:00:00.000000Z`);
       break;
     case 'date':
       if (kind === 'string' || kind === 'date') return read(parseDateLiteral(String(value)));

@@ -4,8 +4,14 @@
  */
 import { QueryProblem } from './query-problem.js';
 
-/** The sandbox's one form of a point in time: what SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ')` gives. */
-export const TIMESTAMP_SQL_FORMAT = '%Y-%m-%dT%H:%M:%fZ';
+/**
+ * The sandbox's one form of a point in time in a query: ISO in UTC with six fraction digits,
+ * the form events' times are stored in (see stored-time.ts), so texts compare as times do.
+ * A column kept to the millisecond (persons' and groups' created_at) is put in it by SQL.
+ */
+export function millisecondColumnAsTime(column: string): string {
+  return `(strftime('%Y-%m-%dT%H:%M:%f', ${column}) || '000Z')`;
+}
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -15,7 +21,10 @@ function validDay(year: number, month: number, day: number): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** A time string as ISO with milliseconds in UTC; zone-less times are UTC (the project's zone). */
+/**
+ * A time string in the query form (ISO in UTC, six fraction digits: microseconds, as
+ * DateTime64(6) reads it; more digits are dropped); zone-less times are UTC (the project's zone).
+ */
 export function parseDateTimeLiteral(text: string): string {
   const trimmed = text.trim();
   const dateOnly = DATE_ONLY.exec(trimmed);
@@ -23,7 +32,8 @@ export function parseDateTimeLiteral(text: string): string {
   if (match !== null && validDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
     const iso = dateOnly ? `${trimmed}T00:00:00Z` : trimmed.replace(' ', 'T') + (match[8] === undefined ? 'Z' : '');
     const ms = Date.parse(iso);
-    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+    const micros = (dateOnly ? '' : (match[7] ?? '').slice(4, 7)).padEnd(3, '0');
+    if (!Number.isNaN(ms)) return `${new Date(ms).toISOString().slice(0, -1)}${micros}Z`;
   }
   throw new QueryProblem(`Cannot parse '${text}' as a date and time (use 'YYYY-MM-DD' or 'YYYY-MM-DD hh:mm:ss').`);
 }
@@ -59,9 +69,10 @@ function offsetMinutes(ms: number, timezone: string): number {
  */
 export function formatDateTime(value: unknown, timezone = 'UTC'): unknown {
   if (typeof value !== 'string') return value;
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{3})Z$/.exec(value);
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{3}|\d{6})Z$/.exec(value);
   if (match === null) return value;
-  const fraction = match[2] === '000' ? '' : `.${match[2]}000`;
+  const digits = match[2]!.padEnd(6, '0');
+  const fraction = digits === '000000' ? '' : `.${digits}`;
   if (timezone === 'UTC') return `${match[1]}${fraction}Z`;
   const ms = Date.parse(value);
   const offset = offsetMinutes(ms, timezone);

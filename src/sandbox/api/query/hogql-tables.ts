@@ -5,7 +5,7 @@
  * shows and the ClickHouse types PostHog reports. Pure.
  */
 import type { ValueKind } from './hogql-ast.js';
-import { TIMESTAMP_SQL_FORMAT } from './hogql-literals.js';
+import { millisecondColumnAsTime } from './hogql-literals.js';
 
 export interface ColumnDef {
   sql: string;
@@ -24,7 +24,7 @@ export interface TableDef {
 }
 
 export const DATETIME = "DateTime64(6, 'UTC')";
-const time = (column: string): ColumnDef => ({ sql: `strftime('${TIMESTAMP_SQL_FORMAT}', events.${column})`, kind: 'datetime', type: DATETIME });
+const time = (column: string): ColumnDef => ({ sql: millisecondColumnAsTime(`events.${column}`), kind: 'datetime', type: DATETIME });
 const text = (column: string, type = 'String'): ColumnDef => ({ sql: `events.${column}`, kind: 'text', type });
 /** The sandbox numbers its persons; PostHog gives them UUIDs: the number written as one, in the same order. */
 const personUuid = (column: string): ColumnDef => ({ sql: `printf('00000000-0000-4000-8000-%012d', events.${column})`, kind: 'uuid', type: 'UUID' });
@@ -35,7 +35,8 @@ const EVENTS: TableDef = {
     uuid: { sql: 'lower(events.uuid)', kind: 'uuid', type: 'UUID' },
     event: text('event'),
     distinct_id: text('distinct_id'),
-    timestamp: time('timestamp'),
+    // Stored in the query form already, to the microsecond (see stored-time.ts).
+    timestamp: { sql: 'events.timestamp', kind: 'datetime', type: DATETIME },
     properties: text('properties'),
     // The sandbox keeps the chain where capture received it: in the properties.
     elements_chain: { sql: `coalesce(json_extract(events.properties, '$."$elements_chain"'), '')`, kind: 'text', type: 'String' },
