@@ -60,3 +60,17 @@ export function resolveS3Settings(scheme: BucketScheme, choices: BucketChoices, 
 export function endpointName(settings: S3Settings): string {
   return settings.endpointUrl ?? `AWS S3 (${settings.region})`;
 }
+
+/**
+ * The endpoint as part of an object's identity: the same key at another store is another
+ * object. A custom endpoint by its origin (scheme, host, port), AWS by name alone (its regions
+ * are one store: a bucket elsewhere is followed).
+ */
+export function endpointIdentity(settings: S3Settings): string {
+  if (settings.endpointUrl === undefined) return 'AWS S3';
+  try {
+    return new URL(settings.endpointUrl).origin;
+  } catch {
+    return settings.endpointUrl;
+  }
+}

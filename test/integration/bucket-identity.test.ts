@@ -1,0 +1,57 @@
+/**
+ * export-source over s3:// addresses where a bucket's answers are not what a simple listing
+ * expects: the same key at two endpoints, errors that no retry mends (no credentials, an
+ * endpoint without a scheme), an endpoint that is not S3, keys that look like globs or hold
+ * control characters, a batch export copied under another prefix, a listing page marked
+ * truncated without a token, and reruns over objects already staged. moto's S3 server on
+ * loopback, and a recording proxy in front of it.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { useMoto } from '../helpers/moto-server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { readStaging } from '../helpers/staging.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = useTempDir();
+const motoServer = useMoto();
+
+function mixpanelLines(from: number, rows: number): string {
+  const lines: string[] = [];
+  for (let i = from; i < from + rows; i++) lines.push(JSON.stringify({ event: `ev${i % 5}`, properties: { distinct_id: `user_${i % 97}`, time: 1704067200 + i * 60, $insert_id: `ins-${i}`, i } }));
+  return lines.join('\n') + '\n';
+}
+
+async function stage(dir: string, args: string[], env: Record<string, string | undefined> = {}) {
+  const result = await runCli(['export-source', '--staging', join(dir, 'm.db'), '--from', 'mixpanel', ...args], { cwd: dir, env: { ...motoServer().env, ...env } });
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result;
+}
+
+function stagedCount(dir: string): number {
+  return readStaging(join(dir, 'm.db'), (db) => db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+}
+
+describe('the same key at two endpoints', () => {
+  it('refuses an object of another endpoint with other content instead of withdrawing the staged one', async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    await moto.createBucket('exports');
+    await moto.put('exports', 'events/part-0.jsonl', mixpanelLines(0, 50));
+    const first = await stage(dir, ['s3://exports/events/part-0.jsonl']);
+    expect(first.code, first.stderr).toBe(0);
+    // Another store holding the same bucket and key: a proxy is another endpoint, and the object there differs.
+    await moto.put('exports', 'events/part-0.jsonl', mixpanelLines(1_000, 50));
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+    try {
+      const second = await stage(dir, ['s3://exports/events/part-0.jsonl'], { AWS_ENDPOINT_URL_S3: proxy.url });
+      expect(second.code).toBe(6);
+      expect(second.stderr).toContain(`s3://exports/events/part-0.jsonl: staged before from ${moto.endpointUrl}; the object under that key at ${proxy.url} is another one`);
+      expect(second.stderr).not.toMatch(/\d+ withdrawn/);
+    } finally {
+      await proxy.close();
+    }
+    expect(stagedCount(dir)).toBe(50);
+  }, 60_000);
+});
