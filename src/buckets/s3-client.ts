@@ -47,7 +47,8 @@ export interface S3Failure {
   /** S3's error code (`AccessDenied`, `NoSuchBucket`, `SlowDown`) or the network error's code. */
   code: string;
   message: string;
-  kind: 'answer' | 'network' | 'timeout' | 'aborted';
+  /** `setup`: no request could be made (no credentials were found): trying again cannot mend it. */
+  kind: 'answer' | 'network' | 'timeout' | 'aborted' | 'setup';
 }
 
 export type S3Result<T> = { ok: true; value: T } | { ok: false; failure: S3Failure };
@@ -74,6 +75,7 @@ export function toFailure(error: unknown, signal?: AbortSignal): S3Failure {
   if (signal?.aborted === true || e.name === 'AbortError') return { status: undefined, code: 'Aborted', message: 'the request was abandoned', kind: 'aborted' };
   const status = e.$metadata?.httpStatusCode;
   if (status !== undefined) return { status, code: e.Code ?? e.name, message: e.message, kind: 'answer' };
+  if (e.name === 'CredentialsProviderError') return { status: undefined, code: e.name, message: e.message, kind: 'setup' };
   if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT' || e.name === 'RequestTimeout') return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'timeout' };
   return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'network' };
 }

@@ -55,3 +55,36 @@ describe('the same key at two endpoints', () => {
     expect(stagedCount(dir)).toBe(50);
   }, 60_000);
 });
+
+describe('failures that no retry mends end the run at once, in one line', () => {
+  it('no credentials at all: exit 4, without five minutes of retries', async () => {
+    const dir = tempDir();
+    const none = {
+      AWS_ACCESS_KEY_ID: undefined,
+      AWS_SECRET_ACCESS_KEY: undefined,
+      AWS_SESSION_TOKEN: undefined,
+      AWS_PROFILE: undefined,
+      AWS_CONFIG_FILE: join(dir, 'no-config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-credentials'),
+      // Only loopback is ever contacted: the instance role's metadata service is not asked.
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: undefined,
+      AWS_CONTAINER_CREDENTIALS_FULL_URI: undefined,
+      AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
+    };
+    const result = await stage(dir, ['s3://exports/events/'], none);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/s3:\/\/exports\/events\/: no AWS credentials were found/);
+    expect(result.stderr).not.toMatch(/trying again/);
+  }, 30_000);
+
+  it('an endpoint without its scheme: exit 2, naming the endpoint and how to write it', async () => {
+    const dir = tempDir();
+    const port = new URL(motoServer().endpointUrl).port;
+    const result = await stage(dir, ['s3://exports/events/', '--endpoint-url', `127.0.0.1:${port}`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`the bucket endpoint "127.0.0.1:${port}" is not an http:// or https:// URL`);
+    expect(result.stderr).toContain(`http://127.0.0.1:${port}`);
+    expect(result.stderr).not.toMatch(/trying again/);
+  }, 30_000);
+});
