@@ -78,7 +78,8 @@ export async function listObjects(context: BucketContext, arg: string, extension
   if (address === undefined) throw new InputError(`${arg}: not a bucket address (s3://bucket/prefix/ or gs://bucket/prefix/)`);
   const query = keyQuery(address.path);
   const listed = await listAll(context, address, listPrefix(query));
-  const exact = query.type === 'key-or-prefix' ? listed.find((o) => o.key === query.key) : undefined;
+  // A key is read when named exactly, even one whose name looks like a pattern (`events [1].json`), as a file of that name is.
+  const exact = query.type === 'prefix' ? undefined : listed.find((o) => o.key === address.path);
   const selected = exact !== undefined ? [exact] : listed.filter((o) => keySelected(query, o.key, extensions));
   selected.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const { objects, notices, missing } = exact !== undefined ? { objects: selected, notices: [], missing: [] } : await applyManifests(context, address, listed, selected);

@@ -80,6 +80,12 @@ export function toFailure(error: unknown, signal?: AbortSignal): S3Failure {
   return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'network' };
 }
 
+/** A key as a listing asked for `EncodingType=url` gives it: form-encoded (`+` a space), unless the store ignored the request. */
+export function decodeListedKey(key: string, encodingType: string | undefined): string {
+  if (encodingType !== 'url') return key;
+  return decodeURIComponent(key.replace(/\+/g, ' '));
+}
+
 async function attempt<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<S3Result<T>> {
   try {
     return { ok: true, value: await call() };
@@ -105,8 +111,9 @@ export function createS3Calls(settings: S3Settings): S3Calls {
   return {
     listPage: (bucket, prefix, token, signal) =>
       attempt(async () => {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }), { abortSignal: signal });
-        const objects = (page.Contents ?? []).map((o) => ({ key: o.Key ?? '', sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
+        // Keys come URL-encoded: XML cannot carry some characters a key may hold (a carriage return is read back as a line feed).
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, EncodingType: 'url' }), { abortSignal: signal });
+        const objects = (page.Contents ?? []).map((o) => ({ key: decodeListedKey(o.Key ?? '', page.EncodingType), sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
         return { objects, next: page.IsTruncated === true ? page.NextContinuationToken : undefined };
       }, signal),
     getObject: (bucket, key, at, signal) =>

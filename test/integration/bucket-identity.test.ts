@@ -88,3 +88,22 @@ describe('failures that no retry mends end the run at once, in one line', () => 
     expect(result.stderr).not.toMatch(/trying again/);
   }, 30_000);
 });
+
+describe('keys that look like patterns or hold control characters', () => {
+  it('reads a key with [ ] or { } named exactly, and lists a prefix holding a key with a carriage return', async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    await moto.createBucket('odd');
+    await moto.put('odd', 'keys/events [1].json', mixpanelLines(0, 3));
+    await moto.put('odd', 'keys/events {2}.json', mixpanelLines(3, 3));
+    await moto.put('odd', 'keys/events\r3.json', mixpanelLines(6, 3));
+    const bracket = await stage(dir, ['s3://odd/keys/events [1].json', 's3://odd/keys/events {2}.json', '--json']);
+    expect(bracket.code, bracket.stderr).toBe(0);
+    expect(JSON.parse(bracket.stdout).totals.staged).toBe(6);
+    const all = await stage(dir, ['s3://odd/keys/', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    const result = JSON.parse(all.stdout);
+    expect(result.files.map((f: { path: string }) => f.path)).toContain('s3://odd/keys/events\r3.json');
+    expect(result.totals).toMatchObject({ staged: 3, alreadyStaged: 6 });
+  }, 60_000);
+});
