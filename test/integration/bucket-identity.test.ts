@@ -107,3 +107,20 @@ describe('keys that look like patterns or hold control characters', () => {
     expect(result.totals).toMatchObject({ staged: 3, alreadyStaged: 6 });
   }, 60_000);
 });
+
+describe('a batch export copied under another prefix', () => {
+  it("maps the manifest's keys to the objects beside it, as the same folder on disk is read", async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    const run = '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00';
+    await moto.createBucket('copied');
+    // `aws s3 sync s3://exports/events/ s3://copied/backup/events/`: the manifest still lists the keys the export wrote.
+    await moto.put('copied', `backup/events/${run}-0.jsonl`, mixpanelLines(0, 5));
+    await moto.put('copied', `backup/events/${run}-1.jsonl`, mixpanelLines(5, 5));
+    await moto.put('copied', `backup/events/${run}_manifest.json`, JSON.stringify({ files: [`events/${run}-0.jsonl`, `events/${run}-1.jsonl`] }));
+    const result = await stage(dir, ['s3://copied/backup/events/', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toMatch(/left out/);
+    expect(JSON.parse(result.stdout).totals.staged).toBe(10);
+  }, 60_000);
+});
