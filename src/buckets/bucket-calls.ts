@@ -30,6 +30,7 @@ export function failureOutcome(failure: S3Failure): HttpOutcome {
     case 'answer':
       return { type: 'response', status: failure.status ?? 500, headers: {}, body: Buffer.from(`${failure.code}: ${failure.message}`) };
     case 'network':
+    case 'setup':
       return { type: 'network-error', code: failure.code, message: failure.message };
     case 'timeout':
       return { type: 'timeout', afterMs: 0 };
@@ -51,6 +52,8 @@ export async function withRetries<T>(context: BucketContext, action: BucketActio
       policy: context.policy,
       clock: context.clock,
       signal: context.signal,
+      // No request was made (no credentials): the same attempt again would fail the same way.
+      answerAsIs: ({ result }) => !result.ok && result.failure.kind === 'setup',
       onRetry: (verdict, delayMs) => context.onRetry?.(`${action.url}: ${verdict.reason}; trying again in ${Math.round(delayMs)} ms`),
     },
   );

@@ -10,7 +10,7 @@ import { InputError } from '../errors.js';
 import { withRetries, type BucketContext } from './bucket-calls.js';
 import { keyQuery, keySelected, listPrefix, parseBucketUrl, objectUrl, type BucketUrl } from './bucket-url.js';
 import type { ObjectInfo } from './s3-client.js';
-import { checkRunManifests, isRunManifest, manifestNotices, parseManifest, type RunManifest } from '../sources/run-manifests.js';
+import { checkRunManifests, isRunManifest, manifestBeside, manifestNotices, type RunManifest } from '../sources/run-manifests.js';
 
 export interface ListedObjects {
   address: BucketUrl;
@@ -41,14 +41,11 @@ async function readSmallObject(context: BucketContext, bucket: string, url: stri
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** A manifest's `files` (full keys, or `s3://` addresses), or an error naming it. */
-export function manifestFiles(text: string, url: string, bucket: string): string[] {
-  const files = parseManifest(text, url);
-  if (!Array.isArray(files)) throw new InputError(files.error);
-  return files.map((file) => {
-    const parsed = parseBucketUrl(file);
-    return parsed !== undefined && parsed.bucket === bucket ? parsed.path : file.replace(/^\/+/, '');
-  });
+/** A manifest's files, as keys beside it (see run-manifests.ts manifestBeside), or an error naming it. */
+export function manifestFiles(text: string, url: string, manifestKey: string): string[] {
+  const manifest = manifestBeside(manifestKey, text, url);
+  if ('error' in manifest) throw new InputError(manifest.error);
+  return [...manifest.files];
 }
 
 /** Applies the manifests found: the runs they describe keep only the files they list; a listed file that is missing is told, the others read. */
@@ -56,7 +53,7 @@ async function applyManifests(context: BucketContext, address: BucketUrl, listed
   const manifests: RunManifest[] = [];
   for (const manifest of listed.filter((o) => isRunManifest(o.key))) {
     const url = objectUrl(address.scheme, address.bucket, manifest.key);
-    manifests.push({ key: manifest.key, files: manifestFiles(await readSmallObject(context, address.bucket, url, manifest), url, address.bucket) });
+    manifests.push({ key: manifest.key, files: manifestFiles(await readSmallObject(context, address.bucket, url, manifest), url, manifest.key) });
   }
   const verdict = checkRunManifests(
     listed.map((o) => o.key),
@@ -78,7 +75,8 @@ export async function listObjects(context: BucketContext, arg: string, extension
   if (address === undefined) throw new InputError(`${arg}: not a bucket address (s3://bucket/prefix/ or gs://bucket/prefix/)`);
   const query = keyQuery(address.path);
   const listed = await listAll(context, address, listPrefix(query));
-  const exact = query.type === 'key-or-prefix' ? listed.find((o) => o.key === query.key) : undefined;
+  // A key is read when named exactly, even one whose name looks like a pattern (`events [1].json`), as a file of that name is.
+  const exact = query.type === 'prefix' ? undefined : listed.find((o) => o.key === address.path);
   const selected = exact !== undefined ? [exact] : listed.filter((o) => keySelected(query, o.key, extensions));
   selected.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const { objects, notices, missing } = exact !== undefined ? { objects: selected, notices: [], missing: [] } : await applyManifests(context, address, listed, selected);

@@ -42,6 +42,20 @@ function keysFromEnv(keyEnv: NonNullable<BucketChoices['keyEnv']>, env: Env): Bu
   return credentials;
 }
 
+/** An endpoint the client can call: an http or https URL; anything else would fail each request as a network error. */
+function checkedEndpoint(endpointUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(endpointUrl);
+  } catch {
+    url = undefined;
+  }
+  if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '') return endpointUrl;
+  throw new UsageError(`the bucket endpoint "${endpointUrl}" is not an http:// or https:// URL`, [
+    `Write it with its scheme, e.g. http://${endpointUrl.replace(/^[a-z]+:\/\//i, '')} (--endpoint-url, sources.buckets.endpointUrl, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL).`,
+  ]);
+}
+
 /** The settings of the client for one scheme: `gs://` goes to GCS's endpoint unless another is given. */
 export function resolveS3Settings(scheme: BucketScheme, choices: BucketChoices, env: Env): S3Settings {
   // The secrets the SDK reads itself never reach a message either.
@@ -50,7 +64,7 @@ export function resolveS3Settings(scheme: BucketScheme, choices: BucketChoices, 
   const endpointUrl = choices.endpointUrl ?? value(env, 'AWS_ENDPOINT_URL_S3') ?? value(env, 'AWS_ENDPOINT_URL') ?? (scheme === 'gs' ? GCS_ENDPOINT : undefined);
   const region = choices.region ?? value(env, 'AWS_REGION') ?? value(env, 'AWS_DEFAULT_REGION') ?? (scheme === 'gs' ? 'auto' : 'us-east-1');
   const settings: S3Settings = { region, requestTimeoutMs: REQUEST_TIMEOUT_MS };
-  if (endpointUrl !== undefined) settings.endpointUrl = endpointUrl;
+  if (endpointUrl !== undefined) settings.endpointUrl = checkedEndpoint(endpointUrl);
   if (choices.profile !== undefined) settings.profile = choices.profile;
   if (choices.keyEnv !== undefined) settings.credentials = keysFromEnv(choices.keyEnv, env);
   return settings;
@@ -59,4 +73,18 @@ export function resolveS3Settings(scheme: BucketScheme, choices: BucketChoices, 
 /** The endpoint as messages name it. */
 export function endpointName(settings: S3Settings): string {
   return settings.endpointUrl ?? `AWS S3 (${settings.region})`;
+}
+
+/**
+ * The endpoint as part of an object's identity: the same key at another store is another
+ * object. A custom endpoint by its origin (scheme, host, port), AWS by name alone (its regions
+ * are one store: a bucket elsewhere is followed).
+ */
+export function endpointIdentity(settings: S3Settings): string {
+  if (settings.endpointUrl === undefined) return 'AWS S3';
+  try {
+    return new URL(settings.endpointUrl).origin;
+  } catch {
+    return settings.endpointUrl;
+  }
 }

@@ -13,7 +13,7 @@ import type { Clock } from '../util/clock.js';
 import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
 import { listObjects } from './bucket-listing.js';
 import { folderUrl, listFolder, readFolderText } from './bucket-folder.js';
-import { endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
+import { endpointIdentity, endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
 import { isZipKey, openZipObject } from './object-zip.js';
 import { columnarKindOf } from '../sources/columnar/row-text.js';
@@ -36,7 +36,7 @@ const OPENING_CONCURRENCY = 8;
 
 /** One client per scheme for the run; closed with the inputs. */
 export class BucketSources {
-  private readonly contexts = new Map<BucketScheme, BucketContext>();
+  private readonly contexts = new Map<BucketScheme, BucketContext & { identity: string }>();
   private readonly small = new SmallObjects();
   /** Files the run manifests of the addresses opened list that are not there, in words. */
   readonly missing: string[] = [];
@@ -45,11 +45,19 @@ export class BucketSources {
 
   constructor(private readonly run: BucketRun) {}
 
-  private context(scheme: BucketScheme): BucketContext {
+  private context(scheme: BucketScheme): BucketContext & { identity: string } {
     let context = this.contexts.get(scheme);
     if (context === undefined) {
       const settings = resolveS3Settings(scheme, this.run.choices, this.run.env);
-      context = { calls: createS3Calls(settings), clock: this.run.clock, policy: BUCKET_RETRY_POLICY, endpoint: endpointName(settings), signal: this.run.signal, onRetry: this.run.notice };
+      context = {
+        calls: createS3Calls(settings),
+        clock: this.run.clock,
+        policy: BUCKET_RETRY_POLICY,
+        endpoint: endpointName(settings),
+        identity: endpointIdentity(settings),
+        signal: this.run.signal,
+        onRetry: this.run.notice,
+      };
       this.contexts.set(scheme, context);
     }
     return context;
@@ -93,7 +101,11 @@ export class BucketSources {
     return this.openEach(objects, extensions, options);
   }
 
-  private async openEach(objects: ReadonlyArray<{ context: BucketContext; address: ObjectAddress }>, extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
+  private async openEach(
+    objects: ReadonlyArray<{ context: BucketContext & { identity: string }; address: ObjectAddress }>,
+    extensions: readonly string[],
+    options: OpenOptions,
+  ): Promise<SourceInput[]> {
     // Each object is looked at before any row is staged (a request each): a few at once, kept in the order given.
     const limit = pLimit(OPENING_CONCURRENCY);
     const opened = await Promise.all(
@@ -102,7 +114,7 @@ export class BucketSources {
           const { object } = address;
           const found = isZipKey(object.key) ? await openZipObject(context, address, extensions, options) : [await openObject(context, this.small, address, options)];
           // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
-          const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId };
+          const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId, endpoint: context.identity };
           return found.map((input) => ({ ...input, bucketObject: record }));
         }),
       ),

@@ -47,7 +47,8 @@ export interface S3Failure {
   /** S3's error code (`AccessDenied`, `NoSuchBucket`, `SlowDown`) or the network error's code. */
   code: string;
   message: string;
-  kind: 'answer' | 'network' | 'timeout' | 'aborted';
+  /** `setup`: no request could be made (no credentials were found): trying again cannot mend it. */
+  kind: 'answer' | 'network' | 'timeout' | 'aborted' | 'setup';
 }
 
 export type S3Result<T> = { ok: true; value: T } | { ok: false; failure: S3Failure };
@@ -74,8 +75,15 @@ export function toFailure(error: unknown, signal?: AbortSignal): S3Failure {
   if (signal?.aborted === true || e.name === 'AbortError') return { status: undefined, code: 'Aborted', message: 'the request was abandoned', kind: 'aborted' };
   const status = e.$metadata?.httpStatusCode;
   if (status !== undefined) return { status, code: e.Code ?? e.name, message: e.message, kind: 'answer' };
+  if (e.name === 'CredentialsProviderError') return { status: undefined, code: e.name, message: e.message, kind: 'setup' };
   if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT' || e.name === 'RequestTimeout') return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'timeout' };
   return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'network' };
+}
+
+/** A key as a listing asked for `EncodingType=url` gives it: form-encoded (`+` a space), unless the store ignored the request. */
+export function decodeListedKey(key: string, encodingType: string | undefined): string {
+  if (encodingType !== 'url') return key;
+  return decodeURIComponent(key.replace(/\+/g, ' '));
 }
 
 async function attempt<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<S3Result<T>> {
@@ -103,8 +111,9 @@ export function createS3Calls(settings: S3Settings): S3Calls {
   return {
     listPage: (bucket, prefix, token, signal) =>
       attempt(async () => {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }), { abortSignal: signal });
-        const objects = (page.Contents ?? []).map((o) => ({ key: o.Key ?? '', sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
+        // Keys come URL-encoded: XML cannot carry some characters a key may hold (a carriage return is read back as a line feed).
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, EncodingType: 'url' }), { abortSignal: signal });
+        const objects = (page.Contents ?? []).map((o) => ({ key: decodeListedKey(o.Key ?? '', page.EncodingType), sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
         return { objects, next: page.IsTruncated === true ? page.NextContinuationToken : undefined };
       }, signal),
     getObject: (bucket, key, at, signal) =>

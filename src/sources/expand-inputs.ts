@@ -6,10 +6,10 @@
  * same on every machine.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, posix, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarkerName, naturalCompare, NOT_READ, splitGlob } from './input-names.js';
-import { checkRunManifests, isRunManifest, manifestNotices, parseManifest, type RunManifest } from './run-manifests.js';
+import { checkRunManifests, isRunManifest, manifestBeside, manifestNotices, type RunManifest } from './run-manifests.js';
 
 interface DirectoryFiles {
   matching: string[];
@@ -85,10 +85,9 @@ async function applyManifests(dir: string, found: DirectoryFiles, report: Manife
   if (report === undefined || found.manifests.length === 0) return found.matching;
   const manifests: RunManifest[] = [];
   for (const path of found.manifests.sort(naturalCompare)) {
-    const files = parseManifest(await readFile(path, 'utf8'), path);
-    if (!Array.isArray(files)) throw new InputError(files.error);
-    const key = keyOf(dir, path);
-    manifests.push({ key, files: files.map((file) => posix.join(posix.dirname(key), posix.basename(file))) });
+    const manifest = manifestBeside(keyOf(dir, path), await readFile(path, 'utf8'), path);
+    if ('error' in manifest) throw new InputError(manifest.error);
+    manifests.push(manifest);
   }
   const verdict = checkRunManifests(
     [...found.matching, ...found.others].map((path) => keyOf(dir, path)),

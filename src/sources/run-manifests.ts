@@ -42,6 +42,19 @@ export function parseManifest(text: string, where: string): string[] | { error: 
   return files as string[];
 }
 
+/**
+ * The manifest found at `key` (under the root), its files as keys under the same root: each by
+ * its name, beside the manifest. The keys a manifest lists are those the export wrote; a copy of
+ * the export (downloaded, or synced under another prefix) keeps a run's files beside its
+ * manifest, under another root.
+ */
+export function manifestBeside(key: string, text: string, where: string): RunManifest | { error: string } {
+  const files = parseManifest(text, where);
+  if (!Array.isArray(files)) return files;
+  const folder = key.includes('/') ? key.slice(0, key.lastIndexOf('/') + 1) : '';
+  return { key, files: files.map((file) => `${folder}${file.slice(file.lastIndexOf('/') + 1)}`) };
+}
+
 /** The run a manifest describes: its key without the suffix (`prefix/<start>-<end>`), which its files' keys start with. */
 function stemOf(manifest: RunManifest): string {
   return manifest.key.slice(0, -MANIFEST_SUFFIX.length);

@@ -67,4 +67,6 @@ export interface BucketObjectRecord {
   etag: string;
   /** The version S3 answered the object's first read with, in a versioned bucket. */
   versionId?: string;
+  /** The store it was listed at (see buckets/bucket-settings.ts endpointIdentity): the same key elsewhere is another object. */
+  endpoint: string;
 }

@@ -5,7 +5,7 @@
  * staged, so a typo in the last name or a changed option does not leave the run half done.
  */
 import { resolve } from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, RefusedError, UsageError } from '../errors.js';
 import type { BucketChoices } from '../buckets/bucket-settings.js';
 import { BucketSources, isBucketUrl } from '../buckets/open-bucket-inputs.js';
 import { checkStagingRoom } from './staging-room.js';
@@ -28,7 +28,7 @@ import { migrateCommand } from '../util/migrate-command.js';
 import { afterReading } from './file-reading.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
 import { addNotes, type NoteCounts } from '../events/source-notes.js';
-import { recordBucketObjects } from '../staging/bucket-objects.js';
+import { endpointClashes, recordBucketObjects } from '../staging/bucket-objects.js';
 import { lastReadId, markPassesPending } from '../staging/pass-state.js';
 import { planFiles, type FilePlan } from './file-plan.js';
 import { checkPassOptions, runPasses, type PassesResult, type PassOptions } from '../passes/run-passes.js';
@@ -177,6 +177,21 @@ function uniqueObjects(inputs: readonly SourceInput[]): BucketObjectRecord[] {
   const byUrl = new Map<string, BucketObjectRecord>();
   for (const input of inputs) if (input.bucketObject !== undefined) byUrl.set(input.bucketObject.url, input.bucketObject);
   return [...byUrl.values()];
+}
+
+/** The same key read before from another endpoint, with other content: another store's object, never taken for a new version of the one staged. */
+function refuseEndpointClashes(store: StagingStore, objects: readonly BucketObjectRecord[]): void {
+  const clashes = endpointClashes(store, objects);
+  if (clashes.length === 0) return;
+  const [first] = clashes;
+  const more = clashes.length > 1 ? ` (and ${count(clashes.length - 1)} more)` : '';
+  throw new RefusedError(
+    `${first!.url}: staged before from ${first!.recordedEndpoint}; the object under that key at ${first!.endpoint} is another one (its size or ETag differ)${more}; nothing was staged`,
+    [
+      'Objects of two stores are two sources: stage the other store into another staging file.',
+      'If it is the same data moved to the new endpoint, pass --replace-changed to read it as a new version of the staged object (rows it no longer holds are withdrawn).',
+    ],
+  );
 }
 
 async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
@@ -360,6 +375,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
     ({ inputs, missing } = await openFiles(input, source, reporter, signal, buckets));
     if (source.personsModel === true) ({ events: inputs, persons: personsInputs } = await splitPersonsInputs(inputs));
     store = StagingStore.open(input.staging, { lockFor: input.command });
+    if (input.replaceChanged !== true) refuseEndpointClashes(store, uniqueObjects(inputs));
     if (input.ingestion !== undefined) input = { ...input, rules: { ...input.rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } } };
     if (isLinkFormat(input.format)) input = { ...input, rules: { ...input.rules, identityPairs: input.format } };
     // How each file is read (its header checked, its options against its earlier read) is settled before any row is staged.

@@ -7,16 +7,40 @@
 import type { BucketObjectRecord } from '../sources/open-input.js';
 import type { StagingStore } from './staging-store.js';
 
-/** Records the objects a run is about to read; a key listed again takes its latest size, ETag and version. */
+/** Records the objects a run is about to read; a key listed again takes its latest size, ETag, version and endpoint. */
 export function recordBucketObjects(store: StagingStore, objects: readonly BucketObjectRecord[], listedAt: string): void {
   if (objects.length === 0) return;
   const upsert = store.db.prepare(
-    `INSERT INTO bucket_objects (url, bucket, key, size_bytes, etag, version_id, listed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (url) DO UPDATE SET size_bytes = excluded.size_bytes, etag = excluded.etag, version_id = excluded.version_id, listed_at = excluded.listed_at`,
+    `INSERT INTO bucket_objects (url, bucket, key, size_bytes, etag, version_id, listed_at, endpoint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (url) DO UPDATE SET size_bytes = excluded.size_bytes, etag = excluded.etag, version_id = excluded.version_id, listed_at = excluded.listed_at,
+       endpoint = excluded.endpoint`,
   );
   store.transaction(() => {
-    for (const o of objects) upsert.run(o.url, o.bucket, o.key, o.sizeBytes, o.etag, o.versionId ?? null, listedAt);
+    for (const o of objects) upsert.run(o.url, o.bucket, o.key, o.sizeBytes, o.etag, o.versionId ?? null, listedAt, o.endpoint);
   });
+}
+
+/** An object recorded as listed at one endpoint, now listed at another with other content. */
+export interface EndpointClash {
+  url: string;
+  recordedEndpoint: string;
+  endpoint: string;
+}
+
+/**
+ * Objects whose address was recorded at another endpoint and whose size or ETag now differ:
+ * another store's object under the same key, not a new version of the one staged. The same
+ * size and ETag at another address of the store (a proxy, a new port) are the same object.
+ */
+export function endpointClashes(store: StagingStore, objects: readonly BucketObjectRecord[]): EndpointClash[] {
+  const recorded = store.db.prepare('SELECT endpoint, size_bytes AS sizeBytes, etag FROM bucket_objects WHERE url = ?');
+  const clashes: EndpointClash[] = [];
+  for (const o of objects) {
+    const row = recorded.get(o.url) as { endpoint: string | null; sizeBytes: number; etag: string } | undefined;
+    if (row === undefined || row.endpoint === null || row.endpoint === o.endpoint) continue;
+    if (row.sizeBytes !== o.sizeBytes || row.etag !== o.etag) clashes.push({ url: o.url, recordedEndpoint: row.endpoint, endpoint: o.endpoint });
+  }
+  return clashes;
 }
 
 export interface BucketPrefixReport {

@@ -498,6 +498,13 @@ export const MIGRATIONS: readonly Migration[] = [
    */ `
   ALTER TABLE events ADD COLUMN sub_ms_us INTEGER NOT NULL DEFAULT 0;
   `,
+  /*
+   * v21: the store each bucket object was listed at (see buckets/bucket-settings.ts
+   * endpointIdentity): the same key at another endpoint is another object. Objects listed
+   * before it was kept have none, and take the endpoint of their next listing.
+   */ `
+  ALTER TABLE bucket_objects ADD COLUMN endpoint TEXT;
+  `,
 ];
 
 function uuidKeysMigration(db: Database): void {

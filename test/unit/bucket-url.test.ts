@@ -50,9 +50,11 @@ describe('bucket addresses', () => {
     expect(isMarkerOrManifest('a/completed.json')).toBe(false);
   });
 
-  it("reads a manifest's files as keys of its bucket", () => {
-    expect(manifestFiles('{"files":["p/a-0.jsonl","s3://b/p/a-1.jsonl"]}', 's3://b/p/a_manifest.json', 'b')).toEqual(['p/a-0.jsonl', 'p/a-1.jsonl']);
-    expect(() => manifestFiles('{"nope":1}', 's3://b/m_manifest.json', 'b')).toThrow('without a "files" list');
+  it("reads a manifest's files as keys beside it, wherever the export wrote them", () => {
+    expect(manifestFiles('{"files":["p/a-0.jsonl","s3://b/p/a-1.jsonl"]}', 's3://b/p/a_manifest.json', 'p/a_manifest.json')).toEqual(['p/a-0.jsonl', 'p/a-1.jsonl']);
+    expect(manifestFiles('{"files":["events/a-0.jsonl"]}', 's3://b/backup/events/a_manifest.json', 'backup/events/a_manifest.json')).toEqual(['backup/events/a-0.jsonl']);
+    expect(manifestFiles('{"files":["events/a-0.jsonl"]}', 's3://b/a_manifest.json', 'a_manifest.json')).toEqual(['a-0.jsonl']);
+    expect(() => manifestFiles('{"nope":1}', 's3://b/m_manifest.json', 'm_manifest.json')).toThrow('without a "files" list');
   });
 });
 
