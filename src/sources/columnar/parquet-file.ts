@@ -13,7 +13,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, pushRow, RawJson, rowKeys, textOfBytes } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import type { RowGroup } from './row-group.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
@@ -28,8 +28,8 @@ const PARSERS: Partial<ParquetParsers> = {
   timestampFromMicroseconds: (count) => isoTime(BigInt(count), 'us'),
   timestampFromNanoseconds: (count) => isoTime(BigInt(count), 'ns'),
   dateFromDays: (days) => isoDate(days),
-  stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textOfBytes(bytes)),
-  jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : new RawJson(textOfBytes(bytes))),
+  stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textValue(textOfBytes(bytes))),
+  jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : jsonCell(textOfBytes(bytes))),
 };
 
 /** An open Parquet file: its columns, its row groups' sizes, and reads of one row group. */
@@ -69,6 +69,30 @@ function takeDecimals(metadata: FileMetaData): Map<string, number> {
     index = skipSubtree(schema, index);
   }
   return scales;
+}
+
+/**
+ * Field and column names as hyparquet's objects can hold them (escapeKey): hyparquet builds a
+ * struct as a plain object keyed by its fields' names, where `__proto__` would be lost. The
+ * column chunks' paths name the same fields, so they are escaped alike.
+ */
+function escapeNames(metadata: FileMetaData): void {
+  for (const element of metadata.schema) element.name = escapeKey(element.name);
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) {
+      const path = chunk.meta_data?.path_in_schema;
+      if (path !== undefined) for (let i = 0; i < path.length; i++) path[i] = escapeKey(path[i]!);
+    }
+  }
+}
+
+/** Two top-level columns of one name: only the first could be read, so the file is refused (as a CSV header naming a column twice is). */
+function refuseDuplicates(columns: readonly string[], displayName: string): void {
+  const seen = new Set<string>();
+  for (const name of columns) {
+    if (seen.has(name)) throw new InputError(`${displayName}: two columns are named "${unescapeKey(name)}"; a table's column names must differ (rewrite the file with one of them renamed)`);
+    seen.add(name);
+  }
 }
 
 /** The index after the element at `index` and all its descendants. */
@@ -143,13 +167,15 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
     .update(new Uint8Array(await file.slice(sizeBytes - footerBytes, sizeBytes)))
     .digest('hex')}`;
   await file.close();
+  escapeNames(metadata);
   const decimals = takeDecimals(metadata);
   const columns = topLevelNames(metadata.schema);
+  refuseDuplicates(columns, displayName);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
   const keys = rowKeys(columns);
   return {
-    columns,
+    columns: columns.map(unescapeKey),
     footerDigest,
     rowGroupRows,
     async rowGroup(index) {
