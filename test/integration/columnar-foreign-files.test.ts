@@ -102,4 +102,25 @@ pq.write_table(pa.table({'uuid': ['0190e8a0-0000-7000-8000-000000000001'], 'even
     expect(result.totals).toMatchObject({ staged: 1, rejected: 0 });
     expect(stagedProperties(target.staging)[0]).toMatchObject({ $browser: 'Firefox', $set: { plan: 'pro', seats: 3 }, $set_once: { first_seen: '2024-01-01' } });
   });
+
+  it('refuses a Parquet page whose bytes differ from its checksum, naming the column', async () => {
+    const target = stagingIn(tempDir());
+    const file = join(target.dir, 'crc.parquet');
+    runPython(
+      `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.table({'event': ['e'] * 3, 'distinct_id': ['u'] * 3, 'timestamp': ['2024-01-01T00:00:00Z'] * 3, 'amount': pa.array([1099, 5, 7], pa.int64())}),
+  sys.argv[1], compression='none', use_dictionary=False, write_page_checksum=True)
+`,
+      [file],
+    );
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf(Buffer.from(new BigInt64Array([1099n]).buffer));
+    bytes.writeBigInt64LE(9999999n, at);
+    writeFileSync(file, bytes);
+    const result = await runCli(['export-source', '--staging', target.staging, '--from', 'parquet', file], { cwd: target.dir });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/column "amount": the page at byte \d+ does not match its checksum/);
+    expect(readStagedEvents(target.staging)).toEqual([]);
+  });
 });

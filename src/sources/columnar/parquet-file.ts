@@ -15,6 +15,7 @@ import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import type { RowGroup } from './row-group.js';
+import { firstBadPage } from './parquet-page-checksums.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -203,7 +204,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
 }
 
 interface ColumnsRead {
-  file: ReturnType<typeof fileBuffer>;
+  file: ParquetBytes;
   metadata: FileMetaData;
   columns: readonly string[];
   rowStart: number;
@@ -224,8 +225,9 @@ async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
   for (const name of read.columns) {
     const parts: { at: number; data: ArrayLike<unknown> }[] = [];
     try {
+      const file = await checkedColumn(read, name);
       await parquetRead({
-        file: read.file,
+        file,
         metadata: read.metadata,
         compressors,
         parsers: PARSERS,
@@ -241,6 +243,39 @@ async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
     out.push(joinParts(parts, read.rows));
   }
   return out;
+}
+
+/**
+ * A top-level column's chunks in one row group, read once and their pages' checksums checked
+ * (parquet-page-checksums.ts); hyparquet is then served those bytes from memory. Throws naming
+ * the column and the byte of the first page whose bytes differ from their checksum.
+ */
+async function checkedColumn(read: ColumnsRead, name: string): Promise<ParquetBytes> {
+  const chunks = read.metadata.row_groups[read.group]!.columns.flatMap((chunk) => {
+    const meta = chunk.meta_data;
+    if (meta === undefined || meta.path_in_schema[0] !== name) return [];
+    // The chunk's first page, as hyparquet finds it (a dictionary page offset of 0 is a writer's "none").
+    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    return [{ start, end: start + Number(meta.total_compressed_size) }];
+  });
+  if (chunks.length === 0) return read.file;
+  const start = Math.min(...chunks.map((c) => c.start));
+  const end = Math.max(...chunks.map((c) => c.end));
+  if (start < 0 || end > read.file.byteLength || start >= end) return read.file;
+  const held = await read.file.slice(start, end);
+  const bytes = new Uint8Array(held);
+  for (const chunk of chunks) {
+    const bad = firstBadPage(bytes.subarray(chunk.start - start, chunk.end - start));
+    if (bad !== undefined) throw new Error(`column "${unescapeKey(name)}": the page at byte ${chunk.start + bad} does not match its checksum (the file is damaged)`);
+  }
+  return {
+    byteLength: read.file.byteLength,
+    slice: async (from, to = read.file.byteLength) => {
+      if (from === start && to === end) return held;
+      return from >= start && to <= end ? held.slice(from - start, to - start) : read.file.slice(from, to);
+    },
+    close: () => read.file.close(),
+  };
 }
 
 /** A column's decoded parts as one array of the row group's rows (the one part as it is, when there is one). */
