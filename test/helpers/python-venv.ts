@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** pip requirement specifiers; cramjam and zstandard give fastavro its snappy and zstandard codecs. */
-export const PYTHON_PACKAGES = ['moto[server]', 'pyarrow', 'fastavro', 'cramjam', 'zstandard'] as const;
-const IMPORT_CHECK = 'import moto.server, pyarrow, pyarrow.parquet, fastavro, cramjam, zstandard';
+/** pip requirement specifiers; cramjam gives fastavro its snappy codec. */
+export const PYTHON_PACKAGES = ['moto[server]', 'pyarrow', 'fastavro', 'cramjam'] as const;
+const IMPORT_CHECK = 'import moto.server, pyarrow, pyarrow.parquet, fastavro, cramjam';
 
 export interface PythonEnv {
   /** The venv's python; run `python -m moto.server` for moto (a renamed venv's scripts keep the old path). */

@@ -41,8 +41,10 @@ class Compact {
     if (type === 3) this.pos += 1;
     else if (type === 4 || type === 5 || type === 6) this.varint();
     else if (type === 7) this.pos += 8;
-    else if (type === 8) this.pos += this.varint();
-    else if (type === 9 || type === 10) this.skipList();
+    else if (type === 8) {
+      const length = this.varint(); // read before `pos` is: `pos += varint()` would add to the position before the length
+      this.pos += length;
+    } else if (type === 9 || type === 10) this.skipList();
     else if (type === 11) this.skipMap();
     else if (type === 12) this.skipStruct();
     else throw new RangeError(`unknown Thrift type ${type} in a page header`);
