@@ -1,12 +1,14 @@
 /**
  * moto's S3 server on a free loopback port, started for a test file and stopped after it: a
  * real S3 implementation (listing pages, ranged reads, ETags, If-Match) with nothing mocked.
- * Buckets and objects are made through the AWS SDK the code under test uses.
+ * Buckets and objects are made through the AWS SDK the code under test uses. moto comes from the
+ * tests' own Python venv (python-venv.ts), nothing installed by hand.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { createServer } from 'node:net';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { venvPython } from './python-env.js';
 
 export interface MotoServer {
   /** http://127.0.0.1:<port> */
@@ -50,7 +52,7 @@ export const MOTO_KEYS = { accessKeyId: 'testing-access-key', secretAccessKey: '
 
 export async function startMoto(): Promise<MotoServer> {
   const port = await freePort();
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const child = spawn(venvPython(), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   const endpointUrl = `http://127.0.0.1:${port}`;
   await waitUntilUp(endpointUrl, child);
   const client = new S3Client({ endpoint: endpointUrl, region: 'us-east-1', forcePathStyle: true, credentials: MOTO_KEYS });

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, RawJson, writeRow, writeValue } from '../../src/sources/columnar/columnar-values.js';
+import {
+  bigEndianInteger,
+  decimalNumeral,
+  escapeKey,
+  ExactNumeral,
+  isoDate,
+  isoTime,
+  jsonCell,
+  RawJson,
+  textValue,
+  unescapeKey,
+  writeRow,
+  writeValue,
+} from '../../src/sources/columnar/columnar-values.js';
 import { locateInRowGroup, rowGroupOf } from '../../src/sources/columnar/row-group-items.js';
 import { problem } from '../../src/events/reject-reasons.js';
 
@@ -38,6 +51,35 @@ describe('decimals', () => {
     [[0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], 2n ** 71n - 1n],
   ])('big-endian bytes %j are %s', (bytes, value) => {
     expect(bigEndianInteger(Uint8Array.from(bytes))).toBe(value);
+  });
+});
+
+describe('jsonCell', () => {
+  it.each([
+    ['{\n "plan": "pro"\n}', '{"plan":"pro"}'],
+    ['[1,\r\n2]', '[1,2]'],
+    ['{ "a b": "x\\" y" }', '{"a b":"x\\" y"}'],
+    ['{"a": "x\n"}', '"{\\"a\\": \\"x\\n\\"}"'],
+    ['12345678901234567890', '12345678901234567890'],
+    ['{"__proto__": 1}', '{"__proto__":1}'],
+    ['1,"distinct_id":"someone-else"', '"1,\\"distinct_id\\":\\"someone-else\\""'],
+    ['not json {', '"not json {"'],
+    ['', '""'],
+  ])('%j is written as %s', (text, written) => {
+    expect(writeValue(jsonCell(text))).toBe(written);
+  });
+});
+
+describe('__proto__ keys', () => {
+  it.each(['__proto__', '\u0000__proto__', '\u0000\u0000__proto__', 'x__proto__', 'plain'])('%j escapes and unescapes to itself', (key) => {
+    expect(unescapeKey(escapeKey(key))).toBe(key);
+    expect(escapeKey(key) === key).toBe(!/^\0*__proto__$/.test(key));
+  });
+
+  it('writes a key-like text as its own text, as a value and as a key', () => {
+    const map: Record<string, unknown> = {};
+    map[String(textValue('__proto__'))] = textValue('__proto__');
+    expect(writeValue(map)).toBe('{"__proto__":"__proto__"}');
   });
 });
 

@@ -13,7 +13,7 @@ import { InputError } from '../../errors.js';
 import type { RowGroup } from './row-group.js';
 import { openAvroContainer, type AvroContainer } from './avro-container.js';
 import { pushAvroLine } from './avro-values.js';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, rowKeys, textOfBytes, type TimeUnit } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, rowKeys, textOfBytes, type TimeUnit, unescapeKey } from './columnar-values.js';
 import { withoutZone } from './local-times.js';
 
 export { isAvro } from './avro-container.js';
@@ -57,7 +57,7 @@ class MarkedStringType extends avro.types.StringType {
   }
 }
 
-/** Maps whose keys are read as strings are, and set as own keys (avsc's `__proto__` key would be lost). */
+/** Maps whose keys are read as strings are, and set as own keys, escaped as columnar-values.ts writes them (avsc's `__proto__` key would be lost). */
 class ExactMapType extends avro.types.MapType {
   _read(tap: Tap): Record<string, unknown> {
     const values = this.valuesType as unknown as { _read(tap: Tap): unknown };
@@ -65,7 +65,7 @@ class ExactMapType extends avro.types.MapType {
     for (let count = tap.readLong(); count !== 0; count = tap.readLong()) {
       if (count < 0) tap.readLong(); // a negative count is followed by the block's byte size
       for (let i = 0; i < Math.abs(count); i++) {
-        const key = readMarkedString(tap) ?? '';
+        const key = escapeKey(readMarkedString(tap) ?? '');
         Object.defineProperty(out, key, { value: values._read(tap), enumerable: true, writable: true, configurable: true });
       }
     }
@@ -127,6 +127,32 @@ class DecimalType extends avro.types.LogicalType {
   }
 }
 
+interface ReadableType {
+  _read(tap: Tap): unknown;
+}
+
+/**
+ * A record with a field named `__proto__`, read field by field into own properties: avsc's
+ * record constructor assigns `this.__proto__`, which replaces the record's prototype (its
+ * methods, as text, would be staged in place of the value). Other records keep avsc's reader.
+ */
+class OwnFieldsRecordType extends avro.types.RecordType {
+  _createReader(): (tap: Tap) => unknown {
+    const fields = this.fields;
+    return (tap) => {
+      const out: Record<string, unknown> = {};
+      for (const field of fields)
+        Object.defineProperty(out, escapeKey(field.name), { value: (field.type as unknown as ReadableType)._read(tap), enumerable: true, writable: true, configurable: true });
+      return out;
+    };
+  }
+}
+
+function hasProtoField(schema: unknown): boolean {
+  const fields = (schema as { fields?: unknown }).fields;
+  return Array.isArray(fields) && fields.some((field) => (field as { name?: unknown }).name === '__proto__');
+}
+
 /** The type records are read with: the file's schema, with the readings above. */
 export function avroRecordType(schemaJson: string): avro.Type {
   return avro.Type.forSchema(
@@ -147,6 +173,7 @@ export function avroRecordType(schemaJson: string): avro.Type {
       typeHook: (schema, options) => {
         if (buildingTimeLong && typeOf(schema) === 'long') return exactLong;
         if (schema === 'string' || typeOf(schema) === 'string') return new MarkedStringType();
+        if (typeOf(schema) === 'record' && hasProtoField(schema)) return new OwnFieldsRecordType(schema as avro.schema.RecordType, options);
         return typeOf(schema) === 'map' ? new ExactMapType(schema as avro.schema.MapType, options) : undefined;
       },
     } as Partial<avro.ForSchemaOptions>,
@@ -195,10 +222,10 @@ export function avroFileOf(container: AvroContainer, displayName: string): AvroF
     throw new InputError(`${displayName}: its Avro schema cannot be read (${(error as Error).message})`);
   }
   if (!avro.Type.isType(type, 'record')) throw new InputError(`${displayName}: its Avro schema is not a record, so it has no columns`);
-  const columns = (type as avro.types.RecordType).fields.map((field) => field.name);
+  const columns = (type as avro.types.RecordType).fields.map((field) => escapeKey(field.name));
   const keys = rowKeys(columns);
   return {
-    columns,
+    columns: columns.map(unescapeKey),
     blockRecords: container.blocks.map((block) => block.records),
     async block(index) {
       const data = await container.blockData(index);

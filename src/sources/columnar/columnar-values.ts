@@ -7,15 +7,80 @@
  */
 import { jsonString as stringText } from '../csv-columns.js';
 import { decodeUtf8Marking } from '../text-decoder.js';
+import { parseJson } from '../../json/read-json.js';
 
 /** A number whose exact numeral is known (a DECIMAL): written as that numeral. */
 export class ExactNumeral {
   constructor(readonly text: string) {}
 }
 
-/** JSON text already checked to be JSON by its writer (a Parquet JSON column): written as it is. */
+/** JSON text checked to be one JSON value and written without its spaces and line breaks (jsonCell): written as it is. */
 export class RawJson {
   constructor(readonly text: string) {}
+}
+
+/**
+ * A JSON column's cell (Parquet's JSON type) as a value of the row: its text is checked to be
+ * one JSON value, and its spaces and line breaks outside strings are dropped, so a pretty-printed
+ * cell stays on its row's line and no text can close the row's object and add keys to it. Text
+ * that is not JSON is kept as a string. Its numbers and keys are kept exactly as written: the
+ * row's reader reads them (a JSON value that is too deep or holds a lone surrogate is read there
+ * and rejected with its column, as in any JSON line).
+ */
+export function jsonCell(text: string): RawJson | string {
+  const read = parseJson(text, { maxDepth: Number.POSITIVE_INFINITY });
+  if (!read.ok && read.problem.reason === 'bad_json') return text;
+  return new RawJson(withoutSpaces(text));
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/** Valid JSON text without the spaces between its tokens (a string's own characters kept, escapes included). */
+function withoutSpaces(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (isJsonSpace(code)) {
+      out += text.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Keys that a plain object cannot hold as its own (`__proto__` replaces its prototype) are
+ * escaped where a library builds objects from them (hyparquet's maps and structs): one NUL
+ * before any `\0*__proto__`, taken away again when the key is written (pushEntries, rowKeys).
+ * Every key of an object written here goes through escapeKey first, so the two are inverse.
+ */
+const ESCAPED_PROTO = /^\0+__proto__$/;
+const PROTO_LIKE = /^\0*__proto__$/;
+
+export function escapeKey(key: string): string {
+  return PROTO_LIKE.test(key) ? `\0${key}` : key;
+}
+
+export function unescapeKey(key: string): string {
+  return key.endsWith('__proto__') && ESCAPED_PROTO.test(key) ? key.slice(1) : key;
+}
+
+/** A string value that may become an object's key in a library (a Parquet MAP key): its escaped text when used as a key, itself when written as a value. */
+export class KeyLikeText {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return escapeKey(this.text);
+  }
+}
+
+/** Decoded text as a value: KeyLikeText when it is one that escapeKey changes. */
+export function textValue(text: string): string | KeyLikeText {
+  return text.endsWith('__proto__') && PROTO_LIKE.test(text) ? new KeyLikeText(text) : text;
 }
 
 const UNIT_DIGITS = { ms: 3, us: 6, ns: 9 } as const;
@@ -115,6 +180,7 @@ export function pushValue(parts: string[], value: unknown): void {
 function pushObjectValue(parts: string[], value: object | null): void {
   if (value === null) parts.push('null');
   else if (value instanceof ExactNumeral || value instanceof RawJson) parts.push(value.text);
+  else if (value instanceof KeyLikeText) parts.push(stringText(value.text));
   else if (value instanceof Uint8Array) parts.push(stringText(textOfBytes(value)));
   else if (value instanceof Date) parts.push(Number.isNaN(value.getTime()) ? 'null' : `"${value.toISOString()}"`);
   else if (Array.isArray(value) || ArrayBuffer.isView(value)) {
@@ -137,7 +203,7 @@ function pushEntries(parts: string[], entries: ReadonlyArray<readonly [string, u
   parts.push('{');
   for (let i = 0; i < entries.length; i++) {
     const [key, item] = entries[i]!;
-    parts.push(i === 0 ? '' : ',', stringText(key), ':');
+    parts.push(i === 0 ? '' : ',', stringText(unescapeKey(key)), ':');
     pushValue(parts, item);
   }
   parts.push('}');
@@ -145,7 +211,7 @@ function pushEntries(parts: string[], entries: ReadonlyArray<readonly [string, u
 
 /** What comes before each column's value in a row's line: `{"name":` for the first, `,"name":` after. */
 export function rowKeys(names: readonly string[]): string[] {
-  return names.map((name, i) => `${i === 0 ? '{' : ','}${stringText(name)}:`);
+  return names.map((name, i) => `${i === 0 ? '{' : ','}${stringText(unescapeKey(name))}:`);
 }
 
 /** One row (its values in column order) as a JSON object line: every column, null ones too. */

@@ -13,9 +13,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, pushRow, RawJson, rowKeys, textOfBytes } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
 import type { RowGroup } from './row-group.js';
+import { firstBadPage } from './parquet-page-checksums.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -29,8 +30,8 @@ const PARSERS: Partial<ParquetParsers> = {
   timestampFromMicroseconds: (count) => isoTime(BigInt(count), 'us'),
   timestampFromNanoseconds: (count) => isoTime(BigInt(count), 'ns'),
   dateFromDays: (days) => isoDate(days),
-  stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textOfBytes(bytes)),
-  jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : new RawJson(textOfBytes(bytes))),
+  stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textValue(textOfBytes(bytes))),
+  jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : jsonCell(textOfBytes(bytes))),
 };
 
 /** An open Parquet file: its columns, its row groups' sizes, and reads of one row group. */
@@ -70,6 +71,30 @@ function takeDecimals(metadata: FileMetaData): Map<string, number> {
     index = skipSubtree(schema, index);
   }
   return scales;
+}
+
+/**
+ * Field and column names as hyparquet's objects can hold them (escapeKey): hyparquet builds a
+ * struct as a plain object keyed by its fields' names, where `__proto__` would be lost. The
+ * column chunks' paths name the same fields, so they are escaped alike.
+ */
+function escapeNames(metadata: FileMetaData): void {
+  for (const element of metadata.schema) element.name = escapeKey(element.name);
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) {
+      const path = chunk.meta_data?.path_in_schema;
+      if (path !== undefined) for (let i = 0; i < path.length; i++) path[i] = escapeKey(path[i]!);
+    }
+  }
+}
+
+/** Two top-level columns of one name: only the first could be read, so the file is refused (as a CSV header naming a column twice is). */
+function refuseDuplicates(columns: readonly string[], displayName: string): void {
+  const seen = new Set<string>();
+  for (const name of columns) {
+    if (seen.has(name)) throw new InputError(`${displayName}: two columns are named "${unescapeKey(name)}"; a table's column names must differ (rewrite the file with one of them renamed)`);
+    seen.add(name);
+  }
 }
 
 /** The index after the element at `index` and all its descendants. */
@@ -144,14 +169,16 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
     .update(new Uint8Array(await file.slice(sizeBytes - footerBytes, sizeBytes)))
     .digest('hex')}`;
   await file.close();
+  escapeNames(metadata);
   const decimals = takeDecimals(metadata);
   const columns = topLevelNames(metadata.schema);
+  refuseDuplicates(columns, displayName);
   const localAt = [...localTimeColumns(metadata.schema)].map((name) => columns.indexOf(name));
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
   const keys = rowKeys(columns);
   return {
-    columns,
+    columns: columns.map(unescapeKey),
     footerDigest,
     rowGroupRows,
     async rowGroup(index) {
@@ -180,7 +207,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
 }
 
 interface ColumnsRead {
-  file: ReturnType<typeof fileBuffer>;
+  file: ParquetBytes;
   metadata: FileMetaData;
   columns: readonly string[];
   rowStart: number;
@@ -201,8 +228,9 @@ async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
   for (const name of read.columns) {
     const parts: { at: number; data: ArrayLike<unknown> }[] = [];
     try {
+      const file = await checkedColumn(read, name);
       await parquetRead({
-        file: read.file,
+        file,
         metadata: read.metadata,
         compressors,
         parsers: PARSERS,
@@ -218,6 +246,39 @@ async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
     out.push(joinParts(parts, read.rows));
   }
   return out;
+}
+
+/**
+ * A top-level column's chunks in one row group, read once and their pages' checksums checked
+ * (parquet-page-checksums.ts); hyparquet is then served those bytes from memory. Throws naming
+ * the column and the byte of the first page whose bytes differ from their checksum.
+ */
+async function checkedColumn(read: ColumnsRead, name: string): Promise<ParquetBytes> {
+  const chunks = read.metadata.row_groups[read.group]!.columns.flatMap((chunk) => {
+    const meta = chunk.meta_data;
+    if (meta === undefined || meta.path_in_schema[0] !== name) return [];
+    // The chunk's first page, as hyparquet finds it (a dictionary page offset of 0 is a writer's "none").
+    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    return [{ start, end: start + Number(meta.total_compressed_size) }];
+  });
+  if (chunks.length === 0) return read.file;
+  const start = Math.min(...chunks.map((c) => c.start));
+  const end = Math.max(...chunks.map((c) => c.end));
+  if (start < 0 || end > read.file.byteLength || start >= end) return read.file;
+  const held = await read.file.slice(start, end);
+  const bytes = new Uint8Array(held);
+  for (const chunk of chunks) {
+    const bad = firstBadPage(bytes.subarray(chunk.start - start, chunk.end - start));
+    if (bad !== undefined) throw new Error(`column "${unescapeKey(name)}": the page at byte ${chunk.start + bad} does not match its checksum (the file is damaged)`);
+  }
+  return {
+    byteLength: read.file.byteLength,
+    slice: async (from, to = read.file.byteLength) => {
+      if (from === start && to === end) return held;
+      return from >= start && to <= end ? held.slice(from - start, to - start) : read.file.slice(from, to);
+    },
+    close: () => read.file.close(),
+  };
 }
 
 /** A column's decoded parts as one array of the row group's rows (the one part as it is, when there is one). */

@@ -29,19 +29,36 @@ export const POSTHOG_TOP_LEVEL: ReadonlyArray<readonly [string, string]> = [
  */
 const GROUP_SLOTS = ['$group_0', '$group_1', '$group_2', '$group_3', '$group_4'];
 
-/** `properties` as an object: batch exports to Parquet (and warehouses' JSON columns) write it as JSON text. */
-export function propertiesOf(value: unknown): { value: Properties } | { problem: RowProblem } {
+/**
+ * A field holding a JSON object as an object: batch exports to Parquet (and warehouses' JSON
+ * columns) write `properties`, `set` and `set_once` as JSON text.
+ */
+export function objectField(value: unknown, field: string): { value: Properties } | { problem: RowProblem } {
   if (value === undefined || value === null) return { value: {} };
   if (isObject(value)) return { value: { ...value } };
   if (typeof value === 'string') {
     const parsed = parseJson(value, { maxDepth: MAX_PROPERTIES_DEPTH });
     if (!parsed.ok) {
       const p = parsed.problem;
-      if (p.reason !== 'bad_json') return { problem: problem(p.reason, p.field === '' ? 'properties' : `properties.${p.field}`, `properties (JSON text): ${p.message}`) };
+      if (p.reason !== 'bad_json') return { problem: problem(p.reason, p.field === '' ? field : `${field}.${p.field}`, `${field} (JSON text): ${p.message}`) };
     } else if (isObject(parsed.value)) return { value: parsed.value };
-    return { problem: problem('bad_properties', 'properties', 'properties is text but not a JSON object') };
+    return { problem: problem('bad_properties', field, `${field} is text but not a JSON object`) };
   }
-  return { problem: problem('bad_properties', 'properties', 'properties must be a JSON object') };
+  return { problem: problem('bad_properties', field, `${field} must be a JSON object`) };
+}
+
+/** `properties` as an object (see objectField). */
+export function propertiesOf(value: unknown): { value: Properties } | { problem: RowProblem } {
+  return objectField(value, 'properties');
+}
+
+/** The person updates (`$set`, `$set_once`, or `set`, `set_once` as batch exports name them), JSON text read as objects. */
+const PERSON_UPDATE_FIELDS = new Set(['$set', 'set', '$set_once', 'set_once']);
+
+function topLevelValue(record: Properties, from: string): { value: unknown } | { problem: RowProblem } {
+  const value = record[from];
+  if (!PERSON_UPDATE_FIELDS.has(from) || typeof value !== 'string') return { value };
+  return value === '' ? { value: undefined } : objectField(value, from);
 }
 
 /**
@@ -55,7 +72,11 @@ export function mapPostHog(record: Properties): CandidateEvent | RowProblem {
   if ('problem' in read) return read.problem;
   const properties = read.value;
   for (const slot of GROUP_SLOTS) delete properties[slot];
-  for (const [from, to] of POSTHOG_TOP_LEVEL) setIfAbsent(properties, to, record[from]);
+  for (const [from, to] of POSTHOG_TOP_LEVEL) {
+    const value = topLevelValue(record, from);
+    if ('problem' in value) return value.problem;
+    setIfAbsent(properties, to, value.value);
+  }
   const topLevel = !isMissing(record.distinct_id);
   return {
     event: record.event,
