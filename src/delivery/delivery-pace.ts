@@ -15,18 +15,13 @@ import { PaceController, type Congestion, type PaceBounds, type PaceTicket } fro
  */
 const FLOOR_PER_SEC = 100;
 
-/**
- * Where a run starts without a ceiling, in events per second: an unpaced start sends its first
- * requests all at once, and a server with a limit refuses the burst.
- */
-const START_PER_SEC = 1000;
-
 /** The bounds of a run's pace: --max-rate (0 = none) is the ceiling; a run starts at a quarter of it. */
 export function deliveryPaceBounds(settings: Pick<DeliverySettings, 'maxRate'>): PaceBounds {
   const ceilingPerSec = settings.maxRate > 0 ? settings.maxRate : Number.POSITIVE_INFINITY;
-  // A quarter of the ceiling reaches it in one second at the controller's starting growth;
-  // with no ceiling, START_PER_SEC reaches 64,000 events/s in three.
-  return { ceilingPerSec, floorPerSec: Math.min(FLOOR_PER_SEC, ceilingPerSec), startPerSec: Number.isFinite(ceilingPerSec) ? ceilingPerSec / 4 : START_PER_SEC };
+  // A quarter of the ceiling reaches it in little more than a second at the controller's
+  // starting growth. With no ceiling the run starts unpaced, as it always did (a loopback
+  // rehearsal or test loses nothing to a slow start), and is paced from the first refusal on.
+  return { ceilingPerSec, floorPerSec: Math.min(FLOOR_PER_SEC, ceilingPerSec), startPerSec: ceilingPerSec / 4 };
 }
 
 export function deliveryPace(settings: Pick<DeliverySettings, 'maxRate'>): PaceController {

@@ -81,6 +81,8 @@ export interface PaceTicket {
 const MEASURE_MS = 2000;
 /** The pace holds the sender back while a request waits for it, and this long after. */
 const BINDING_MS = 1000;
+/** Least time between two cuts, in ms. */
+const MIN_ROUND_MS = 1000;
 /** Longest wait before a waiter asks again, in ms. */
 const RECHECK_MS = 250;
 /** How late a waiter may wake and keep its place, in ms. */
@@ -174,7 +176,9 @@ export class PaceController {
   /** A congestion signal for a request booked with `ticket`. */
   congested(kind: Congestion, ticket: PaceTicket, nowMs: number): void {
     this.advance(nowMs);
-    if (ticket.round !== this.round) return; // booked before the last cut: that cut answered it
+    // Booked before the last cut, or within a second of it: that cut answered it. A second keeps
+    // refusals scattered at random (a flaky server) from cutting at each answer.
+    if (ticket.round !== this.round || nowMs - this.lastCutMs < MIN_ROUND_MS) return;
     this.refusedPerSec = this.refusedEstimate(ticket, nowMs);
     // A probe refused goes back to just under the pace it started from, which the server took;
     // any other signal cuts.
@@ -191,10 +195,14 @@ export class PaceController {
     this.lastSendMs = Math.max(this.lastSendMs, nowMs);
   }
 
-  /** Requests to keep in flight: what the pace sends during one answer's time, and one more. */
+  /**
+   * Requests to keep in flight: what the pace sends during one answer's time, and one more; one
+   * until the first answer (an unpaced start would otherwise send a burst a limited server refuses).
+   */
   slots(maxSlots: number, nowMs: number): number {
     this.advance(nowMs);
-    if (this.smoothLatencyMs === undefined || this.meanEvents === undefined || !Number.isFinite(this.perSec)) return maxSlots;
+    if (this.smoothLatencyMs === undefined || this.meanEvents === undefined) return 1;
+    if (!Number.isFinite(this.perSec)) return maxSlots;
     const perAnswer = (this.perSec * this.smoothLatencyMs) / 1000 / this.meanEvents;
     return Math.max(1, Math.min(maxSlots, Math.ceil(perAnswer) + 1));
   }

@@ -15,6 +15,8 @@ export interface SimulatedCapture {
   refused: number;
   /** Seqs accepted, in order (a seq twice is a duplicate). */
   accepted: number[];
+  /** When each refused request arrived. */
+  refusedAtMs: number[];
   /** Accepted requests: when and how many events. */
   log: Array<{ atMs: number; events: number }>;
 }
@@ -37,6 +39,7 @@ export function simulatedCapture(clock: Clock, model: CaptureModel): SimulatedCa
     requests: 0,
     refused: 0,
     accepted: [],
+    refusedAtMs: [],
     log: [],
     async send(chunk: Chunk) {
       sim.requests++;
@@ -50,7 +53,10 @@ export function simulatedCapture(clock: Clock, model: CaptureModel): SimulatedCa
         window.push({ atMs: nowMs, events: chunk.seqs.length });
         sim.accepted.push(...chunk.seqs);
         sim.log.push({ atMs: nowMs, events: chunk.seqs.length });
-      } else sim.refused++;
+      } else {
+        sim.refused++;
+        sim.refusedAtMs.push(nowMs);
+      }
       await clock.sleep(half);
       const body = ok ? OK : THROTTLED;
       return { outcome: { type: 'response', status: ok ? 200 : 429, headers: { 'content-type': 'application/json' }, body }, wireBytes: body.length };
