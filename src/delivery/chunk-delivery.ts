@@ -14,7 +14,8 @@ import { count, plural } from '../util/format.js';
 import type { SendChunk, SendResult } from './batch-sender.js';
 import { leadingPiece, splitChunk, type Chunk } from './chunker.js';
 import { describeAnswer, foreignAnswer, isAcknowledgement, refusalMeaning, type ForeignAnswer } from './ingestion-answer.js';
-import type { RateLimiter } from './rate-limiter.js';
+import { congestionOf, waitForPace } from './delivery-pace.js';
+import type { PaceController, PaceTicket } from './pace-controller.js';
 import type { RefusalGuard } from './refusal-guard.js';
 import type { SizeGovernor } from './size-governor.js';
 
@@ -43,7 +44,8 @@ export interface ChunkContext {
   send: SendChunk;
   clock: Clock;
   policy: RetryPolicy;
-  limiter: RateLimiter;
+  /** The run's pace, shared by every request. */
+  pace: PaceController;
   overheadBytes: number;
   /** The body size this host takes, learned from its answers (shared by the run). */
   sizes: SizeGovernor;
@@ -57,6 +59,8 @@ export interface ChunkContext {
   /** Events refused for good, each alone; called once per chunk, after all of it settled. */
   onDeadLetters(refusals: readonly Refusal[]): void;
   onRetry(reason: string, delayMs: number): void;
+  /** A request the server refused for load (429, 503) or did not answer in time. */
+  onCongestion(): void;
   onSplit(chunk: Chunk, reason: string): void;
   onRequest(): void;
   /** A chunk given up after an interrupt or a stop; `sent` when a request for it went out. */
@@ -72,9 +76,13 @@ interface ChunkTally {
 const SETTLED: ChunkEnd = { type: 'settled' };
 
 function attempt(chunk: Chunk, ctx: ChunkContext): Promise<Attempts<SendResult>> {
+  const events = chunk.seqs.length;
+  let ticket: PaceTicket | undefined;
+  let sentAtMs = 0;
   return sendWithRetry(
     () => {
       ctx.onRequest();
+      sentAtMs = ctx.clock.now();
       return ctx.send(chunk, ctx.requests);
     },
     {
@@ -82,8 +90,15 @@ function attempt(chunk: Chunk, ctx: ChunkContext): Promise<Attempts<SendResult>>
       clock: ctx.clock,
       signal: ctx.abandon,
       beforeAttempt: async () => {
-        const rateWaitMs = ctx.limiter.reserve(chunk.seqs.length, ctx.clock.now());
-        if (rateWaitMs > 0) await ctx.clock.sleep(rateWaitMs, ctx.abandon);
+        ticket = await waitForPace(ctx.pace, events, ctx.clock, ctx.abandon);
+      },
+      onAnswer: (verdict, answer) => {
+        const nowMs = ctx.clock.now();
+        const congestion = congestionOf(verdict, answer.outcome);
+        if (congestion !== undefined) {
+          ctx.onCongestion();
+          ctx.pace.congested(congestion, ticket!, nowMs);
+        } else if (verdict.type === 'ok') ctx.pace.accepted(ticket!, events, nowMs - sentAtMs, nowMs);
       },
       onRetry: (verdict, delayMs) => ctx.onRetry(verdict.reason, delayMs),
     },

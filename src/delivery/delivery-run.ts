@@ -15,7 +15,8 @@ import { ChunkDispatcher } from './chunk-dispatcher.js';
 import { retryPolicy, type DeliverySettings } from './delivery-options.js';
 import { uuidOfEventJson } from './event-encoding.js';
 import type { BatchSender } from './batch-sender.js';
-import { RateLimiter } from './rate-limiter.js';
+import { deliveryPace } from './delivery-pace.js';
+import type { PaceController, PaceHold } from './pace-controller.js';
 import { RunControl, type DeliveryEnd } from './run-control.js';
 
 export interface DeliveryCallbacks {
@@ -38,6 +39,12 @@ export interface DeliveryStats {
   wireBytes: number;
   /** Events whose request was cut after an interrupt or a stop (still pending, re-sent later). */
   abandoned: number;
+  /** Requests the server refused for load (429, 503) or did not answer in time. */
+  refused: number;
+  /** Time chunks spent waiting to retry, summed over chunks (they wait side by side), in ms. */
+  retryWaitMs: number;
+  /** The pace as the last change left it: events per second (Infinity when unpaced) and what holds it. */
+  pace: { perSec: number; hold: PaceHold };
   startedMs: number;
 }
 
@@ -50,6 +57,8 @@ export interface DeliveryRunOptions {
   sender: BatchSender;
   clock: Clock;
   callbacks: DeliveryCallbacks;
+  /** The pace to book requests on (tests pass one with other bounds). Default: deliveryPace(settings). */
+  pace?: PaceController;
   /** Most events the run may dead-letter before it stops (see refusal-guard.ts). Default: settings.maxDeadLetters. */
   deadLetterAllowance?: number;
 }
@@ -65,14 +74,18 @@ export interface DeliveryResult {
 /** Dead letters named one by one on stderr; the rest are counted in the summary. */
 const DEAD_LETTER_NOTICES = 10;
 
-function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { abandon: AbortSignal; requests: AbortSignal }): ChunkContext {
+function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, pace: PaceController, signals: { abandon: AbortSignal; requests: AbortSignal }): ChunkContext {
   const seenRetryReasons = new Set<string>();
-  const progress = (): void => o.callbacks.progress?.(stats);
+  const progress = (): void => {
+    const nowMs = o.clock.now();
+    stats.pace = { perSec: pace.rate(nowMs), hold: pace.heldBy(nowMs) };
+    o.callbacks.progress?.(stats);
+  };
   return {
     send: o.sender.send,
     clock: o.clock,
     policy: retryPolicy(o.settings),
-    limiter: new RateLimiter(o.settings.maxRate),
+    pace,
     overheadBytes: o.overheadBytes,
     sizes: new SizeGovernor(),
     refusals: new RefusalGuard(o.deadLetterAllowance ?? o.settings.maxDeadLetters),
@@ -97,8 +110,10 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
       }
       progress();
     },
+    onCongestion: () => void stats.refused++,
     onRetry(reason, delayMs) {
       stats.retries++;
+      stats.retryWaitMs += delayMs;
       const kind = reason.split(':')[0]!;
       if (!seenRetryReasons.has(kind)) {
         seenRetryReasons.add(kind);
@@ -116,10 +131,17 @@ function chunkContext(o: DeliveryRunOptions, stats: DeliveryStats, signals: { ab
 }
 
 export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult> {
-  const stats: DeliveryStats = { delivered: 0, deadLettered: 0, retries: 0, requests: 0, chunks: 0, wireBytes: 0, abandoned: 0, startedMs: o.clock.now() };
+  const pace = o.pace ?? deliveryPace(o.settings);
+  const startedMs = o.clock.now();
+  const stats: DeliveryStats = {
+    ...{ delivered: 0, deadLettered: 0, retries: 0, requests: 0, chunks: 0, wireBytes: 0, abandoned: 0, refused: 0, retryWaitMs: 0 },
+    pace: { perSec: pace.rate(startedMs), hold: pace.heldBy(startedMs) },
+    startedMs,
+  };
   const control = new RunControl(o.interrupt, o.clock, o.settings.interruptGraceMs);
-  const ctx = chunkContext(o, stats, { abandon: control.abandon, requests: control.requests });
-  const dispatcher = new ChunkDispatcher(o.settings.concurrency);
+  const ctx = chunkContext(o, stats, pace, { abandon: control.abandon, requests: control.requests });
+  // Concurrency follows the pace: as many requests in flight as the pace fills during one answer's time.
+  const dispatcher = new ChunkDispatcher(o.settings.concurrency, () => pace.slots(o.settings.concurrency, o.clock.now()));
   let exhausted = true;
   try {
     for await (const chunk of o.chunks) {

@@ -22,6 +22,8 @@ export interface RetryOptions<T = unknown> {
   answerAsIs?(answer: T, verdict: RetryVerdict): boolean;
   /** Runs before each attempt (a rate limit's wait); the signal is checked after it. */
   beforeAttempt?(): Promise<void>;
+  /** Called with each attempt's answer and what it means (a pace learns from them). */
+  onAnswer?(verdict: Verdict, answer: T): void;
   /** Called before each wait, with the failure and the delay chosen. */
   onRetry?(verdict: RetryVerdict, delayMs: number): void;
 }
@@ -41,6 +43,7 @@ export async function sendWithRetry<T extends { outcome: HttpOutcome }>(send: ()
     firstAttemptMs ??= o.clock.now();
     const answer = await send();
     const verdict = classifyOutcome(answer.outcome, o.clock.now(), o.endpoint);
+    o.onAnswer?.(verdict, answer);
     if (verdict.type === 'fatal' && verdict.kind === 'aborted') return { type: 'abandoned', sent: true };
     if (verdict.type !== 'retry' || (o.retryOn !== undefined && !o.retryOn.includes(verdict.cause))) return { type: 'answered', verdict, answer };
     if (o.answerAsIs?.(answer, verdict)) return { type: 'answered', verdict, answer };

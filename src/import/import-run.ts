@@ -92,7 +92,7 @@ async function deliver(o: ExecuteRunOptions, state: ProgressState, maxEvents: nu
 
 function summarize(o: ExecuteRunOptions, result: DeliveryResult, totalStagedNow: number): RunSummary {
   const project = findProjectRecord(o.store, o.project.name)!;
-  const { startedMs: _startedMs, ...counters } = result.stats;
+  const { startedMs: _startedMs, pace: _pace, ...counters } = result.stats;
   return {
     project: o.project.name,
     host: o.target.host,

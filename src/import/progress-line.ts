@@ -1,6 +1,7 @@
 /** The progress line of an import run. */
 import type { DeliveryStats } from '../delivery/delivery-run.js';
 import { count, duration, plural, rate } from '../util/format.js';
+import { paceText } from './pace-text.js';
 
 export interface ProgressState {
   project: string;
@@ -15,8 +16,9 @@ export interface ProgressState {
 }
 
 /**
- * "test: 12,000/50,000 sent (24%) · 8,512 events/s · ETA 4s · 3 retries"; for a sample,
- * "test: sample 600/1,000 sent (60%) · ...".
+ * "test: 12,000/50,000 sent (24%) · 2,812 events/s · pace 2,870 ev/s, held by the server's 429s ·
+ * ETA 14s · 3 retries" (no pace when nothing paces the run); for a sample, "test: sample
+ * 600/1,000 sent (60%) · ...".
  */
 export function progressLine(state: ProgressState, stats: DeliveryStats, nowMs: number): string {
   const settledNow = stats.delivered + stats.deadLettered;
@@ -25,5 +27,6 @@ export function progressLine(state: ProgressState, stats: DeliveryStats, nowMs: 
   const perSec = rate(stats.delivered, nowMs - stats.startedMs);
   const left = Math.max(0, state.runTarget - settledNow);
   const eta = perSec > 0 ? duration((left / perSec) * 1000) : '?';
-  return `${state.project}: ${label}${count(done)}/${count(total)} sent (${percent}%) · ${count(perSec)} events/s · ETA ${eta} · ${plural(stats.retries, 'retry', 'retries')}`;
+  const pace = paceText(stats.pace);
+  return `${state.project}: ${label}${count(done)}/${count(total)} sent (${percent}%) · ${count(perSec)} events/s${pace === undefined ? '' : ` · ${pace}`} · ETA ${eta} · ${plural(stats.retries, 'retry', 'retries')}`;
 }

@@ -3,7 +3,7 @@ import type { DeliveryStats } from '../delivery/delivery-run.js';
 import { MigrateError } from '../errors.js';
 
 /** A run's counters (see DeliveryStats) with the project's state after it. */
-export interface RunSummary extends Omit<DeliveryStats, 'startedMs'> {
+export interface RunSummary extends Omit<DeliveryStats, 'startedMs' | 'pace'> {
   project: string;
   host: string;
   outcome: 'done' | 'interrupted' | 'stopped';

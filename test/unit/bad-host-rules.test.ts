@@ -166,7 +166,8 @@ describe('storageFailureKind', () => {
 });
 
 describe('progressLine', () => {
-  const stats = { delivered: 12_000, deadLettered: 0, retries: 0, requests: 12, chunks: 12, wireBytes: 0, abandoned: 0, startedMs: 0 };
+  const pace = { perSec: Number.POSITIVE_INFINITY, hold: 'ceiling' as const };
+  const stats = { delivered: 12_000, deadLettered: 0, retries: 0, requests: 12, chunks: 12, wireBytes: 0, abandoned: 0, refused: 0, retryWaitMs: 0, pace, startedMs: 0 };
   it('uses the sample as the total of a sample run', () => {
     const line = progressLine({ project: 'test', settledBefore: 0, totalStaged: 200_000, runTarget: 20_000, sample: true }, stats, 2000);
     expect(line).toBe('test: sample 12,000/20,000 sent (60%) · 6,000 events/s · ETA 1s · 0 retries');
@@ -175,6 +176,16 @@ describe('progressLine', () => {
   it('uses the staging file as the total of a full run', () => {
     const line = progressLine({ project: 'test', settledBefore: 0, totalStaged: 200_000, runTarget: 200_000 }, stats, 2000);
     expect(line).toBe('test: 12,000/200,000 sent (6%) · 6,000 events/s · ETA 31s · 0 retries');
+  });
+
+  it.each([
+    ['throttled', "pace 2,870 ev/s, held by the server's 429s"],
+    ['unavailable', "pace 2,870 ev/s, held by the server's 503s"],
+    ['ceiling', 'pace 2,870 ev/s, held at --max-rate'],
+    ['probing', 'pace 2,870 ev/s, probing for more room'],
+  ] as const)('shows the pace and what holds it (%s)', (hold, text) => {
+    const line = progressLine({ project: 'test', settledBefore: 0, totalStaged: 200_000, runTarget: 200_000 }, { ...stats, pace: { perSec: 2870.4, hold } }, 2000);
+    expect(line).toBe(`test: 12,000/200,000 sent (6%) · 6,000 events/s · ${text} · ETA 31s · 0 retries`);
   });
 });
 

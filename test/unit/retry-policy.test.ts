@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs, decideRetry, type RetryPolicy } from '../../src/http/retry-policy.js';
-import { RateLimiter } from '../../src/delivery/rate-limiter.js';
 
 const POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, maxTotalWaitMs: 60_000 };
 const low = () => 0;
@@ -58,50 +57,5 @@ describe('decideRetry', () => {
     }
     expect(state.elapsedMs).toBeLessThanOrEqual(POLICY.maxTotalWaitMs);
     expect(state.attempt).toBeGreaterThan(3);
-  });
-});
-
-describe('RateLimiter', () => {
-  it('is a no-op at rate 0', () => {
-    const limiter = new RateLimiter(0);
-    expect([limiter.reserve(1e6, 0), limiter.reserve(1e6, 0)]).toEqual([0, 0]);
-  });
-
-  it.each([
-    // [rate, steps of [events, nowMs, expected wait]]
-    [
-      1000,
-      [
-        [500, 0, 0],
-        [500, 0, 500],
-        [500, 0, 1000],
-      ],
-    ],
-    [
-      1000,
-      [
-        [1000, 0, 0],
-        [1000, 2000, 0],
-        [1000, 2500, 500],
-      ],
-    ],
-    [
-      2000,
-      [
-        [1000, 0, 0],
-        [1000, 100, 400],
-        [10, 5000, 0],
-      ],
-    ],
-  ] as const)('rate %i/s', (rate, steps) => {
-    const limiter = new RateLimiter(rate);
-    for (const [events, now, wait] of steps) expect(limiter.reserve(events, now)).toBe(wait);
-  });
-
-  it('keeps the long-run average at the rate', () => {
-    const limiter = new RateLimiter(2000);
-    let now = 0;
-    for (let i = 0; i < 100; i++) now += limiter.reserve(1000, now);
-    expect(now).toBe(99 * 500);
   });
 });

@@ -1,4 +1,5 @@
 /** What import and resume print after a run: the summary (text or JSON), and for a run that did not finish, the same summary before its error. */
+import { paceSummaryText } from '../../../import/pace-text.js';
 import { UnfinishedRunError, type RunSummary } from '../../../import/run-summary.js';
 import { bytes, count, plural, took } from '../../../util/format.js';
 import { migrateCommand, type CommandPlace } from '../../../util/migrate-command.js';
@@ -16,6 +17,7 @@ export function presentRun(summary: RunSummary, json: boolean, next: string | un
       `(${plural(s.requests, 'request')}, ${plural(s.retries, 'retry', 'retries')}, ${bytes(s.wireBytes)} sent) ` +
       `${took(s.elapsedMs, s.delivered, 'events')}.`,
   );
+  if (s.requests > 0) print(`  Pace: ${paceSummaryText(s)}.`);
   if (s.deadLettered > 0) print(`  ${plural(s.deadLettered, 'event')} refused by the server and kept as dead letters (see \`${migrateCommand('status', place)}\`).`);
   if (s.abandoned > 0) print(`  ${plural(s.abandoned, 'event')} in flight were abandoned; they are still pending and will be re-sent with the same uuids.`);
   print(`  Project ${s.project}: ${count(s.projectDelivered)} of ${plural(s.totalStaged, 'staged event')} delivered, ${count(s.pending)} pending, ${plural(s.projectDeadLetters, 'dead letter')}.`);

@@ -1,0 +1,52 @@
+/**
+ * The pace of a delivery run: the controller's bounds from the settings (--max-rate is its
+ * ceiling), and what each answer says to it. Every sender of the run (events, person and group
+ * updates, the events `verify --resend-missing` sends again) books its requests on it.
+ */
+import type { Verdict } from '../http/classify-outcome.js';
+import type { HttpOutcome } from '../http/http-outcome.js';
+import type { Clock } from '../util/clock.js';
+import type { DeliverySettings } from './delivery-options.js';
+import { PaceController, type Congestion, type PaceBounds, type PaceTicket } from './pace-controller.js';
+
+/**
+ * The least the pace is cut to, in events per second: a chunk of 1,000 events then waits 10 s,
+ * well within the retry budget, while a server refusing everything still stops the run.
+ */
+const FLOOR_PER_SEC = 100;
+
+/** The bounds of a run's pace: --max-rate (0 = none) is the ceiling; a run starts at a quarter of it. */
+export function deliveryPaceBounds(settings: Pick<DeliverySettings, 'maxRate'>): PaceBounds {
+  const ceilingPerSec = settings.maxRate > 0 ? settings.maxRate : Number.POSITIVE_INFINITY;
+  // A quarter of the ceiling reaches it in little more than a second at the controller's
+  // starting growth. With no ceiling the run starts unpaced, as it always did (a loopback
+  // rehearsal or test loses nothing to a slow start), and is paced from the first refusal on.
+  return { ceilingPerSec, floorPerSec: Math.min(FLOOR_PER_SEC, ceilingPerSec), startPerSec: ceilingPerSec / 4 };
+}
+
+export function deliveryPace(settings: Pick<DeliverySettings, 'maxRate'>): PaceController {
+  return new PaceController(deliveryPaceBounds(settings));
+}
+
+/**
+ * What an answer says about the server's load: a 429 (throttled), a 503 (PostHog's capture
+ * overloaded or its sink failing), no answer in time. Other failures (a 500, a reset connection)
+ * say nothing about the pace; they are retried as they always were.
+ */
+export function congestionOf(verdict: Verdict, outcome: HttpOutcome): Congestion | undefined {
+  if (verdict.type !== 'retry') return undefined;
+  if (verdict.cause === 'throttled') return 'throttled';
+  if (verdict.cause === 'timeout') return 'slow';
+  if (outcome.type === 'response' && outcome.status === 503) return 'unavailable';
+  return undefined;
+}
+
+/** Waits until the pace books `events`; undefined when `signal` aborted first (nothing booked). */
+export async function waitForPace(pace: PaceController, events: number, clock: Clock, signal: AbortSignal): Promise<PaceTicket | undefined> {
+  for (;;) {
+    const ticket = pace.reserve(events, clock.now());
+    if (ticket.waitMs === 0) return ticket;
+    await clock.sleep(ticket.waitMs, signal);
+    if (signal.aborted) return undefined;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The delivery engine's pace against a simulated server on a virtual clock: a sliding one-second
+ * window of events (429 past it), whose limit may change mid-run. Figures asked of the pace:
+ * at least 0.9x of a steady limit with at most 2% of requests refused; within 20% of a new
+ * limit within 10 s of a change; the ceiling reached within 5 s when the server has no limit;
+ * and nothing lost or accepted twice through any of it.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveSettings, type DeliverySettings } from '../../src/delivery/delivery-options.js';
+import { runDelivery, type DeliveryResult } from '../../src/delivery/delivery-run.js';
+import { acceptedRate, simulatedCapture, simulatedChunks, type CaptureModel, type SimulatedCapture } from '../helpers/simulated-capture.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
+
+interface Simulation {
+  sim: SimulatedCapture;
+  result: DeliveryResult;
+  delivered: number[];
+  /** The pace after each progress report: [ms since start, events/s]. */
+  paces: Array<[number, number]>;
+}
+
+async function simulate(model: CaptureModel, total: number, given: Partial<DeliverySettings>): Promise<Simulation> {
+  const clock = virtualClock(0, 7);
+  const sim = simulatedCapture(clock, model);
+  const settings = { ...resolveSettings('http://127.0.0.1:1', {}), ...given };
+  const delivered: number[] = [];
+  const paces: Array<[number, number]> = [];
+  const run = runDelivery({
+    settings,
+    overheadBytes: 100,
+    interrupt: new AbortController().signal,
+    chunks: simulatedChunks(total, settings.chunkEvents),
+    sender: { prepare: () => undefined, send: sim.send },
+    clock,
+    callbacks: {
+      delivered: (seqs) => void delivered.push(...seqs),
+      deadLettered: () => undefined,
+      progress: (stats) => void paces.push([clock.now(), stats.pace.perSec]),
+    },
+  });
+  const result = await clock.runUntil(run);
+  return { sim, result, delivered, paces };
+}
+
+function expectExactlyOnce(s: Simulation, total: number): void {
+  expect(s.result.end).toEqual({ type: 'done' });
+  // Counted, not compared element by element: a deep comparison of 200,000 numbers takes seconds.
+  const seen = new Uint8Array(total + 1);
+  for (const seq of s.sim.accepted) seen[seq]! += 1;
+  expect(seen.slice(1).every((n) => n === 1)).toBe(true);
+  expect(s.sim.accepted).toHaveLength(total);
+  expect(new Set(s.delivered).size === total && s.delivered.length === total).toBe(true);
+}
+
+/** How long after `fromMs` the accepted rate over two seconds first comes within 20% of `limit`. */
+function trackedAfterMs(sim: SimulatedCapture, limit: number, fromMs: number, toMs: number): number {
+  for (let t = fromMs; t + 2000 <= toMs; t += 100) if (Math.abs(acceptedRate(sim, t, t + 2000) / limit - 1) <= 0.2) return t + 2000 - fromMs;
+  return Number.POSITIVE_INFINITY;
+}
+
+describe('the pace against a simulated server', () => {
+  it.each([
+    // [--max-rate, most refused share]: a ceiling well above the server's limit, and none, as
+    // `--max-rate 0` asks: an unpaced start sends a burst the server's full window then refuses
+    // for a second (about five requests), which over this short run is most of the refusals.
+    [10_000, 0.02],
+    [0, 0.03],
+  ])('holds a steady limit of 3,000 events/s at 0.9x or more (--max-rate %i, chunks of 1,000)', async (maxRate, mostRefused) => {
+    const total = 450_000;
+    const s = await simulate({ limitAt: () => 3000 }, total, { maxRate });
+    expectExactlyOnce(s, total);
+    const ratio = total / (s.result.elapsedMs / 1000) / 3000;
+    const refusedShare = s.sim.refused / s.sim.requests;
+    console.log(`steady 3000, --max-rate ${maxRate}: ratio ${ratio.toFixed(3)}, refused ${s.sim.refused}/${s.sim.requests} (${(refusedShare * 100).toFixed(2)}%)`);
+    expect(ratio).toBeGreaterThanOrEqual(0.9);
+    expect(refusedShare).toBeLessThanOrEqual(mostRefused);
+    expect(s.result.stats.refused).toBe(s.sim.refused);
+  });
+
+  it('follows a limit that drops from 6,000 to 1,500 events/s and back, within 20% within 10 s of each change', async () => {
+    // Chunks of 100 events (what PostHog's own clients send): a one-second window of 1,500
+    // events takes at most one chunk of 1,000, so 1,000-event chunks could not come within 20%.
+    const total = 160_000;
+    const limitAt = (nowMs: number) => (nowMs >= 12_000 && nowMs < 24_000 ? 1500 : 6000);
+    const s = await simulate({ limitAt }, total, { maxRate: 0, chunkEvents: 100 });
+    expectExactlyOnce(s, total);
+    const down = trackedAfterMs(s.sim, 1500, 12_000, 24_000);
+    const up = trackedAfterMs(s.sim, 6000, 24_000, s.result.elapsedMs);
+    expect(s.result.elapsedMs).toBeGreaterThan(36_000);
+    console.log(`step 6000 -> 1500 tracked after ${down} ms; 1500 -> 6000 after ${up} ms; refused ${s.sim.refused}/${s.sim.requests}`);
+    expect(down).toBeLessThanOrEqual(10_000);
+    expect(up).toBeLessThanOrEqual(10_000);
+    // And it stays there: from 10 s after each change to the next, the rate is within 20% of the limit.
+    expect(acceptedRate(s.sim, 22_000, 24_000) / 1500).toBeGreaterThan(0.8);
+    expect(acceptedRate(s.sim, 22_000, 24_000) / 1500).toBeLessThan(1.2);
+    expect(acceptedRate(s.sim, 34_000, 36_000) / 6000).toBeGreaterThan(0.8);
+  });
+
+  it('reaches the ceiling within 5 s against a server with no limit', async () => {
+    const total = 100_000;
+    const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, { maxRate: 20_000 });
+    expectExactlyOnce(s, total);
+    const reached = s.paces.find(([, perSec]) => perSec >= 20_000);
+    console.log(`no limit: ceiling 20000 reached after ${reached?.[0]} ms; rate ${(total / (s.result.elapsedMs / 1000)).toFixed(0)}`);
+    expect(reached?.[0]).toBeLessThanOrEqual(5000);
+    expect(s.sim.refused).toBe(0);
+  });
+});
