@@ -14,6 +14,7 @@ import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParse
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, pushRow, RawJson, rowKeys, textOfBytes } from './columnar-values.js';
+import { lazyParsers, settled } from './lazy-cells.js';
 import type { RowGroup } from './row-group.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
@@ -31,6 +32,9 @@ const PARSERS: Partial<ParquetParsers> = {
   stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textOfBytes(bytes)),
   jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : new RawJson(textOfBytes(bytes))),
 };
+
+/** PARSERS for a column whose cells are its rows' values: long texts decoded as their rows are written (lazy-cells.ts). */
+const FLAT_COLUMN_PARSERS = lazyParsers(PARSERS);
 
 /** An open Parquet file: its columns, its row groups' sizes, and reads of one row group. */
 export interface ParquetFile {
@@ -145,6 +149,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   await file.close();
   const decimals = takeDecimals(metadata);
   const columns = topLevelNames(metadata.schema);
+  const flat = flatColumns(metadata.schema);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
   const keys = rowKeys(columns);
@@ -155,7 +160,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
     async rowGroup(index) {
       const rowStart = starts[index]!;
       const rows = rowGroupRows[index]!;
-      const values = await readColumns({ file, metadata, columns, rowStart, rows, displayName, group: index });
+      const values = await readColumns({ file, metadata, columns, flat, rowStart, rows, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
       const row: unknown[] = new Array(columns.length);
       return {
@@ -163,7 +168,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
         pushLine(at, parts) {
           for (let c = 0; c < values.length; c++) {
             const column = values[c]!;
-            row[c] = column[at];
+            row[c] = settled(column[at]);
             // Each cell is written once: a column of objects releases it as soon as its line is made.
             if (Array.isArray(column)) column[at] = undefined;
           }
@@ -180,6 +185,8 @@ interface ColumnsRead {
   file: ReturnType<typeof fileBuffer>;
   metadata: FileMetaData;
   columns: readonly string[];
+  /** Columns whose cells are their rows' values, read with FLAT_COLUMN_PARSERS. */
+  flat: ReadonlySet<string>;
   rowStart: number;
   rows: number;
   displayName: string;
@@ -191,7 +198,8 @@ interface ColumnsRead {
  * (decompressed, and their values) are being decoded at a time, and no row is built as an
  * object or array (hyparquet's rows of a 100,000-row group held the whole group twice over).
  * A page can hold the whole row group (DuckDB writes one page per column chunk), so a row
- * group is not read in smaller slices: each slice would decompress its pages again.
+ * group is not read in smaller slices: each slice would decompress its pages again. What is
+ * held instead is made small: long texts of flat columns stay bytes until written (lazy-cells.ts).
  */
 async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
   const out: ArrayLike<unknown>[] = [];
@@ -202,7 +210,7 @@ async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
         file: read.file,
         metadata: read.metadata,
         compressors,
-        parsers: PARSERS,
+        parsers: read.flat.has(name) ? FLAT_COLUMN_PARSERS : PARSERS,
         utf8: false,
         columns: [name],
         rowStart: read.rowStart,
@@ -245,4 +253,17 @@ function topLevelNames(schema: FileMetaData['schema']): string[] {
     index = skipSubtree(schema, index);
   }
   return names;
+}
+
+/** Top-level columns that are neither groups nor repeated: each cell is one row's value. */
+function flatColumns(schema: FileMetaData['schema']): Set<string> {
+  const flat = new Set<string>();
+  const top = schema[0]?.num_children ?? 0;
+  let index = 1;
+  for (let child = 0; child < top && index < schema.length; child++) {
+    const element = schema[index]!;
+    if (element.num_children === undefined && element.repetition_type !== 'REPEATED') flat.add(element.name);
+    index = skipSubtree(schema, index);
+  }
+  return flat;
 }
