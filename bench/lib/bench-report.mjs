@@ -15,7 +15,7 @@ export const TARGETS = {
   importEventsPerSec: 150_000,
   importVsPeer: 10,
   peakRssBytes: 300e6,
-  /** The staging file against its source (issue 33): no larger than a CSV, at most 0.6x the JSON of a Mixpanel or Amplitude export. */
+  /** The staging file against its source: no larger than a CSV, at most 0.6x the JSON of every JSON source (JSON lines, Mixpanel, Amplitude, PostHog). */
   stagingVsCsv: 1,
   stagingVsJson: 0.6,
   statusMs: 1_000,
@@ -116,14 +116,15 @@ function met(pass, belowTargetSize = false) {
  * @returns {Row}
  */
 function rssRow(step, rssBytes, belowTargetSize) {
-  const target = `< ${TARGETS.peakRssBytes / 1e6} MB ${AT}`;
+  // The memory target holds at every size (a billion-event run in the memory of a million-event one), so a small run is judged too.
+  void belowTargetSize;
   return {
     step,
     what: 'peak RSS',
     figure: rssBytes === null ? 'unknown' : megabytes(rssBytes),
     ratio: '',
-    target,
-    met: met(rssBytes === null ? null : rssBytes < TARGETS.peakRssBytes, belowTargetSize),
+    target: `< ${TARGETS.peakRssBytes / 1e6} MB`,
+    met: met(rssBytes === null ? null : rssBytes < TARGETS.peakRssBytes),
   };
 }
 
@@ -175,9 +176,12 @@ function bucketRow(b, e) {
   };
 }
 
+/** Sources of JSON text, whose staging file is held to TARGETS.stagingVsJson of their JSON. */
+const JSON_FORMATS = ['jsonl', 'mixpanel', 'amplitude', 'posthog'];
+
 /** The staging file against the source's bytes, and against the text a zip source holds. */
 function stagingRows(step, format, e) {
-  const target = format === 'csv' ? TARGETS.stagingVsCsv : format === 'mixpanel' || format === 'amplitude' ? TARGETS.stagingVsJson : undefined;
+  const target = format === 'csv' ? TARGETS.stagingVsCsv : JSON_FORMATS.includes(format) ? TARGETS.stagingVsJson : undefined;
   const text = e.sourceTextBytes;
   const sizeRatio = e.sourceBytes > 0 ? e.stagingBytes / e.sourceBytes : 0;
   const judged = text === undefined ? sizeRatio : e.stagingBytes / text;

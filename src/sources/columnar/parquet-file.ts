@@ -15,6 +15,7 @@ import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
+import { lazyParsers, settled } from './lazy-cells.js';
 import type { RowGroup } from './row-group.js';
 import { firstBadPage } from './parquet-page-checksums.js';
 
@@ -33,6 +34,9 @@ const PARSERS: Partial<ParquetParsers> = {
   stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textValue(textOfBytes(bytes))),
   jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : jsonCell(textOfBytes(bytes))),
 };
+
+/** PARSERS for a column whose cells are its rows' values: long texts decoded as their rows are written (lazy-cells.ts). */
+const FLAT_COLUMN_PARSERS = lazyParsers(PARSERS);
 
 /** An open Parquet file: its columns, its row groups' sizes, and reads of one row group. */
 export interface ParquetFile {
@@ -174,6 +178,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   const columns = topLevelNames(metadata.schema);
   refuseDuplicates(columns, displayName);
   const localAt = [...localTimeColumns(metadata.schema)].map((name) => columns.indexOf(name));
+  const flat = flatColumns(metadata.schema);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
   const starts = rowGroupStarts(rowGroupRows);
   const keys = rowKeys(columns);
@@ -184,7 +189,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
     async rowGroup(index) {
       const rowStart = starts[index]!;
       const rows = rowGroupRows[index]!;
-      const values = await readColumns({ file, metadata, columns, rowStart, rows, displayName, group: index });
+      const values = await readColumns({ file, metadata, columns, flat, rowStart, rows, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
       const row: unknown[] = new Array(columns.length);
       return {
@@ -192,7 +197,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
         pushLine(at, parts) {
           for (let c = 0; c < values.length; c++) {
             const column = values[c]!;
-            row[c] = column[at];
+            row[c] = settled(column[at]);
             // Each cell is written once: a column of objects releases it as soon as its line is made.
             if (Array.isArray(column)) column[at] = undefined;
           }
@@ -210,6 +215,8 @@ interface ColumnsRead {
   file: ParquetBytes;
   metadata: FileMetaData;
   columns: readonly string[];
+  /** Columns whose cells are their rows' values, read with FLAT_COLUMN_PARSERS. */
+  flat: ReadonlySet<string>;
   rowStart: number;
   rows: number;
   displayName: string;
@@ -221,7 +228,8 @@ interface ColumnsRead {
  * (decompressed, and their values) are being decoded at a time, and no row is built as an
  * object or array (hyparquet's rows of a 100,000-row group held the whole group twice over).
  * A page can hold the whole row group (DuckDB writes one page per column chunk), so a row
- * group is not read in smaller slices: each slice would decompress its pages again.
+ * group is not read in smaller slices: each slice would decompress its pages again. What is
+ * held instead is made small: long texts of flat columns stay bytes until written (lazy-cells.ts).
  */
 async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
   const out: ArrayLike<unknown>[] = [];
@@ -233,7 +241,7 @@ async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
         file,
         metadata: read.metadata,
         compressors,
-        parsers: PARSERS,
+        parsers: read.flat.has(name) ? FLAT_COLUMN_PARSERS : PARSERS,
         utf8: false,
         columns: [name],
         rowStart: read.rowStart,
@@ -309,4 +317,17 @@ function topLevelNames(schema: FileMetaData['schema']): string[] {
     index = skipSubtree(schema, index);
   }
   return names;
+}
+
+/** Top-level columns that are neither groups nor repeated: each cell is one row's value. */
+function flatColumns(schema: FileMetaData['schema']): Set<string> {
+  const flat = new Set<string>();
+  const top = schema[0]?.num_children ?? 0;
+  let index = 1;
+  for (let child = 0; child < top && index < schema.length; child++) {
+    const element = schema[index]!;
+    if (element.num_children === undefined && element.repetition_type !== 'REPEATED') flat.add(element.name);
+    index = skipSubtree(schema, index);
+  }
+  return flat;
 }

@@ -7,7 +7,7 @@
  * two run side by side, and the row group's decoded columns live in this thread's heap.
  */
 import { serveRequests } from '../../util/worker-bridge.js';
-import { openRowGroups, rowText, TEXT_CHUNK_CHARS, utf8OfText, type ColumnarKind } from './row-text.js';
+import { openRowGroups, rowTextParts, TEXT_CHUNK_CHARS, utf8OfParts, type ColumnarKind } from './row-text.js';
 
 /** A file to read from a row on; then batches of its text until null. */
 export type RowTextRequest = { start: { kind: ColumnarKind; path: string; displayName: string; sizeBytes: number; fromRow: number } } | { next: true };
@@ -15,7 +15,7 @@ export type RowTextRequest = { start: { kind: ColumnarKind; path: string; displa
 /** Text answered per request: a few chunks, so the request's round trip is a small share of it. */
 const BATCH_CHARS = 16 * TEXT_CHUNK_CHARS;
 
-let text: AsyncIterator<string> | undefined;
+let text: AsyncIterator<string[]> | undefined;
 let close: (() => Promise<void>) | undefined;
 
 serveRequests<RowTextRequest, Buffer | null>(
@@ -24,10 +24,10 @@ serveRequests<RowTextRequest, Buffer | null>(
       const { kind, path, displayName, sizeBytes, fromRow } = request.start;
       const groups = await openRowGroups(kind, path, displayName, sizeBytes);
       close = () => groups.close();
-      text = rowText(groups, fromRow)[Symbol.asyncIterator]();
+      text = rowTextParts(groups, fromRow)[Symbol.asyncIterator]();
       return null;
     }
-    const batch: string[] = [];
+    const batch: Buffer[] = [];
     let chars = 0;
     while (text !== undefined && chars < BATCH_CHARS) {
       const next = await text.next();
@@ -36,10 +36,18 @@ serveRequests<RowTextRequest, Buffer | null>(
         await close?.();
         break;
       }
-      batch.push(next.value);
-      chars += next.value.length;
+      chars += utf8OfParts(next.value, batch);
     }
-    return batch.length === 0 ? null : utf8OfText(batch.join(''));
+    return batch.length === 0 ? null : ownBuffer(batch);
   },
   (bytes) => (bytes === null ? [] : [bytes.buffer as ArrayBuffer]),
 );
+
+/** One buffer of its own (moved to the staging thread, so never a slice of Node's shared pool). */
+function ownBuffer(buffers: readonly Buffer[]): Buffer {
+  if (buffers.length === 1) return buffers[0]!;
+  const out = Buffer.allocUnsafeSlow(buffers.reduce((sum, b) => sum + b.length, 0));
+  let at = 0;
+  for (const b of buffers) at += b.copy(out, at);
+  return out;
+}

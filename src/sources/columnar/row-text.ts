@@ -61,6 +61,38 @@ export function utf8OfText(text: string): Buffer {
   return out;
 }
 
+/**
+ * Text encoded at a time, in UTF-16 units: below the size at which V8 keeps a string (a
+ * two-byte one: a line with one character past Latin-1) in its large-object space, which only a
+ * full collection empties. A batch of chunks joined into one string filled that space with
+ * hundreds of MB per row group between collections.
+ */
+const ENCODE_CHARS = 16 * 1024;
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * Appends the UTF-8 of `parts` joined (as utf8OfText gives it) to `out`, in buffers of about
+ * ENCODE_CHARS units, each cut between parts and never after a high surrogate, so no pair is
+ * cut and the bytes are those of the joined text. Returns the text's length in UTF-16 units.
+ */
+export function utf8OfParts(parts: readonly string[], out: Buffer[]): number {
+  let chars = 0;
+  let from = 0;
+  let pending = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    pending += part.length;
+    const last = i === parts.length - 1;
+    if (!last && (pending < ENCODE_CHARS || (part.length > 0 && isHighSurrogate(part.charCodeAt(part.length - 1))))) continue;
+    out.push(utf8OfText(from === 0 && last ? parts.join('') : parts.slice(from, i + 1).join('')));
+    chars += pending;
+    from = i + 1;
+    pending = 0;
+  }
+  return chars;
+}
+
 /** Opens a file's row groups (its Avro blocks). */
 export async function openRowGroups(kind: ColumnarKind, path: string, displayName: string, sizeBytes: number): Promise<RowGroups & { footerDigest?: string }> {
   if (kind === 'parquet') return openParquet(path, displayName, sizeBytes);
@@ -77,12 +109,21 @@ export function avroRowGroups(avro: AvroFile): RowGroups {
  * (see RowGroup.pushLine).
  */
 export async function* rowText(groups: RowGroups, fromRow: number): AsyncIterable<string> {
+  for await (const parts of rowTextParts(groups, fromRow)) yield parts.join('');
+}
+
+/**
+ * The rows' text from row `fromRow` (0-based) as chunks of whole lines, each its lines' flat
+ * pieces, not joined: a chunk of at least TEXT_CHUNK_CHARS (the last of a row group may be
+ * shorter). A reader that encodes them need never make one string of the chunk (row-text-worker.ts).
+ */
+export async function* rowTextParts(groups: RowGroups, fromRow: number): AsyncIterable<string[]> {
   let first = 0;
   for (let group = 0; group < groups.rowGroupRows.length; group++) {
     const rows = groups.rowGroupRows[group]!;
     first += rows;
     if (first <= fromRow) continue;
-    const decoded = await groups.rowGroup(group);
+    let decoded: RowGroup | undefined = await groups.rowGroup(group);
     let parts: string[] = [];
     let chars = 0;
     for (let row = Math.max(0, fromRow - (first - rows)); row < decoded.rows; row++) {
@@ -91,11 +132,13 @@ export async function* rowText(groups: RowGroups, fromRow: number): AsyncIterabl
       parts.push('\n');
       for (let i = from; i < parts.length; i++) chars += parts[i]!.length;
       if (chars >= TEXT_CHUNK_CHARS) {
-        yield parts.join('');
+        yield parts;
         parts = [];
         chars = 0;
       }
     }
-    if (chars > 0) yield parts.join('');
+    // Let go of the group before the next is decoded (a suspended generator may keep what its frame held).
+    decoded = undefined;
+    if (chars > 0) yield parts;
   }
 }
