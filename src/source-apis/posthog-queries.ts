@@ -48,13 +48,14 @@ export function eventPageQuery(span: Span, after: EventCursor | undefined, limit
 /**
  * The rows the instance answers at most, as it says: PostHog prints the query it ran back in
  * `hogql`, with the LIMIT lowered to its cap. Rows fewer than asked while the window's count
- * says more remain tell the same thing on an instance that does not print it.
+ * says more remain tell the same thing on an instance that does not print it (and only there).
  */
 export function rowCapOf(asked: number, hogql: string | null | undefined, received: number, moreExpected: boolean): number {
   const printed = hogql === null || hogql === undefined ? undefined : /\bLIMIT\s+(\d+)\s*(?:OFFSET\s+\d+\s*)?$/i.exec(hogql);
-  let cap = printed ? Math.min(asked, Number(printed[1])) : asked;
-  if (received > 0 && received < cap && moreExpected) cap = received;
-  return cap;
+  if (printed) return Math.min(asked, Number(printed[1]));
+  // Only where the instance does not say: a short page may also be rows deleted, or copies not
+  // merged yet, since the count; a cap the instance printed is never lowered by one.
+  return received > 0 && received < asked && moreExpected ? received : asked;
 }
 
 export type EventLine = { ok: true; line: string; cursor: EventCursor } | { ok: false; message: string };

@@ -3,7 +3,8 @@
  * (merged ones too) and groups sent to A through posthog-node, staged from A with
  * `export-source --from posthog-api`, imported into B; every event, person and group of A is
  * in B as it was. Then kill -9 in the middle of a window: the same command again stages
- * nothing twice and nothing is missing. And where B numbers its group types otherwise than A,
+ * nothing twice and nothing is missing, not even an event added to the window meanwhile (no
+ * count or page comes back from PostHog's query cache). And where B numbers its group types otherwise than A,
  * an event keeps to its own groups (A's `$group_N` slots are not carried over).
  */
 import { join } from 'node:path';
@@ -120,7 +121,7 @@ describe('a PostHog project moved to another with export-source --from posthog-a
     expect(groupsOf(b)).toEqual(groupsOf(a));
   });
 
-  it('after kill -9 in the middle of a window, the same command stages every event once', async () => {
+  it('after kill -9 in the middle of a window, the same command stages every event once, and one added before the cursor meanwhile', async () => {
     let pages = 0;
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -142,14 +143,18 @@ describe('a PostHog project moved to another with export-source --from posthog-a
     for (let i = 0; i < 1000 && pages < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
+    // Meanwhile an event reaches the window, before the cursor: the window's count and first
+    // pages, answered before the kill, must not come back from PostHog's cache on the rerun.
+    await sendToSandbox(a, [{ uuid: uuidOf(9999), event: 'late', distinct_id: 'ada', timestamp: '2025-03-01T00:00:00.050Z', properties: {} }]);
     release();
 
     const again = await runCli([...exportArgs(dir, config), '--json'], { cwd: dir });
     expect(again.code).toBe(0);
     expect((JSON.parse(again.stdout) as { recovered: string[] }).recovered).toHaveLength(1);
     const events = readStagedEvents(join(dir, 'migration.db')).filter((e) => !e.source.includes('#'));
-    expect(events).toHaveLength(64);
-    expect(new Set(events.map((e) => e.uuid)).size).toBe(64);
+    expect(events).toHaveLength(65);
+    expect(new Set(events.map((e) => e.uuid)).size).toBe(65);
+    expect(events.map((e) => e.uuid)).toContain(uuidOf(9999));
   });
 
   it("where B numbers the group types otherwise, an event of company acme is not also of B's team acme", async () => {

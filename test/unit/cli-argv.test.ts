@@ -532,9 +532,9 @@ describe('sandbox', () => {
     expect(typeof sandbox.capture?.random).toBe('function');
   });
 
-  it("takes the query API's row cap and execution limit", async () => {
-    const { options } = await parseArgv(['sandbox', '--query-max-rows', '10000', '--query-max-scanned-rows', '500000']);
-    expect(toSandboxOptions(options as unknown as SandboxCommandOptions).api?.query).toEqual({ maxRows: 10_000, maxScannedRows: 500_000 });
+  it("takes the query API's row cap, execution limit and estimate limit", async () => {
+    const { options } = await parseArgv(['sandbox', '--query-max-rows', '10000', '--query-max-scanned-rows', '500000', '--query-max-estimated-rows', '400000']);
+    expect(toSandboxOptions(options as unknown as SandboxCommandOptions).api?.query).toEqual({ maxRows: 10_000, maxScannedRows: 500_000, maxEstimatedRows: 400_000 });
   });
 
   it.each([

@@ -63,8 +63,9 @@ export function registerSandbox(program: Command): void {
     .option('--query-max-rows <n>', "the query API's row cap of one answer (default 50000; 10000 as older self-hosted PostHog)", integerOption('--query-max-rows', 1))
     .option(
       '--query-max-scanned-rows <n>',
-      "rows a query may read before it hits the execution time limit and fails as ClickHouse's timeout (default: no limit)",
+      "rows a query may read before it hits the execution time limit and fails as ClickHouse's timeout, HTTP 504 (default: no limit)",
       integerOption('--query-max-scanned-rows', 1),
     )
+    .option('--query-max-estimated-rows <n>', "rows above which ClickHouse's estimate refuses a query before running it, HTTP 512 (default: no limit)", integerOption('--query-max-estimated-rows', 1))
     .action(run);
 }

@@ -28,6 +28,7 @@ export interface SandboxCommandOptions {
   exportContent404UntilReady?: boolean;
   queryMaxRows?: number;
   queryMaxScannedRows?: number;
+  queryMaxEstimatedRows?: number;
 }
 
 export function faultsOf(o: SandboxCommandOptions): CaptureFaults {
@@ -67,7 +68,7 @@ export function toSandboxOptions(o: SandboxCommandOptions): SandboxOptions {
       explicitMembers: o.explicitMembers,
       exportRenderMs: o.exportRenderMs,
       exportContent404UntilReady: o.exportContent404UntilReady === true,
-      query: { maxRows: o.queryMaxRows, maxScannedRows: o.queryMaxScannedRows },
+      query: { maxRows: o.queryMaxRows, maxScannedRows: o.queryMaxScannedRows, maxEstimatedRows: o.queryMaxEstimatedRows },
     },
   };
 }
