@@ -11,19 +11,11 @@ import { FUTURE_TIMESTAMP_ALLOWANCE_MS } from '../posthog/limits.js';
  * `wallMs`, the wall-clock reading of a time written without a zone, as if it were UTC. On a
  * success it says that the instant came from the zone given, so another zone would have given
  * another instant; on a failure (no zone given), it lets a placeholder such as 1900-01-01 be
- * reported as one and not as a missing zone.
+ * reported as one and not as a missing zone. `subMsUs`: the microseconds past `ms` (1-999),
+ * present only when the source wrote them; PostHog keeps microseconds (DateTime64(6)), so a
+ * source's digits are kept to there and no further.
  */
 export type TimestampResult = { ok: true; ms: number; subMsUs?: number; wallMs?: number } | { ok: false; problem: RowProblem; wallMs?: number };
-
-/**
- * A time to the microsecond: `ms`, whole UTC epoch milliseconds (ordering, days, windows), and
- * `subMsUs`, the microseconds past it (0-999; absent or 0 when the source gave none). PostHog's
- * events keep microseconds (DateTime64(6)), so a source's digits are kept to there and no further.
- */
-export interface MicroTime {
-  ms: number;
-  subMsUs?: number;
-}
 
 /**
  * Times before this are placeholders, not events: epoch 0 (a null turned into a number, a `0`

@@ -10,6 +10,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sr
 import type { SandboxStore } from '../../src/sandbox/sandbox-store.js';
 import { SANDBOX_ORGANIZATION_ID } from '../../src/sandbox/sandbox-seed-ids.js';
 import { runCli, type CliResult } from './run-cli.js';
+import { storedTime } from '../../src/sandbox/stored-time.js';
 
 /** Inserts projects 1 (test) and 2 (production) unless the sandbox seeded them already. */
 export function ensureProjects(store: SandboxStore): void {
@@ -85,5 +86,6 @@ export function insertEvents(store: SandboxStore, teamId: number, events: Array<
     `INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at)
      VALUES (?, ?, ?, 'user-1', ?, '{}', 1, '/batch/', ?)`,
   );
-  store.transaction(() => events.forEach((e, i) => insert.run(teamId, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, e.event, e.timestamp, e.timestamp)));
+  // Stored as capture stores them: six fraction digits (see src/sandbox/stored-time.ts).
+  store.transaction(() => events.forEach((e, i) => insert.run(teamId, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, e.event, storedTime(e.timestamp), e.timestamp)));
 }

@@ -15,39 +15,37 @@ import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 
-async function stage(dir: string, file: string, format: string, extra: string[] = []) {
-  const target = stagingIn(dir);
-  const result = await runCli(['export-source', join(dir, file), '--from', format, '--staging', target.staging, ...extra], { cwd: dir });
-  return { target, result, times: () => new Map(readStagedEvents(target.staging).map((e) => [e.event, e.timestamp])) };
-}
-
 describe('Parquet times', () => {
-  it('TIMESTAMP with a zone keeps microseconds; without one it is read in --timezone', async () => {
+  it('TIMESTAMP with a zone keeps microseconds; without one it is read in --timezone, and without --timezone rejected', async () => {
     const dir = tempDir();
     await writeParquet(
       join(dir, 'utc.parquet'),
       `SELECT 'utc_us' AS event, 'u' AS distinct_id, TIMESTAMPTZ '2024-03-01 10:00:00.123456+00' AS timestamp
        UNION ALL SELECT 'utc_ms', 'u', TIMESTAMPTZ '2024-03-01 10:00:00.123+00'`,
     );
-    const utc = await stage(dir, 'utc.parquet', 'parquet');
-    expect(utc.result.code, utc.result.stderr).toBe(0);
-    expect(Object.fromEntries(utc.times())).toEqual({ utc_us: '2024-03-01T10:00:00.123456Z', utc_ms: '2024-03-01T10:00:00.123Z' });
-
-    const local = tempDir();
     await writeParquet(
-      join(local, 'local.parquet'),
+      join(dir, 'local.parquet'),
       `SELECT 'naive_us' AS event, 'u' AS distinct_id, TIMESTAMP '2024-03-01 10:00:00.123456' AS timestamp
        UNION ALL SELECT 'naive_ns', 'u', CAST(TIMESTAMP_NS '2024-03-01 10:00:00.123456789' AS TIMESTAMP_NS)`,
     );
-    const zoned = await stage(local, 'local.parquet', 'parquet', ['--timezone', 'America/New_York']);
-    expect(zoned.result.code, zoned.result.stderr).toBe(0);
-    expect(Object.fromEntries(zoned.times())).toEqual({ naive_us: '2024-03-01T15:00:00.123456Z', naive_ns: '2024-03-01T15:00:00.123456Z' });
+    const target = stagingIn(dir);
+    const staged = await runCli(['export-source', join(dir, 'utc.parquet'), join(dir, 'local.parquet'), '--from', 'parquet', '--staging', target.staging, '--timezone', 'America/New_York'], {
+      cwd: dir,
+    });
+    expect(staged.code, staged.stderr).toBe(0);
+    expect(Object.fromEntries(readStagedEvents(target.staging).map((e) => [e.event, e.timestamp]))).toEqual({
+      utc_us: '2024-03-01T10:00:00.123456Z',
+      utc_ms: '2024-03-01T10:00:00.123Z',
+      naive_us: '2024-03-01T15:00:00.123456Z',
+      naive_ns: '2024-03-01T15:00:00.123456Z',
+    });
 
     const none = tempDir();
     await writeParquet(join(none, 'local.parquet'), `SELECT 'naive' AS event, 'u' AS distinct_id, TIMESTAMP '2024-03-01 10:00:00' AS timestamp`);
-    const unzoned = await stage(none, 'local.parquet', 'parquet');
-    expect(unzoned.result.code).toBe(3);
-    expect((await rejectsOf(unzoned.target)).map((r: { reason: string }) => r.reason)).toEqual(['timestamp_without_zone']);
+    const unzoned = stagingIn(none);
+    const refused = await runCli(['export-source', join(none, 'local.parquet'), '--from', 'parquet', '--staging', unzoned.staging], { cwd: none });
+    expect(refused.code).toBe(3);
+    expect((await rejectsOf(unzoned)).map((r: { reason: string }) => r.reason)).toEqual(['timestamp_without_zone']);
   });
 });
 
@@ -63,34 +61,53 @@ const avroSchema = (logicalType: string): AvroSchema => ({
 
 describe('Avro times', () => {
   const T = 1709287200n; // 2024-03-01T10:00:00Z in seconds
+  const files = (dir: string, cases: ReadonlyArray<readonly [string, bigint]>): string[] =>
+    cases.map(([logicalType, value]) => {
+      writeAvro(join(dir, `${logicalType}.avro`), avroSchema(logicalType), [{ event: logicalType, distinct_id: 'u', timestamp: value }]);
+      return join(dir, `${logicalType}.avro`);
+    });
+  const stageAll = async (dir: string, paths: string[], extra: string[] = []) => {
+    const target = stagingIn(dir);
+    const result = await runCli(['export-source', ...paths, '--from', 'avro', '--staging', target.staging, ...extra], { cwd: dir });
+    return { target, result, times: () => Object.fromEntries(readStagedEvents(target.staging).map((e) => [e.event, e.timestamp])) };
+  };
 
-  it.each([
-    ['timestamp-micros', T * 1_000_000n + 123_456n, '2024-03-01T10:00:00.123456Z'],
-    ['timestamp-nanos', T * 1_000_000_000n + 123_456_789n, '2024-03-01T10:00:00.123456Z'],
-    ['timestamp-millis', T * 1000n + 123n, '2024-03-01T10:00:00.123Z'],
-  ])('%s keeps every digit to the microsecond', async (logicalType, value, expected) => {
+  it('timestamp-millis, -micros and -nanos keep every digit to the microsecond (a nanosecond count beyond 2^53 too)', async () => {
     const dir = tempDir();
-    writeAvro(join(dir, 'e.avro'), avroSchema(logicalType), [{ event: 'a', distinct_id: 'u', timestamp: value }]);
-    const staged = await stage(dir, 'e.avro', 'avro');
+    const staged = await stageAll(
+      dir,
+      files(dir, [
+        ['timestamp-micros', T * 1_000_000n + 123_456n],
+        ['timestamp-nanos', T * 1_000_000_000n + 123_456_789n],
+        ['timestamp-millis', T * 1000n + 123n],
+      ]),
+    );
     expect(staged.result.code, staged.result.stderr).toBe(0);
-    expect(staged.times().get('a')).toBe(expected);
+    expect(staged.times()).toEqual({
+      'timestamp-micros': '2024-03-01T10:00:00.123456Z',
+      'timestamp-nanos': '2024-03-01T10:00:00.123456Z',
+      'timestamp-millis': '2024-03-01T10:00:00.123Z',
+    });
   });
 
-  it.each([
-    ['local-timestamp-millis', T * 1000n + 123n, '2024-03-01T15:00:00.123Z'],
-    ['local-timestamp-micros', T * 1_000_000n + 123_456n, '2024-03-01T15:00:00.123456Z'],
-    ['local-timestamp-nanos', T * 1_000_000_000n + 123_456_789n, '2024-03-01T15:00:00.123456Z'],
-  ])('%s is read in --timezone, and without one is rejected as a time without a zone', async (logicalType, value, expected) => {
+  it('local-timestamp-* is read in --timezone, and without one is rejected as a time without a zone', async () => {
+    const cases = [
+      ['local-timestamp-millis', T * 1000n + 123n],
+      ['local-timestamp-micros', T * 1_000_000n + 123_456n],
+      ['local-timestamp-nanos', T * 1_000_000_000n + 123_456_789n],
+    ] as const;
     const dir = tempDir();
-    writeAvro(join(dir, 'e.avro'), avroSchema(logicalType), [{ event: 'a', distinct_id: 'u', timestamp: value }]);
-    const zoned = await stage(dir, 'e.avro', 'avro', ['--timezone', 'America/New_York']);
+    const zoned = await stageAll(dir, files(dir, cases), ['--timezone', 'America/New_York']);
     expect(zoned.result.code, zoned.result.stderr).toBe(0);
-    expect(zoned.times().get('a')).toBe(expected);
+    expect(zoned.times()).toEqual({
+      'local-timestamp-millis': '2024-03-01T15:00:00.123Z',
+      'local-timestamp-micros': '2024-03-01T15:00:00.123456Z',
+      'local-timestamp-nanos': '2024-03-01T15:00:00.123456Z',
+    });
 
     const other = tempDir();
-    writeAvro(join(other, 'e.avro'), avroSchema(logicalType), [{ event: 'a', distinct_id: 'u', timestamp: value }]);
-    const unzoned = await stage(other, 'e.avro', 'avro');
+    const unzoned = await stageAll(other, files(other, cases));
     expect(unzoned.result.code).toBe(3);
-    expect((await rejectsOf(unzoned.target)).map((r: { reason: string }) => r.reason)).toEqual(['timestamp_without_zone']);
+    expect((await rejectsOf(unzoned.target)).map((r: { reason: string }) => r.reason)).toEqual(['timestamp_without_zone', 'timestamp_without_zone', 'timestamp_without_zone']);
   });
 });

@@ -5,6 +5,9 @@ import { formatDateTime, parseDateTimeLiteral } from '../../src/sandbox/api/quer
 import { runHogQL } from '../../src/sandbox/api/query/query-runner.js';
 import { SandboxStore } from '../../src/sandbox/sandbox-store.js';
 import { storedTime } from '../../src/sandbox/stored-time.js';
+import { join } from 'node:path';
+import { SANDBOX_MIGRATIONS } from '../../src/sandbox/sandbox-schema.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const U1 = '00000000-0000-4000-8000-000000000001';
 const U2 = '00000000-0000-4000-8000-000000000002';
@@ -261,6 +264,11 @@ describe('microseconds (DateTime64(6))', () => {
     return outcome.answer.results;
   };
 
+  it('writes an answer as PostHog does: microseconds when not 0, in the project zone', () => {
+    expect(formatDateTime('2024-01-01T10:00:00.123456Z', 'America/New_York')).toBe('2024-01-01T05:00:00.123456-05:00');
+    expect(formatDateTime('2024-01-01T10:00:00.000000Z')).toBe('2024-01-01T10:00:00Z');
+  });
+
   it('answers every digit, in time order', () => {
     expect(answer('SELECT timestamp FROM events ORDER BY timestamp')).toEqual([['2024-01-01T10:00:00.123000Z'], ['2024-01-01T10:00:00.123456Z'], ['2024-01-01T10:00:00.123457Z']]);
   });
@@ -270,5 +278,30 @@ describe('microseconds (DateTime64(6))', () => {
     expect(answer("SELECT count() FROM events WHERE timestamp = toDateTime('2024-01-01T10:00:00.123456Z')")).toEqual([[1]]);
     expect(answer("SELECT count() FROM events WHERE timestamp >= '2024-01-01 10:00:00.123'")).toEqual([[3]]);
     expect(answer("SELECT max(timestamp) FROM events WHERE toDate(timestamp) = '2024-01-01'")).toEqual([['2024-01-01T10:00:00.123457Z']]);
+  });
+});
+
+describe('a store written by an older sandbox (times with three fraction digits)', () => {
+  const tempDir = useTempDir();
+
+  it('is rewritten to six digits when opened, so its times compare with new ones', () => {
+    const file = join(tempDir(), 'sandbox.db');
+    const old = SandboxStore.open(file);
+    old.db
+      .prepare(
+        `INSERT INTO events (team_id, uuid, event, distinct_id, timestamp, properties, historical_migration, endpoint, received_at)
+         VALUES (1, '00000000-0000-4000-8000-000000000021', 'a', 'u', '2024-01-01T10:00:00.123Z', '{}', 1, '/batch/', '2024-01-01T10:00:00.123Z')`,
+      )
+      .run();
+    old.db.pragma(`user_version = ${SANDBOX_MIGRATIONS.length - 1}`);
+    old.close();
+    const reopened = SandboxStore.open(file);
+    try {
+      expect(reopened.db.prepare('SELECT timestamp FROM events').pluck().all()).toEqual(['2024-01-01T10:00:00.123000Z']);
+      const outcome = runHogQL(reopened, 1, "SELECT count() FROM events WHERE timestamp > toDateTime('2024-01-01T10:00:00.1229Z')");
+      expect(outcome.ok && outcome.answer.results).toEqual([[1]]);
+    } finally {
+      reopened.close();
+    }
   });
 });

@@ -244,6 +244,7 @@ describe('Segment mapping: times and uuids', () => {
   it.each<[string, string, string]>([
     ['UTC', '2025-09-01T09:15:02.123Z', '2025-09-01T09:15:02.123Z'],
     ['an offset', '2025-09-01T11:15:02.123+02:00', '2025-09-01T09:15:02.123Z'],
+    ['microseconds', '2025-09-01T11:15:02.123456+02:00', '2025-09-01T09:15:02.123456Z'],
   ])('reads timestamp with %s', (_name, timestamp, expected) => {
     expect(stagedEvent(stage({ timestamp })).timestamp).toBe(expected);
   });
