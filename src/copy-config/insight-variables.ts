@@ -17,10 +17,14 @@ const pageSchema = z.object({ next: z.string().nullable().optional().default(nul
 
 const WRITABLE = ['name', 'type', 'default_value', 'values'] as const;
 
-/** The project's variables; none on an instance too old to have them (404). */
-async function list(api: ManagementApi): Promise<Variable[]> {
+/**
+ * The project's variables; none on an instance too old to have them (404), or whose endpoint
+ * takes no personal API key (older versions answer 403 without naming a scope).
+ */
+async function list(api: ManagementApi): Promise<Variable[] | undefined> {
   const { reply, call } = await api.project.send({ method: 'GET', resource: 'insight_variables/' });
   if (reply.status === 404) return [];
+  if (reply.status === 403 && !/missing required scope/i.test(reply.body.toString('utf8'))) return undefined;
   const first = api.client.parse(reply, call, pageSchema);
   return collectAll(api.client, { schema: pageSchema, first: async () => first });
 }
@@ -35,8 +39,10 @@ export interface VariableMatch {
 export async function matchVariables(source: ManagementApi, dest: ManagementApi, dryRun: boolean): Promise<VariableMatch> {
   const match: VariableMatch = { ids: new Map(), notes: [] };
   const wanted = await list(source);
+  if (wanted === undefined) return { ...match, notes: ['insight variables are not copied: the source answers their list only to a logged-in user, not to a personal API key'] };
   if (wanted.length === 0) return match;
   const have = await list(dest);
+  if (have === undefined) return { ...match, notes: ['insight variables are not copied: the destination answers their list only to a logged-in user, not to a personal API key'] };
   for (const variable of wanted) {
     const found = have.find((d) => d.code_name === variable.code_name);
     if (found !== undefined) match.ids.set(variable.id, found.id);

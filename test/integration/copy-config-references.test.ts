@@ -104,45 +104,56 @@ describe('copy-config: references and fields PostHog would keep from the source'
     await to.close();
   });
 
-  it('rewrites every reference and carries every field the destination would otherwise lose', async () => {
-    const { code, report } = await copy();
-    expect(report.items.filter((i) => i.outcome !== 'created' && i.outcome !== 'skipped')).toEqual([]);
-    expect(code).toBe(0);
-    const signedUp = byName(await list(to.api, 'actions'), 'Signed up');
+  let first: Awaited<ReturnType<typeof copy>>;
 
-    const insight = byName(await list(to.api, 'insights'), 'By company');
-    expect(insight.query.source.breakdownFilter.breakdown_group_type_index).toBe(1);
-    const board = byName(await list(to.api, 'dashboards'), 'Companies');
-    expect(board.filters.breakdown_filter.breakdown_group_type_index).toBe(1);
+  it('copies every object of a source PostHog accepts', async () => {
+    first = await copy();
+    expect(first.report.items.filter((i) => i.outcome !== 'created' && i.outcome !== 'skipped')).toEqual([]);
+    expect(first.code).toBe(0);
+  });
 
-    // The variable is made in the destination, and both the SQL insight and the dashboard name it by its new id.
+  it('rewrites the group type index of a group breakdown, in an insight and in a dashboard', async () => {
+    expect(byName(await list(to.api, 'insights'), 'By company').query.source.breakdownFilter.breakdown_group_type_index).toBe(1);
+    expect(byName(await list(to.api, 'dashboards'), 'Companies').filters.breakdown_filter.breakdown_group_type_index).toBe(1);
+  });
+
+  it('makes the insight variable in the destination and names it by its new id in SQL insights and dashboards', async () => {
     const country = byName(await list(to.api, 'insight_variables'), 'Country');
     expect([country.code_name, country.type, country.default_value]).toEqual(['country', 'String', 'FR']);
     const inDest = (value: string) => ({ [country.id]: { variableId: country.id, code_name: 'country', value } });
     expect(byName(await list(to.api, 'insights'), 'By country').query.source.variables).toEqual(inDest('FR'));
-    expect(board.variables).toEqual(inDest('DE'));
-    expect(report.notes).toContain('insight variable "Country" created');
+    expect(byName(await list(to.api, 'dashboards'), 'Companies').variables).toEqual(inDest('DE'));
+    expect(first.report.notes).toContain('insight variable "Country" created');
+  });
 
+  it("links a survey's display conditions to the copied action, not the destination's action of the same id", async () => {
+    const signedUp = byName(await list(to.api, 'actions'), 'Signed up');
     const survey = byName(await list(to.api, 'surveys'), 'NPS');
     expect(survey.conditions.actions.values.map((a: Json) => [a.id, a.name])).toEqual([[signedUp.id, 'Signed up']]);
-    expect(survey.linked_insight_id).toBe(insight.id);
+  });
+
+  it("carries a survey's schedule, translations, partial responses, response sampling and linked insight", async () => {
+    const survey = byName(await list(to.api, 'surveys'), 'NPS');
+    expect(survey.linked_insight_id).toBe(byName(await list(to.api, 'insights'), 'By company').id);
     expect([survey.schedule, survey.translations, survey.enable_partial_responses]).toEqual(['recurring', { fr: { name: 'NPS fr' } }, true]);
     expect([survey.response_sampling_start_date, survey.response_sampling_interval_type, survey.response_sampling_interval, survey.response_sampling_limit]).toEqual([SAMPLING_FROM, 'week', 1, 50]);
+  });
 
+  it("keeps a flag's payloads encrypted and leaves out its holdout conditions, with a warning", async () => {
     const flag = byName(await list(to.api, 'feature_flags'), 'beta');
     expect(flag.has_encrypted_payloads).toBe(true);
     expect(flag.filters.holdout_groups).toEqual([]);
-    expect(item(report.items, 'beta').warnings).toEqual([expect.stringMatching(/holdout conditions \(holdout-77\) are left out/)]);
+    expect(item(first.report.items, 'beta').warnings).toEqual([expect.stringMatching(/holdout conditions \(holdout-77\) are left out/)]);
+  });
 
-    const fromQuery = byName(await list(to.api, 'cohorts'), 'From a query');
-    expect(fromQuery.query.kind).toBe('HogQLQuery');
-
+  it('copies a cohort made from a query, and an annotation of a recording with its emoji flag', async () => {
+    expect(byName(await list(to.api, 'cohorts'), 'From a query').query.kind).toBe('HogQLQuery');
     const note = byName(await list(to.api, 'annotations'), 'Replay note');
     expect([note.scope, note.is_emoji, note.recording_id]).toEqual(['recording', true, '0192d000-aaaa']);
+  });
 
-    // The flag arrives off, so its experiment arrives a draft.
-    const experiment = byName(await list(to.api, 'experiments'), 'Beta test');
-    expect(experiment.start_date ?? null).toBeNull();
+  it('makes an experiment a draft when its flag arrives off', async () => {
+    expect(byName(await list(to.api, 'experiments'), 'Beta test').start_date ?? null).toBeNull();
   });
 
   it('removes in the destination a linked flag and a targeting removed in the source, and then rests', async () => {

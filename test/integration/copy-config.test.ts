@@ -32,7 +32,7 @@ async function buildSource(api: ApiCall, store: SandboxStore): Promise<Json> {
         type: 'AND',
         values: [
           { type: 'cohort', key: 'id', value: active.id },
-          { type: 'person', key: 'plan', value: 'pro' },
+          { type: 'person', key: 'plan', value: 'pro', operator: 'exact' },
         ],
       },
     },

@@ -73,6 +73,13 @@ describe('sandbox configuration endpoints, as PostHog', () => {
     expect(await refusal('cohorts', { name: 'Both', is_static: true, query: fromQuery.query, filters: fromQuery.filters })).toEqual([400, 'Cannot set both query and filters at the same time.']);
     expect(await refusal('cohorts', { name: 'Dynamic', query: fromQuery.query })).toEqual([400, 'Cannot create a dynamic cohort with a query. Set is_static to true.']);
     expect((await post(side.api, 'cohorts', { name: 'Empty', is_static: true })).count).toBe(0);
+    const group = (value: Json) => ({ properties: { type: 'AND', values: [value] } });
+    expect(await refusal('cohorts', { name: 'No operator', filters: group({ type: 'person', key: 'plan', value: 'pro' }) })).toEqual([400, 'Missing required keys for person filter: operator']);
+    expect(await refusal('cohorts', { name: 'Odd key', filters: group({ type: 'person', key: 'plan', value: 'pro', operator: 'exact', colour: 'red' }) })).toEqual([
+      400,
+      'Extra inputs are not permitted: properties.values.0.colour',
+    ]);
+    expect(await refusal('cohorts', { name: 'Flat', filters: { type: 'AND', values: [] } })).toEqual([400, "Must contain a 'properties' key with type and values"]);
   });
 
   it('keeps survey names unique, merges targeting into the survey flag, removes it on request, and links actions by id', async () => {

@@ -1,6 +1,7 @@
 /** Actions, cohorts and annotations as the sandbox serves them. */
 import { validationError } from '../api-errors.js';
 import { baseJson, COMMON_READ_ONLY, uniqueAmongLive, type KindRules } from './config-kind.js';
+import { cohortFiltersProblem } from './cohort-filters.js';
 import { addStaticMembers, staticMemberCount } from './static-cohorts.js';
 
 export const actionRules: KindRules = {
@@ -31,6 +32,10 @@ export const cohortRules: KindRules = {
   writeOnly: ['_create_static_person_ids', '_create_in_folder'],
   validate: (body, _context, id) => {
     if (typeof body.name !== 'string' || body.name === '') return validationError('required', 'This field is required.', 'name');
+    if (body.filters !== undefined && body.filters !== null) {
+      const problem = cohortFiltersProblem(body.filters, body.is_static === true);
+      if (problem !== undefined) return validationError('invalid_input', problem, 'filters');
+    }
     if (id === undefined && hasValue(body.query) && hasValue(body.filters)) return validationError('invalid_input', 'Cannot set both query and filters at the same time.', null);
     if (id === undefined && hasValue(body.query) && body.is_static !== true) return validationError('invalid_input', 'Cannot create a dynamic cohort with a query. Set is_static to true.', null);
     return undefined;
