@@ -110,17 +110,56 @@ pq.write_table(pa.table({'uuid': ['0190e8a0-0000-7000-8000-000000000001'], 'even
       `
 import sys, pyarrow as pa, pyarrow.parquet as pq
 pq.write_table(pa.table({'event': ['e'] * 3, 'distinct_id': ['u'] * 3, 'timestamp': ['2024-01-01T00:00:00Z'] * 3, 'amount': pa.array([1099, 5, 7], pa.int64())}),
-  sys.argv[1], compression='none', use_dictionary=False, write_page_checksum=True)
+  sys.argv[1], compression='none', use_dictionary=False, write_page_checksum=True, write_statistics=False)
 `,
       [file],
     );
     const bytes = readFileSync(file);
-    const at = bytes.indexOf(Buffer.from(new BigInt64Array([1099n]).buffer));
+    const value = Buffer.from(new BigInt64Array([1099n]).buffer);
+    const at = bytes.indexOf(value);
+    expect(bytes.indexOf(value, at + 1)).toBe(-1); // in the page only: no statistics hold it
     bytes.writeBigInt64LE(9999999n, at);
     writeFileSync(file, bytes);
     const result = await runCli(['export-source', '--staging', target.staging, '--from', 'parquet', file], { cwd: target.dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/column "amount": the page at byte \d+ does not match its checksum/);
     expect(readStagedEvents(target.staging)).toEqual([]);
+  });
+
+  it('stages a 32-bit float as the shortest numeral that reads back as the same float32, in Parquet and Avro', async () => {
+    const target = stagingIn(tempDir());
+    const parquet = join(target.dir, 'float.parquet');
+    const avro = join(target.dir, 'float.avro');
+    runPython(
+      `
+import sys, pyarrow as pa, pyarrow.parquet as pq, fastavro
+values = [0.1, 1.5, 3.4028234663852886e38, 1e-7, 16777217.0, -2.5e-3]
+n = len(values)
+pq.write_table(pa.table({'event': ['e'] * n, 'distinct_id': ['u%d' % i for i in range(n)], 'timestamp': ['2024-01-01T00:00:00Z'] * n, 'f': pa.array(values, pa.float32())}), sys.argv[1])
+schema = {'type': 'record', 'name': 'E', 'fields': [{'name': 'event', 'type': 'string'}, {'name': 'distinct_id', 'type': 'string'}, {'name': 'timestamp', 'type': 'string'}, {'name': 'f', 'type': ['null', 'float']}]}
+with open(sys.argv[2], 'wb') as out:
+    fastavro.writer(out, schema, [{'event': 'e', 'distinct_id': 'v%d' % i, 'timestamp': '2024-01-01T00:00:00Z', 'f': v} for i, v in enumerate(values)])
+`,
+      [parquet, avro],
+    );
+    await exportSource(target, ['--from', 'parquet', parquet]);
+    await exportSource(target, ['--from', 'avro', avro]);
+    const floats = [0.1, 1.5, 3.4028235e38, 1e-7, 16777216, -0.0025];
+    expect(stagedProperties(target.staging).map((p) => p.f)).toEqual([...floats, ...floats]);
+  });
+
+  it('stages unannotated Parquet bytes that are not UTF-8 as base64, and those that are as text', async () => {
+    const target = stagingIn(tempDir());
+    const file = join(target.dir, 'bytes.parquet');
+    runPython(
+      `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.table({'event': ['e', 'e'], 'distinct_id': ['u1', 'u2'], 'timestamp': ['2024-01-01T00:00:00Z'] * 2, 'raw': pa.array([b'\\xff\\x00A', b'plain'], pa.binary())}), sys.argv[1])
+`,
+      [file],
+    );
+    const result = await exportSource(target, ['--from', 'parquet', file]);
+    expect(result.totals).toMatchObject({ staged: 2, rejected: 0 });
+    expect(stagedProperties(target.staging).map((p) => p.raw)).toEqual(['/wBB', 'plain']);
   });
 });

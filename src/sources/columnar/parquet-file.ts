@@ -13,7 +13,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
-import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, float32Value, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import type { RowGroup } from './row-group.js';
 import { firstBadPage } from './parquet-page-checksums.js';
 
@@ -96,6 +96,19 @@ function refuseDuplicates(columns: readonly string[], displayName: string): void
   }
 }
 
+/** Top-level FLOAT (32-bit) columns: written as their shortest float32 numeral (float32Value). A FLOAT inside a list or struct is the widened double. */
+function topLevelFloats(schema: FileMetaData['schema']): string[] {
+  const names: string[] = [];
+  const top = schema[0]?.num_children ?? 0;
+  let index = 1;
+  for (let child = 0; child < top && index < schema.length; child++) {
+    const element = schema[index]!;
+    if (element.num_children === undefined && element.type === 'FLOAT') names.push(element.name);
+    index = skipSubtree(schema, index);
+  }
+  return names;
+}
+
 /** The index after the element at `index` and all its descendants. */
 function skipSubtree(schema: FileMetaData['schema'], index: number): number {
   let pending = 1;
@@ -170,6 +183,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   await file.close();
   escapeNames(metadata);
   const decimals = takeDecimals(metadata);
+  const floats = topLevelFloats(metadata.schema);
   const columns = topLevelNames(metadata.schema);
   refuseDuplicates(columns, displayName);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
@@ -184,6 +198,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
       const rows = rowGroupRows[index]!;
       const values = await readColumns({ file, metadata, columns, rowStart, rows, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
+      const floatAt = floats.map((name) => columns.indexOf(name));
       const row: unknown[] = new Array(columns.length);
       return {
         rows,
@@ -195,6 +210,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
             if (Array.isArray(column)) column[at] = undefined;
           }
           for (const [c, scale] of decimalAt) row[c] = exactDecimal(row[c], scale);
+          for (const c of floatAt) row[c] = float32Value(row[c]);
           pushRow(parts, keys, row);
         },
       };
