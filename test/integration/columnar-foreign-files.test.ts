@@ -3,9 +3,10 @@
  * tests' Python venv, test/helpers/python-env.ts), libraries no one here wrote: JSON columns,
  * `__proto__` keys, duplicate columns, page checksums, PostHog's Parquet batch exports.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSource, rejectsOf, stagingIn } from '../helpers/export-source.js';
 import { runPython } from '../helpers/python-env.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -33,24 +34,10 @@ t = pa.table({'event': ['e'] * n, 'distinct_id': ['u%d' % i for i in range(n)],
 pq.write_table(t, sys.argv[1])
 `;
 
-describe('columnar files written by pyarrow and fastavro', () => {
-  it('reads a JSON column as values: a pretty-printed cell stays one row, text that is not JSON a string, nothing spliced into the row', async () => {
-    const target = stagingIn(tempDir());
-    const file = join(target.dir, 'json.parquet');
-    runPython(JSON_COLUMN, [file, '6']);
-    const result = await exportSource(target, ['--from', 'parquet', file]);
-    expect(result.totals).toMatchObject({ rowsRead: 6, staged: 6, rejected: 0 });
-    const staged = readStagedEvents(target.staging);
-    expect(staged.map((e) => [e.line, e.distinct_id])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i + 1, `u${i}`]));
-    expect(staged.map((e) => e.properties.payload)).toEqual([{ plan: 'pro', n: 0 }, '1,"distinct_id":"someone-else"', 'not json {', { plan: 'pro', n: 3 }, [1, 2], 'not json {']);
-  });
-
-  it('keeps __proto__ as a property in Parquet maps and structs and in Avro records and maps', async () => {
-    const target = stagingIn(tempDir());
-    const parquet = join(target.dir, 'proto.parquet');
-    const avro = join(target.dir, 'proto.avro');
-    runPython(
-      `
+/** Every file the tests read, written before them by one Python process (a Python start and pyarrow's import cost about a second each). */
+const WRITERS: Array<[string, string[]]> = [
+  [
+    `
 import sys, pyarrow as pa, pyarrow.parquet as pq, fastavro
 m = pa.array([[('__proto__', '{"x":1}'), ('\\x00__proto__', 'nul'), ('k', 'v')]], pa.map_(pa.string(), pa.string()))
 s = pa.array([{'__proto__': {'a': 1}, 'b': '__proto__'}], pa.struct([('__proto__', pa.struct([('a', pa.int64())])), ('b', pa.string())]))
@@ -61,8 +48,81 @@ schema = {'type': 'record', 'name': 'E', 'fields': [{'name': 'event', 'type': 's
 with open(sys.argv[2], 'wb') as out:
     fastavro.writer(out, schema, [{'event': 'e', 'distinct_id': 'u', 'timestamp': '2024-01-01T00:00:00Z', 'r': {'__proto__': 'p', 'b': 2}, 'm': {'__proto__': 'q', '\\x00__proto__': 'nul'}, '__proto__': 'top'}])
 `,
-      [parquet, avro],
-    );
+    ['proto.parquet', 'proto.avro'],
+  ],
+  [
+    `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.Table.from_arrays([pa.array(['e']), pa.array(['u']), pa.array(['2024-01-01T00:00:00Z']), pa.array([1]), pa.array([2])], names=['event', 'distinct_id', 'timestamp', 'x', 'x']), sys.argv[1])
+`,
+    ['twice.parquet'],
+  ],
+  [
+    `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.table({'uuid': ['0190e8a0-0000-7000-8000-000000000001'], 'event': ['$identify'], 'distinct_id': ['u1'],
+  'timestamp': pa.array([1700000000000000], pa.timestamp('us', tz='UTC')), 'properties': ['{"$browser": "Firefox"}'],
+  'set': ['{"plan": "pro", "seats": 3}'], 'set_once': ['{"first_seen": "2024-01-01"}']}), sys.argv[1])
+`,
+    ['export.parquet'],
+  ],
+  [
+    `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.table({'event': ['e'] * 3, 'distinct_id': ['u'] * 3, 'timestamp': ['2024-01-01T00:00:00Z'] * 3, 'amount': pa.array([1099, 5, 7], pa.int64())}),
+  sys.argv[1], compression='none', use_dictionary=False, write_page_checksum=True, write_statistics=False)
+`,
+    ['crc.parquet'],
+  ],
+  [
+    `
+import sys, pyarrow as pa, pyarrow.parquet as pq, fastavro
+values = [0.1, 1.5, 3.4028234663852886e38, 1e-7, 16777217.0, -2.5e-3]
+n = len(values)
+pq.write_table(pa.table({'event': ['e'] * n, 'distinct_id': ['u%d' % i for i in range(n)], 'timestamp': ['2024-01-01T00:00:00Z'] * n, 'f': pa.array(values, pa.float32())}), sys.argv[1])
+schema = {'type': 'record', 'name': 'E', 'fields': [{'name': 'event', 'type': 'string'}, {'name': 'distinct_id', 'type': 'string'}, {'name': 'timestamp', 'type': 'string'}, {'name': 'f', 'type': ['null', 'float']}]}
+with open(sys.argv[2], 'wb') as out:
+    fastavro.writer(out, schema, [{'event': 'e', 'distinct_id': 'v%d' % i, 'timestamp': '2024-01-01T00:00:00Z', 'f': v} for i, v in enumerate(values)])
+`,
+    ['float.parquet', 'float.avro'],
+  ],
+  [
+    `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.table({'event': ['e', 'e'], 'distinct_id': ['u1', 'u2'], 'timestamp': ['2024-01-01T00:00:00Z'] * 2, 'raw': pa.array([b'\\xff\\x00A', b'plain'], pa.binary())}), sys.argv[1])
+`,
+    ['bytes.parquet'],
+  ],
+  [JSON_COLUMN, ['json.parquet', '6']],
+];
+const FILES = mkdtempSync(join(tmpdir(), 'migrate-foreign-files-'));
+const RUN_ALL = `
+import json, sys
+jobs, out = json.loads(sys.argv[1]), sys.argv[2]
+for code, args in jobs:
+    sys.argv = ['writer'] + [out + '/' + a if a.endswith(('.parquet', '.avro')) else a for a in args]
+    exec(compile(code, 'writer', 'exec'), {'__name__': '__main__'})
+`;
+beforeAll(() => {
+  runPython(RUN_ALL, [JSON.stringify(WRITERS), FILES]);
+});
+afterAll(() => rmSync(FILES, { recursive: true, force: true }));
+
+describe('columnar files written by pyarrow and fastavro', () => {
+  it('reads a JSON column as values: a pretty-printed cell stays one row, text that is not JSON a string, nothing spliced into the row', async () => {
+    const target = stagingIn(tempDir());
+    const file = join(FILES, 'json.parquet');
+    const result = await exportSource(target, ['--from', 'parquet', file]);
+    expect(result.totals).toMatchObject({ rowsRead: 6, staged: 6, rejected: 0 });
+    const staged = readStagedEvents(target.staging);
+    expect(staged.map((e) => [e.line, e.distinct_id])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i + 1, `u${i}`]));
+    expect(staged.map((e) => e.properties.payload)).toEqual([{ plan: 'pro', n: 0 }, '1,"distinct_id":"someone-else"', 'not json {', { plan: 'pro', n: 3 }, [1, 2], 'not json {']);
+  });
+
+  it('keeps __proto__ as a property in Parquet maps and structs and in Avro records and maps', async () => {
+    const target = stagingIn(tempDir());
+    const parquet = join(FILES, 'proto.parquet');
+    const avro = join(FILES, 'proto.avro');
     await exportSource(target, ['--from', 'parquet', parquet]);
     await exportSource(target, ['--from', 'avro', avro]);
     const [fromParquet, fromAvro] = stagedProperties(target.staging);
@@ -73,14 +133,7 @@ with open(sys.argv[2], 'wb') as out:
 
   it('refuses a Parquet file with two columns of one name, naming the column', async () => {
     const target = stagingIn(tempDir());
-    const file = join(target.dir, 'twice.parquet');
-    runPython(
-      `
-import sys, pyarrow as pa, pyarrow.parquet as pq
-pq.write_table(pa.Table.from_arrays([pa.array(['e']), pa.array(['u']), pa.array(['2024-01-01T00:00:00Z']), pa.array([1]), pa.array([2])], names=['event', 'distinct_id', 'timestamp', 'x', 'x']), sys.argv[1])
-`,
-      [file],
-    );
+    const file = join(FILES, 'twice.parquet');
     const result = await runCli(['export-source', '--staging', target.staging, '--from', 'parquet', file], { cwd: target.dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('two columns are named "x"');
@@ -88,16 +141,7 @@ pq.write_table(pa.Table.from_arrays([pa.array(['e']), pa.array(['u']), pa.array(
 
   it('reads a PostHog batch export in Parquet with set and set_once as JSON text into $set and $set_once', async () => {
     const target = stagingIn(tempDir());
-    const file = join(target.dir, 'export.parquet');
-    runPython(
-      `
-import sys, pyarrow as pa, pyarrow.parquet as pq
-pq.write_table(pa.table({'uuid': ['0190e8a0-0000-7000-8000-000000000001'], 'event': ['$identify'], 'distinct_id': ['u1'],
-  'timestamp': pa.array([1700000000000000], pa.timestamp('us', tz='UTC')), 'properties': ['{"$browser": "Firefox"}'],
-  'set': ['{"plan": "pro", "seats": 3}'], 'set_once': ['{"first_seen": "2024-01-01"}']}), sys.argv[1])
-`,
-      [file],
-    );
+    const file = join(FILES, 'export.parquet');
     const result = await exportSource(target, ['--from', 'posthog', file]);
     expect(result.totals).toMatchObject({ staged: 1, rejected: 0 });
     expect(stagedProperties(target.staging)[0]).toMatchObject({ $browser: 'Firefox', $set: { plan: 'pro', seats: 3 }, $set_once: { first_seen: '2024-01-01' } });
@@ -105,22 +149,34 @@ pq.write_table(pa.table({'uuid': ['0190e8a0-0000-7000-8000-000000000001'], 'even
 
   it('refuses a Parquet page whose bytes differ from its checksum, naming the column', async () => {
     const target = stagingIn(tempDir());
-    const file = join(target.dir, 'crc.parquet');
-    runPython(
-      `
-import sys, pyarrow as pa, pyarrow.parquet as pq
-pq.write_table(pa.table({'event': ['e'] * 3, 'distinct_id': ['u'] * 3, 'timestamp': ['2024-01-01T00:00:00Z'] * 3, 'amount': pa.array([1099, 5, 7], pa.int64())}),
-  sys.argv[1], compression='none', use_dictionary=False, write_page_checksum=True)
-`,
-      [file],
-    );
+    const file = join(FILES, 'crc.parquet');
     const bytes = readFileSync(file);
-    const at = bytes.indexOf(Buffer.from(new BigInt64Array([1099n]).buffer));
+    const value = Buffer.from(new BigInt64Array([1099n]).buffer);
+    const at = bytes.indexOf(value);
+    expect(bytes.indexOf(value, at + 1)).toBe(-1); // in the page only: no statistics hold it
     bytes.writeBigInt64LE(9999999n, at);
     writeFileSync(file, bytes);
     const result = await runCli(['export-source', '--staging', target.staging, '--from', 'parquet', file], { cwd: target.dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/column "amount": the page at byte \d+ does not match its checksum/);
     expect(readStagedEvents(target.staging)).toEqual([]);
+  });
+
+  it('stages a 32-bit float as the shortest numeral that reads back as the same float32, in Parquet and Avro', async () => {
+    const target = stagingIn(tempDir());
+    const parquet = join(FILES, 'float.parquet');
+    const avro = join(FILES, 'float.avro');
+    await exportSource(target, ['--from', 'parquet', parquet]);
+    await exportSource(target, ['--from', 'avro', avro]);
+    const floats = [0.1, 1.5, 3.4028235e38, 1e-7, 16777216, -0.0025];
+    expect(stagedProperties(target.staging).map((p) => p.f)).toEqual([...floats, ...floats]);
+  });
+
+  it('stages unannotated Parquet bytes that are not UTF-8 as base64, and those that are as text', async () => {
+    const target = stagingIn(tempDir());
+    const file = join(FILES, 'bytes.parquet');
+    const result = await exportSource(target, ['--from', 'parquet', file]);
+    expect(result.totals).toMatchObject({ staged: 2, rejected: 0 });
+    expect(stagedProperties(target.staging).map((p) => p.raw)).toEqual(['/wBB', 'plain']);
   });
 });

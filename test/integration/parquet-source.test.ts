@@ -104,7 +104,7 @@ describe('export-source --from parquet', () => {
     }
   });
 
-  it('rejects rows whose text is not UTF-8 or that lack an event, naming the row group and the row', async () => {
+  it('rejects rows that lack an event, naming the row group and the row, and stages unannotated bytes that are not UTF-8 as base64', async () => {
     const target = stagingIn(tempDir());
     const file = join(target.dir, 'bad.parquet');
     await writeParquet(
@@ -113,16 +113,16 @@ describe('export-source --from parquet', () => {
       CASE WHEN i IN (9, 4099) THEN '\\xFF\\x41'::BLOB ELSE 'ok'::BLOB END AS raw FROM range(5000) t(i)`,
     );
     const result = await exportSource(target, ['--from', 'parquet', file]);
-    expect(result.totals).toMatchObject({ rowsRead: 5000, staged: 4997, rejected: 3 });
+    expect(result.totals).toMatchObject({ rowsRead: 5000, staged: 4999, rejected: 1 });
     const rejects = await rejectsOf(target);
-    expect(rejects.map((r) => [r.line, r.reason, r.field])).toEqual([
-      [10, 'invalid_utf8', 'raw'],
-      [3000, 'missing_event', 'event'],
-      [4100, 'invalid_utf8', 'raw'],
+    expect(rejects.map((r) => [r.line, r.reason, r.field])).toEqual([[3000, 'missing_event', 'event']]);
+    expect(rejects[0]!.message).toContain('(row group 2 of 3, row 952 of it)');
+    const raw = readStagedEvents(target.staging).filter((e) => e.line === 10 || e.line === 4100 || e.line === 11);
+    expect(raw.map((e) => [e.line, e.properties.raw])).toEqual([
+      [10, '/0E='],
+      [11, 'ok'],
+      [4100, '/0E='],
     ]);
-    expect(rejects[0]!.message).toContain('(row group 1 of 3, row 10 of it)');
-    expect(rejects[1]!.message).toContain('(row group 2 of 3, row 952 of it)');
-    expect(rejects[2]!.message).toContain('(row group 3 of 3, row 4 of it)');
   });
 
   it('refuses a Parquet file under a text format or in a zip, and a text file under --from parquet', async () => {

@@ -13,7 +13,7 @@ import { InputError } from '../../errors.js';
 import type { RowGroup } from './row-group.js';
 import { openAvroContainer, type AvroContainer } from './avro-container.js';
 import { pushAvroLine } from './avro-values.js';
-import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, rowKeys, textOfBytes, type TimeUnit, unescapeKey } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, float32Value, isoDate, isoTime, rowKeys, textOfBytes, type TimeUnit, unescapeKey } from './columnar-values.js';
 import { withoutZone } from './local-times.js';
 
 export { isAvro } from './avro-container.js';
@@ -127,6 +127,13 @@ class DecimalType extends avro.types.LogicalType {
   }
 }
 
+/** Avro floats as their shortest float32 numeral (float32Value), not the widened double. */
+class ShortFloatType extends avro.types.FloatType {
+  _read(tap: Tap & { readFloat(): number }): unknown {
+    return float32Value(tap.readFloat());
+  }
+}
+
 interface ReadableType {
   _read(tap: Tap): unknown;
 }
@@ -173,6 +180,7 @@ export function avroRecordType(schemaJson: string): avro.Type {
       typeHook: (schema, options) => {
         if (buildingTimeLong && typeOf(schema) === 'long') return exactLong;
         if (schema === 'string' || typeOf(schema) === 'string') return new MarkedStringType();
+        if (schema === 'float' || (typeOf(schema) === 'float' && (schema as { logicalType?: unknown }).logicalType === undefined)) return new ShortFloatType();
         if (typeOf(schema) === 'record' && hasProtoField(schema)) return new OwnFieldsRecordType(schema as avro.schema.RecordType, options);
         return typeOf(schema) === 'map' ? new ExactMapType(schema as avro.schema.MapType, options) : undefined;
       },

@@ -7,6 +7,7 @@
  */
 import { jsonString as stringText } from '../csv-columns.js';
 import { decodeUtf8Marking } from '../text-decoder.js';
+import { isWellFormedText } from '../invalid-text.js';
 import { parseJson } from '../../json/read-json.js';
 
 /** A number whose exact numeral is known (a DECIMAL): written as that numeral. */
@@ -83,6 +84,20 @@ export function textValue(text: string): string | KeyLikeText {
   return text.endsWith('__proto__') && PROTO_LIKE.test(text) ? new KeyLikeText(text) : text;
 }
 
+/**
+ * A 32-bit float (Parquet FLOAT, Avro float) as the shortest numeral that reads back as the same
+ * float32: JavaScript widens 0.1f to 0.10000000149011612, digits the writer never meant. NaN and
+ * infinities are left to writeValue.
+ */
+export function float32Value(value: unknown): unknown {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+  for (let digits = 1; digits <= 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return new ExactNumeral(String(shorter));
+  }
+  return value;
+}
+
 const UNIT_DIGITS = { ms: 3, us: 6, ns: 9 } as const;
 export type TimeUnit = keyof typeof UNIT_DIGITS;
 
@@ -136,6 +151,16 @@ export function textOfBytes(bytes: Uint8Array): string {
 }
 
 /**
+ * Bytes without a text annotation (a Parquet BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY with none) as
+ * text when they are UTF-8, as many writers leave strings unannotated, else as base64 text (as
+ * Avro bytes are): such bytes are data, not text in another encoding, so --encoding could not help.
+ */
+export function textOrBase64(bytes: Uint8Array): string {
+  const text = textOfBytes(bytes);
+  return isWellFormedText(text) ? text : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/**
  * The JSON text of one decoded value. A float JSON cannot write (NaN, infinities) is written as
  * its name in a string, never silently as null; bytes as UTF-8 text (see textOfBytes).
  */
@@ -181,7 +206,7 @@ function pushObjectValue(parts: string[], value: object | null): void {
   if (value === null) parts.push('null');
   else if (value instanceof ExactNumeral || value instanceof RawJson) parts.push(value.text);
   else if (value instanceof KeyLikeText) parts.push(stringText(value.text));
-  else if (value instanceof Uint8Array) parts.push(stringText(textOfBytes(value)));
+  else if (value instanceof Uint8Array) parts.push(stringText(textOrBase64(value)));
   else if (value instanceof Date) parts.push(Number.isNaN(value.getTime()) ? 'null' : `"${value.toISOString()}"`);
   else if (Array.isArray(value) || ArrayBuffer.isView(value)) {
     const items = value as ArrayLike<unknown>;

@@ -13,11 +13,12 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
-import { bigEndianInteger, decimalNumeral, escapeKey, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, ExactNumeral, float32Value, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
 import { lazyParsers, settled } from './lazy-cells.js';
 import type { RowGroup } from './row-group.js';
 import { firstBadPage } from './parquet-page-checksums.js';
+import { escapeNames, flatColumns, refuseDuplicates, takeDecimals, topLevelFloats, topLevelNames } from './parquet-schema.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -51,64 +52,6 @@ export interface ParquetFile {
    */
   rowGroup(index: number): Promise<RowGroup>;
   close(): Promise<void>;
-}
-
-type SchemaElement = FileMetaData['schema'][number];
-
-/**
- * Top-level DECIMAL columns are read as their unscaled integers (their annotation removed) and
- * written as exact numerals here; returns each one's scale by name.
- */
-function takeDecimals(metadata: FileMetaData): Map<string, number> {
-  const scales = new Map<string, number>();
-  const schema = metadata.schema;
-  let index = 1;
-  const top = schema[0]?.num_children ?? 0;
-  for (let child = 0; child < top && index < schema.length; child++) {
-    const element = schema[index]! as SchemaElement & { converted_type?: string; logical_type?: { type: string } };
-    const isDecimal = element.converted_type === 'DECIMAL' || element.logical_type?.type === 'DECIMAL';
-    if (isDecimal && element.num_children === undefined) {
-      scales.set(element.name, element.scale ?? 0);
-      element.converted_type = undefined;
-      element.logical_type = undefined;
-    }
-    index = skipSubtree(schema, index);
-  }
-  return scales;
-}
-
-/**
- * Field and column names as hyparquet's objects can hold them (escapeKey): hyparquet builds a
- * struct as a plain object keyed by its fields' names, where `__proto__` would be lost. The
- * column chunks' paths name the same fields, so they are escaped alike.
- */
-function escapeNames(metadata: FileMetaData): void {
-  for (const element of metadata.schema) element.name = escapeKey(element.name);
-  for (const group of metadata.row_groups) {
-    for (const chunk of group.columns) {
-      const path = chunk.meta_data?.path_in_schema;
-      if (path !== undefined) for (let i = 0; i < path.length; i++) path[i] = escapeKey(path[i]!);
-    }
-  }
-}
-
-/** Two top-level columns of one name: only the first could be read, so the file is refused (as a CSV header naming a column twice is). */
-function refuseDuplicates(columns: readonly string[], displayName: string): void {
-  const seen = new Set<string>();
-  for (const name of columns) {
-    if (seen.has(name)) throw new InputError(`${displayName}: two columns are named "${unescapeKey(name)}"; a table's column names must differ (rewrite the file with one of them renamed)`);
-    seen.add(name);
-  }
-}
-
-/** The index after the element at `index` and all its descendants. */
-function skipSubtree(schema: FileMetaData['schema'], index: number): number {
-  let pending = 1;
-  while (pending > 0 && index < schema.length) {
-    pending += (schema[index]!.num_children ?? 0) - 1;
-    index++;
-  }
-  return index;
 }
 
 function exactDecimal(value: unknown, scale: number): unknown {
@@ -175,6 +118,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   await file.close();
   escapeNames(metadata);
   const decimals = takeDecimals(metadata);
+  const floats = topLevelFloats(metadata.schema);
   const columns = topLevelNames(metadata.schema);
   refuseDuplicates(columns, displayName);
   const localAt = [...localTimeColumns(metadata.schema)].map((name) => columns.indexOf(name));
@@ -191,6 +135,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
       const rows = rowGroupRows[index]!;
       const values = await readColumns({ file, metadata, columns, flat, rowStart, rows, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
+      const floatAt = floats.map((name) => columns.indexOf(name));
       const row: unknown[] = new Array(columns.length);
       return {
         rows,
@@ -203,6 +148,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
           }
           for (const [c, scale] of decimalAt) row[c] = exactDecimal(row[c], scale);
           for (const c of localAt) row[c] = localCell(row[c]);
+          for (const c of floatAt) row[c] = float32Value(row[c]);
           pushRow(parts, keys, row);
         },
       };
@@ -306,28 +252,4 @@ export function rowGroupStarts(rowGroupRows: readonly number[]): number[] {
     next += rows;
   }
   return starts;
-}
-
-function topLevelNames(schema: FileMetaData['schema']): string[] {
-  const names: string[] = [];
-  const top = schema[0]?.num_children ?? 0;
-  let index = 1;
-  for (let child = 0; child < top && index < schema.length; child++) {
-    names.push(schema[index]!.name);
-    index = skipSubtree(schema, index);
-  }
-  return names;
-}
-
-/** Top-level columns that are neither groups nor repeated: each cell is one row's value. */
-function flatColumns(schema: FileMetaData['schema']): Set<string> {
-  const flat = new Set<string>();
-  const top = schema[0]?.num_children ?? 0;
-  let index = 1;
-  for (let child = 0; child < top && index < schema.length; child++) {
-    const element = schema[index]!;
-    if (element.num_children === undefined && element.repetition_type !== 'REPEATED') flat.add(element.name);
-    index = skipSubtree(schema, index);
-  }
-  return flat;
 }
