@@ -2,13 +2,16 @@
 // The main job in one command (`npm run demo`): starts the sandbox on a free port, checks it with
 // migrate doctor, stages the bundled sample, imports it into the sandbox's test project, then its
 // production project, prints the status, then checks with `migrate verify` that everything landed
-// in the production project and writes the HTML report. Everything happens in a temp directory,
+// in the production project and writes the HTML report. Then a Mixpanel project (a local stand-in
+// of its export and Engage APIs): its events, user profiles and group profiles, through
+// `export-source --from mixpanel-api --people`. Everything happens in a temp directory,
 // removed at the end (--keep keeps it; the report is then kept too).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMixpanelDemo } from './mixpanel-engage-standin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'migrate.js');
@@ -54,6 +57,36 @@ function stop(child) {
   });
 }
 
+/** A Mixpanel project: a day of events, 2,500 user profiles (some with no events) and 3 companies. */
+function mixpanelProject() {
+  const time = Date.UTC(2025, 0, 15, 10);
+  const events = ['u-1', 'u-2', 'u-3'].map((id, i) => ({ event: 'Signed Up', properties: { time: time + i * 1000, distinct_id: id, $insert_id: `demo-${i}`, company_id: `c-${i}` } }));
+  const users = Array.from({ length: 2500 }, (_, i) => ({
+    $distinct_id: `u-${i}`,
+    $properties: { $email: `user${i}@example.com`, $name: `User ${i}`, plan: i % 3 === 0 ? 'pro' : 'free', $last_seen: '2025-01-20T08:00:00' },
+  }));
+  const companies = Array.from({ length: 3 }, (_, i) => ({ $distinct_id: `c-${i}`, $properties: { $name: `Company ${i}`, seats: 10 * (i + 1) } }));
+  return { projectId: '3141592', username: 'demo.sa', secret: 'demo-mixpanel-secret', events, users, groups: { 1: companies } };
+}
+
+/** Events, user profiles and group profiles from the Mixpanel stand-in into the sandbox's test project (its own staging file). */
+async function mixpanelPart(entries) {
+  const project = mixpanelProject();
+  const mixpanel = await startMixpanelDemo(project);
+  try {
+    console.log(`\nA Mixpanel project on ${mixpanel.url} (a local stand-in of its export and Engage APIs).`);
+    const mpConfig = join(dir, 'mixpanel.config.json');
+    const source = { projectId: project.projectId, username: project.username, secretEnv: 'MIXPANEL_SECRET', apiHost: mixpanel.url, groupProfiles: { company_id: 1 } };
+    writeFileSync(mpConfig, JSON.stringify({ projects: { test: entries.test }, sources: { mixpanel: source } }, null, 2));
+    process.env.MIXPANEL_SECRET = project.secret;
+    const mpStaging = ['--staging', join(dir, 'mixpanel.db'), '--config', mpConfig];
+    await run(['export-source', '--from', 'mixpanel-api', '--people', '--start', '2025-01-15', '--end', '2025-01-15', '--group', 'company_id=company_id', ...mpStaging]);
+    await run(['import', '--project', 'test', ...mpStaging]);
+  } finally {
+    await mixpanel.close();
+  }
+}
+
 let sandbox;
 try {
   sandbox = await startSandbox();
@@ -74,7 +107,9 @@ try {
   await run(['groups', 'list', '--group-type-index', '0', '--project', 'prod', '--config', config]);
   const report = join(keep ? dir : mkdtempSync(join(tmpdir(), 'migrate-report-')), 'verify-report.html');
   await run(['verify', '--project', 'prod', '--html', report, ...common]);
-  console.log('\nDemo complete: the sample events, people and companies reached the test project, then the production project, and verify found every one of them there.');
+  await mixpanelPart(entries);
+  console.log('\nDemo complete: the sample events, people and companies reached the test project, then the production project, and verify found every one of them there;');
+  console.log("a Mixpanel project's events, user profiles and group profiles reached the test project.");
   console.log(`Verify report (open it in a browser): ${report}`);
 } catch (error) {
   console.error(`demo failed: ${error.message}`);

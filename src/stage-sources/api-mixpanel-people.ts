@@ -124,70 +124,100 @@ async function stagePage(ctx: Context, l: Listing, name: string, page: EngagePag
   }
 }
 
+/** Where a listing stands in this run. */
+interface ListingRun {
+  listing: number;
+  place: EngagePlace;
+  readIso: string;
+  /** The last page recorded: its session, the total and the page size Mixpanel gave. */
+  known?: PageMark;
+  restarts: number;
+  result: PeoplePart;
+}
+
+const nowIsoOf = (ctx: Context) => new Date(ctx.clock.now()).toISOString();
+
+/** Records a page answered: staged whole, then marked done with its session; an error when fewer rows were read than it held. */
+async function recordPage(ctx: Context, l: Listing, run: ListingRun, row: RangeRow, page: EngagePage): Promise<string | undefined> {
+  const store = ctx.staging.store;
+  const name = rangeName(l.source, row);
+  const counts = await stagePage(ctx, l, name, page, run.readIso);
+  if (counts.rowsRead !== page.results.length) {
+    undoRangeReads(store, l.source, row, 'fewer rows read than profiles');
+    markPending(store, row.id, `${page.results.length} profiles, ${counts.rowsRead} read`);
+    return `${name}: ${page.results.length} profiles on the page, ${counts.rowsRead} read`;
+  }
+  for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'rejected'] as const) run.result[key] += counts[key];
+  const mark: PageMark = {
+    listing: run.listing,
+    page: run.place.page,
+    sessionId: page.sessionId,
+    readIso: run.readIso,
+    total: page.total ?? run.known?.total,
+    pageSize: page.pageSize,
+    last: page.last,
+  };
+  run.known = mark;
+  if (counts.rowsRead === 0) markEmpty(store, row.id, { ...mark }, nowIsoOf(ctx));
+  else markDone(store, row.id, { bytes: 0, rowsRead: counts.rowsRead, rowsStaged: counts.staged, rowsRejected: counts.rejected }, { ...mark }, nowIsoOf(ctx));
+  const of = mark.total === undefined ? '' : ` of ${count(mark.total)}`;
+  ctx.progress.line(`Mixpanel ${l.part}: page ${count(run.place.page + 1)} staged (${count(run.result.rowsRead)} profiles read in this run${of})`);
+  return undefined;
+}
+
+/** One page asked for, staged and recorded: `more` to go on, `done` after the last, or why the part stops here. */
+async function onePage(ctx: Context, target: MixpanelPeopleTarget, l: Listing, run: ListingRun): Promise<'more' | 'done' | { error: string }> {
+  const store = ctx.staging.store;
+  const b = bounds(run.listing, run.place.page);
+  addPendingRanges(store, l.source, [b], nowIsoOf(ctx));
+  const row = rangesOf(store, l.source).find((r) => r.start === b.start)!;
+  markFetching(store, row.id);
+  try {
+    const perHour = target.maxPerHour ?? ENGAGE_QUERIES_PER_HOUR;
+    const call = {
+      ...callOptions(ctx, target, () => noteRequest(store, row.id, nowIsoOf(ctx))),
+      onWait: (ms: number) => ctx.progress.notice(waitLine(l.part, ms, perHour, run.place.page, run.known?.pageSize ?? 1000, run.known?.total)),
+    };
+    const asked = await askEngagePage(call, engageForm(target.projectId, run.place, l.dataGroupId), run.place);
+    if (asked.ok) {
+      const error = await recordPage(ctx, l, run, row, asked.page);
+      if (error !== undefined) return { error };
+      if (asked.page.last) return 'done';
+      run.place = { sessionId: asked.page.sessionId, page: run.place.page + 1 };
+      return 'more';
+    }
+    if (isEndedSession(asked.result, run.place) && run.restarts < MAX_RESTARTS) {
+      store.db.prepare('DELETE FROM source_ranges WHERE id = ?').run(row.id);
+      ctx.progress.notice(`Mixpanel ${l.part}: the listing's session ended at page ${run.place.page + 1}; listing again from the start (profiles already staged are recognised)`);
+      Object.assign(run, { restarts: run.restarts + 1, listing: run.listing + 1, place: { page: 0 } });
+      return 'more';
+    }
+    const stop = stopOn(asked.result, `profiles (${l.part})`, ctx.target.credentialSettings, 'Mixpanel');
+    if (typeof stop !== 'string') throw stop;
+    markPending(store, row.id, redact(stop));
+    return { error: stop };
+  } catch (error) {
+    undoRangeReads(store, l.source, b, (error as Error).message);
+    markPending(store, row.id, error instanceof InterruptedError ? null : redact((error as Error).message));
+    throw error;
+  }
+}
+
 /** Lists one part (the users, or one group key's groups) from where the ledger left it, each page staged and recorded. */
 async function stageListing(ctx: Context, target: MixpanelPeopleTarget, l: Listing): Promise<PeoplePart> {
-  const store = ctx.staging.store;
   const result: PeoplePart = { part: l.part, status: 'done', rowsRead: 0, staged: 0, alreadyStaged: 0, rejected: 0 };
-  const start = resumePoint(rangesOf(store, l.source), ctx.clock.now());
+  const start = resumePoint(rangesOf(ctx.staging.store, l.source), ctx.clock.now());
   if (start === undefined) {
     ctx.progress.notice(`Mixpanel ${l.part}: listed completely by an earlier run; not read again`);
     return result;
   }
-  let { listing, place } = start;
-  const { readIso } = start;
-  let known = start.pages.at(-1);
-  let restarts = 0;
-  const nowIso = () => new Date(ctx.clock.now()).toISOString();
-  if (place.page > 0) ctx.progress.notice(`Mixpanel ${l.part}: going on at page ${place.page + 1} of the listing an earlier run began`);
+  if (start.place.page > 0) ctx.progress.notice(`Mixpanel ${l.part}: going on at page ${start.place.page + 1} of the listing an earlier run began`);
+  const run: ListingRun = { listing: start.listing, place: start.place, readIso: start.readIso, known: start.pages.at(-1), restarts: 0, result };
   for (;;) {
     if (ctx.signal.aborted) throw new InterruptedError('interrupted');
-    const b = bounds(listing, place.page);
-    addPendingRanges(store, l.source, [b], nowIso());
-    const row = rangesOf(store, l.source).find((r) => r.start === b.start)!;
-    const name = rangeName(l.source, b);
-    markFetching(store, row.id);
-    try {
-      const call = {
-        ...callOptions(ctx, target, () => noteRequest(store, row.id, nowIso())),
-        onWait: (ms: number) => ctx.progress.notice(waitLine(l.part, ms, target.maxPerHour ?? ENGAGE_QUERIES_PER_HOUR, place.page, known?.pageSize ?? 1000, known?.total)),
-      };
-      const asked = await askEngagePage(call, engageForm(target.projectId, place, l.dataGroupId), place);
-      if (!asked.ok) {
-        if (isEndedSession(asked.result, place) && restarts < MAX_RESTARTS) {
-          store.db.prepare('DELETE FROM source_ranges WHERE id = ?').run(row.id);
-          restarts++;
-          ctx.progress.notice(`Mixpanel ${l.part}: the listing's session ended at page ${place.page + 1}; listing again from the start (profiles already staged are recognised)`);
-          listing++;
-          place = { page: 0 };
-          continue;
-        }
-        const stop = stopOn(asked.result, `Mixpanel ${l.part}`, ctx.target.credentialSettings, 'Mixpanel');
-        if (typeof stop !== 'string') throw stop;
-        markPending(store, row.id, redact(stop));
-        return { ...result, status: 'failed', error: stop };
-      }
-      const page = asked.page;
-      const counts = await stagePage(ctx, l, name, page, readIso);
-      if (counts.rowsRead !== page.results.length) {
-        undoRangeReads(store, l.source, b, 'fewer rows read than profiles');
-        markPending(store, row.id, `${page.results.length} profiles, ${counts.rowsRead} read`);
-        return { ...result, status: 'failed', error: `${name}: ${page.results.length} profiles on the page, ${counts.rowsRead} read` };
-      }
-      for (const key of ['rowsRead', 'staged', 'alreadyStaged', 'rejected'] as const) result[key] += counts[key];
-      known = { listing, page: place.page, sessionId: page.sessionId, readIso, total: page.total ?? known?.total, pageSize: page.pageSize, last: page.last };
-      const ledgerCounts = { bytes: 0, rowsRead: counts.rowsRead, rowsStaged: counts.staged, rowsRejected: counts.rejected };
-      if (counts.rowsRead === 0) markEmpty(store, row.id, { ...known }, nowIso());
-      else markDone(store, row.id, ledgerCounts, { ...known }, nowIso());
-      ctx.progress.notice(
-        `Mixpanel ${l.part}: page ${count(place.page + 1)} staged (${count(result.rowsRead)} profiles read in this run${known.total === undefined ? '' : ` of ${count(known.total)}`})`,
-      );
-      if (page.last) return result;
-      place = { sessionId: page.sessionId, page: place.page + 1 };
-    } catch (error) {
-      undoRangeReads(store, l.source, b, (error as Error).message);
-      markPending(store, row.id, error instanceof InterruptedError ? null : redact((error as Error).message));
-      throw error;
-    }
+    const step = await onePage(ctx, target, l, run);
+    if (step === 'done') return result;
+    if (step !== 'more') return { ...result, status: 'failed', error: step.error };
   }
 }
 

@@ -65,6 +65,11 @@ export class ApiProgress {
     this.reporter.progress(`${this.label(range)}: ${count(counts.rowsRead)} rows, ${count(counts.staged)} staged (${this.tally()})`);
   }
 
+  /** A line of its own on the progress line (the pages of a profile listing). */
+  line(text: string): void {
+    this.reporter.progress(text);
+  }
+
   notice(text: string): void {
     this.reporter.notice(text);
   }

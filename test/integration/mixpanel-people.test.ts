@@ -1,9 +1,10 @@
 /**
- * export-source --from mixpanel-api --people against the Mixpanel stand-in's Engage API, on the
- * test clock (nothing sleeps): 10,000 user profiles and 50 group profiles, paced to 60 queries
- * an hour, with 429s, a run stopped half-way and resumed at the page after the last one
- * recorded, and a session that ended (the listing starts again, the profiles already staged are
- * recognised); then imported into the sandbox, where each is a person or group with every property.
+ * export-source --from mixpanel-api --people against the Mixpanel stand-in's Engage API: in
+ * process on the test clock (nothing sleeps), 10,000 user profiles and 50 group profiles, paced
+ * to the hourly limit, with a 429, a run stopped half-way and resumed at the page after the last
+ * one recorded, then imported into the sandbox, where each is a person or group with every
+ * property; through the built CLI, a run killed with kill -9 mid-page, resumed in its session,
+ * and a session that ended (the listing starts again, the profiles already staged recognised).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,9 @@ import type { MixpanelProfile } from '../helpers/mixpanel-engage-standin.js';
 import { recordingReporter } from '../helpers/recording-reporter.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxTokens, useSandbox } from '../helpers/sandbox.js';
-import { MIXPANEL_SECRET } from '../helpers/source-api-cli.js';
+import { fetchApi, MIXPANEL_SECRET, mixpanelTarget, startFetch } from '../helpers/source-api-cli.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { rangesOf } from '../../src/staging/source-ranges.js';
 import { FAST } from '../helpers/staging.js';
 import { testClock } from '../helpers/test-clock.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -117,14 +120,12 @@ async function setup(sandbox: RunningSandbox, onPage: (served: readonly string[]
 }
 
 describe('Mixpanel profiles through the Engage API', () => {
-  it('stages 10,000 user and 50 group profiles, paced, resumed and listed again, and PostHog holds them all', async () => {
+  it('stages 10,000 user and 50 group profiles, paced, with a 429, stopped and resumed, and PostHog holds them all', async () => {
     const sandbox = await sandboxAt();
     let stopAt: number | undefined = 5;
-    let endSessionAt: number | undefined;
     const controller = new AbortController();
     const { clock, standin, input, dir, config } = await setup(sandbox, (served) => {
       if (served.length === stopAt) controller.abort();
-      if (served.length === endSessionAt) standin.engage!.endSessions();
     });
     standin.inject('engage:users', { type: 'answer', status: 429, headers: { 'retry-after': '30' }, body: JSON.stringify({ error: 'too many requests' }) });
 
@@ -133,22 +134,19 @@ describe('Mixpanel profiles through the Engage API', () => {
     expect(clock.waits).toContain(30_000);
     const firstSession = standin.requests.find((r) => r.path === '/api/query/engage' && r.query.session_id !== undefined)!.query.session_id;
 
-    // The second goes on at page 5 in the same session; its session ends 5 pages later, and the listing starts again.
+    // The second goes on at page 5 in the same session.
     stopAt = undefined;
-    endSessionAt = standin.engage!.pagesServed.length + 5;
     const reporter = recordingReporter();
     const firstOfSecond = standin.requests.length;
     const result = await stageFromApi(input, reporter, new AbortController().signal, clock);
     const resumed = standin.requests[firstOfSecond]!;
     expect(resumed.query).toMatchObject({ session_id: firstSession, page: '4' });
     expect(reporter.notices).toContain('Mixpanel persons: going on at page 5 of the listing an earlier run began');
-    expect(reporter.notices.some((n) => n.startsWith("Mixpanel persons: the listing's session ended at page 10"))).toBe(true);
-    // 12 queries an hour here (60 at most): the waits for the hourly limit are shown with the time left.
-    expect(reporter.notices).toContain("Mixpanel persons: page 2 of 20 waits 1h00m for the Query API's limit (12 an hour); about 2h00m left");
-    expect(clock.waits.filter((ms) => ms > 60_000)).toEqual([3_600_000, 3_600_000]);
+    // 12 queries an hour here (60 at most): the wait for the hourly limit is shown with the time left.
+    expect(reporter.notices).toContain("Mixpanel persons: page 12 of 20 waits 1h00m for the Query API's limit (12 an hour); about 1h00m left");
+    expect(clock.waits.filter((ms) => ms > 60_000)).toEqual([3_600_000]);
     const persons = result.people!.find((p) => p.part === 'persons')!;
-    // This run staged 5 pages, then listed all 20 again: the 9 pages staged before are recognised, the rest new.
-    expect(persons).toMatchObject({ status: 'done', rowsRead: 5 * PAGE + 10_000, staged: 10_000 - 4 * PAGE, alreadyStaged: 9 * PAGE, rejected: 0 });
+    expect(persons).toMatchObject({ status: 'done', rowsRead: 10_000 - 4 * PAGE, staged: 10_000 - 4 * PAGE, alreadyStaged: 0, rejected: 0 });
     expect(result.people!.find((p) => p.part === 'groups:company_id')).toMatchObject({ status: 'done', rowsRead: 50, staged: 50 });
 
     // A third run reads nothing again.
@@ -173,4 +171,51 @@ describe('Mixpanel profiles through the Engage API', () => {
       .all() as Array<{ group_key: string; group_properties: string }>;
     expect(Object.fromEntries(groups.map((g) => [g.group_key, JSON.parse(g.group_properties)]))).toEqual(Object.fromEntries(companies.map((c) => [c.$distinct_id, expected(c)])));
   }, 60_000);
+
+  it('a run killed (kill -9) while a page is answered goes on at that page in the same session; an ended session lists again, recognising what was staged', async () => {
+    const day = '2025-06-01';
+    let kill: (() => void) | undefined;
+    let standin: MixpanelStandin;
+    standin = await startMixpanelStandin({
+      projectId: PROJECT,
+      username: USER,
+      secret: MIXPANEL_SECRET,
+      days: { [day]: [{ event: 'Signed Up', properties: { time: Date.parse(`${day}T10:00:00Z`), distinct_id: 'user-1', $insert_id: 'e1' } }] },
+      engage: {
+        users: users.slice(0, 1000),
+        pageSize: 100,
+        onPage: (served) => {
+          if (served.length === 3) kill?.();
+          // The resumed run's session ends after its third page: page 6 is refused, and the listing starts again.
+          if (served.length === 6) standin.engage!.endSessions();
+        },
+      },
+    });
+    standins.push(standin);
+    const target = mixpanelTarget(tempDir(), standin.url, PROJECT, USER);
+    const first = startFetch(target, 'mixpanel-api', day, day, ['--people']);
+    kill = () => first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    kill = undefined;
+    const again = await fetchApi(target, 'mixpanel-api', day, day, ['--people'], { ownProcess: true });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Mixpanel persons: going on at page 3 of the listing an earlier run began');
+    expect(again.stderr).toContain("Mixpanel persons: the listing's session ended at page 6; listing again from the start (profiles already staged are recognised)");
+    // Pages 3 to 5, then the whole listing again: its first 5 pages recognised.
+    expect(again.stdout).toContain('Persons: 1,300 updates read, 800 new, 500 already staged, 0 rejected');
+    const engage = standin.requests.filter((r) => r.path === '/api/query/engage');
+    expect(engage[3]!.query).toMatchObject({ session_id: engage[1]!.query.session_id, page: '2' });
+    const store = StagingStore.open(target.staging);
+    try {
+      const pages = rangesOf(store, `mixpanel-api:${PROJECT}#persons`);
+      // Ten full pages, then an empty one: only a page shorter than page_size ends the listing.
+      const page = (listing: number, i: number) => `L00${listing}-P${String(i).padStart(6, '0')}`;
+      const listing1 = Array.from({ length: 5 }, (_, i) => [page(1, i), 'done', 100]);
+      const listing2 = Array.from({ length: 10 }, (_, i) => [page(2, i), 'done', i < 5 ? 0 : 100]);
+      const expected = [...listing1, ...listing2, [page(2, 10), 'empty', 0]];
+      expect(pages.map((r) => [r.start, r.status, r.rowsStaged])).toEqual(expected);
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -167,6 +167,8 @@ describe('sources', () => {
       source: 'mixpanel-api:3141592',
       projectId: '3141592',
       baseUrl: 'https://data-eu.mixpanel.com',
+      queryBaseUrl: 'https://eu.mixpanel.com',
+      groupProfiles: {},
       authorization: `Basic ${Buffer.from('migrate.sa:mp-s3cret-value').toString('base64')}`,
       credentialSettings: 'sources.mixpanel.username and sources.mixpanel.secretEnv (MIXPANEL_SECRET) in migrate.config.json, for project 3141592',
     });

@@ -33,7 +33,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function profileProperties(properties: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(properties)) {
-    const renamed = MIXPANEL_PROFILE_RENAMES[key];
+    const renamed = Object.hasOwn(MIXPANEL_PROFILE_RENAMES, key) ? MIXPANEL_PROFILE_RENAMES[key] : undefined;
     setOwnProperty(out, renamed !== undefined && !Object.hasOwn(properties, renamed) ? renamed : key, value);
   }
   return out;
@@ -90,7 +90,7 @@ const PROFILE_FIELDS: Readonly<Record<string, string>> = {
 };
 
 function profileField(name: string | undefined): string | undefined {
-  return name === undefined ? undefined : (PROFILE_FIELDS[name] ?? name);
+  return name !== undefined && Object.hasOwn(PROFILE_FIELDS, name) ? PROFILE_FIELDS[name] : name;
 }
 
 /** A candidate or problem naming the profile's fields rather than the roles they were read under. */
