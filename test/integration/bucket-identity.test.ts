@@ -104,7 +104,9 @@ describe('keys that look like patterns or hold control characters', () => {
     expect(all.code, all.stderr).toBe(0);
     const result = JSON.parse(all.stdout);
     expect(result.files.map((f: { path: string }) => f.path)).toContain('s3://odd/keys/events\r3.json');
-    expect(result.totals).toMatchObject({ staged: 3, alreadyStaged: 6 });
+    // The two objects staged by name are unchanged since: not read again.
+    expect(result.unchanged).toEqual(['s3://odd/keys/events [1].json', 's3://odd/keys/events {2}.json']);
+    expect(result.totals).toMatchObject({ staged: 3, alreadyStaged: 0 });
   }, 60_000);
 });
 
@@ -123,4 +125,41 @@ describe('a batch export copied under another prefix', () => {
     expect(result.stderr).not.toMatch(/left out/);
     expect(JSON.parse(result.stdout).totals.staged).toBe(10);
   }, 60_000);
+});
+
+describe('a rerun over a prefix staged before', () => {
+  it('fetches no object unchanged since it was staged: only the listing, and the object that changed', async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    await moto.createBucket('rerun');
+    for (let n = 0; n < 12; n++) await moto.put('rerun', `events/part-${n}.json`, mixpanelLines(n * 10, 10));
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+    try {
+      const env = { AWS_ENDPOINT_URL_S3: proxy.url };
+      const first = await stage(dir, ['s3://rerun/events/', '--json'], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout).totals.staged).toBe(120);
+      const objectGets = () => proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('x-id=GetObject'));
+      proxy.seen.length = 0;
+      const again = await stage(dir, ['s3://rerun/events/', '--json'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(objectGets()).toEqual([]);
+      expect(JSON.parse(again.stdout)).toMatchObject({ files: [], unchanged: expect.arrayContaining(['s3://rerun/events/part-0.json']), totals: { rowsRead: 0 } });
+      expect(JSON.parse(again.stdout).unchanged).toHaveLength(12);
+
+      await moto.put('rerun', 'events/part-3.json', mixpanelLines(5_000, 10));
+      proxy.seen.length = 0;
+      const changed = await stage(dir, ['s3://rerun/events/', '--json'], env);
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(new Set(objectGets().map((r) => r.url.split('?')[0]))).toEqual(new Set(['/rerun/events/part-3.json']));
+      expect(JSON.parse(changed.stdout).totals).toMatchObject({ rowsRead: 10, staged: 10, withdrawn: 10 });
+
+      proxy.seen.length = 0;
+      const reread = await stage(dir, ['s3://rerun/events/', '--json', '--reread'], env);
+      expect(reread.code, reread.stderr).toBe(0);
+      expect(new Set(objectGets().map((r) => r.url.split('?')[0])).size).toBe(12);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });
