@@ -80,6 +80,11 @@ export function toFailure(error: unknown, signal?: AbortSignal): S3Failure {
   return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'network' };
 }
 
+/** The error of an answer that is not an S3 listing, as a failure value: S3's answer with code NotAnS3Listing. */
+function notAListing(): Error {
+  return Object.assign(new Error('the answer is not an S3 listing (ListObjectsV2 XML)'), { name: 'NotAnS3Listing', $metadata: { httpStatusCode: 200 } });
+}
+
 /** A key as a listing asked for `EncodingType=url` gives it: form-encoded (`+` a space), unless the store ignored the request. */
 export function decodeListedKey(key: string, encodingType: string | undefined): string {
   if (encodingType !== 'url') return key;
@@ -113,6 +118,8 @@ export function createS3Calls(settings: S3Settings): S3Calls {
       attempt(async () => {
         // Keys come URL-encoded: XML cannot carry some characters a key may hold (a carriage return is read back as a line feed).
         const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, EncodingType: 'url' }), { abortSignal: signal });
+        // Every S3 listing names its bucket and counts its keys: an answer with neither (a console's HTML page) is no listing, not an empty prefix.
+        if (page.Name === undefined && page.KeyCount === undefined && page.Contents === undefined) throw notAListing();
         const objects = (page.Contents ?? []).map((o) => ({ key: decodeListedKey(o.Key ?? '', page.EncodingType), sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
         return { objects, next: page.IsTruncated === true ? page.NextContinuationToken : undefined };
       }, signal),

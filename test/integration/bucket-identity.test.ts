@@ -6,9 +6,13 @@
  * truncated without a token, and reruns over objects already staged. moto's S3 server on
  * loopback, and a recording proxy in front of it.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { probePrefixes } from '../../src/buckets/probe-prefixes.js';
 import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { testClock } from '../helpers/test-clock.js';
 import { useMoto } from '../helpers/moto-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
@@ -162,4 +166,33 @@ describe('a rerun over a prefix staged before', () => {
       await proxy.close();
     }
   }, 90_000);
+});
+
+describe('an endpoint that is not S3', () => {
+  it('says the answer is not an S3 listing, in export-source and doctor --source, instead of an empty prefix', async () => {
+    const dir = tempDir();
+    // A console port: a web page for every request.
+    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Console</title></head><body></body></html>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    try {
+      const staged = await stage(dir, ['s3://exports/events/'], { AWS_ENDPOINT_URL_S3: url });
+      expect(staged.code).toBe(3);
+      expect(staged.stderr).toContain(`s3://exports/events/: ${url} answered, but not with an S3 listing`);
+      expect(staged.stderr).not.toMatch(/no source objects there|nothing is stored there/);
+      // doctor --source looks at a prefix through the same listing.
+      const probes = await probePrefixes({
+        addresses: ['s3://exports/events/'],
+        extensions: ['.json'],
+        choices: { endpointUrl: url, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
+        env: motoServer().env,
+        clock: testClock(),
+        policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
+      });
+      expect(probes).toEqual([{ address: 's3://exports/events/', type: 'failed', message: expect.stringContaining('answered, but not with an S3 listing') }]);
+    } finally {
+      page.closeAllConnections();
+      await new Promise((resolve) => page.close(resolve));
+    }
+  }, 60_000);
 });
