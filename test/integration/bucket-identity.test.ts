@@ -196,3 +196,32 @@ describe('an endpoint that is not S3', () => {
     }
   }, 60_000);
 });
+
+describe('addresses in status, rejects and doctor --source', () => {
+  it('prints s3:// addresses whole, and doctor --source fails a batch export run whose manifest lists a missing file', async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    const run = '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00';
+    await moto.createBucket('shown');
+    await moto.put('shown', `ph/${run}-0.jsonl`, `${mixpanelLines(0, 2)}{"event":"","properties":{"time":1704067200}}\n`);
+    await moto.put('shown', `ph/${run}_manifest.json`, JSON.stringify({ files: [`ph/${run}-0.jsonl`, `ph/${run}-1.jsonl`] }));
+    const staged = await stage(dir, ['s3://shown/ph/']);
+    expect(staged.code).toBe(3);
+    const status = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
+    // The table shortens long names in the middle: their start is the address, two slashes and all.
+    expect(status.stdout).toMatch(/^\s+s3:\/\/sho\S*-0\.jsonl\s+mixpanel/m);
+    expect(status.stdout).not.toMatch(/s3:\/[^/]/);
+    const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(rejects.stdout).toContain(`s3://shown/ph/${run}-0.jsonl:3`);
+    expect(rejects.stdout).not.toMatch(/s3:\/[^/]/);
+    const probes = await probePrefixes({
+      addresses: ['s3://shown/ph/'],
+      extensions: ['.jsonl'],
+      choices: { endpointUrl: moto.endpointUrl, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
+      env: moto.env,
+      clock: testClock(),
+      policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
+    });
+    expect(probes).toEqual([{ address: 's3://shown/ph/', type: 'failed', message: expect.stringContaining(`s3://shown/ph/${run}-1.jsonl: listed by`) }]);
+  }, 60_000);
+});
