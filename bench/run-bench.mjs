@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, USAGE } from './lib/bench-args.mjs';
 import { count, evaluate, footnotes, formatTable, headlines, headlineText, insertSection, megabytes, runSection, shellQuote } from './lib/bench-report.mjs';
-import { exportStep, floorStep, formatFiles, importStep, peerStep, readMeta, removeStaging, statusStep } from './lib/bench-steps.mjs';
+import { exportStep, floorStep, formatFiles, importStep, peerStep, readMeta, removeStaging, rerunStep, statusStep } from './lib/bench-steps.mjs';
 import { bucketStep } from './lib/bucket-step.mjs';
 import { rssMethod } from './lib/measure-process.mjs';
 
@@ -152,6 +152,7 @@ async function runFormats(sources) {
       if (statSync(f.source).size <= BUCKET_MAX_BYTES) r.bucket = await step(`${format}: migrate export-source s3:// (the same file in moto's S3 server on loopback)`, () => bucketStep(paths, f));
       else bucketSkipped = true;
     }
+    if (on('rerun') && r.export && format === 'csv') r.rerun = await step(`${format}: migrate export-source again, the file unchanged`, () => rerunStep(paths, f));
     if (r.export && !options.keep && !keptForImport(format)) removeStaging(f.staged);
     formats.push(r);
   }

@@ -105,6 +105,12 @@ export async function exportStep(p, f) {
   };
 }
 
+/** export-source again into the staging file the export step left, the source unchanged. @param {BenchPaths} p @param {FormatFiles} f */
+export async function rerunStep(p, f) {
+  const m = await measureNode([p.cli, 'export-source', '--from', 'csv', f.source, '--staging', f.staged, '--quiet', '--json'], { label: 'migrate export-source again' });
+  return { wallMs: m.wallMs, peakRssBytes: m.peakRssBytes, cpuMs: m.cpuMs, unchanged: parseJson(m.stdout, 'migrate export-source').unchanged.length };
+}
+
 /** @param {BenchPaths} p @param {FormatFiles} f @param {number} staged events export-source staged */
 export async function importStep(p, f, staged) {
   if (!existsSync(f.staged)) throw new Error(`${f.staged} is missing: run the export step too (or an earlier run with --keep)`);

@@ -35,6 +35,11 @@ export function bucketError(failure: S3Failure, action: BucketAction, endpoint: 
       'Check the endpoint (--endpoint-url, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL) and the network, then run the same command again: it resumes.',
     ]);
   }
+  if (failure.code === 'NotAnS3Listing' || failure.code === 'SerializationException' || /Deserialization|not well-formed|Unexpected/i.test(failure.message)) {
+    return new InputError(`${url}: ${endpoint} answered, but not with an S3 listing (a web page?): is it the store's S3 API port, not its console?`, [
+      "Point --endpoint-url (or AWS_ENDPOINT_URL_S3) at the S3 API: MinIO's is port 9000 by default, its console 9001.",
+    ]);
+  }
   if (failure.code === 'NoSuchBucket') return new InputError(`${url}: no such bucket "${action.bucket}" at ${endpoint}`, ['Check the bucket name, and the endpoint when it is not AWS.']);
   if (failure.code === 'NoSuchKey' || (failure.status === 404 && action.type === 'read')) return new InputError(`${url}: no such object (it was deleted after it was listed?)`);
   if (failure.code === 'PreconditionFailed' || failure.status === 412) {

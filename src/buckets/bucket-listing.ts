@@ -9,7 +9,7 @@
 import { InputError } from '../errors.js';
 import { withRetries, type BucketContext } from './bucket-calls.js';
 import { keyQuery, keySelected, listPrefix, parseBucketUrl, objectUrl, type BucketUrl } from './bucket-url.js';
-import type { ObjectInfo } from './s3-client.js';
+import type { ObjectInfo, PageStart } from './s3-client.js';
 import { checkRunManifests, isRunManifest, manifestBeside, manifestNotices, type RunManifest } from '../sources/run-manifests.js';
 
 export interface ListedObjects {
@@ -25,12 +25,13 @@ export interface ListedObjects {
 export async function listAll(context: BucketContext, address: BucketUrl, prefix: string): Promise<ObjectInfo[]> {
   const url = objectUrl(address.scheme, address.bucket, prefix);
   const all: ObjectInfo[] = [];
-  let token: string | undefined;
+  let next: PageStart | undefined;
   do {
-    const page = await withRetries(context, { type: 'list', bucket: address.bucket, url }, () => context.calls.listPage(address.bucket, prefix, token, context.signal));
+    const after = next;
+    const page = await withRetries(context, { type: 'list', bucket: address.bucket, url }, () => context.calls.listPage(address.bucket, prefix, after, context.signal));
     all.push(...page.objects);
-    token = page.next;
-  } while (token !== undefined);
+    next = page.next;
+  } while (next !== undefined);
   return all;
 }
 

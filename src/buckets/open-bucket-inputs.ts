@@ -20,6 +20,7 @@ import { columnarKindOf } from '../sources/columnar/row-text.js';
 import { openColumnarObject, type ObjectBegun } from './object-columnar.js';
 import { objectByteSource, objectStart, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
+import { objectIdentity } from '../sources/file-identity.js';
 
 export { isBucketUrl } from './bucket-url.js';
 
@@ -29,6 +30,8 @@ export interface BucketRun {
   clock: Clock;
   signal?: AbortSignal;
   notice: (text: string) => void;
+  /** True for an object (its address, its identity as listed) staged before as this run would stage it: it is not opened, nor fetched. */
+  unchanged?: (url: string, identity: string) => boolean;
 }
 
 /** Objects looked at at once while a run opens its inputs. */
@@ -40,6 +43,8 @@ export class BucketSources {
   private readonly small = new SmallObjects();
   /** Files the run manifests of the addresses opened list that are not there, in words. */
   readonly missing: string[] = [];
+  /** Objects not opened: staged before and unchanged since, by address. */
+  readonly unchanged: string[] = [];
   /** Objects a folder listed, by address. */
   private readonly listed = new Map<string, ObjectAddress>();
 
@@ -112,10 +117,15 @@ export class BucketSources {
       objects.map(({ context, address }) =>
         limit(async () => {
           const { object } = address;
+          const identity = objectIdentity({ endpoint: context.identity, sizeBytes: object.sizeBytes, etag: object.etag });
+          if (object.etag !== '' && this.run.unchanged?.(address.url, identity) === true) {
+            this.unchanged.push(address.url);
+            return [];
+          }
           const found = isZipKey(object.key) ? await openZipObject(context, address, extensions, options) : [await openObject(context, this.small, address, options)];
           // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
           const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId, endpoint: context.identity };
-          return found.map((input) => ({ ...input, bucketObject: record }));
+          return found.map((input) => ({ ...input, bucketObject: record, identity }));
         }),
       ),
     );

@@ -27,7 +27,9 @@ export interface ProbeInput {
 
 async function probeOne(context: BucketContext, address: string, extensions: readonly string[]): Promise<PrefixProbe> {
   try {
-    const { address: parsed, objects } = await listObjects(context, address, extensions);
+    const { address: parsed, objects, missing } = await listObjects(context, address, extensions);
+    // A batch export run whose manifest lists a file that is not there is incomplete: staging it would fail.
+    if (missing.length > 0) return { address, type: 'failed', message: `a batch export run is incomplete: ${missing[0]}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}` };
     const first = objects[0]!;
     const url = objectUrl(parsed.scheme, parsed.bucket, first.key);
     if (first.sizeBytes > 0) {

@@ -31,6 +31,9 @@ export interface S3Settings {
   requestTimeoutMs: number;
 }
 
+/** Where a listing's next page starts: S3's continuation token, or after a key. */
+export type PageStart = { token: string } | { startAfter: string };
+
 export interface ObjectInfo {
   key: string;
   sizeBytes: number;
@@ -61,7 +64,8 @@ export interface ObjectBody {
 }
 
 export interface S3Calls {
-  listPage(bucket: string, prefix: string, token: string | undefined, signal?: AbortSignal): Promise<S3Result<{ objects: ObjectInfo[]; next: string | undefined }>>;
+  /** A page of keys after `after` (a continuation token, or the last key listed when a store gave none); `next` is where the following page starts. */
+  listPage(bucket: string, prefix: string, after: PageStart | undefined, signal?: AbortSignal): Promise<S3Result<{ objects: ObjectInfo[]; next: PageStart | undefined }>>;
   /** The object's bytes from `startByte` up to `endByte` (exclusive; absent: its end), only while its ETag is still `etag` (when given). */
   getObject(bucket: string, key: string, at: { startByte: number; endByte?: number; etag?: string }, signal?: AbortSignal): Promise<S3Result<ObjectBody>>;
   close(): void;
@@ -78,6 +82,25 @@ export function toFailure(error: unknown, signal?: AbortSignal): S3Failure {
   if (e.name === 'CredentialsProviderError') return { status: undefined, code: e.name, message: e.message, kind: 'setup' };
   if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT' || e.name === 'RequestTimeout') return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'timeout' };
   return { status: undefined, code: e.code ?? e.name, message: e.message, kind: 'network' };
+}
+
+/**
+ * Where the next page starts: a page marked truncated without a token (some S3-compatible
+ * stores) goes on after its last key, never ends the listing there; one with no key either is
+ * no listing to follow.
+ */
+export function nextPage(truncated: boolean, token: string | undefined, objects: readonly ObjectInfo[]): PageStart | undefined {
+  if (!truncated) return undefined;
+  if (token !== undefined && token !== '') return { token };
+  const last = objects.at(-1);
+  if (last === undefined)
+    throw Object.assign(new Error('a listing page marked truncated gave neither a key nor a continuation token'), { name: 'TruncatedListing', $metadata: { httpStatusCode: 200 } });
+  return { startAfter: last.key };
+}
+
+/** The error of an answer that is not an S3 listing, as a failure value: S3's answer with code NotAnS3Listing. */
+function notAListing(): Error {
+  return Object.assign(new Error('the answer is not an S3 listing (ListObjectsV2 XML)'), { name: 'NotAnS3Listing', $metadata: { httpStatusCode: 200 } });
 }
 
 /** A key as a listing asked for `EncodingType=url` gives it: form-encoded (`+` a space), unless the store ignored the request. */
@@ -109,12 +132,15 @@ export function createS3Calls(settings: S3Settings): S3Calls {
     requestHandler: { requestTimeout: settings.requestTimeoutMs, connectionTimeout: Math.min(settings.requestTimeoutMs, 30_000) },
   });
   return {
-    listPage: (bucket, prefix, token, signal) =>
+    listPage: (bucket, prefix, after, signal) =>
       attempt(async () => {
+        const start = after === undefined ? {} : 'token' in after ? { ContinuationToken: after.token } : { StartAfter: after.startAfter };
         // Keys come URL-encoded: XML cannot carry some characters a key may hold (a carriage return is read back as a line feed).
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, EncodingType: 'url' }), { abortSignal: signal });
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...start, EncodingType: 'url' }), { abortSignal: signal });
+        // Every S3 listing names its bucket and counts its keys: an answer with neither (a console's HTML page) is no listing, not an empty prefix.
+        if (page.Name === undefined && page.KeyCount === undefined && page.Contents === undefined) throw notAListing();
         const objects = (page.Contents ?? []).map((o) => ({ key: decodeListedKey(o.Key ?? '', page.EncodingType), sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
-        return { objects, next: page.IsTruncated === true ? page.NextContinuationToken : undefined };
+        return { objects, next: nextPage(page.IsTruncated === true, page.NextContinuationToken, objects) };
       }, signal),
     getObject: (bucket, key, at, signal) =>
       attempt(async () => {

@@ -51,8 +51,13 @@ function textEncoding(peeked: ByteHead, displayName: string, options: OpenOption
   const { head } = peeked;
   if (isZip(head)) throw new InputError(`${displayName}: is a zip archive; unzip it first`);
   // Regular files and bucket objects starting so are read as Parquet before this; a Parquet stream or archive entry cannot be (it is read from its end).
-  if (isParquet(head)) throw new InputError(`${displayName}: is a Parquet file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`);
-  if (isAvro(head)) throw new InputError(`${displayName}: is an Avro file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`);
+  const columnar = isParquet(head) ? 'Parquet' : isAvro(head) ? 'Avro' : undefined;
+  if (columnar !== undefined && peeked.compressed) {
+    // Parquet and Avro are read from their ends and by ranges, which a gzip stream cannot give: the file has to be unpacked first.
+    throw new InputError(`${displayName}: is a gzipped ${columnar} file, which cannot be read compressed: unpack it first (gunzip ${displayName.replace(/.*\//, '')}) and read the ${columnar} file`);
+  }
+  if (columnar !== undefined)
+    throw new InputError(`${displayName}: is a ${columnar} file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`);
   const bom = byteOrderMark(head);
   const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
   if (isAsciiCompatible(encoding) && head.includes(0)) {

@@ -20,6 +20,10 @@ export interface SourceInput {
   utf8Bytes?: AsyncIterable<Buffer>;
   /** `sha256:<hex>` of the source's bytes; available once `text` has been read to the end. */
   fingerprint(): string | undefined;
+  /** Found in a folder or by a pattern (not named itself): a failure to read it is told, and the folder's other files are staged. */
+  foundInFolder?: boolean;
+  /** What the source was when opened (see file-identity.ts), recorded with its completed read; absent for a stream. */
+  identity?: string;
   /** For an object in a bucket (or an entry of a zip object): the object, recorded as listed. */
   bucketObject?: BucketObjectRecord;
   /** A Parquet file: the rows of each of its row groups (its lines are its rows, see parquet-input.ts). */

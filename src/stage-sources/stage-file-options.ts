@@ -33,6 +33,8 @@ export interface StageFileOptions {
   pieceChars?: number;
   /** stageFile alone (its own pool): worker threads; 0 stages in-process. Default: as defaultWorkers says for the file. */
   workers?: number;
+  /** What the source was when opened (see sources/file-identity.ts), recorded once its read is done. */
+  identity?: string;
   /** --replace-changed: rows of earlier reads of this file that changed or are gone are withdrawn, delivered or not. */
   replaceChanged?: boolean;
   /** Opens the file again from its start; absent when it cannot be (an archive entry). */

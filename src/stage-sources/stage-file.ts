@@ -191,7 +191,7 @@ async function finishFile(file: FileRun): Promise<FileSummary> {
   summary.fingerprint = input.fingerprint();
   const refused = store.transaction(() => {
     const refusal = settleGoneRows(store, readId, earlier, options.replaceChanged === true, input.displayName);
-    if (refusal === undefined) finishRead(store, readId, summary, summary.fingerprint);
+    if (refusal === undefined) finishRead(store, readId, summary, summary.fingerprint, options.identity);
     return refusal;
   });
   if (refused !== undefined) {

@@ -221,14 +221,14 @@ export function readRejects(store: StagingStore, readId: number, first: number):
 }
 
 /** Marks a read complete; older reads' rejects of the same file are superseded by this one's. */
-export function finishRead(store: StagingStore, readId: number, counts: RecordedCounts, fingerprint: string | undefined): void {
+export function finishRead(store: StagingStore, readId: number, counts: RecordedCounts, fingerprint: string | undefined, identity?: string): void {
   store.transaction(() => {
     store.db
       .prepare(
         `UPDATE source_reads SET status = 'done', finished_at = ?, fingerprint = ?, rows_read = ?, rows_staged = ?,
-           rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?, rows_added = ?, skipped_by = ? WHERE id = ?`,
+           rows_already_staged = ?, rows_duplicate = ?, rows_skipped = ?, rows_rejected = ?, rows_recent = ?, rows_added = ?, skipped_by = ?, source_identity = ? WHERE id = ?`,
       )
-      .run(new Date().toISOString(), fingerprint ?? null, ...countColumns(counts), readId);
+      .run(new Date().toISOString(), fingerprint ?? null, ...countColumns(counts), identity ?? null, readId);
     store.db
       .prepare(
         `DELETE FROM rejects WHERE read_id IN (

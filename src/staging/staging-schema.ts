@@ -501,9 +501,13 @@ export const MIGRATIONS: readonly Migration[] = [
   /*
    * v21: the store each bucket object was listed at (see buckets/bucket-settings.ts
    * endpointIdentity): the same key at another endpoint is another object. Objects listed
-   * before it was kept have none, and take the endpoint of their next listing.
+   * before it was kept have none, and take the endpoint of their next listing. And what a
+   * completed read's source was (sources/file-identity.ts): a file's size, time, inode and
+   * edges, an object's endpoint, size and ETag; a source that has them still is not read
+   * again (see staging/unchanged-reads.ts). Reads before have none, and are read again once.
    */ `
   ALTER TABLE bucket_objects ADD COLUMN endpoint TEXT;
+  ALTER TABLE source_reads ADD COLUMN source_identity TEXT;
   `,
 ];
 

@@ -88,7 +88,8 @@ export function writerLock(staging: string): unknown {
 export function forgetRecordedOptions(staging: string, keys: readonly string[]): void {
   const db = openDatabase(staging);
   try {
-    db.prepare(`UPDATE source_reads SET options = json_remove(options, ${keys.map(() => '?').join(', ')})`).run(...keys.map((key) => `$.${key}`));
+    // A migrate that did not record those options did not record what its sources were either (source_identity came later).
+    db.prepare(`UPDATE source_reads SET source_identity = NULL, options = json_remove(options, ${keys.map(() => '?').join(', ')})`).run(...keys.map((key) => `$.${key}`));
   } finally {
     db.close();
   }

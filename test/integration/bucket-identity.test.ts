@@ -6,9 +6,13 @@
  * truncated without a token, and reruns over objects already staged. moto's S3 server on
  * loopback, and a recording proxy in front of it.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { probePrefixes } from '../../src/buckets/probe-prefixes.js';
 import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { testClock } from '../helpers/test-clock.js';
 import { useMoto } from '../helpers/moto-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
@@ -104,7 +108,9 @@ describe('keys that look like patterns or hold control characters', () => {
     expect(all.code, all.stderr).toBe(0);
     const result = JSON.parse(all.stdout);
     expect(result.files.map((f: { path: string }) => f.path)).toContain('s3://odd/keys/events\r3.json');
-    expect(result.totals).toMatchObject({ staged: 3, alreadyStaged: 6 });
+    // The two objects staged by name are unchanged since: not read again.
+    expect(result.unchanged).toEqual(['s3://odd/keys/events [1].json', 's3://odd/keys/events {2}.json']);
+    expect(result.totals).toMatchObject({ staged: 3, alreadyStaged: 0 });
   }, 60_000);
 });
 
@@ -122,5 +128,100 @@ describe('a batch export copied under another prefix', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toMatch(/left out/);
     expect(JSON.parse(result.stdout).totals.staged).toBe(10);
+  }, 60_000);
+});
+
+describe('a rerun over a prefix staged before', () => {
+  it('fetches no object unchanged since it was staged: only the listing, and the object that changed', async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    await moto.createBucket('rerun');
+    for (let n = 0; n < 12; n++) await moto.put('rerun', `events/part-${n}.json`, mixpanelLines(n * 10, 10));
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0 });
+    try {
+      const env = { AWS_ENDPOINT_URL_S3: proxy.url };
+      const first = await stage(dir, ['s3://rerun/events/', '--json'], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout).totals.staged).toBe(120);
+      const objectGets = () => proxy.seen.filter((r) => r.method === 'GET' && r.url.includes('x-id=GetObject'));
+      proxy.seen.length = 0;
+      const again = await stage(dir, ['s3://rerun/events/', '--json'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(objectGets()).toEqual([]);
+      expect(JSON.parse(again.stdout)).toMatchObject({ files: [], unchanged: expect.arrayContaining(['s3://rerun/events/part-0.json']), totals: { rowsRead: 0 } });
+      expect(JSON.parse(again.stdout).unchanged).toHaveLength(12);
+
+      await moto.put('rerun', 'events/part-3.json', mixpanelLines(5_000, 10));
+      proxy.seen.length = 0;
+      const changed = await stage(dir, ['s3://rerun/events/', '--json'], env);
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(new Set(objectGets().map((r) => r.url.split('?')[0]))).toEqual(new Set(['/rerun/events/part-3.json']));
+      expect(JSON.parse(changed.stdout).totals).toMatchObject({ rowsRead: 10, staged: 10, withdrawn: 10 });
+
+      proxy.seen.length = 0;
+      const reread = await stage(dir, ['s3://rerun/events/', '--json', '--reread'], env);
+      expect(reread.code, reread.stderr).toBe(0);
+      expect(new Set(objectGets().map((r) => r.url.split('?')[0])).size).toBe(12);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+});
+
+describe('an endpoint that is not S3', () => {
+  it('says the answer is not an S3 listing, in export-source and doctor --source, instead of an empty prefix', async () => {
+    const dir = tempDir();
+    // A console port: a web page for every request.
+    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Console</title></head><body></body></html>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    try {
+      const staged = await stage(dir, ['s3://exports/events/'], { AWS_ENDPOINT_URL_S3: url });
+      expect(staged.code).toBe(3);
+      expect(staged.stderr).toContain(`s3://exports/events/: ${url} answered, but not with an S3 listing`);
+      expect(staged.stderr).not.toMatch(/no source objects there|nothing is stored there/);
+      // doctor --source looks at a prefix through the same listing.
+      const probes = await probePrefixes({
+        addresses: ['s3://exports/events/'],
+        extensions: ['.json'],
+        choices: { endpointUrl: url, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
+        env: motoServer().env,
+        clock: testClock(),
+        policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
+      });
+      expect(probes).toEqual([{ address: 's3://exports/events/', type: 'failed', message: expect.stringContaining('answered, but not with an S3 listing') }]);
+    } finally {
+      page.closeAllConnections();
+      await new Promise((resolve) => page.close(resolve));
+    }
+  }, 60_000);
+});
+
+describe('addresses in status, rejects and doctor --source', () => {
+  it('prints s3:// addresses whole, and doctor --source fails a batch export run whose manifest lists a missing file', async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    const run = '2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00';
+    await moto.createBucket('shown');
+    await moto.put('shown', `ph/${run}-0.jsonl`, `${mixpanelLines(0, 2)}{"event":"","properties":{"time":1704067200}}\n`);
+    await moto.put('shown', `ph/${run}_manifest.json`, JSON.stringify({ files: [`ph/${run}-0.jsonl`, `ph/${run}-1.jsonl`] }));
+    const staged = await stage(dir, ['s3://shown/ph/']);
+    expect(staged.code).toBe(3);
+    const status = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
+    // The table shortens long names in the middle: their start is the address, two slashes and all.
+    expect(status.stdout).toMatch(/^\s+s3:\/\/sho\S*-0\.jsonl\s+mixpanel/m);
+    expect(status.stdout).not.toMatch(/s3:\/[^/]/);
+    const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(rejects.stdout).toContain(`s3://shown/ph/${run}-0.jsonl:3`);
+    expect(rejects.stdout).not.toMatch(/s3:\/[^/]/);
+    const probes = await probePrefixes({
+      addresses: ['s3://shown/ph/'],
+      extensions: ['.jsonl'],
+      choices: { endpointUrl: moto.endpointUrl, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
+      env: moto.env,
+      clock: testClock(),
+      policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
+    });
+    expect(probes).toEqual([{ address: 's3://shown/ph/', type: 'failed', message: expect.stringContaining(`s3://shown/ph/${run}-1.jsonl: listed by`) }]);
   }, 60_000);
 });

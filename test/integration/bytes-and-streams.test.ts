@@ -72,8 +72,9 @@ describe('bytes that are not valid UTF-8', () => {
     const right = await exportSource(stagingIn(dir), ['--from', 'csv', 'latin.csv', '--encoding', 'latin1']);
     expect(right.totals).toMatchObject({ staged: 21, rejected: 0 });
     expect(distinctIds(join(dir, 'migration.db'))).toContain('André_0');
-    // Staged again without --encoding: read as it was first staged, nothing new.
-    const kept = await exportSource(stagingIn(dir), ['--from', 'csv', 'latin.csv']);
+    // Staged again without --encoding: not read (unchanged since); read again, as it was first staged, nothing new.
+    expect((await exportSource(stagingIn(dir), ['--from', 'csv', 'latin.csv'])).unchanged).toEqual([join(dir, 'latin.csv')]);
+    const kept = await exportSource(stagingIn(dir), ['--from', 'csv', 'latin.csv', '--reread']);
     expect(kept.totals).toMatchObject({ staged: 0, alreadyStaged: 21, rejected: 0 });
     expect(kept.files[0]!.notices).toContain('kept as first staged: windows-1252 (--encoding); pass --encoding utf-8 to change it, a change refused unless --replace-changed');
   });

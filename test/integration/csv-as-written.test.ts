@@ -31,7 +31,7 @@ describe('delimiters', () => {
       { event: 'buy', distinct_id: 'u1', properties: '{"price":"1,50"}' },
       { event: 'view', distinct_id: 'u2', properties: '{}' },
     ]);
-    const text = await runCli(['export-source', '--from', 'csv', 'semi.csv', '--staging', target.staging], { cwd: dir });
+    const text = await runCli(['export-source', '--from', 'csv', 'semi.csv', '--staging', target.staging, '--reread'], { cwd: dir });
     expect(text.stdout).toContain('  note: delimiter ";" found in the header (--delimiter to choose another)');
   });
 
@@ -48,7 +48,7 @@ describe('delimiters', () => {
     expect(changed.code).toBe(6);
     expect(changed.stderr).toContain("--delimiter: was ';', now '|'");
     // The same delimiter, found again rather than given, is the same read.
-    expect((await exportSource(stagingIn(dir), ['--from', 'csv', 'semi.csv'])).totals).toMatchObject({ staged: 0, alreadyStaged: 1 });
+    expect((await exportSource(stagingIn(dir), ['--from', 'csv', 'semi.csv', '--reread'])).totals).toMatchObject({ staged: 0, alreadyStaged: 1 });
   });
 });
 

@@ -47,7 +47,10 @@ describe('export-source on the bundled sample', () => {
     expect(report.topEvents.map((e: { name: string }) => e.name)).not.toContain('pageview');
     expect(report.events.first).toBe('2025-09-01T00:10:32.975Z');
 
-    const second = await runCli(['export-source', '--from', 'csv', SAMPLE, '--staging', join(dir, 'm.db')], { cwd: dir });
+    const unchanged = await runCli(['export-source', '--from', 'csv', SAMPLE, '--staging', join(dir, 'm.db')], { cwd: dir });
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.stdout).toContain(`1 source unchanged since staged, not read again (${SAMPLE}); --reread reads them`);
+    const second = await runCli(['export-source', '--from', 'csv', SAMPLE, '--staging', join(dir, 'm.db'), '--reread'], { cwd: dir });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('0 new, 3,000 already staged');
     expect((await status(dir)).events.count).toBe(3000);

@@ -76,7 +76,8 @@ describe('export-source --from ga4', () => {
     const first = await exportSource(target, ['--from', 'ga4', DIR]);
     expect(first.files.map((f: { path: string }) => f.path)).toEqual([DAY1, DAY2]);
     expect(first.totals).toMatchObject({ rowsRead: 76, staged: 70, duplicates: 1, rejected: 5 });
-    const again = await exportSource(target, ['--from', 'ga4', DIR]);
+    expect((await exportSource(target, ['--from', 'ga4', DIR])).unchanged).toEqual([DAY1, DAY2]);
+    const again = await exportSource(target, ['--from', 'ga4', DIR, '--reread']);
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 71, rejected: 5 });
   });
 

@@ -23,9 +23,11 @@ describe('identify-users and identify-groups', () => {
     const status = await run(dir, ['status', '--json']);
     expect(status.json).toMatchObject({ events: { count: 0 }, persons: { count: 28 }, groups: { count: 5 } });
 
-    const again = await run(dir, ['identify-users', '--from', 'csv', 'users.csv', '--set-once', 'first_seen']);
+    const again = await run(dir, ['identify-users', '--from', 'csv', 'users.csv', '--set-once', 'first_seen', '--reread']);
     expect(again.stdout).toContain('0 new, 28 already staged');
-    const groupsAgain = await run(dir, ['identify-groups', '--from', 'csv', 'companies.csv', '--group-type', 'company']);
+    const groupsUnchanged = await run(dir, ['identify-groups', '--from', 'csv', 'companies.csv', '--group-type', 'company']);
+    expect(groupsUnchanged.stdout).toContain('1 source unchanged since staged, not read again');
+    const groupsAgain = await run(dir, ['identify-groups', '--from', 'csv', 'companies.csv', '--group-type', 'company', '--reread']);
     expect(groupsAgain.stdout).toContain('0 new, 5 already staged');
   });
 

@@ -35,7 +35,7 @@ describe('export-source --from mixpanel', () => {
     ]);
     expect(first.totals).toMatchObject({ rowsRead: 560, staged: 480, alreadyStaged: 73, duplicates: 1, rejected: 6 });
 
-    const again = await runCli(['export-source', '--from', 'mixpanel', DIR, '--staging', target.staging], { cwd: target.dir });
+    const again = await runCli(['export-source', '--from', 'mixpanel', DIR, '--staging', target.staging, '--reread'], { cwd: target.dir });
     expect(again.code).toBe(0);
     expect(again.stdout.match(/^(?!All files).*: [\d,]+ rows read: 0 new, [\d,]+ already staged, /gm)).toHaveLength(3);
     expect((await statusOf(target)).events.count).toBe(480);

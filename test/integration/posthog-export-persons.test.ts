@@ -88,7 +88,11 @@ describe('export-source --from posthog: a batch export with its persons', () => 
     // Deleted in the source: its events are kept, its properties are not staged.
     expect(personOf(sandbox, 'user-cat')!.properties).not.toHaveProperty('name');
 
-    const again = await exportSource(target, ['--from', 'posthog', join(EXPORT, 'persons'), join(EXPORT, 'events')]);
+    const unchanged = await exportSource(target, ['--from', 'posthog', join(EXPORT, 'persons'), join(EXPORT, 'events')]);
+    // The event files are not read again; the persons files are folded as one read, and read each time.
+    expect(unchanged.totals).toMatchObject({ rowsRead: 5, staged: 0 });
+    expect(unchanged.unchanged).toHaveLength(3);
+    const again = await exportSource(target, ['--from', 'posthog', join(EXPORT, 'persons'), join(EXPORT, 'events'), '--reread']);
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 8 + 5 });
   }, 120_000);
 

@@ -43,7 +43,7 @@ describe('export-source --from posthog', () => {
       [81, 'future_timestamp', 'timestamp'],
       [101, 'missing_event', 'event'],
     ]);
-    const again = await exportSource(target, ['--from', 'posthog', join(DIR, 'events-*.jsonl*')]);
+    const again = await exportSource(target, ['--from', 'posthog', join(DIR, 'events-*.jsonl*'), '--reread']);
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 251 });
 
     const staged = new Map(readStagedEvents(target.staging).map((e) => [e.uuid, e]));

@@ -4,7 +4,8 @@
  * Every run is checked for its exit code, its rows (staged, rejected with line and reason,
  * withdrawn) and the absence of a stack trace.
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
@@ -256,7 +257,7 @@ describe('counts that add up, words that agree', () => {
     expect(result.stdout).toContain('a.csv: 4 rows read: 1 new, 0 already staged, 1 identical, 1 skipped, 1 rejected');
     expect(result.stdout).toContain('b.csv: 3 rows read: 1 new, 1 already staged, 0 identical, 1 skipped, 0 rejected');
     expect(result.stdout).toContain('All files: 7 rows read: 2 new, 1 already staged, 1 identical, 2 skipped, 1 rejected');
-    const json = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--map', 'map.json', '--json']);
+    const json = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--map', 'map.json', '--json', '--reread']);
     const t = json.json!.totals as Record<string, number>;
     // Read again, both identical rows of a.csv are already staged (by the first run).
     expect(t).toMatchObject({ rowsRead: 7, staged: 0, alreadyStaged: 4, duplicates: 0, skipped: 2, rejected: 1, withdrawn: 0 });
@@ -301,7 +302,7 @@ describe('a file staged by an older migrate', () => {
       'kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it, a change refused unless --replace-changed',
     ]);
     // The read recorded what it kept: the next run keeps it too, and says so in its summary.
-    const text = await run(dir, ['export-source', '--from', 'csv', 'e.csv']);
+    const text = await run(dir, ['export-source', '--from', 'csv', 'e.csv', '--reread']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('note: kept as first staged: values not trimmed (--trim/--no-trim); pass --trim to change it');
     expect(text.stdout).toContain('2 rows read: 0 new, 2 already staged');
@@ -312,5 +313,53 @@ describe('a file staged by an older migrate', () => {
     expect(bounded.code).toBe(6);
     expect(bounded.stderr).toContain('--min-time: was no bound, now 2000-01-01');
     expect(stagedUuids(join(dir, 'm.db'))).toHaveLength(2);
+  });
+});
+
+describe('staging a file again', () => {
+  it('does not read a file unchanged since it was staged; a changed one (its time or edges), another option or --reread reads it again', async () => {
+    const dir = tempDir();
+    csv(dir, 'a.csv', ['a,u1,2024-01-01T00:00:00Z', 'b,u2,2024-01-02T00:00:00Z']);
+    csv(dir, 'b.csv', ['c,u3,2024-01-03T00:00:00Z']);
+    expect((await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv'])).code).toBe(0);
+    const again = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ files: [], unchanged: [join(dir, 'a.csv'), join(dir, 'b.csv')], totals: { rowsRead: 0 } });
+    const text = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv']);
+    expect(text.stdout).toContain(`2 sources unchanged since staged, not read again (e.g. ${join(dir, 'a.csv')}); --reread reads them`);
+    // The same size, another byte inside the first MiB, the time put back: its edges tell it changed.
+    const before = statSync(join(dir, 'b.csv'));
+    csv(dir, 'b.csv', ['d,u3,2024-01-03T00:00:00Z']);
+    utimesSync(join(dir, 'b.csv'), before.atime, before.mtime);
+    const changed = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--json']);
+    expect(changed.json).toMatchObject({ unchanged: [join(dir, 'a.csv')], totals: { rowsRead: 1, staged: 1, withdrawn: 1 } });
+    const otherOption = await run(dir, ['export-source', '--from', 'csv', 'a.csv', '--only-events', 'a', '--json']);
+    // Another option is compared with the earlier read's, as ever: the file is not taken for unchanged.
+    expect(otherOption.code).toBe(6);
+    expect(otherOption.stderr).toContain('--only-events: was none, now a');
+    const reread = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--reread', '--json']);
+    expect(reread.json).toMatchObject({ unchanged: [], totals: { rowsRead: 3, staged: 0, alreadyStaged: 3 } });
+  });
+});
+
+describe('a folder holding a file that cannot be read', () => {
+  it("says a gzipped Parquet file is gzipped, stages the folder's other files with their summaries, then fails naming it", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'export'));
+    const line = (n: number) => JSON.stringify({ event: 'e', distinct_id: `u${n}`, timestamp: `2024-01-0${n}T00:00:00Z` });
+    writeFileSync(join(dir, 'export', 'a.jsonl'), `${line(1)}\n`);
+    writeFileSync(join(dir, 'export', 'b.jsonl.gz'), gzipSync(Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64), Buffer.from('PAR1')])));
+    writeFileSync(join(dir, 'export', 'c.jsonl'), `${line(2)}\n`);
+    const result = await run(dir, ['export-source', '--from', 'jsonl', 'export']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('b.jsonl.gz: is a gzipped Parquet file, which cannot be read compressed');
+    expect(result.stderr).toContain('gunzip b.jsonl.gz');
+    expect(result.stdout).toContain('a.jsonl: 1 row read: 1 new');
+    expect(result.stdout).toContain('c.jsonl: 1 row read: 1 new');
+    expect(stagedUuids(join(dir, 'm.db'))).toHaveLength(2);
+    // Named itself, it is the run's error.
+    const named = await run(dir, ['export-source', '--from', 'jsonl', join('export', 'b.jsonl.gz')]);
+    expect(named.code).toBe(3);
+    expect(named.stderr).toContain('is a gzipped Parquet file');
   });
 });

@@ -58,7 +58,7 @@ describe('export-source --from segment', () => {
     const plain = await exportSource(target, ['--from', 'segment', PLAIN]);
     expect(plain.totals).toMatchObject({ rowsRead: 17, staged: 14, alreadyStaged: 3 }); // Segment delivered three calls twice
 
-    const again = await exportSource(target, ['--from', 'segment', DIR]);
+    const again = await exportSource(target, ['--from', 'segment', DIR, '--reread']);
     expect(again.files.map((f: { path: string }) => f.path)).toEqual([PLAIN, ARCHIVE]); // any .gz name is read in a directory
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 64 + 3, rejected: 9 });
     const status = await statusOf(target);

@@ -55,7 +55,7 @@ describe('--sessionize', () => {
     expect(readStagedEvents(target.staging).find((e) => e.distinct_id === 'b')!.properties.$source_session_id).toBe('abc');
 
     // The same file again: nothing new, nothing in conflict with the session ids given after staging.
-    const again = await exportSource(target, ['--from', 'jsonl', '--sessionize', '30', first]);
+    const again = await exportSource(target, ['--from', 'jsonl', '--sessionize', '30', first, '--reread']);
     expect(again.totals).toMatchObject({ staged: 0, alreadyStaged: 5, rejected: 0 });
     expect(again.passes.sessions.updated).toBe(0);
 

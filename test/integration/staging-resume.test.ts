@@ -141,7 +141,10 @@ describe('a staging run killed part-way, then run again', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`resumed at line ${line.toLocaleString('en-US')}`);
     expect(resumed.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
-    const again = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    // The resumed read recorded the file as it is: the same file is not read again, unless asked.
+    const unchanged = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    expect(unchanged.stdout).toContain('1 source unchanged since staged, not read again');
+    const again = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0', '--reread']);
     expect(again.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: 0 new, ${STAGED_TEXT} already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
     expect(again.stdout).not.toContain('resumed');
   });

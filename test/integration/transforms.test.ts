@@ -115,7 +115,8 @@ describe('export-source --transform and filters', () => {
     const t = setup();
     const args = ['--from', 'csv', t.csv, '--transform', t.transform, ...FILTERS];
     const first = await exportSource(t, args);
-    const again = await exportSource(t, args);
+    expect((await exportSource(t, args)).unchanged).toEqual([t.csv]);
+    const again = await exportSource(t, [...args, '--reread']);
     expect(again.totals).toMatchObject({ rowsRead: 8, added: 1, staged: 0, alreadyStaged: 3, skipped: 4, rejected: 2 });
     expect(again.totals.skippedByReason).toEqual(first.totals.skippedByReason);
     expect(readStagedEvents(t.staging)).toHaveLength(3);

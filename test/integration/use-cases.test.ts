@@ -48,7 +48,9 @@ describe('stageSources', () => {
     expect(first.totals).toMatchObject({ rowsRead: SAMPLE_EVENTS, staged: SAMPLE_EVENTS });
     expect(first.staging).toBe(staging);
     expect(reporter.progressLines.at(-1)).toMatch(/sample-events\.csv: 3,000 rows, 3,000 new/);
-    const again = await stageSources(csvInput(staging, SAMPLE_CSV), silentReporter, running());
+    const unchanged = await stageSources(csvInput(staging, SAMPLE_CSV), silentReporter, running());
+    expect(unchanged).toMatchObject({ files: [], unchanged: [SAMPLE_CSV] });
+    const again = await stageSources({ ...csvInput(staging, SAMPLE_CSV), reread: true }, silentReporter, running());
     expect(again.totals).toMatchObject({ rowsRead: SAMPLE_EVENTS, staged: 0, alreadyStaged: SAMPLE_EVENTS });
     expect(readStagingReport(staging).events.count).toBe(SAMPLE_EVENTS);
   });

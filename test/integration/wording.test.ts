@@ -120,7 +120,7 @@ describe('export-source and status text', () => {
     expect(first.stdout).toContain('e.csv:2 timestamp: "2024-03-31 02:30:00" does not exist in CET (clocks jumped forward)');
     const notes = first.stderr.split('\n').filter((l) => l.startsWith('--timezone CET'));
     expect(notes).toEqual(canonical === 'CET' ? [] : [`--timezone CET: this machine's time zone database reads it as ${canonical}, whose rules apply`]);
-    const again = await runCli(['export-source', '--from', 'csv', 'e.csv', '--timezone', canonical], { cwd: dir });
+    const again = await runCli(['export-source', '--from', 'csv', 'e.csv', '--timezone', canonical, '--reread'], { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('e.csv: 2 rows read: 0 new, 1 already staged');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bucketError } from '../../src/buckets/bucket-errors.js';
 import { manifestFiles } from '../../src/buckets/bucket-listing.js';
+import { nextPage } from '../../src/buckets/s3-client.js';
 import { resolveS3Settings } from '../../src/buckets/bucket-settings.js';
 import { isMarkerOrManifest, keyQuery, keySelected, parseBucketUrl } from '../../src/buckets/bucket-url.js';
 import { toFailure, type S3Failure } from '../../src/buckets/s3-client.js';
@@ -143,5 +144,25 @@ describe("doctor's bucket check", () => {
     expect(bucketCheck([readable], 100e6)).toMatchObject({ verdict: 'problem', message: expect.stringContaining('more than the') });
     expect(bucketCheck([{ ...readable, compressedBytes: 100e6 }], 100e6)).toMatchObject({ verdict: 'warning', message: expect.stringContaining('guessed') });
     expect(bucketCheck([readable, { address: 's3://x/', type: 'failed', message: 's3://x/: no such bucket "x"' }], 1e12)).toMatchObject({ verdict: 'problem', message: 's3://x/: no such bucket "x"' });
+  });
+
+  it.each([
+    { truncated: false, token: undefined, keys: ['a'], next: undefined },
+    { truncated: true, token: 't1', keys: ['a', 'b'], next: { token: 't1' } },
+    // Marked truncated without a token (some S3-compatible stores): the listing goes on after its last key.
+    { truncated: true, token: undefined, keys: ['a', 'b'], next: { startAfter: 'b' } },
+    { truncated: true, token: '', keys: ['a'], next: { startAfter: 'a' } },
+  ])('a page truncated=$truncated with token $token goes on at $next', ({ truncated, token, keys, next }) => {
+    expect(
+      nextPage(
+        truncated,
+        token,
+        keys.map((key) => ({ key, sizeBytes: 1, etag: '"e"' })),
+      ),
+    ).toEqual(next);
+  });
+
+  it('refuses a page marked truncated with neither a key nor a token', () => {
+    expect(() => nextPage(true, undefined, [])).toThrow('neither a key nor a continuation token');
   });
 });

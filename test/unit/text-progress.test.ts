@@ -54,7 +54,15 @@ describe('skipStagedText', () => {
 
 describe('nothingStagedError', () => {
   const totals = { rowsRead: 0, staged: 0, alreadyStaged: 0, duplicates: 0, skipped: 0, rejected: 0, recent: 0, added: 0, withdrawn: 0, rejectedByReason: {}, skippedByReason: {}, notes: {} };
-  const result = (t: Partial<StageSourcesResult['totals']>): StageSourcesResult => ({ staging: 'm.db', files: [], totals: { ...totals, ...t }, partial: [], elapsedMs: 1 });
+  const result = (t: Partial<StageSourcesResult['totals']>): StageSourcesResult => ({
+    staging: 'm.db',
+    files: [],
+    totals: { ...totals, ...t },
+    partial: [],
+    unchanged: [],
+    unreadable: [],
+    elapsedMs: 1,
+  });
 
   it.each<[string, Partial<StageSourcesResult['totals']>, string | undefined]>([
     [

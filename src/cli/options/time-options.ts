@@ -1,6 +1,6 @@
 /**
  * The staging commands' time and re-staging flags: --min-time (alias --allow-before), the
- * earliest plausible time, and --replace-changed. Declared once so export-source and identify-*
+ * earliest plausible time, --replace-changed and --reread. Declared once so export-source and identify-*
  * agree on their names, defaults and parsing.
  */
 import type { Command } from 'commander';
@@ -11,6 +11,7 @@ export interface TimeOptions {
   minTime?: string;
   allowBefore?: string;
   replaceChanged?: boolean;
+  reread?: boolean;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -19,7 +20,11 @@ export function timeOptions(command: Command): Command {
   return command
     .option('--min-time <date>', `reject times before this as implausible_timestamp (placeholders such as 0 or 1900-01-01; default ${formatBound(DEFAULT_MIN_TIME_MS)})`)
     .option('--allow-before <date>', 'the same option as --min-time, by another name')
-    .option('--replace-changed', 'stage a file again although its options changed or rows of it were already delivered: rows of its earlier reads that changed or are gone are withdrawn');
+    .option('--replace-changed', 'stage a file again although its options changed or rows of it were already delivered: rows of its earlier reads that changed or are gone are withdrawn')
+    .option(
+      '--reread',
+      'read every source again, even one staged before and unchanged since (same size, time and inode for a file; same endpoint, size and ETag for a bucket object), which is otherwise not read',
+    );
 }
 
 /**

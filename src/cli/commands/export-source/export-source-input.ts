@@ -153,6 +153,7 @@ export async function toExportSourceInput(files: string[], options: ExportSource
     readerOptions: shape.readerOptions,
     expandInputs: true,
     replaceChanged: options.replaceChanged === true,
+    reread: options.reread === true,
     defaulted: shape.defaulted,
     rules: shape.rules,
     ingestion: shape.ingestion,

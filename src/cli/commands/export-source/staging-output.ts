@@ -100,7 +100,15 @@ function printPersons(persons: NonNullable<StageSourcesResult['persons']>): void
   if (persons.rejected.length > 0) print(`  ${count(persons.rejected.length)} rows left out, e.g. ${persons.rejected[0]!.file}:${persons.rejected[0]!.line} ${persons.rejected[0]!.message}`);
 }
 
+/** Sources staged before and unchanged since: not read (neither their bytes nor a request spent on them). */
+function printUnchanged(unchanged: readonly string[]): void {
+  if (unchanged.length === 0) return;
+  const which = unchanged.length === 1 ? unchanged[0]! : `e.g. ${unchanged[0]}`;
+  print(`${plural(unchanged.length, 'source')} unchanged since staged, not read again (${which}); --reread reads them`);
+}
+
 function printSummary(result: StageSourcesResult): void {
+  printUnchanged(result.unchanged);
   for (const file of result.files) printFile(file);
   if (result.persons !== undefined) printPersons(result.persons);
   const t = result.totals;

@@ -57,6 +57,7 @@ function stagingInput(files: string[], options: IdentifyOptions, kind: EventKind
     readerOptions: { inferTypes: options.inferTypes, ...readerOptions, ...(column.length > 0 ? { columns } : {}), ...reading },
     expandInputs: false,
     replaceChanged: options.replaceChanged === true,
+    reread: options.reread === true,
     defaulted: [...defaultedReading(options), ...defaultedTime(options)],
     rules: { timezone, nowMs, minTimeMs, kind },
     ingestion: { geoipFromIp: options.geoip, importSource: kind === EventKind.person ? 'identify-users' : 'identify-groups' },
