@@ -20,6 +20,8 @@ import type { StagingStore } from './staging-store.js';
 import { selectRow, withdrawSelected, type WithdrawReason } from './withdrawals.js';
 import { PropertyBlockWriter, propertiesSql } from './property-blocks.js';
 import { uuidKeys } from './uuid-keys.js';
+import { IS_BLOCK_ROW } from './event-json-sql.js';
+import { addRetimedRows } from './steps-back.js';
 
 /** The read id of derived rows: no source read has it (ids start at 1). */
 export const DERIVED_READ_ID = 0;
@@ -58,7 +60,7 @@ export class DerivedRows {
     this.countName = db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, 1) ON CONFLICT (kind, name) DO UPDATE SET count = count + 1');
     this.find = db.prepare('SELECT seq, timestamp_ms AS timestampMs FROM events WHERE seq = (SELECT seq FROM event_uuids WHERE uuid = ?)');
     this.delivered = db.prepare('SELECT 1 FROM projects p JOIN deliveries d ON d.project_id = p.id AND d.seq = ?');
-    this.retime = db.prepare('UPDATE events SET timestamp_ms = ? WHERE seq = ?');
+    this.retime = db.prepare(`UPDATE events SET timestamp_ms = ? WHERE seq = ? RETURNING ${IS_BLOCK_ROW}`).pluck();
     this.blocks = new PropertyBlockWriter(db, store.propertyBlocks);
   }
 
@@ -139,7 +141,7 @@ export class DerivedRows {
 
   /** Moves a row not yet delivered to another time (an earlier meeting of its two ids was found). */
   moveTo(seq: number, timestampMs: number): void {
-    this.retime.run(timestampMs, seq);
+    if (this.retime.get(timestampMs, seq) === 1) addRetimedRows(this.store.db, 1);
   }
 
   /** Withdraws a row (kept aside in withdrawn_events, never sent). */

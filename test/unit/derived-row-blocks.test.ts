@@ -16,6 +16,7 @@ import { DerivedRows } from '../../src/staging/derived-rows.js';
 import { IS_BLOCK_ROW } from '../../src/staging/event-json-sql.js';
 import { propertiesSql } from '../../src/staging/property-blocks.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
+import { stepsBack } from '../../src/staging/steps-back.js';
 import { stageWithUuid } from '../../src/staging/uuid-keys.js';
 import { seededRandom } from '../../src/util/seeded-random.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -120,6 +121,23 @@ describe('derived rows in property blocks', () => {
     } finally {
       packed.close();
       older.close();
+    }
+  });
+
+  it("keeps import's count of steps back an upper bound when a packed row is re-timed", () => {
+    const store = open('steps.db');
+    try {
+      const derived = new DerivedRows(store, RUN);
+      derived.stageAll(links(20, 'f'));
+      expect(stepsBack(store.db)).toBe(0);
+      // The latest row (the last seq) moved before all the others: one step back.
+      derived.moveTo(store.db.prepare('SELECT max(seq) FROM events').pluck().get() as number, T - 1);
+      const kept = stepsBack(store.db);
+      store.db.prepare("DELETE FROM meta WHERE key = 'send_order_steps_back'").run();
+      expect(stepsBack(store.db)).toBe(1);
+      expect(kept).toBeGreaterThanOrEqual(1);
+    } finally {
+      store.close();
     }
   });
 
