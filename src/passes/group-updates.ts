@@ -18,6 +18,8 @@ import type { StagingStore } from '../staging/staging-store.js';
 import { MAX_GROUP_TYPES } from '../posthog/limits.js';
 
 const GROUPS_PER_TRANSACTION = 500;
+/** Updates held before they are staged together (packed into blocks in time order, see DerivedRows.stageAll). */
+const UPDATES_PER_WRITE = 4096;
 
 export interface GroupPassResult {
   /** This run: updates staged and withdrawn. */
@@ -55,7 +57,8 @@ export function groupUpdateEvent(group: GroupRef, version: Uint8Array, propertie
 
 type Counts = Pick<GroupPassResult, 'staged' | 'withdrawn'>;
 
-function settleGroup(tables: GroupTables, derived: DerivedRows, group: GroupRef, kept: boolean, counts: Counts): void {
+/** Brings one group's staged updates in line; the updates to stage are added to `updates`. */
+function settleGroup(tables: GroupTables, derived: DerivedRows, group: GroupRef, kept: boolean, counts: Counts, updates: StagedEvent[]): void {
   const wanted = new Map<string, StagedEvent & { version: Buffer }>();
   if (kept) {
     for (const change of changePoints(tables.observationsOf(group))) {
@@ -77,9 +80,9 @@ function settleGroup(tables: GroupTables, derived: DerivedRows, group: GroupRef,
     }
     tables.forgetUpdate(group, update.uuid);
   }
-  for (const event of wanted.values()) {
-    if (derived.stage(event)) counts.staged++;
-    tables.recordUpdate(group, event.uuid, event.timestampMs, event.version);
+  for (const { version, ...event } of wanted.values()) {
+    updates.push(event);
+    tables.recordUpdate(group, event.uuid, event.timestampMs, version);
   }
   tables.done(group);
 }
@@ -99,7 +102,12 @@ export function runGroupPass(store: StagingStore, derived: DerivedRows, scope: S
     const groups = tables.dirty(after, GROUPS_PER_TRANSACTION);
     if (groups.length === 0) break;
     store.transaction(() => {
-      for (const group of groups) settleGroup(tables, derived, group, keptTypes.has(group.type), counts);
+      const updates: StagedEvent[] = [];
+      for (const group of groups) {
+        settleGroup(tables, derived, group, keptTypes.has(group.type), counts, updates);
+        if (updates.length >= UPDATES_PER_WRITE) counts.staged += derived.stageAll(updates.splice(0));
+      }
+      counts.staged += derived.stageAll(updates);
     });
     after = groups[groups.length - 1]!;
   }

@@ -148,9 +148,10 @@ export function runIdentityPass(store: StagingStore, derived: DerivedRows, input
     store.transaction(() => {
       const links: PendingLink[] = [];
       for (const device of devices) tables.saveRecord(settleDevice(tables, derived, device, input.maxUsersPerDevice, counts, links));
-      // In uuid order: each link's uuid is random, and the uuid index outgrows the page cache.
+      // Claimed in uuid order: each link's uuid is random, and the uuid index outgrows the page
+      // cache. Packed into blocks in time order by stageAll, in this transaction.
       links.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      for (const l of links) if (derived.stage(linkEvent(l.user, l.device, l.ms, l.uuid))) counts.staged++;
+      counts.staged += derived.stageAll(links.map((l) => linkEvent(l.user, l.device, l.ms, l.uuid)));
       tables.decided(devices[0]!, devices[devices.length - 1]!);
     });
     after = devices[devices.length - 1]!;

@@ -180,14 +180,7 @@ export class EventWriter {
    */
   writeBatch(target: number | ReadScope, batch: EventBatch, rejects: readonly RejectEntry[]): BatchCounts {
     const scope = scopeOf(target);
-    return this.store.transaction(() => {
-      try {
-        return this.writeRows(scope, batch, rejects);
-      } finally {
-        // Written by writeRows unless it failed, when its transaction is undone, the block with it.
-        this.blocks.discard();
-      }
-    });
+    return this.store.transaction(() => this.blocks.within(() => this.writeRows(scope, batch, rejects)));
   }
 
   private writeRows(scope: ReadScope, batch: EventBatch, rejects: readonly RejectEntry[]): BatchCounts {
@@ -217,7 +210,6 @@ export class EventWriter {
     let i = 0;
     for (; i + GROUP_ROWS <= batch.count; i += GROUP_ROWS) if (!group(i, GROUP_ROWS)) subGroups(i, i + GROUP_ROWS);
     for (i = subGroups(i, batch.count); i < batch.count; i++) this.writeOne(scope, batch, i, row);
-    this.blocks.close();
     names.save(this.countName);
     this.facts.record(scope.readId, batch, staged);
     this.pairs.record(scope.readId, batch, staged);
@@ -337,15 +329,9 @@ export class EventWriter {
 
   /** Stages one row; false (nothing written) when its uuid is staged already. */
   private insertRow(e: StagedEvent, readId: number, line: number): boolean {
-    const ref = this.blockRef();
+    const ref = this.blocks.nextRef();
     const seq = stageWithUuid(this.store, e.uuid, (s) => this.insertOne.run(s, e.uuid, e.kind, e.event, e.distinctId, e.timestampMs, ref, readId, line, e.subMsUs ?? 0));
     return seq !== undefined;
-  }
-
-  /** The reference for the next row's properties, in the open block or a new one when it is full. */
-  private blockRef(): Buffer {
-    if (!this.blocks.hasRoomFor(1)) this.blocks.close();
-    return this.blocks.ref(0);
   }
 
   private conflict(counts: BatchCounts, index: number, line: number, field: string, message: string): void {

@@ -183,9 +183,10 @@ export function propertiesBytesSql(column: string): string {
 }
 
 /**
- * Packs the properties of the rows a writer stages into blocks. A block is only ever written in
- * the transaction (or savepoint) that wrote its rows: the writer closes the open block before
- * the end of each batch, so a batch undone takes its block with it.
+ * Packs the properties of the rows a writer stages into blocks: the event writer's batches and
+ * the rows the passes derive (see derived-rows.ts). A block is only ever written in the
+ * transaction (or savepoint) that wrote its rows: the writer closes the open block before the end
+ * of each batch (`within`), so a batch undone takes its block with it.
  */
 export class PropertyBlockWriter {
   private readonly insert: Statement;
@@ -205,6 +206,27 @@ export class PropertyBlockWriter {
   ref(offset: number): Buffer {
     if (this.id === undefined) this.open();
     return blockRef(this.id!, this.pending.texts.length + offset);
+  }
+
+  /** The reference for the next row's properties: in the open block, or a new one when it is full. */
+  nextRef(): Buffer {
+    if (!this.hasRoomFor(1)) this.close();
+    return this.ref(0);
+  }
+
+  /**
+   * Runs `work`, which stages rows into blocks, in the caller's transaction: the open block is
+   * written when `work` returns and forgotten either way (when it throws, its transaction is
+   * undone, with the blocks it wrote), so no block is left open past the transaction.
+   */
+  within<T>(work: () => T): T {
+    try {
+      const result = work();
+      this.close();
+      return result;
+    } finally {
+      this.discard();
+    }
   }
 
   /** Adds the texts of rows staged with refs from `ref` (in the same order). */

@@ -149,21 +149,16 @@ function pack(store: StagingStore, rows: number, options: RepackOptions): boolea
   const writer = new PropertyBlockWriter(db, store.propertyBlocks);
   for (let after = 0; after < rows; ) {
     if (options.signal?.aborted) return false;
-    try {
-      store.transaction(() => {
+    store.transaction(() =>
+      writer.within(() => {
         mark.run(MARKER);
         for (const [id, seq, text] of page.all(after, options.stepRows ?? STEP_ROWS) as Array<[number, number, Uint8Array]>) {
-          if (!writer.hasRoomFor(1)) writer.close();
-          record.run(seq, writer.ref(0));
+          record.run(seq, writer.nextRef());
           writer.add(text);
           after = id;
         }
-        writer.close();
-      });
-    } catch (error) {
-      writer.discard();
-      throw error;
-    }
+      }),
+    );
     options.afterStep?.('packed');
   }
   return true;

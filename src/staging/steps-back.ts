@@ -9,7 +9,9 @@
  * below the one the count got to. A row that stops being a block row (its properties written
  * back unpacked) leaves the count as it was, one step too many at most: rows left out of a
  * sequence never add a step back, so the count stays an upper bound, and an upper bound only
- * makes import walk the send order when it might have skipped it.
+ * makes import walk the send order when it might have skipped it. A block row re-timed (an
+ * identity link moved to an earlier meeting) adds two to the count kept: a row's time takes part
+ * in two comparisons only, with the row before it of its kind and the one after.
  */
 import type { Database } from '../sqlite/database.js';
 import { IS_BLOCK_ROW } from './event-json-sql.js';
@@ -56,4 +58,13 @@ export function stepsBack(db: Database): number {
     db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(KEY, JSON.stringify(mark));
   }
   return steps;
+}
+
+/** Keeps the count an upper bound when `rows` block rows already counted were given other times. */
+export function addRetimedRows(db: Database, rows: number): void {
+  const text = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(KEY) as string | undefined;
+  if (text === undefined) return;
+  const mark = JSON.parse(text) as StepsMark;
+  mark.steps += 2 * rows;
+  db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(mark), KEY);
 }
