@@ -207,6 +207,17 @@ describe('identity pairs recorded as rows are staged', () => {
     db.exec('DROP TABLE identity_new_pairs');
     // And no uuid mapping (schema 18), which the upgrade fills again from events.
     db.exec('DROP TRIGGER event_uuid_gone; DROP VIEW event_uuids; DROP TABLE uuid_keys; DROP TABLE uuid_merged; DROP TABLE uuid_recent; DROP TABLE uuid_key_counts');
+    // Nor what later versions added (Heap sessions, microseconds, sources' identities, the pace).
+    db.exec('DROP TABLE heap_session_rows; DROP TABLE heap_sessions; DROP TABLE heap_session_dirty');
+    for (const [table, column] of [
+      ['events', 'sub_ms_us'],
+      ['bucket_objects', 'endpoint'],
+      ['source_reads', 'source_identity'],
+      ['import_runs', 'pace'],
+    ]) {
+      const has = db.prepare(`SELECT count(*) FROM pragma_table_info('${table}') WHERE name = ?`).pluck().get(column) === 1;
+      if (has) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+    }
     db.pragma('user_version = 16');
     db.close();
     await staged(older, args);
