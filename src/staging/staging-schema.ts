@@ -478,6 +478,9 @@ export const MIGRATIONS: readonly Migration[] = [
    * writer never hits.
    */
   uuidKeysMigration,
+  /* v19: what each import run's pace came to (average events/s, requests, those refused for load, time waiting to retry), for status. */ `
+  ALTER TABLE import_runs ADD COLUMN pace TEXT;
+  `,
 ];
 
 function uuidKeysMigration(db: Database): void {
