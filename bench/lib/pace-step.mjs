@@ -6,6 +6,7 @@
 // polled every 100 ms, give the accepted rate over time.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { parseJson, removeStaging } from './bench-steps.mjs';
 import { measureNode } from './measure-process.mjs';
@@ -88,7 +89,8 @@ export async function paceStep(p) {
   /** @param {number} maxRate */
   const steady = async (maxRate) => {
     const r = await paceRun(p, staged, { limit: 3000, maxEvents: 120_000, args: ['--max-rate', String(maxRate)] });
-    return { maxRate, ratio: r.summary.eventsPerSec / 3000, refused: r.answers429, requests: r.requests, summary: r.summary, lost: r.summary.delivered !== r.counted };
+    // The CLI's own counts: the sandbox counts every request, its stats polls included.
+    return { maxRate, ratio: r.summary.eventsPerSec / 3000, refused: r.summary.refused, requests: r.summary.requests, summary: r.summary, lost: r.summary.delivered !== r.counted };
   };
   const steady0 = await steady(0);
   const steady10k = await steady(10_000);
@@ -126,5 +128,6 @@ export function paceLines(r) {
     ),
     `pace, limit 6,000 -> 1,500 -> 6,000 events/s (chunks of 100): within 20% of 1,500 after ${sec(r.step.down)}, of 6,000 after ${sec(r.step.up)} (target 10 s); ${r.step.refused} of ${r.step.requests} requests refused.`,
     `pace, no limit, --max-rate 20000: 90% of the ceiling after ${sec(r.free.ceilingAfterMs)} (target 5 s); ${r.free.eventsPerSec.toLocaleString('en-US')} events/s over the run.`,
+    `pace: load average ${r.load} when the step ended (a machine busier than its cores delays the client's timers and the sandbox's answers alike).`,
   ];
 }
