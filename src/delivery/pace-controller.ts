@@ -158,7 +158,7 @@ export class PaceController {
       return { waitMs: Math.min(RECHECK_MS, Math.ceil(nextMs - nowMs)), round: this.round, perSec: this.perSec };
     }
     // A waiter woken a little late keeps its place, so the pace is not lost to timer lag.
-    this.lastSendMs = Math.max(nextMs, nowMs - LATE_CREDIT_MS);
+    this.lastSendMs = nowMs - nextMs <= LATE_CREDIT_MS ? nextMs : nowMs;
     this.lastSendEvents = events;
     this.meanEvents = this.meanEvents === undefined ? events : this.meanEvents * 0.9 + events * 0.1;
     this.booked.push({ atMs: nowMs, events });
