@@ -111,6 +111,7 @@ export async function paceStep(p) {
   const ceilingAfterMs = free.counts.find(([ms]) => ms >= 1000 && rateBetween(free.counts, ms - 1000, ms) >= 0.9 * 20_000)?.[0] ?? null;
   return {
     wallMs: Date.now() - t0,
+    load: os.loadavg()[0].toFixed(1),
     steady: [steady0, steady10k],
     step: { down, up, refused: step.answers429, requests: step.requests },
     free: { ceilingAfterMs, eventsPerSec: free.summary.eventsPerSec },
