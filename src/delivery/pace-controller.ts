@@ -6,7 +6,7 @@
  * shape of TCP CUBIC, in events per second instead of a window):
  * - a run starts at `startPerSec` and grows by `startGrowPerSec` each second while answers are
  *   accepted and the pace is what holds the sender back, up to the ceiling;
- * - a congestion signal (a 429 or 503, a timeout, answers far slower than the server's fastest)
+ * - a congestion signal (a 429, a 503 with Retry-After, a timeout, answers far slower than the server's fastest)
  *   cuts the pace by `cutFactor`, once per round (an answer to a request booked before the last
  *   cut cuts nothing more), and remembers the rate the server refused: what it accepted in its
  *   busiest second of the last two, at most the refused request's pace;
@@ -67,7 +67,7 @@ export const DEFAULT_PACE_TUNING: PaceTuning = {
 /** What holds the pace where it is: the server's refusals or slowness, the ceiling, or the sender itself. */
 export type PaceHold = 'starting' | 'probing' | 'ceiling' | 'throttled' | 'unavailable' | 'slow' | 'sender';
 
-/** A congestion signal: the server refused (429, 503) or stalled (a timeout, slow answers). */
+/** A congestion signal: the server refused (429, 503 with Retry-After) or stalled (a timeout, slow answers). */
 export type Congestion = 'throttled' | 'unavailable' | 'slow';
 
 /** A booking (`waitMs` 0: the round and pace it was booked at, given back with its answer), or how long to wait before asking again. */
