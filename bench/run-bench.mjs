@@ -10,6 +10,7 @@ import { parseBenchArgs, USAGE } from './lib/bench-args.mjs';
 import { count, evaluate, footnotes, formatTable, headlines, headlineText, insertSection, megabytes, runSection, shellQuote } from './lib/bench-report.mjs';
 import { exportStep, floorStep, formatFiles, importStep, peerStep, readMeta, removeStaging, rerunStep, statusStep } from './lib/bench-steps.mjs';
 import { bucketStep } from './lib/bucket-step.mjs';
+import { paceLines, paceStep } from './lib/pace-step.mjs';
 import { rssMethod } from './lib/measure-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -140,6 +141,8 @@ function keptForImport(/** @type {string} */ format) {
 async function runFormats(sources) {
   /** @type {import('./lib/bench-report.mjs').FormatResults[]} */
   const formats = [];
+  // The pace step alone needs none of the formats' sources.
+  if (!options.steps.some((s) => s !== 'pace')) return formats;
   for (const format of options.formats) {
     const f = formatFiles(work, format, options.events);
     sources[format] = await prepareSource(f);
@@ -208,12 +211,14 @@ async function runImports(formats) {
  * @param {Record<string, string>} sources
  */
 function notes(r, sources) {
-  const lines = options.formats.map((format) => {
-    const f = formatFiles(work, format, options.events);
-    const meta = readMeta(f);
-    const files = meta.files > 1 ? ` (${count(meta.files)} gzipped files)` : '';
-    return `Source ${format}: ${show(f.source)}${files}, ${megabytes(statSync(f.source).size)}, ${sources[format]} for this run.`;
-  });
+  const lines = options.formats
+    .filter((format) => sources[format] !== undefined)
+    .map((format) => {
+      const f = formatFiles(work, format, options.events);
+      const meta = readMeta(f);
+      const files = meta.files > 1 ? ` (${count(meta.files)} gzipped files)` : '';
+      return `Source ${format}: ${show(f.source)}${files}, ${megabytes(statSync(f.source).size)}, ${sources[format]} for this run.`;
+    });
   if (options.baselineEvents !== null && on('export')) {
     for (const format of options.formats) {
       const b = formatFiles(work, format, options.baselineEvents);
@@ -244,10 +249,13 @@ async function main() {
   console.log(`Benchmark: ${count(options.events)} events, formats ${options.formats.join(', ')}, steps ${options.steps.join(', ')}${baseline}; work dir ${show(work)}.`);
   /** @type {Record<string, string>} */
   const sources = {};
+  /** @type {string[]} */
+  let paceNotes = [];
   let r;
   try {
     const formats = await runFormats(sources);
     r = { formats, ...(await runImports(formats)) };
+    if (on('pace')) paceNotes = paceLines(await step('pace: migrate import against the sandbox --rate-limit (steady, step change, no limit)', () => paceStep(paths)));
   } finally {
     if (!options.keep) {
       for (const format of options.formats) {
@@ -260,7 +268,7 @@ async function main() {
   }
   const rows = evaluate(r, options.events);
   const h = headlines(r);
-  const extra = [...footnotes(rows), ...notes(r, sources)];
+  const extra = [...footnotes(rows), ...notes(r, sources), ...paceNotes];
   console.log(`\n${formatTable(rows)}\n\nHeadline: ${headlineText(h)}\n${extra.join('\n')}`);
   if (options.keep) console.log(`Staging files kept in ${show(work)}.`);
   if (rows.some((row) => (row.what === 'counted by sandbox' || row.what === 'counts') && row.met === 'no')) {

@@ -3,9 +3,10 @@
 /**
  * The measured steps, in the order they run: floor and export for each format (and, for
  * mixpanel, the same file staged from moto's S3 server: bucket; for csv, export-source again
- * over the unchanged file: rerun), then import, peer and status.
+ * over the unchanged file: rerun), then import, peer and status; then pace, the import against
+ * the sandbox's capture rate limit (its own small source).
  */
-export const STEPS = ['floor', 'export', 'bucket', 'rerun', 'import', 'peer', 'status'];
+export const STEPS = ['floor', 'export', 'bucket', 'rerun', 'import', 'peer', 'status', 'pace'];
 
 /**
  * The source formats, each generated with a fixed seed (bench/generate-source.mjs): the flat

@@ -12,10 +12,11 @@ import { spawn } from 'node:child_process';
 
 /**
  * @param {string} cli path to bin/migrate.js
+ * @param {string[]} [extra] more sandbox options (a fault mode, say)
  * @returns {Promise<Sandbox>}
  */
-export async function startSandbox(cli) {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--db', ':memory:', '--count-only', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startSandbox(cli, extra = []) {
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--db', ':memory:', '--count-only', '--json', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
   const info = await firstLine(child, () => stderr);

@@ -59,7 +59,7 @@ export interface ChunkContext {
   /** Events refused for good, each alone; called once per chunk, after all of it settled. */
   onDeadLetters(refusals: readonly Refusal[]): void;
   onRetry(reason: string, delayMs: number): void;
-  /** A request the server refused for load (429, 503) or did not answer in time. */
+  /** A request the server refused for load (429, 503 with Retry-After) or did not answer in time. */
   onCongestion(): void;
   onSplit(chunk: Chunk, reason: string): void;
   onRequest(): void;

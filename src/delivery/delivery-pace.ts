@@ -29,15 +29,17 @@ export function deliveryPace(settings: Pick<DeliverySettings, 'maxRate'>): PaceC
 }
 
 /**
- * What an answer says about the server's load: a 429 (throttled), a 503 (PostHog's capture
- * overloaded or its sink failing), no answer in time. Other failures (a 500, a reset connection)
- * say nothing about the pace; they are retried as they always were.
+ * What an answer says about the server's load: a 429 (throttled), a 503 that says when to come
+ * back (Retry-After: a server shedding load), no answer in time. A bare 503 is PostHog's capture
+ * failing to write to its sink, which a slower pace does not cure: like other failures (a 500, a
+ * reset connection) it is retried as it always was and leaves the pace alone, so a flaky proxy or
+ * node refusing a share of requests at random does not drive the pace down to a crawl.
  */
 export function congestionOf(verdict: Verdict, outcome: HttpOutcome): Congestion | undefined {
   if (verdict.type !== 'retry') return undefined;
   if (verdict.cause === 'throttled') return 'throttled';
   if (verdict.cause === 'timeout') return 'slow';
-  if (outcome.type === 'response' && outcome.status === 503) return 'unavailable';
+  if (outcome.type === 'response' && outcome.status === 503 && verdict.afterMs !== undefined) return 'unavailable';
   return undefined;
 }
 

@@ -39,7 +39,7 @@ export interface DeliveryStats {
   wireBytes: number;
   /** Events whose request was cut after an interrupt or a stop (still pending, re-sent later). */
   abandoned: number;
-  /** Requests the server refused for load (429, 503) or did not answer in time. */
+  /** Requests the server refused for load (429, 503 with Retry-After) or did not answer in time. */
   refused: number;
   /** Time chunks spent waiting to retry, summed over chunks (they wait side by side), in ms. */
   retryWaitMs: number;

@@ -6,7 +6,7 @@
  * shape of TCP CUBIC, in events per second instead of a window):
  * - a run starts at `startPerSec` and grows by `startGrowPerSec` each second while answers are
  *   accepted and the pace is what holds the sender back, up to the ceiling;
- * - a congestion signal (a 429 or 503, a timeout, answers far slower than the server's fastest)
+ * - a congestion signal (a 429, a 503 with Retry-After, a timeout, answers far slower than the server's fastest)
  *   cuts the pace by `cutFactor`, once per round (an answer to a request booked before the last
  *   cut cuts nothing more), and remembers the rate the server refused: what it accepted in its
  *   busiest second of the last two, at most the refused request's pace;
@@ -67,7 +67,7 @@ export const DEFAULT_PACE_TUNING: PaceTuning = {
 /** What holds the pace where it is: the server's refusals or slowness, the ceiling, or the sender itself. */
 export type PaceHold = 'starting' | 'probing' | 'ceiling' | 'throttled' | 'unavailable' | 'slow' | 'sender';
 
-/** A congestion signal: the server refused (429, 503) or stalled (a timeout, slow answers). */
+/** A congestion signal: the server refused (429, 503 with Retry-After) or stalled (a timeout, slow answers). */
 export type Congestion = 'throttled' | 'unavailable' | 'slow';
 
 /** A booking (`waitMs` 0: the round and pace it was booked at, given back with its answer), or how long to wait before asking again. */
@@ -81,6 +81,9 @@ export interface PaceTicket {
 const MEASURE_MS = 2000;
 /** The pace holds the sender back while a request waits for it, and this long after. */
 const BINDING_MS = 1000;
+/** Answers remembered for the share refused, and the share from which refusals are the limit whatever the pace does. */
+const OUTCOMES = 20;
+const SCATTERED_SHARE = 0.3;
 /** Least time between two cuts, in ms. */
 const MIN_ROUND_MS = 1000;
 /** Longest wait before a waiter asks again, in ms. */
@@ -121,6 +124,8 @@ export class PaceController {
   private readonly delivered: Tally[] = [];
   private readonly booked: Tally[] = [];
   private readonly latencies: number[] = [];
+  /** The last answers, true for a congestion signal. */
+  private readonly outcomes: boolean[] = [];
   private smoothLatencyMs: number | undefined;
   private meanEvents: number | undefined;
 
@@ -158,7 +163,7 @@ export class PaceController {
       return { waitMs: Math.min(RECHECK_MS, Math.ceil(nextMs - nowMs)), round: this.round, perSec: this.perSec };
     }
     // A waiter woken a little late keeps its place, so the pace is not lost to timer lag.
-    this.lastSendMs = Math.max(nextMs, nowMs - LATE_CREDIT_MS);
+    this.lastSendMs = nowMs - nextMs <= LATE_CREDIT_MS ? nextMs : nowMs;
     this.lastSendEvents = events;
     this.meanEvents = this.meanEvents === undefined ? events : this.meanEvents * 0.9 + events * 0.1;
     this.booked.push({ atMs: nowMs, events });
@@ -169,6 +174,7 @@ export class PaceController {
   accepted(ticket: PaceTicket, events: number, latencyMs: number, nowMs: number): void {
     this.advance(nowMs);
     this.delivered.push({ atMs: nowMs, events });
+    this.remember(false);
     if (ticket.round === this.round) this.acceptedSinceCut++;
     if (this.isSlow(latencyMs)) this.congested('slow', ticket, nowMs);
   }
@@ -176,6 +182,12 @@ export class PaceController {
   /** A congestion signal for a request booked with `ticket`. */
   congested(kind: Congestion, ticket: PaceTicket, nowMs: number): void {
     this.advance(nowMs);
+    this.remember(true);
+    // A refusal now and then while the pace holds steady (or holds nobody back) is a flaky
+    // server's, not the limit: the request is retried and the pace kept. Refusals while the pace
+    // climbs, or many of the last answers refused, are the limit.
+    const exploring = (this.hold === 'starting' || this.hold === 'probing') && nowMs - this.bindingUntilMs <= BINDING_MS;
+    if (!exploring && this.refusedShare() < SCATTERED_SHARE) return;
     // Booked before the last cut, or within a second of it: that cut answered it. A second keeps
     // refusals scattered at random (a flaky server) from cutting at each answer.
     if (ticket.round !== this.round || nowMs - this.lastCutMs < MIN_ROUND_MS) return;
@@ -249,6 +261,15 @@ export class PaceController {
       return Math.max(this.probeFromPerSec / settle, Math.min(ticket.perSec, measured), ticket.perSec * settle * settle);
     }
     return measured > 0 ? Math.min(ticket.perSec, measured) : ticket.perSec;
+  }
+
+  private remember(refused: boolean): void {
+    this.outcomes.push(refused);
+    if (this.outcomes.length > OUTCOMES) this.outcomes.shift();
+  }
+
+  private refusedShare(): number {
+    return this.outcomes.filter(Boolean).length / Math.max(1, this.outcomes.length);
   }
 
   private clamp(perSec: number): number {

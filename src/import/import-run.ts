@@ -151,25 +151,26 @@ function placeOf(o: ExecuteRunOptions): CommandPlace {
 /** Records how the run ended and returns its summary, or throws the error that says what happened. */
 function endOfRun(o: ExecuteRunOptions, result: DeliveryResult, total: number, runTarget: number): RunResult {
   const summary = summarize(o, result, total);
+  const pace = { eventsPerSec: summary.eventsPerSec, requests: summary.requests, refused: summary.refused, retryWaitMs: summary.retryWaitMs };
   const resume = resumeCommand(placeOf(o), o.project.name);
   const end = result.end;
   if (end.type === 'done' && summary.delivered === 0 && runTarget > 0) {
-    endRun(o.store, o.run.id, 'stopped', 'every event sent was refused');
+    endRun(o.store, o.run.id, 'stopped', 'every event sent was refused', pace);
     throw new UnfinishedRunError(summary, nothingDelivered(o, summary, resume));
   }
   if (end.type === 'done') {
-    endRun(o.store, o.run.id, 'done');
+    endRun(o.store, o.run.id, 'done', undefined, pace);
     return { summary, next: o.next?.(placeOf(o)) };
   }
   if (end.type === 'interrupted') {
     const by = interruptedBy(o.signal);
-    endRun(o.store, o.run.id, 'interrupted', `interrupted by ${by}`);
+    endRun(o.store, o.run.id, 'interrupted', `interrupted by ${by}`, pace);
     throw new UnfinishedRunError(
       summary,
       new InterruptedError(`interrupted by ${by}: every chunk the server accepted is recorded; ${plural(summary.pending, 'event')} still pending`, [`Resume with: ${resume}`]),
     );
   }
-  endRun(o.store, o.run.id, 'stopped', redact(end.reason.message));
+  endRun(o.store, o.run.id, 'stopped', redact(end.reason.message), pace);
   throw new UnfinishedRunError(summary, stopError(o, end.reason, summary.pending, resume));
 }
 

@@ -23,16 +23,16 @@ export interface PaceFigures {
   /** Events delivered per second over the run. */
   eventsPerSec: number;
   requests: number;
-  /** Requests refused for load (429, 503) or not answered in time. */
+  /** Requests refused for load (429, 503 with Retry-After) or not answered in time. */
   refused: number;
   /** Time chunks spent waiting to retry, summed over chunks, in ms. */
   retryWaitMs: number;
 }
 
-/** "average pace 2,850 events/s; 3 of 457 requests refused (0.7%); 4.5 s waiting to retry". */
+/** "average pace 2,850 events/s; 3 of 457 requests refused for load (0.7%); 4.5 s waiting to retry". */
 export function paceSummaryText(f: PaceFigures): string {
   const share = f.requests === 0 ? 0 : (f.refused * 100) / f.requests;
-  const refused = f.refused === 0 ? 'no request refused' : `${count(f.refused)} of ${plural(f.requests, 'request')} refused for load (${share.toFixed(1)}%)`;
+  const refused = f.refused === 0 ? 'no request refused for load' : `${count(f.refused)} of ${plural(f.requests, 'request')} refused for load (${share.toFixed(1)}%)`;
   const waited = f.retryWaitMs === 0 ? 'no time waiting to retry' : `${seconds(f.retryWaitMs)} waiting to retry`;
   return `average pace ${count(f.eventsPerSec)} events/s; ${refused}; ${waited}`;
 }

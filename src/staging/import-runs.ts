@@ -22,20 +22,33 @@ export interface ImportRun {
   startedAt: string;
   finishedAt: string | null;
   stopReason: string | null;
+  /** What the run's last session's pace came to; null before it ended (or for runs of earlier versions). */
+  pace: RunPace | null;
 }
 
-interface RunRow extends Omit<ImportRun, 'skipTestFirst' | 'settings'> {
+/** A run's pace as recorded at its end. */
+export interface RunPace {
+  eventsPerSec: number;
+  requests: number;
+  /** Requests refused for load (429, 503) or not answered in time. */
+  refused: number;
+  /** Time chunks spent waiting to retry, summed over chunks, in ms. */
+  retryWaitMs: number;
+}
+
+interface RunRow extends Omit<ImportRun, 'skipTestFirst' | 'settings' | 'pace'> {
   skipTestFirst: number;
   settings: string;
+  pace: string | null;
 }
 
 const RUN_COLUMNS = `r.id, r.project_id AS projectId, p.name AS project, r.status, r.sample, r.skip_test_first AS skipTestFirst,
   r.settings, r.config_path AS configPath, r.delivered, r.dead_letters AS deadLetters, r.started_at AS startedAt,
-  r.finished_at AS finishedAt, r.stop_reason AS stopReason`;
+  r.finished_at AS finishedAt, r.stop_reason AS stopReason, r.pace`;
 
 function toRun(row: RunRow | undefined): ImportRun | undefined {
   if (row === undefined) return undefined;
-  return { ...row, skipTestFirst: row.skipTestFirst === 1, settings: JSON.parse(row.settings) as Record<string, unknown> };
+  return { ...row, skipTestFirst: row.skipTestFirst === 1, settings: JSON.parse(row.settings) as Record<string, unknown>, pace: row.pace === null ? null : (JSON.parse(row.pace) as RunPace) };
 }
 
 export interface StartRun {
@@ -98,7 +111,10 @@ export function reopenRun(store: StagingStore, id: number): void {
   store.db.prepare("UPDATE import_runs SET status = 'running', finished_at = NULL, stop_reason = NULL, updated_at = ? WHERE id = ?").run(new Date().toISOString(), id);
 }
 
-export function endRun(store: StagingStore, id: number, status: Exclude<RunStatus, 'running' | 'superseded'>, stopReason?: string): void {
+export function endRun(store: StagingStore, id: number, status: Exclude<RunStatus, 'running' | 'superseded'>, stopReason?: string, pace?: RunPace): void {
   const now = new Date().toISOString();
-  store.db.prepare('UPDATE import_runs SET status = ?, finished_at = ?, updated_at = ?, stop_reason = ? WHERE id = ?').run(status, now, now, stopReason ?? null, id);
+  const paceJson = pace === undefined ? null : JSON.stringify(pace);
+  store.db
+    .prepare('UPDATE import_runs SET status = ?, finished_at = ?, updated_at = ?, stop_reason = ?, pace = coalesce(?, pace) WHERE id = ?')
+    .run(status, now, now, stopReason ?? null, paceJson, id);
 }

@@ -4,7 +4,7 @@
  */
 import { bucketPrefixes, listedBucketObjects, type BucketPrefixReport } from './bucket-objects.js';
 import { listDeadLetters, listProjectRecords, totalStaged, type DeadLetterRow } from './delivery-store.js';
-import { latestRuns, overrideRecorded, type RunStatus } from './import-runs.js';
+import { latestRuns, overrideRecorded, type RunPace, type RunStatus } from './import-runs.js';
 import { passesReport, type PassesReport } from './pass-state.js';
 import { latestPreflights, type PreflightRecord } from './preflights.js';
 import { groupTypeUses, illegalIds, propertyConflicts, ruleReport, type GroupTypeUse, type IllegalId, type PropertyTypeConflict, type RuleReport } from './rule-report.js';
@@ -85,7 +85,7 @@ export interface ProjectReport {
   deliveredReassertions: number;
   pending: number;
   deadLetters: number;
-  lastImport: { status: RunStatus; startedAt: string; finishedAt: string | null; stopReason: string | null; sample: number | null } | null;
+  lastImport: { status: RunStatus; startedAt: string; finishedAt: string | null; stopReason: string | null; sample: number | null; pace: RunPace | null } | null;
   /** When an import into this project first used --skip-test-first, if ever. */
   testFirstOverrideAt: string | null;
 }
@@ -189,7 +189,7 @@ function projectReports(store: StagingStore): ProjectReport[] {
       deliveredReassertions: updates.reassertions,
       pending: total - p.delivered - p.deadLetters,
       deadLetters: p.deadLetters,
-      lastImport: run ? { status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, stopReason: run.stopReason, sample: run.sample } : null,
+      lastImport: run ? { status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, stopReason: run.stopReason, sample: run.sample, pace: run.pace } : null,
       testFirstOverrideAt: overrideRecorded(store, p.id) ?? null,
     };
   });

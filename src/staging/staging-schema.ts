@@ -509,6 +509,9 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE bucket_objects ADD COLUMN endpoint TEXT;
   ALTER TABLE source_reads ADD COLUMN source_identity TEXT;
   `,
+  /* v22: what each import run's pace came to (average events/s, requests, those refused for load, time waiting to retry), for status. */ `
+  ALTER TABLE import_runs ADD COLUMN pace TEXT;
+  `,
 ];
 
 function uuidKeysMigration(db: Database): void {

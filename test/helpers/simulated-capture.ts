@@ -26,10 +26,13 @@ export interface CaptureModel {
   limitAt(nowMs: number): number;
   /** Answer time of a request of `events`, in ms, before jitter. Default 20 + events / 100. */
   latencyMs?(events: number): number;
+  /** Share of requests refused at random whatever the rate (a flaky proxy, a failing node), and with what. */
+  flaky?: { share: number; status: 429 | 503 };
 }
 
 const OK = Buffer.from('{"status":"Ok"}');
 const THROTTLED = Buffer.from('{"status":429,"code":"rate_limited","error":"rate limited"}');
+const UNAVAILABLE = Buffer.from('{"status":503,"code":"service_unavailable","error":"sink error"}');
 const WINDOW_MS = 1000;
 
 export function simulatedCapture(clock: Clock, model: CaptureModel): SimulatedCapture {
@@ -48,7 +51,8 @@ export function simulatedCapture(clock: Clock, model: CaptureModel): SimulatedCa
       const nowMs = clock.now();
       while (window.length > 0 && window[0]!.atMs <= nowMs - WINDOW_MS) window.shift();
       const inWindow = window.reduce((sum, w) => sum + w.events, 0);
-      const ok = inWindow + chunk.seqs.length <= model.limitAt(nowMs);
+      const flaky = model.flaky !== undefined && clock.random() < model.flaky.share;
+      const ok = !flaky && inWindow + chunk.seqs.length <= model.limitAt(nowMs);
       if (ok) {
         window.push({ atMs: nowMs, events: chunk.seqs.length });
         sim.accepted.push(...chunk.seqs);
@@ -58,8 +62,9 @@ export function simulatedCapture(clock: Clock, model: CaptureModel): SimulatedCa
         sim.refusedAtMs.push(nowMs);
       }
       await clock.sleep(half);
-      const body = ok ? OK : THROTTLED;
-      return { outcome: { type: 'response', status: ok ? 200 : 429, headers: { 'content-type': 'application/json' }, body }, wireBytes: body.length };
+      const status = ok ? 200 : flaky ? model.flaky!.status : 429;
+      const body = ok ? OK : status === 503 ? UNAVAILABLE : THROTTLED;
+      return { outcome: { type: 'response', status, headers: { 'content-type': 'application/json' }, body }, wireBytes: body.length };
     },
   };
   return sim;

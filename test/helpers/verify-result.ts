@@ -62,7 +62,7 @@ export function threeYearResult(): VerifyResult {
         deliveredGroups: 500,
         pending: 0,
         deadLetters: summary.totals.deadLetters,
-        lastImport: { status: 'done', startedAt: '2026-01-10T09:00:00.000Z', finishedAt: '2026-01-10T11:31:00.000Z', stopReason: null, sample: null },
+        lastImport: { status: 'done', startedAt: '2026-01-10T09:00:00.000Z', finishedAt: '2026-01-10T11:31:00.000Z', stopReason: null, sample: null, pace: null },
         testFirstOverrideAt: null,
       },
       deadLettersByReason: [{ status: 400, message: 'Invalid event <script>alert("x")</script> & "quotes"', count: summary.totals.deadLetters }],

@@ -136,6 +136,9 @@ describe('import through faults', () => {
       for (const key of [test, prod]) expect(bytes.includes(Buffer.from(key)), `${suffix || 'db'} holds a key`).toBe(false);
       expect(bytes.includes(Buffer.from('phc_')), `${suffix || 'db'} holds a key prefix`).toBe(false);
     }
+    // The sandbox's 503s are PostHog's sink error, at random: retried, never taken for load, so
+    // they do not slow the pace down (cutting on them took this test from 2 s to 37 s).
+    expect(runs[1]!.stdout).toContain('no request refused for load');
     // The stopped test run was resumed (with its recorded options), not started again.
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 5, 5, 0, 0]);
     expect(readStaging(staging, (db) => db.prepare('SELECT count(*) AS n FROM import_runs').get())).toEqual({ n: 3 });

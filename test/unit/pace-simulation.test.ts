@@ -96,6 +96,21 @@ describe('the pace against a simulated server', () => {
     expect(acceptedRate(s.sim, 34_000, 36_000) / 6000).toBeGreaterThan(0.8);
   });
 
+  it.each([0, 10_000])('keeps at least half the rate of a clean run when a fifth of requests get a 503 at random whatever the rate (--max-rate %i)', async (maxRate) => {
+    // Refusals that do not depend on the rate (a flaky proxy, a failing node, PostHog's sink
+    // error): cutting cannot lower them, so the pace must not fall for them. Retried at once, as
+    // the import-faults test does, so the figure is the pace's alone, not the retries' waits.
+    const total = 60_000;
+    const status = 503;
+    const clean = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, { maxRate, retryInitialMs: 1 });
+    const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY, flaky: { share: 0.2, status } }, total, { maxRate, retryInitialMs: 1 });
+    expectExactlyOnce(s, total);
+    const ratio = clean.result.elapsedMs / s.result.elapsedMs;
+    const lowest = Math.min(...s.paces.map(([, perSec]) => perSec));
+    console.log(`random ${status}s, --max-rate ${maxRate}: ${ratio.toFixed(3)}x a clean run's rate, refused ${s.sim.refused}/${s.sim.requests}, lowest pace ${lowest.toFixed(0)}`);
+    expect(ratio).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('reaches the ceiling within 5 s against a server with no limit', async () => {
     const total = 100_000;
     const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, { maxRate: 20_000 });

@@ -32,6 +32,8 @@ export interface CaptureFaults {
   overQuota?: boolean;
   /** Share of accepted events lost after the 200 (a pipeline loss `migrate verify` should find). */
   loseAfterAccept?: number;
+  /** Most events accepted in any one second; past it, 429 without Retry-After (see rate-window.ts). */
+  rateLimitPerSec?: number;
 }
 
 export type Fault = { type: 'status'; status: 500 | 503 | 429; retryAfterSeconds?: number } | { type: 'drop' } | { type: 'lose-answer' };
@@ -82,6 +84,7 @@ export function describeFaults(faults: CaptureFaults): string {
   if (faults.loseAnswer) parts.push(`${pct(faults.loseAnswer)} stored but answer lost`);
   if (faults.slow) parts.push(`${pct(faults.slow)} answered after ${faults.slowMs ?? 2000} ms`);
   if (faults.overQuota) parts.push('over quota (200, nothing stored)');
+  if (faults.rateLimitPerSec) parts.push(`at most ${faults.rateLimitPerSec} events a second (429 past it)`);
   if (faults.loseAfterAccept) parts.push(`${pct(faults.loseAfterAccept)} of accepted events lost after the 200`);
   const tokens = faults.unknownTokens === 'accept-and-drop' ? 'answered 200 and dropped' : 'refused with 401';
   return `${parts.length === 0 ? 'none' : parts.join(', ')}; unknown tokens ${tokens}`;

@@ -16,6 +16,7 @@ import { compressionOf, extractPayload } from './capture-payload.js';
 import { captureProblem, isProblem, problemResponse, type CaptureProblem } from './capture-problem.js';
 import { CaptureSink, type CaptureStats } from './capture-sink.js';
 import { debugRoutes } from './debug-routes.js';
+import { RateWindow } from './rate-window.js';
 import { uuidV7 } from './uuid-v7.js';
 
 export interface CaptureRequestInfo {
@@ -84,7 +85,7 @@ async function injectedFault(settings: Settings): Promise<SandboxResponse | 'los
   return fault?.type;
 }
 
-function captureHandler(store: SandboxStore, options: CaptureOptions, sink: CaptureSink): RouteHandler {
+function captureHandler(store: SandboxStore, options: CaptureOptions, sink: CaptureSink, rates: RateWindow): RouteHandler {
   const settings: Settings = {
     faults: options.faults ?? {},
     random: options.random ?? Math.random,
@@ -113,6 +114,8 @@ function captureHandler(store: SandboxStore, options: CaptureOptions, sink: Capt
     // Count-only mode runs the same checks but builds no stored form (it would be thrown away).
     const capture = sink.countOnly ? checkCapture(payload, { maxEventBytes }) : parseCapture(payload, { nowMs, querySentAtMs: querySentAtMs(req.url), newUuid: () => uuidV7(nowMs), maxEventBytes });
     if (isProblem(capture)) return problemResponse(capture);
+    // Over the rate limit: refused before anything is stored, as capture refuses before producing.
+    if (!rates.admit(capture.eventCount, nowMs)) return faultResponse(429, undefined);
     const response = deliver(store, sink, settings.faults, capture, { endpoint: req.url.pathname, receivedAt: new Date(nowMs).toISOString(), clientIp: req.remoteAddress });
     return fault === 'lose-answer' && response.status === 200 ? DROP : response;
   };
@@ -135,6 +138,20 @@ function deliver(store: SandboxStore, sink: CaptureSink, faults: CaptureFaults, 
   return tooBig ? problemResponse(eventTooBig()) : OK();
 }
 
+/** POST /_sandbox/rate-limit?events_per_sec=n: changes the capture rate limit (0 for none) while the sandbox runs. */
+function rateLimitRoute(rates: RateWindow): Route {
+  return {
+    method: 'POST',
+    path: /^\/_sandbox\/rate-limit\/?$/,
+    handler: (req) => {
+      const value = Number(req.url.searchParams.get('events_per_sec'));
+      if (!Number.isInteger(value) || value < 0) return json(400, { error: 'events_per_sec must be a whole number, 0 for no limit' });
+      rates.setLimit(value);
+      return json(200, { eventsPerSec: value });
+    },
+  };
+}
+
 /** Wraps a handler to count answers and tell the observer. */
 function observed(handler: RouteHandler, sink: CaptureSink, onRequest: CaptureOptions['onRequest']): RouteHandler {
   return async (req, ctx) => {
@@ -150,8 +167,9 @@ export function createCaptureRoutes(store: SandboxStore, options: CaptureOptions
   const random = options.random ?? Math.random;
   const loseShare = options.faults?.loseAfterAccept ?? 0;
   const sink = new CaptureSink(store, options.countOnly === true, { share: loseShare, random });
-  const handler = observed(captureHandler(store, { ...options, random }, sink), sink, options.onRequest);
+  const rates = new RateWindow(options.faults?.rateLimitPerSec ?? 0);
+  const handler = observed(captureHandler(store, { ...options, random }, sink, rates), sink, options.onRequest);
   const routes: Route[] = CAPTURE_PATHS.map((path) => ({ method: 'POST', path, handler }));
-  routes.push({ method: 'GET', path: /^\/_sandbox\/stats\/?$/, handler: () => json(200, sink.stats) }, ...debugRoutes);
+  routes.push({ method: 'GET', path: /^\/_sandbox\/stats\/?$/, handler: () => json(200, sink.stats) }, rateLimitRoute(rates), ...debugRoutes);
   return { routes, control: { stats: sink.stats } };
 }

@@ -54,6 +54,7 @@ export function registerSandbox(program: Command): void {
       new Option('--unknown-tokens <mode>', 'a token of no project: refuse (401) or accept-and-drop (200, events dropped, as PostHog may)').choices(['refuse', 'accept-and-drop']).default('refuse'),
     )
     .option('--over-quota', 'answer 200 and store nothing, as PostHog does over a billing limit')
+    .option('--rate-limit <events/s>', 'accept at most this many events in any one second, 429 past it (change it live: POST /_sandbox/rate-limit?events_per_sec=n)', integerOption('--rate-limit', 0))
     .option('--lose-after-accept <share>', 'share of accepted events lost after the 200 (seeded by --seed)', share('--lose-after-accept'))
     .option('--seed <n>', 'seed the fault and loss draws, to replay a run exactly', integerOption('--seed', 0))
     .option('--json', 'print one JSON line (url, projects and keys) instead of the banner')

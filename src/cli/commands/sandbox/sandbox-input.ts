@@ -21,6 +21,7 @@ export interface SandboxCommandOptions {
   unknownTokens?: 'refuse' | 'accept-and-drop';
   overQuota?: boolean;
   loseAfterAccept?: number;
+  rateLimit?: number;
   seed?: number;
   json?: boolean;
   explicitMembers: boolean;
@@ -45,6 +46,7 @@ export function faultsOf(o: SandboxCommandOptions): CaptureFaults {
     unknownTokens: o.unknownTokens,
     overQuota: o.overQuota,
     loseAfterAccept: o.loseAfterAccept,
+    rateLimitPerSec: o.rateLimit,
   };
 }
 

@@ -1,4 +1,5 @@
 /** What status prints: the staging file's sources, events, rejects and projects, as text or JSON. */
+import { paceSummaryText } from '../../../import/pace-text.js';
 import type { StagingCheck } from '../../../staging/staging-check.js';
 import type { ReadCounts } from '../../../staging/source-reads.js';
 import type { KindReport, ProjectReport, SourceReport, StagingReport } from '../../../staging/staging-report.js';
@@ -108,6 +109,7 @@ function printProjects(report: StagingReport, place: CommandPlace): void {
     }
     if (p.testFirstOverrideAt !== null) print(`  ${p.name}: imported without a test import first (--skip-test-first, ${p.testFirstOverrideAt})`);
     if (p.lastImport?.stopReason && p.lastImport.status !== 'done') print(`  ${p.name}: last import ${p.lastImport.status}: ${p.lastImport.stopReason}`);
+    if (p.lastImport?.pace) print(`  ${p.name}: last import's ${paceSummaryText(p.lastImport.pace)}`);
   }
   if (report.deadLetters.length > 0) {
     print('Dead letters (refused by the server; not sent again):');

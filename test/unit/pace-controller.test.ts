@@ -1,0 +1,95 @@
+/** The pace controller alone: spacing at a pace, cuts, the hold under the rate refused, probes, slots. */
+import { describe, expect, it } from 'vitest';
+import { PaceController, type PaceBounds } from '../../src/delivery/pace-controller.js';
+
+/** A pace fixed at `perSec`: its ceiling is where it starts. */
+const fixed = (perSec: number): PaceBounds => ({ ceilingPerSec: perSec, floorPerSec: 1, startPerSec: perSec });
+
+/** Books `events` at `nowMs` after waiting as the pace says; returns when it went. */
+function send(pace: PaceController, events: number, nowMs: number): { atMs: number; ticket: ReturnType<PaceController['reserve']> } {
+  let atMs = nowMs;
+  for (;;) {
+    const ticket = pace.reserve(events, atMs);
+    if (ticket.waitMs === 0) return { atMs, ticket };
+    atMs += ticket.waitMs;
+  }
+}
+
+describe('PaceController', () => {
+  it('is unpaced with no ceiling until the server refuses', () => {
+    const pace = new PaceController({ ceilingPerSec: Number.POSITIVE_INFINITY, floorPerSec: 100, startPerSec: Number.POSITIVE_INFINITY });
+    expect([pace.reserve(1e6, 0).waitMs, pace.reserve(1e6, 0).waitMs]).toEqual([0, 0]);
+    expect(pace.rate(0)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it.each([
+    // [pace, events per request, requests, when each went (ms)]
+    [1000, 500, 3, [0, 500, 1000]],
+    [2000, 1000, 4, [0, 500, 1000, 1500]],
+    [1000, 100, 3, [0, 100, 200]],
+  ] as const)('spaces requests at a fixed pace of %i events/s', (perSec, events, n, expected) => {
+    const pace = new PaceController(fixed(perSec));
+    const went: number[] = [];
+    let now = 0;
+    for (let i = 0; i < n; i++) {
+      now = send(pace, events, now).atMs;
+      went.push(now);
+    }
+    expect(went).toEqual(expected);
+  });
+
+  it('keeps the long-run average at the pace', () => {
+    const pace = new PaceController(fixed(2000));
+    let now = 0;
+    for (let i = 0; i < 100; i++) now = send(pace, 1000, now).atMs;
+    expect(now).toBe(99 * 500);
+  });
+
+  it('cuts once per round and at most once a second, and says the server holds it', () => {
+    const pace = new PaceController(fixed(4000));
+    const a = send(pace, 1000, 0);
+    const b = send(pace, 1000, a.atMs);
+    pace.congested('throttled', a.ticket, 300);
+    expect(pace.rate(300)).toBeCloseTo(2800);
+    pace.congested('throttled', b.ticket, 310); // booked before the cut: no second cut, only 10 ms of climbing back
+    expect(pace.rate(310)).toBeGreaterThan(2800);
+    expect(pace.rate(310)).toBeLessThan(2830);
+    const c = send(pace, 1000, 310);
+    pace.congested('throttled', c.ticket, c.atMs + 10); // within a second of the cut
+    expect(pace.rate(c.atMs + 10)).toBeGreaterThan(2800);
+    expect(pace.heldBy(c.atMs + 10)).toBe('throttled');
+  });
+
+  it('climbs back under the rate refused, holds, then probes past it', () => {
+    const pace = new PaceController({ ceilingPerSec: 100_000, floorPerSec: 1, startPerSec: 3000 });
+    let now = 0;
+    const first = send(pace, 100, now);
+    now = first.atMs + 10;
+    pace.congested('throttled', first.ticket, now);
+    const rates: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const { atMs, ticket } = send(pace, 100, now);
+      now = atMs;
+      pace.accepted(ticket, 100, 10, now + 10);
+      rates.push(pace.rate(now));
+    }
+    // Held at 0.95 of the rate refused (3,000: the pace it was booked at) for 25 requests...
+    expect(rates[20]).toBeCloseTo(2850, 0);
+    // ...then probing: past the rate refused, and growing.
+    expect(rates[399]).toBeGreaterThan(3000);
+    expect(pace.heldBy(now)).toBe('probing');
+  });
+
+  it.each([
+    // [pace, answer time (ms), events per request, most slots, slots]
+    [3000, 30, 1000, 4, 2],
+    [6000, 500, 100, 8, 8],
+    [1000, 100, 100, 4, 2],
+  ] as const)('keeps as many requests in flight as the pace fills in one answer (%i events/s, %i ms)', (perSec, latencyMs, events, most, expected) => {
+    const pace = new PaceController(fixed(perSec));
+    expect(pace.slots(most, 0)).toBe(1); // until the first answer
+    const { ticket } = send(pace, events, 0);
+    pace.accepted(ticket, events, latencyMs, latencyMs);
+    expect(pace.slots(most, latencyMs)).toBe(expected);
+  });
+});
