@@ -15,10 +15,8 @@ interface Best {
 export function registerArgMax(db: Database): void {
   db.aggregate(ARGMAX_SQL, {
     start: (): Best => ({ value: null, by: null }),
-    step: (best: Best, ...args: unknown[]): Best => {
-      const [value, by] = args as [unknown, Best['by']];
-      return by !== null && (best.by === null || by > best.by) ? { value, by } : best;
-    },
+    // Two named parameters: better-sqlite3 takes the function's arity from them.
+    step: ((best: Best, value: unknown, by: Best['by']): Best => (by !== null && (best.by === null || by > best.by) ? { value, by } : best)) as unknown as (best: Best, next: Best) => Best,
     result: (best: Best) => best.value as never,
   });
 }
