@@ -48,5 +48,10 @@ export function splitPoint(range: KeyRange): string | undefined {
 /** The two halves of a range, or undefined when it cannot be cut. */
 export function halves(range: KeyRange): [KeyRange, KeyRange] | undefined {
   const at = splitPoint(range);
-  return at === undefined ? undefined : [{ ...range, to: at }, { ...range, from: at }];
+  return at === undefined
+    ? undefined
+    : [
+        { ...range, to: at },
+        { ...range, from: at },
+      ];
 }

@@ -36,4 +36,3 @@ export async function readTable(o: QueryCallOptions, state: QueryState, t: Table
   if (!recounted.ok) return recounted;
   return { ok: true, rows, expected: counted.count, recounted: recounted.count };
 }
-

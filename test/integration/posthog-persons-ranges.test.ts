@@ -61,7 +61,6 @@ describe('persons PostHog finds too slow to read whole', () => {
     const result = JSON.parse(run.stdout) as { people?: Array<{ part: string; status: string; error?: string }> };
     expect(JSON.stringify(result.people ?? result)).toContain('"part":"persons","status":"done"');
 
-    const { readStagedEvents } = await import('../helpers/staged-events.js');
     const imported = await runCli(['import', '--project', 'test', '--staging', join(dir, 'migration.db'), '--config', config, ...FAST], { cwd: dir });
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
     const inB = personsOf(b);

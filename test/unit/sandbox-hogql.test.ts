@@ -256,7 +256,9 @@ describe('the person tables, raw and aggregated', () => {
       return outcome.answer.results;
     };
     const live = 'HAVING argMax(is_deleted, version) = 0';
-    expect(run(`SELECT distinct_id, argMax(person_id, version) FROM raw_person_distinct_ids WHERE distinct_id >= 'b' AND distinct_id < 'd' GROUP BY distinct_id ${live} ORDER BY distinct_id ASC LIMIT 10`)).toEqual([
+    expect(
+      run(`SELECT distinct_id, argMax(person_id, version) FROM raw_person_distinct_ids WHERE distinct_id >= 'b' AND distinct_id < 'd' GROUP BY distinct_id ${live} ORDER BY distinct_id ASC LIMIT 10`),
+    ).toEqual([
       ['b', '00000000-0000-4000-8000-000000000001'],
       ['c', '00000000-0000-4000-8000-000000000002'],
     ]);
