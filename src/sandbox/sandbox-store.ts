@@ -5,6 +5,7 @@
 import { migrate, openDatabase, type Database } from '../sqlite/database.js';
 import { seedProjects } from './sandbox-projects.js';
 import { SANDBOX_MIGRATIONS } from './sandbox-schema.js';
+import { registerArgMax } from './api/query/hogql-argmax.js';
 
 export class SandboxStore {
   private constructor(readonly db: Database) {}
@@ -13,6 +14,7 @@ export class SandboxStore {
     const db = openDatabase(path);
     migrate(db, SANDBOX_MIGRATIONS);
     seedProjects(db);
+    registerArgMax(db);
     return new SandboxStore(db);
   }
 

@@ -1,13 +1,14 @@
 /**
  * Persons and groups of a PostHog project, read through HogQL and written as the users and
- * groups files `identify-users` and `identify-groups` read (JSON lines). Each table is counted,
- * then paged by its key (never OFFSET). A person becomes one update of its properties on one
+ * groups files `identify-users` and `identify-groups` read (JSON lines). Groups are counted,
+ * then paged by their key (never OFFSET); persons are read by key ranges of their distinct ids. A person becomes one update of its properties on one
  * of its distinct ids, and one link from that id to each other one, so persons merged in the
  * source stay one person. Roles are read from names no property is likely to have. Pure.
  */
 import { isIllegalDistinctId } from '../events/illegal-distinct-id.js';
 import { printHogQLString } from './hogql-text.js';
 import { toUtcExact } from './posthog-time.js';
+import type { KeyRange } from './key-range.js';
 
 /** The users and groups files' role columns, renamed out of the way of any property. */
 export const PERSON_ROLES = { distinct_id: '$migrate_distinct_id', anon_distinct_id: '$migrate_anon_distinct_id', timestamp: '$migrate_timestamp', uuid: '$migrate_uuid' } as const;
@@ -15,7 +16,7 @@ export const GROUP_ROLES = { group_key: '$migrate_group_key', timestamp: '$migra
 
 export interface PeopleTable {
   /** The HogQL table. */
-  table: 'persons' | 'person_distinct_ids' | 'groups';
+  table: 'groups';
   columns: readonly string[];
   /** The key pages are ordered and cut by, in order. */
   key: readonly string[];
@@ -24,8 +25,6 @@ export interface PeopleTable {
   where?: string;
 }
 
-export const PERSONS: PeopleTable = { table: 'persons', columns: ['id', 'properties', 'created_at'], key: ['id'] };
-export const DISTINCT_IDS: PeopleTable = { table: 'person_distinct_ids', columns: ['person_id', 'distinct_id'], key: ['person_id', 'distinct_id'] };
 export const groupsOf = (index: number): PeopleTable => ({ table: 'groups', columns: ['key', 'properties', 'created_at'], key: ['key'], where: `index = ${index}` });
 
 function literal(value: unknown): string {
@@ -49,6 +48,38 @@ export function pageQuery(t: PeopleTable, cursor: readonly unknown[] | undefined
   const conditions = [...(t.where === undefined ? [] : [t.where]), ...(cursor === undefined ? [] : [after(t.key, cursor)])];
   const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
   return `SELECT ${t.columns.join(', ')} FROM ${t.table}${where} ORDER BY ${t.key.map((k) => `${k} ASC`).join(', ')} LIMIT ${limit}`;
+}
+
+/**
+ * PostHog's `persons` and `person_distinct_ids` aggregate their whole raw table (argMax over
+ * version) whatever the WHERE, so on a large project any query over them runs out of time.
+ * The distinct ids are read from the raw table a key range at a time instead, the aggregation
+ * done inside the range: a distinct id's rows all share its key, so its last version is there.
+ */
+const LIVE = 'HAVING argMax(is_deleted, version) = 0';
+
+function rangeWhere(range: KeyRange, cursor?: string): string {
+  const conditions = [
+    ...(range.from === undefined ? [] : [`distinct_id >= ${literal(range.from)}`]),
+    ...(range.to === undefined ? [] : [`distinct_id < ${literal(range.to)}`]),
+    ...(cursor === undefined ? [] : [`distinct_id > ${literal(cursor)}`]),
+  ];
+  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+}
+
+/** The live distinct ids of a key range, counted. */
+export function distinctIdCountQuery(range: KeyRange): string {
+  return `SELECT count() FROM (SELECT distinct_id FROM raw_person_distinct_ids${rangeWhere(range)} GROUP BY distinct_id ${LIVE})`;
+}
+
+/** A page of a key range's live distinct ids after `cursor`, each with its person: rows `[distinct_id, person_id]`. */
+export function distinctIdPageQuery(range: KeyRange, cursor: string | undefined, limit: number): string {
+  return `SELECT distinct_id, argMax(person_id, version) FROM raw_person_distinct_ids${rangeWhere(range, cursor)} GROUP BY distinct_id ${LIVE} ORDER BY distinct_id ASC LIMIT ${limit}`;
+}
+
+/** The persons of the given ids, each as its last version (rows `[id, properties, created_at]`); deleted ones left out. */
+export function personsByIdQuery(ids: readonly string[]): string {
+  return `SELECT id, argMax(properties, version), argMax(created_at, version) FROM raw_persons WHERE id IN (${ids.map(literal).join(', ')}) GROUP BY id ${LIVE} ORDER BY id ASC LIMIT ${ids.length}`;
 }
 
 /** The key values of an answered row, for the next page. */

@@ -139,7 +139,7 @@ export async function stagePostHogPeople(ctx: Context): Promise<PeoplePart[]> {
         format: 'users-jsonl',
         kind: EventKind.person,
         readerOptions: { columns: { ...PERSON_ROLES } },
-        read: (spool) => readPersons(call, ctx.queryState, spool),
+        read: (spool) => readPersons(call, ctx.queryState, spool, (text) => ctx.progress.notice(text)),
       },
       stamp,
     ),

@@ -1,7 +1,7 @@
 /** The pure parts of --from posthog-api: times to UTC, the queries, the row cap, the lines written. Table-driven. */
 import { describe, expect, it } from 'vitest';
 import { classifyOutcome } from '../../src/http/classify-outcome.js';
-import { groupLine, pageQuery, personLines, PERSONS, DISTINCT_IDS } from '../../src/source-apis/posthog-people-queries.js';
+import { distinctIdCountQuery, distinctIdPageQuery, groupLine, groupsOf, pageQuery, personLines, personsByIdQuery } from '../../src/source-apis/posthog-people-queries.js';
 import { countEventsQuery, eventLine, eventPageQuery, rowCapOf } from '../../src/source-apis/posthog-queries.js';
 import { toUtcExact } from '../../src/source-apis/posthog-time.js';
 
@@ -67,10 +67,14 @@ describe('the event queries', () => {
 });
 
 describe('persons and groups', () => {
-  it('pages by the table key', () => {
-    expect(pageQuery(PERSONS, undefined, 100)).toBe('SELECT id, properties, created_at FROM persons ORDER BY id ASC LIMIT 100');
-    expect(pageQuery(DISTINCT_IDS, ['p1', "o'k"], 100)).toBe(
-      "SELECT person_id, distinct_id FROM person_distinct_ids WHERE (person_id > 'p1' OR (person_id = 'p1' AND distinct_id > 'o\\'k')) ORDER BY person_id ASC, distinct_id ASC LIMIT 100",
+  it('pages groups by their key; reads distinct ids by key ranges of the raw table, persons by id', () => {
+    expect(pageQuery(groupsOf(0), ['k1'], 100)).toBe("SELECT key, properties, created_at FROM groups WHERE index = 0 AND key > 'k1' ORDER BY key ASC LIMIT 100");
+    expect(distinctIdPageQuery({ from: 'a', to: 'b' }, "o'k", 100)).toBe(
+      "SELECT distinct_id, argMax(person_id, version) FROM raw_person_distinct_ids WHERE distinct_id >= 'a' AND distinct_id < 'b' AND distinct_id > 'o\\'k' GROUP BY distinct_id HAVING argMax(is_deleted, version) = 0 ORDER BY distinct_id ASC LIMIT 100",
+    );
+    expect(distinctIdCountQuery({})).toBe('SELECT count() FROM (SELECT distinct_id FROM raw_person_distinct_ids GROUP BY distinct_id HAVING argMax(is_deleted, version) = 0)');
+    expect(personsByIdQuery(['p1', 'p2'])).toBe(
+      "SELECT id, argMax(properties, version), argMax(created_at, version) FROM raw_persons WHERE id IN ('p1', 'p2') GROUP BY id HAVING argMax(is_deleted, version) = 0 ORDER BY id ASC LIMIT 2",
     );
   });
 

@@ -171,7 +171,7 @@ describe('refused queries name what is wrong or unsupported', () => {
   it.each<[string, string]>([
     ['SELECT * FROM events', "SELECT * is not supported by the sandbox's HogQL subset (see docs/sandbox-api.md)."],
     ['SELECT count() FROM sessions', 'The table sessions is not supported'],
-    ['SELECT count() FROM foo', 'Unknown table `foo`. The sandbox answers queries FROM events, persons, person_distinct_ids, groups.'],
+    ['SELECT count() FROM foo', 'Unknown table `foo`. The sandbox answers queries FROM events, persons, person_distinct_ids, raw_persons, raw_person_distinct_ids, groups.'],
     ['SELECT 1', 'A query without FROM events is not supported'],
     ['SELECT avg(1) FROM events', 'The function avg() is not supported'],
     ['SELECT uniq(uuid) FROM events', 'The function uniq() is not supported'],
@@ -180,7 +180,7 @@ describe('refused queries name what is wrong or unsupported', () => {
     ['SELECT count(count()) FROM events', 'Aggregate function count() is found inside another aggregate function in query.'],
     ['SELECT event FROM events e JOIN persons p ON 1', 'JOIN is not supported'],
     ['SELECT count() FROM events UNION ALL SELECT 1', 'UNION is not supported'],
-    ['SELECT event FROM (SELECT event FROM events)', 'A subquery is not supported'],
+    ['SELECT event FROM (SELECT event FROM events)', 'A subquery other than SELECT count() FROM (SELECT ...) is not supported'],
     ['SELECT event FROM events WHERE event IN (SELECT event FROM events)', 'A subquery is not supported'],
     ['WITH x AS (SELECT 1) SELECT 1', 'WITH is not supported'],
     ['SELECT event, count() FROM events', 'Column `event` is not under aggregate function and not in GROUP BY keys.'],
@@ -188,7 +188,7 @@ describe('refused queries name what is wrong or unsupported', () => {
     ['SELECT count() FROM events GROUP BY event ORDER BY timestamp', 'Column `timestamp` is not under aggregate function'],
     ['SELECT count() FROM events WHERE count() > 1', 'Aggregate function count() is found in WHERE in query.'],
     ['SELECT count() FROM events GROUP BY count()', 'Aggregate function count() is found in GROUP BY in query.'],
-    ['SELECT event FROM events HAVING count() > 1', 'HAVING is not supported'],
+    ['SELECT event FROM events HAVING count() > 1', 'Column `event` is not under aggregate function'],
     ["SELECT event FROM events WHERE event LIKE '%x'", 'LIKE is not supported'],
     ['SELECT event FROM events WHERE properties.plan IS NULL', 'IS [NOT] NULL is not supported'],
     [
@@ -303,5 +303,45 @@ describe('a store written by an older sandbox (times with three fraction digits)
     } finally {
       reopened.close();
     }
+  });
+});
+
+describe('the person tables, raw and aggregated', () => {
+  const people = () => {
+    const db = SandboxStore.open(':memory:');
+    db.db.exec(`INSERT INTO persons (id, team_id, properties, created_at) VALUES (1, 1, '{"n":1}', '2024-01-01 00:00:00'), (2, 1, '{"n":2}', '2024-01-02 00:00:00');
+      INSERT INTO person_distinct_ids (team_id, distinct_id, person_id) VALUES (1, 'a', 1), (1, 'b', 1), (1, 'c', 2), (1, 'd', 2);`);
+    return db;
+  };
+
+  it('reads the raw tables with argMax, HAVING and a counted subquery', () => {
+    const db = people();
+    const run = (text: string) => {
+      const outcome = runHogQL(db, 1, text);
+      if (!outcome.ok) throw new Error(outcome.detail);
+      return outcome.answer.results;
+    };
+    const live = 'HAVING argMax(is_deleted, version) = 0';
+    expect(
+      run(`SELECT distinct_id, argMax(person_id, version) FROM raw_person_distinct_ids WHERE distinct_id >= 'b' AND distinct_id < 'd' GROUP BY distinct_id ${live} ORDER BY distinct_id ASC LIMIT 10`),
+    ).toEqual([
+      ['b', '00000000-0000-4000-8000-000000000001'],
+      ['c', '00000000-0000-4000-8000-000000000002'],
+    ]);
+    expect(run(`SELECT count() FROM (SELECT distinct_id FROM raw_person_distinct_ids WHERE distinct_id >= 'b' GROUP BY distinct_id ${live})`)).toEqual([[3]]);
+    expect(run(`SELECT id, argMax(properties, version) FROM raw_persons WHERE id IN ('00000000-0000-4000-8000-000000000002') GROUP BY id ${live} LIMIT 5`)).toEqual([
+      ['00000000-0000-4000-8000-000000000002', '{"n":2}'],
+    ]);
+    db.close();
+  });
+
+  it('charges a query over persons or person_distinct_ids the whole table, over a raw table the rows its WHERE keeps', () => {
+    const db = people();
+    const slow = (text: string) => runHogQL(db, 1, text, { maxEstimatedRows: 1 });
+    expect(slow("SELECT count() FROM person_distinct_ids WHERE distinct_id = 'a'")).toMatchObject({ ok: false, tooSlow: 'estimate' });
+    expect(slow("SELECT count() FROM persons WHERE id = '00000000-0000-4000-8000-000000000001'")).toMatchObject({ ok: false, tooSlow: 'estimate' });
+    expect(slow("SELECT count() FROM raw_person_distinct_ids WHERE distinct_id = 'a'")).toMatchObject({ ok: true });
+    expect(slow("SELECT count() FROM (SELECT distinct_id FROM raw_person_distinct_ids WHERE distinct_id < 'd' GROUP BY distinct_id)")).toMatchObject({ ok: false, tooSlow: 'estimate' });
+    db.close();
   });
 });

@@ -27,9 +27,12 @@ export interface SelectQuery {
   distinct: boolean;
   select: SelectItem[];
   table: string;
+  /** `FROM (SELECT ...)`: the sandbox reads a subquery only to count its rows. */
+  from?: SelectQuery;
   tableAlias?: string;
   where?: Expr;
   groupBy: Expr[];
+  having?: Expr;
   orderBy: OrderItem[];
   limit?: number;
   offset?: number;

@@ -7,6 +7,7 @@ import type { CompareOp, Expr } from './hogql-ast.js';
 import { parseDateLiteral, parseDateTimeLiteral, parseUuidLiteral, printIdentifier, printString } from './hogql-literals.js';
 import { QueryProblem, unsupported } from './query-problem.js';
 import { DATETIME, type TableDef } from './hogql-tables.js';
+import { ARGMAX_SQL } from './hogql-argmax.js';
 
 import type { ValueKind } from './hogql-ast.js';
 
@@ -110,15 +111,24 @@ function aggregate(sql: string, kind: ValueKind, type: string, hogql: string, ar
   return { sql, kind, type, aggregate: true, aggregateCall: true, hogql, children: arg ? [arg] : [] };
 }
 
+function argMax(args: Compiled[], hogql: string): Compiled {
+  if (args.length !== 2) throw new QueryProblem(`Function 'argMax' expects 2 arguments, found ${args.length}.`);
+  const nested = args.find((a) => a.aggregate);
+  if (nested) throw new QueryProblem(`Aggregate function ${nested.hogql} is found inside another aggregate function in query.`);
+  const [value, by] = args as [Compiled, Compiled];
+  return { sql: `${ARGMAX_SQL}(${value.sql}, ${by.sql})`, kind: value.kind, type: value.type, aggregate: true, aggregateCall: true, hogql, children: [value, by] };
+}
+
 function compileCall(expr: Extract<Expr, { kind: 'call' }>, scope: Scope): Compiled {
   const args = expr.args.map((a) => compileExpr(a, scope));
   const name = expr.name.toLowerCase();
   const printedArgs = expr.star ? '*' : args.map((a) => a.hogql).join(', ');
-  const canonical = { count: 'count', uniqexact: 'uniqExact', min: 'min', max: 'max', todate: 'toDate', todatetime: 'toDateTime' }[name];
+  const canonical = { count: 'count', uniqexact: 'uniqExact', min: 'min', max: 'max', argmax: 'argMax', todate: 'toDate', todatetime: 'toDateTime' }[name];
   if (canonical === undefined) throw unsupported(`The function ${expr.name}()`);
   if (expr.distinct && name !== 'count') throw unsupported(`DISTINCT inside ${canonical}()`);
   const hogql = `${canonical}(${expr.distinct ? 'DISTINCT ' : ''}${printedArgs})`;
   if (name === 'count' && (expr.star || args.length === 0)) return aggregate('count(*)', 'number', 'UInt64', hogql);
+  if (name === 'argmax') return argMax(args, hogql);
   const arg = single(canonical, args, !name.startsWith('to'));
   switch (name) {
     case 'count':

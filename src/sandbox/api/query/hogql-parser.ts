@@ -1,16 +1,15 @@
 /**
  * A recursive-descent parser for the sandbox's HogQL subset: one SELECT over one table with
- * WHERE, GROUP BY, ORDER BY, LIMIT and OFFSET. Pure. Anything outside the subset that HogQL
+ * WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and OFFSET, and a subquery in FROM to be counted. Pure. Anything outside the subset that HogQL
  * would accept is refused by name rather than misread.
  */
 import type { CompareOp, Expr, OrderItem, SelectItem, SelectQuery } from './hogql-ast.js';
 import { tokenize, type Token } from './hogql-tokens.js';
 import { QueryProblem, unsupported } from './query-problem.js';
 
-const CLAUSE_WORDS = ['SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'ORDER', 'LIMIT', 'OFFSET', 'AS', 'AND', 'OR', 'NOT', 'IN', 'ASC', 'DESC', 'DISTINCT'];
+const CLAUSE_WORDS = ['SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'AS', 'AND', 'OR', 'NOT', 'IN', 'ASC', 'DESC', 'DISTINCT'];
 /** HogQL keywords outside the subset, refused by name wherever they turn up. */
 const UNSUPPORTED_WORDS: Record<string, string> = {
-  HAVING: 'HAVING',
   JOIN: 'JOIN',
   INNER: 'JOIN',
   LEFT: 'JOIN',
@@ -105,6 +104,12 @@ class Parser {
   }
 
   query(): SelectQuery {
+    const query = this.select();
+    if (this.peek().type !== 'end') throw this.fail(this.peek(), 'end of query');
+    return query;
+  }
+
+  private select(): SelectQuery {
     if (this.isWord('WITH')) throw unsupported('WITH');
     this.expectWord('SELECT');
     const distinct = this.isWord('DISTINCT') ? (this.next(), true) : false;
@@ -114,9 +119,9 @@ class Parser {
     const query: SelectQuery = { distinct, select, ...this.table(), groupBy: [], orderBy: [] };
     if (this.isWord('WHERE')) query.where = (this.next(), this.expr());
     if (this.isWord('GROUP')) query.groupBy = (this.next(), this.expectWord('BY'), this.list(() => this.expr()));
+    if (this.isWord('HAVING')) query.having = (this.next(), this.expr());
     if (this.isWord('ORDER')) query.orderBy = (this.next(), this.expectWord('BY'), this.list(() => this.orderItem()));
     Object.assign(query, this.limitAndOffset());
-    if (this.peek().type !== 'end') throw this.fail(this.peek(), 'end of query');
     return query;
   }
 
@@ -139,7 +144,13 @@ class Parser {
     return implicitAlias ? { expr, alias: this.identifier('an alias') } : { expr };
   }
 
-  private table(): { table: string; tableAlias?: string } {
+  private table(): { table: string; from?: SelectQuery; tableAlias?: string } {
+    if (this.isSymbol('(') && this.isWord('SELECT', 1)) {
+      this.next();
+      const from = this.select();
+      this.expectSymbol(')');
+      return { table: '', from };
+    }
     if (this.isSymbol('(')) throw unsupported('A subquery');
     const table = this.identifier('a table name');
     if (this.isSymbol('(')) throw unsupported(`The table function ${table}()`);

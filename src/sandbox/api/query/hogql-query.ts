@@ -77,18 +77,39 @@ function checkGrouping(items: Compiled[], groupBy: Compiled[]): void {
   }
 }
 
-function printSelect(query: SelectQuery, select: Compiled[], where: Compiled | undefined, groupBy: Compiled[], order: Ordering[]): string {
+function printSelect(query: SelectQuery, select: Compiled[], where: Compiled | undefined, groupBy: Compiled[], having: Compiled | undefined, order: Ordering[]): string {
   const items = select.map((c, i) => (query.select[i]!.alias === undefined ? c.hogql : `${c.hogql} AS ${printIdentifier(query.select[i]!.alias!)}`));
   const parts = [`SELECT ${query.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`, `FROM ${query.table}${query.tableAlias ? ` AS ${printIdentifier(query.tableAlias)}` : ''}`];
   if (where) parts.push(`WHERE ${where.hogql}`);
   if (groupBy.length > 0) parts.push(`GROUP BY ${groupBy.map((g) => g.hogql).join(', ')}`);
+  if (having) parts.push(`HAVING ${having.hogql}`);
   if (order.length > 0) parts.push(`ORDER BY ${order.map((o) => o.hogql).join(', ')}`);
   return parts.join(' ');
 }
 
-export function compileQuery(query: SelectQuery, teamId: number): CompiledQuery {
+/** `SELECT count() FROM (SELECT ...)`: the one use of a subquery the sandbox answers (counting grouped rows). */
+function compileCount(query: SelectQuery, inner: SelectQuery, teamId: number, params: Params): CompiledQuery {
+  const [item, ...more] = query.select;
+  const isCount = item !== undefined && more.length === 0 && item.expr.kind === 'call' && item.expr.name.toLowerCase() === 'count' && (item.expr.star || item.expr.args.length === 0);
+  const plain = query.where === undefined && query.groupBy.length === 0 && query.having === undefined && query.orderBy.length === 0 && !query.distinct;
+  if (!isCount || !plain) throw unsupported('A subquery other than SELECT count() FROM (SELECT ...)');
+  if (inner.limit !== undefined || inner.offset !== undefined) throw unsupported('LIMIT inside a subquery');
+  const compiled = compileQuery(inner, teamId, params);
+  const column = item.alias ?? 'count()';
+  return {
+    sql: `SELECT count(*) AS c0 FROM (${compiled.sql})`,
+    scanSql: compiled.scanSql,
+    params: params.values,
+    columns: [column],
+    types: [[column, 'UInt64']],
+    kinds: ['number'],
+    hogql: `SELECT count()${item.alias === undefined ? '' : ` AS ${printIdentifier(item.alias)}`} FROM (${compiled.hogql})`,
+  };
+}
+
+export function compileQuery(query: SelectQuery, teamId: number, params = new Params()): CompiledQuery {
+  if (query.from !== undefined) return compileCount(query, query.from, teamId, params);
   const table = tableOf(query);
-  const params = new Params();
   const team = params.add(teamId);
   const base: Scope = { params, tableNames: [query.table, ...(query.tableAlias ? [query.tableAlias] : [])], aliases: null, table };
   const select = query.select.map((item) => compileExpr(item.expr, base));
@@ -96,23 +117,28 @@ export function compileQuery(query: SelectQuery, teamId: number): CompiledQuery 
   const where = query.where === undefined ? undefined : withoutAggregates(compileExpr(query.where, scope), 'WHERE');
   if (where && where.kind !== 'boolean') throw unsupported(`Using ${where.hogql} as a condition`);
   const groupBy = query.groupBy.map((g) => withoutAggregates(compileExpr(g, scope), 'GROUP BY'));
+  const having = query.having === undefined ? undefined : compileExpr(query.having, scope);
+  if (having && having.kind !== 'boolean') throw unsupported(`Using ${having.hogql} as a condition`);
   const order = query.orderBy.map((o) => orderTerm(o.expr, o.descending, query.select, scope));
-  const aggregating = groupBy.length > 0 || select.some((c) => c.aggregate);
-  if (aggregating) checkGrouping([...select, ...order.flatMap((o) => (o.compiled ? [o.compiled] : []))], groupBy);
+  const aggregating = groupBy.length > 0 || select.some((c) => c.aggregate) || having !== undefined;
+  if (aggregating) checkGrouping([...select, ...(having ? [having] : []), ...order.flatMap((o) => (o.compiled ? [o.compiled] : []))], groupBy);
+  const filter = `WHERE events.team_id = ${team}${where ? ` AND ${where.sql}` : ''}`;
   const columns = select.map((c, i) => query.select[i]!.alias ?? c.hogql);
   const sql = [
     `SELECT ${query.distinct ? 'DISTINCT ' : ''}${select.map((c, i) => `${c.sql} AS c${i}`).join(', ')}`,
-    `FROM ${table.from} WHERE events.team_id = ${team}${where ? ` AND ${where.sql}` : ''}`,
+    `FROM ${table.from} ${filter}`,
     groupBy.length > 0 ? `GROUP BY ${groupBy.map((g) => g.sql).join(', ')}` : '',
+    having ? `HAVING ${having.sql}` : '',
     order.length > 0 ? `ORDER BY ${order.map((o) => o.sql).join(', ')}` : aggregating || query.distinct ? '' : 'ORDER BY events.id',
   ].filter((part) => part !== '');
   return {
     sql: sql.join(' '),
-    scanSql: `SELECT count(*) FROM ${table.from} WHERE events.team_id = ${team}${where ? ` AND ${where.sql}` : ''}`,
+    // A table PostHog aggregates over its whole raw table is read whole, whatever the WHERE.
+    scanSql: `SELECT count(*) FROM ${table.from} ${table.wholeTable ? `WHERE events.team_id = ${team}` : filter}`,
     params: params.values,
     columns,
     types: select.map((c, i) => [columns[i]!, c.type]),
     kinds: select.map((c) => c.kind),
-    hogql: printSelect(query, select, where, groupBy, order),
+    hogql: printSelect(query, select, where, groupBy, having, order),
   };
 }

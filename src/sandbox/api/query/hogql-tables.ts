@@ -1,6 +1,6 @@
 /**
  * The tables the sandbox's HogQL reads, as PostHog's HogQL database names them: `events`,
- * `persons`, `person_distinct_ids` and `groups`. Each is one SQLite row source aliased
+ * `persons`, `person_distinct_ids`, their raw tables and `groups`. Each is one SQLite row source aliased
  * `events` (so every compiled expression reads `events.<column>`), with the columns HogQL
  * shows and the ClickHouse types PostHog reports. Pure.
  */
@@ -21,6 +21,11 @@ export interface TableDef {
   missing: readonly string[];
   /** Whether `properties.x` reads this table's JSON properties. */
   properties: boolean;
+  /**
+   * PostHog defines the table as an aggregation (argMax over version) of the whole raw table,
+   * whatever the WHERE: a query over it reads every row of the project's raw table.
+   */
+  wholeTable?: boolean;
 }
 
 export const DATETIME = "DateTime64(6, 'UTC')";
@@ -55,6 +60,18 @@ const PERSONS: TableDef = {
   },
   missing: ['pdi', 'team_id'],
   properties: true,
+  wholeTable: true,
+};
+
+/**
+ * The sandbox keeps each person's last version only (a merge deletes the old person), so its
+ * raw table holds version 0 of each live person and no deleted rows; argMax over version and
+ * HAVING on is_deleted answer as over PostHog's raw table.
+ */
+const RAW_PERSONS: TableDef = {
+  ...PERSONS,
+  columns: { ...PERSONS.columns, version: { sql: '0', kind: 'number', type: 'Int64' }, is_deleted: { sql: '0', kind: 'number', type: 'Int8' } },
+  wholeTable: false,
 };
 
 const PERSON_DISTINCT_IDS: TableDef = {
@@ -62,6 +79,13 @@ const PERSON_DISTINCT_IDS: TableDef = {
   columns: { distinct_id: text('distinct_id'), person_id: personUuid('person_id') },
   missing: ['person', 'team_id'],
   properties: false,
+  wholeTable: true,
+};
+
+const RAW_PERSON_DISTINCT_IDS: TableDef = {
+  ...PERSON_DISTINCT_IDS,
+  columns: { ...PERSON_DISTINCT_IDS.columns, version: { sql: '0', kind: 'number', type: 'Int64' }, is_deleted: { sql: '0', kind: 'number', type: 'Int8' } },
+  wholeTable: false,
 };
 
 const GROUPS: TableDef = {
@@ -80,8 +104,10 @@ export const HOGQL_TABLES: Readonly<Record<string, TableDef>> = {
   events: EVENTS,
   persons: PERSONS,
   person_distinct_ids: PERSON_DISTINCT_IDS,
+  raw_persons: RAW_PERSONS,
+  raw_person_distinct_ids: RAW_PERSON_DISTINCT_IDS,
   groups: GROUPS,
 };
 
 /** PostHog tables the sandbox does not have, refused as unsupported rather than unknown. */
-export const POSTHOG_ONLY_TABLES = ['sessions', 'session_replay_events', 'cohort_people', 'static_cohort_people', 'log_entries', 'numbers', 'raw_persons', 'raw_groups'];
+export const POSTHOG_ONLY_TABLES = ['sessions', 'session_replay_events', 'cohort_people', 'static_cohort_people', 'log_entries', 'numbers', 'raw_groups'];
