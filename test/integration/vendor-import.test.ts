@@ -53,7 +53,8 @@ describe('vendor sources, exported then imported', () => {
       expect(copy!.historical_migration).toBe(1);
     }
 
-    const again = await exportSource(target, ['--from', from, ...files]);
+    // --reread: an unchanged file is otherwise not read again at all.
+    const again = await exportSource(target, ['--from', from, '--reread', ...files]);
     expect(again.totals.staged).toBe(0);
     expect(again.totals.alreadyStaged).toBe(first.totals.staged + first.totals.alreadyStaged + first.totals.duplicates);
   });
