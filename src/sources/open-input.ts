@@ -57,7 +57,9 @@ function textEncoding(peeked: ByteHead, displayName: string, options: OpenOption
     throw new InputError(`${displayName}: is a gzipped ${columnar} file, which cannot be read compressed: unpack it first (gunzip ${displayName.replace(/.*\//, '')}) and read the ${columnar} file`);
   }
   if (columnar !== undefined)
-    throw new InputError(`${displayName}: is ${columnar === 'Avro' ? 'an' : 'a'} ${columnar} file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`);
+    throw new InputError(
+      `${displayName}: is ${columnar === 'Avro' ? 'an' : 'a'} ${columnar} file, which is read only as a file on disk or an object of a bucket (not from a zip archive, a pipe or standard input)`,
+    );
   const bom = byteOrderMark(head);
   const encoding = bom?.encoding ?? options.encoding ?? 'utf-8';
   if (isAsciiCompatible(encoding) && head.includes(0)) {
