@@ -82,10 +82,13 @@ function fromEpoch(value: number, field: string, text: string): TimestampResult 
   if (value >= EPOCH_MAX) {
     return fail(field, 'bad_timestamp', `"${text}" is too large for epoch seconds or milliseconds (microseconds?)`);
   }
+  const ms = Math.floor(value > EPOCH_MS_THRESHOLD ? value : value * 1000);
   const exact = EPOCH_PATTERN.test(text) ? epochDigits(text, value > EPOCH_MS_THRESHOLD) : undefined;
-  if (exact !== undefined) return exact;
-  const ms = value > EPOCH_MS_THRESHOLD ? value : value * 1000;
-  return { ok: true, ms: Math.floor(ms) };
+  // Past the microsecond, a float can round up into the next millisecond where the digits do not
+  // (1714557600.0009999): the millisecond stays the one earlier versions staged, so the row's
+  // derived uuid is the same, and its microseconds are then 0 (the time moves by under 1 µs).
+  if (exact !== undefined && exact.ok && exact.ms === ms) return exact;
+  return { ok: true, ms };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * Sources staged before and unchanged since: every read of the source (or of its entries, for
- * an archive: `<path>!<entry>`) is done, with the identity the source has now (see
- * sources/file-identity.ts) and the content options this run would record. Such a source is
+ * Sources staged before and unchanged since: the source's latest read is done, with the
+ * identity the source has now (see sources/file-identity.ts) and the content options this run
+ * would record. An archive (its entries recorded as `<path>!<entry>`) is always read again. Such a source is
  * not read again: reading it would stage nothing and cost its bytes (a bucket's egress).
  */
 import { canonicalJson } from '../json/canonical-json.js';
@@ -39,8 +39,12 @@ export function unchangedSources(store: StagingStore, run: RunOptions): (path: s
      FROM sources s JOIN source_reads r ON r.id = (SELECT max(id) FROM source_reads WHERE source_id = s.id AND status <> 'failed')
      WHERE s.path = ? OR substr(s.path, 1, ?) = ?`,
   );
+  const archiveEntries = store.db.prepare('SELECT count(*) FROM sources WHERE substr(path, 1, ?) = ?').pluck();
   return (path, identity) => {
     const rows = latest.all(path, path.length + 1, `${path}!`) as LatestRow[];
-    return rows.length > 0 && rows.every((r) => r.status === 'done' && r.supersededBy === null && r.identity === identity && sameOptions(r.options, run));
+    // An archive is always read again: which entries it holds is known only by opening it, and
+    // an entry whose read failed, or that a stopped run never began, has no done read to find.
+    if (rows.length !== 1 || (archiveEntries.get(path.length + 1, `${path}!`) as number) > 0) return false;
+    return rows.every((r) => r.status === 'done' && r.supersededBy === null && r.identity === identity && sameOptions(r.options, run));
   };
 }

@@ -8,7 +8,10 @@ import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'no
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeZip } from '../../scripts/zip-writer.mjs';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
+import { abandonRead } from '../../src/staging/source-reads.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
 import { FAST, forgetRecordedOptions, stagedUuids } from '../helpers/staging.js';
@@ -339,6 +342,29 @@ describe('staging a file again', () => {
     expect(otherOption.stderr).toContain('--only-events: was none, now a');
     const reread = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--reread', '--json']);
     expect(reread.json).toMatchObject({ unchanged: [], totals: { rowsRead: 3, staged: 0, alreadyStaged: 3 } });
+  });
+
+  it('reads an archive again: an entry whose read failed is staged by the next run', async () => {
+    const dir = tempDir();
+    const line = (n: number) => `${JSON.stringify({ event: 'e', distinct_id: `u${n}`, timestamp: `2024-01-0${n}T00:00:00Z` })}\n`;
+    writeFileSync(
+      join(dir, 'export.zip'),
+      makeZip([
+        { name: 'a.jsonl', data: Buffer.from(line(1)), method: 'deflate' },
+        { name: 'b.jsonl', data: Buffer.from(line(2)), method: 'deflate' },
+      ]),
+    );
+    expect((await run(dir, ['export-source', '--from', 'jsonl', 'export.zip'])).code).toBe(0);
+    // b.jsonl's read failed (as a stopped or refused read is undone): its rows are gone, the archive unchanged.
+    const store = StagingStore.open(join(dir, 'm.db'), { mustExist: true });
+    const readId = store.db.prepare("SELECT r.id FROM source_reads r JOIN sources s ON s.id = r.source_id WHERE s.path LIKE '%!b.jsonl'").pluck().get() as number;
+    abandonRead(store, readId, 'failed');
+    store.close();
+    expect(stagedUuids(join(dir, 'm.db'))).toHaveLength(1);
+    const again = await run(dir, ['export-source', '--from', 'jsonl', 'export.zip', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ unchanged: [], totals: { rowsRead: 2, staged: 1, alreadyStaged: 1 } });
+    expect(stagedUuids(join(dir, 'm.db'))).toHaveLength(2);
   });
 });
 
