@@ -87,7 +87,7 @@ function fromEpoch(value: number, field: string, text: string): TimestampResult 
   // Past the microsecond, a float can round up into the next millisecond where the digits do not
   // (1714557600.0009999): the millisecond stays the one earlier versions staged, so the row's
   // derived uuid is the same, and its microseconds are then 0 (the time moves by under 1 µs).
-  if (exact !== undefined && exact.ok && exact.ms === ms) return exact;
+  if (exact?.ok && exact.ms === ms) return exact;
   return { ok: true, ms };
 }
 
