@@ -70,3 +70,13 @@ export function posthogInput(dir: string, config: string, start: string, end: st
     ...extra,
   };
 }
+
+/** The sandbox's persons of project 1, by distinct id: the person each id is on and its properties. */
+export function personsOf(sandbox: RunningSandbox): Map<string, { person: number; properties: Record<string, unknown> }> {
+  const rows = sandbox.store.db.prepare('SELECT d.distinct_id, p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1').all() as Array<{
+    distinct_id: string;
+    id: number;
+    properties: string;
+  }>;
+  return new Map(rows.map((r) => [r.distinct_id, { person: r.id, properties: JSON.parse(r.properties) as Record<string, unknown> }]));
+}

@@ -12,7 +12,7 @@ import { PostHog } from 'posthog-node';
 import { describe, expect, it } from 'vitest';
 import { sandboxPersonalKey } from '../../src/sandbox/api/management-seed.js';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
-import { posthogExportArgs, sendToSandbox, writeMoveConfig, type SourceEvent } from '../helpers/posthog-source.js';
+import { personsOf, posthogExportArgs, sendToSandbox, type SourceEvent, writeMoveConfig } from '../helpers/posthog-source.js';
 import { runCli, startCli } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, withoutGeoip } from '../helpers/sandbox.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
@@ -65,15 +65,6 @@ function withoutRules(properties: Record<string, unknown>): Record<string, unkno
   const setOnce = copy.$set_once as Record<string, unknown> | undefined;
   if (setOnce !== undefined) copy.$set_once = Object.fromEntries(Object.entries(setOnce).filter(([, v]) => v !== null));
   return copy;
-}
-
-function personsOf(sandbox: RunningSandbox): Map<string, { person: number; properties: Record<string, unknown> }> {
-  const rows = sandbox.store.db.prepare('SELECT d.distinct_id, p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1').all() as Array<{
-    distinct_id: string;
-    id: number;
-    properties: string;
-  }>;
-  return new Map(rows.map((r) => [r.distinct_id, { person: r.id, properties: JSON.parse(r.properties) as Record<string, unknown> }]));
 }
 
 function groupsOf(sandbox: RunningSandbox): unknown[] {

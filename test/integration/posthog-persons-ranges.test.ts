@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/sandbox-server.js';
-import { posthogExportArgs, sendToSandbox, writeMoveConfig, type SourceEvent } from '../helpers/posthog-source.js';
+import { personsOf, posthogExportArgs, sendToSandbox, type SourceEvent, writeMoveConfig } from '../helpers/posthog-source.js';
 import { runCli } from '../helpers/run-cli.js';
 import { useSandbox, withoutGeoip } from '../helpers/sandbox.js';
 import { FAST } from '../helpers/staging.js';
@@ -34,15 +34,6 @@ function people(): SourceEvent[] {
     const seen: SourceEvent = { uuid: uuidOf(i * 2), event: 'pageview', distinct_id: i % 3 === 0 ? `anon-${i}` : user, timestamp: at(i * 2), properties: {} };
     return [seen, identify];
   }).flat();
-}
-
-function personsOf(sandbox: RunningSandbox): Map<string, { person: number; properties: Record<string, unknown> }> {
-  const rows = sandbox.store.db.prepare('SELECT d.distinct_id, p.id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id WHERE d.team_id = 1').all() as Array<{
-    distinct_id: string;
-    id: number;
-    properties: string;
-  }>;
-  return new Map(rows.map((r) => [r.distinct_id, { person: r.id, properties: JSON.parse(r.properties) as Record<string, unknown> }]));
 }
 
 describe('persons PostHog finds too slow to read whole', () => {
