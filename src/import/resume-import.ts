@@ -25,11 +25,11 @@ export interface ResumeInput {
   given: GivenSettings;
 }
 
-/** Every import finished (or the named project's did, or it was never imported): there is nothing to resume. */
+/** Every import finished (or the named project's did, or none was ever started): there is nothing to resume. */
 export interface NothingToResume {
   type: 'nothing-to-resume';
   project?: string;
-  /** Why: the last import finished, or the named project was never imported from this staging file. */
+  /** Why: the last import finished, or no import (of the named project) was ever started from this staging file. */
   reason: 'finished' | 'never-imported';
   /** What to say, as printed (also in --json). */
   message: string;
@@ -50,7 +50,15 @@ function knownProjects(store: StagingStore, config: string | undefined): string[
 }
 
 function nothingToResume(store: StagingStore, input: ResumeInput): NothingToResume {
-  if (input.project === undefined) return { type: 'nothing-to-resume', reason: 'finished', message: 'Nothing to resume: every import finished.' };
+  if (input.project === undefined) {
+    // An import stopped during its checks (before its first request) records no run: nothing of it is left to resume.
+    if (latestRuns(store).length > 0) return { type: 'nothing-to-resume', reason: 'finished', message: 'Nothing to resume: every import finished.' };
+    return {
+      type: 'nothing-to-resume',
+      reason: 'never-imported',
+      message: `Nothing to resume: no import was started from this staging file (one stopped during its checks, before sending, has left nothing to resume; start with \`${migrateCommand('import --project <name>', { staging: store.path, config: input.config })}\`).`,
+    };
+  }
   const known = knownProjects(store, input.config);
   if (!known.includes(input.project)) {
     throw new UsageError(`no project named "${input.project}" in the staging file or the config`, [

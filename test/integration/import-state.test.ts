@@ -28,6 +28,9 @@ describe('import and resume follow the state', () => {
     expect(text.stdout).toBe('Nothing to resume for project prod: it was never imported from this staging file (start with `migrate import --project prod`).\n');
     const json = await runCli(['resume', '--project', 'prod', '--staging', staging, '--json'], { cwd: dir });
     expect(JSON.parse(json.stdout)).toEqual({ type: 'nothing-to-resume', project: 'prod', reason: 'never-imported', message: expect.stringContaining('never imported') });
+    // No project named and no import ever started (one killed during its checks records none): not "every import finished".
+    const none = await runCli(['resume', '--staging', staging, '--json'], { cwd: dir });
+    expect(JSON.parse(none.stdout)).toEqual({ type: 'nothing-to-resume', reason: 'never-imported', message: expect.stringContaining('no import was started from this staging file') });
     const typo = await runCli(['resume', '--project', 'prdo', '--staging', staging, '--json'], { cwd: dir });
     expect(typo.code).toBe(2);
     expect(typo.stdout).toBe('');
