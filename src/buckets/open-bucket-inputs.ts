@@ -13,7 +13,7 @@ import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
 import { BucketPlace, type BucketEntry } from './bucket-place.js';
 import { endpointIdentity, endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
 import { parseBucketUrl, type BucketScheme } from './bucket-url.js';
-import { isZipKey, openZipObject } from './object-zip.js';
+import { openZipAt } from '../sources/places/place-zip.js';
 import { columnarKindOf } from '../sources/columnar/row-text.js';
 import { openColumnarObject, type ObjectBegun } from './object-columnar.js';
 import { objectByteSource, objectStart, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
@@ -21,6 +21,11 @@ import { createS3Calls } from './s3-client.js';
 import type { OpenInputsOptions } from '../sources/zip-input.js';
 
 export { isBucketUrl } from './bucket-url.js';
+
+/** True when the object is read as a zip archive: by its name, as S3 gives no content to sniff before a read. */
+function isZipKey(key: string): boolean {
+  return /\.zip$/i.test(key);
+}
 
 export interface BucketRun {
   choices: BucketChoices;
@@ -72,7 +77,7 @@ export class BucketSources {
     const { address } = entry;
     const context = this.context(parseBucketUrl(address.url)?.scheme ?? 's3');
     const { object } = address;
-    const found = isZipKey(object.key) ? await openZipObject(context, address, extensions, options) : [await openObject(context, this.small, address, options)];
+    const found = isZipKey(object.key) ? await openZipAt(this.place(address.url), entry, address.url, address.url, extensions, options) : [await openObject(context, this.small, address, options)];
     // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
     const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId, endpoint: context.identity };
     return found.map((input) => ({ ...input, bucketObject: record }));
