@@ -60,20 +60,30 @@ function statPrefix(path: string): string {
 export class BucketPlace implements Place<BucketEntry> {
   readonly words = { container: 'bucket' };
   /** Listings made, by bucket and prefix. */
-  private readonly listings = new Map<string, Promise<ObjectInfo[]>>();
+  private readonly listings = new Map<string, { bucket: string; prefix: string; objects: Promise<ObjectInfo[]> }>();
+  /** Every object a listing gave, by bucket and key: a name below a listed prefix is found at once. */
+  private readonly known = new Map<string, ObjectInfo>();
 
   constructor(private readonly context: BucketContext & { identity?: string }) {}
 
+  /** The listing made before that covers `prefix`, if any. */
+  private covering(bucket: string, prefix: string): Promise<ObjectInfo[]> | undefined {
+    for (const listing of this.listings.values()) if (listing.bucket === bucket && prefix.startsWith(listing.prefix)) return listing.objects;
+    return undefined;
+  }
+
   /** The objects under `prefix`, from a listing made before when one covers it. */
   private async objects(address: BucketUrl, prefix: string): Promise<ObjectInfo[]> {
-    for (const [listed, objects] of this.listings) {
-      const [bucket, listedPrefix] = JSON.parse(listed) as [string, string];
-      if (bucket === address.bucket && prefix.startsWith(listedPrefix)) return (await objects).filter((o) => o.key.startsWith(prefix));
-    }
-    const listing = listAll(this.context, address, prefix);
-    this.listings.set(JSON.stringify([address.bucket, prefix]), listing);
-    listing.catch(() => this.listings.delete(JSON.stringify([address.bucket, prefix])));
-    return listing;
+    const covering = this.covering(address.bucket, prefix);
+    if (covering !== undefined) return (await covering).filter((o) => o.key.startsWith(prefix));
+    const id = JSON.stringify([address.bucket, prefix]);
+    const objects = listAll(this.context, address, prefix).then((all) => {
+      for (const object of all) this.known.set(JSON.stringify([address.bucket, object.key]), object);
+      return all;
+    });
+    this.listings.set(id, { bucket: address.bucket, prefix, objects });
+    objects.catch(() => this.listings.delete(id));
+    return objects;
   }
 
   private entry(address: BucketUrl, object: ObjectInfo): BucketEntry {
@@ -84,6 +94,9 @@ export class BucketPlace implements Place<BucketEntry> {
   async stat(name: string): Promise<PlaceStat<BucketEntry>> {
     const address = parsed(name);
     if (address.path === '') return { type: 'folder' };
+    // A vendor's folder names each of thousands of objects it listed: each found without a scan.
+    const known = this.known.get(JSON.stringify([address.bucket, address.path]));
+    if (known !== undefined) return { type: 'file', entry: this.entry(address, known) };
     const objects = await this.objects(address, statPrefix(address.path));
     const exact = objects.find((o) => o.key === address.path);
     if (exact !== undefined) return { type: 'file', entry: this.entry(address, exact) };

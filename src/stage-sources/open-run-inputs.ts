@@ -85,6 +85,27 @@ async function asNamed(place: Place, arg: string): Promise<Expanded> {
 }
 
 /**
+ * What each argument gives, with the opener of its place. Arguments taken as they are (a
+ * vendor's folder's thousands of objects) are joined while they share a place, to be opened a
+ * few at once as one argument's are.
+ */
+async function argumentsFound(request: OpenRequest, buckets: BucketSources, source: SourceFormat, options: OpenOptions): Promise<Array<{ opener: Opener; expanded: Expanded }>> {
+  const all: Array<{ opener: Opener; expanded: Expanded }> = [];
+  for (const arg of request.files) {
+    const opener = openerFor(arg, buckets, source, options, request.expandInputs);
+    if (request.expandInputs) {
+      all.push({ opener, expanded: await expandArgument(opener.place, arg, source.extensions) });
+      continue;
+    }
+    const one = await asNamed(opener.place, arg);
+    const last = all.at(-1);
+    if (last !== undefined && last.opener.place === opener.place) last.expanded.found.push(...one.found);
+    else all.push({ opener, expanded: one });
+  }
+  return all;
+}
+
+/**
  * The files named, expanded and opened as the request asks, bucket addresses among them (each
  * object an input, in natural order). A zip archive found in a folder or by a glob that holds
  * nothing the format reads is skipped with a notice, as other files there are; one named on
@@ -102,9 +123,7 @@ export async function openRunInputs(
   const opening: Opening = { inputs: [], unchanged: [], unreadable: [], seen: new Set() };
   const missing: string[] = [];
   try {
-    for (const arg of request.files) {
-      const opener = openerFor(arg, buckets, source, options, request.expandInputs);
-      const expanded = request.expandInputs ? await expandArgument(opener.place, arg, source.extensions) : await asNamed(opener.place, arg);
+    for (const { opener, expanded } of await argumentsFound(request, buckets, source, options)) {
       for (const notice of expanded.notices) reporter.notice(notice);
       missing.push(...expanded.missing);
       await openFound(opener, expanded, opening, unchanged, reporter);
