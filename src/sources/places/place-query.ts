@@ -9,9 +9,22 @@ import { classifyName, globSegmentToRegExp, hasGlobMagic, isHiddenPath, isMarker
 /** What a pattern's segments make of a key's: the whole key, a folder above it, or nothing. */
 export type SegmentMatch = 'whole' | 'folder' | undefined;
 
+/** One segment of a key hidden (`.git`, `__MACOSX`): isHiddenPath for a single name, without splitting. */
+function hiddenPart(part: string): boolean {
+  return (part.startsWith('.') && part !== '.' && part !== '..') || part === '__MACOSX';
+}
+
+/** Segments compiled once: a pattern is matched against every key listed. */
+const compiled = new Map<string, RegExp>();
+
 function segmentMatches(pattern: string, part: string): boolean {
   if (!hasGlobMagic(pattern)) return pattern === part;
-  return globSegmentToRegExp(pattern).test(part) && (pattern.startsWith('.') || !isHiddenPath(part));
+  let regExp = compiled.get(pattern);
+  if (regExp === undefined) {
+    regExp = globSegmentToRegExp(pattern);
+    if (compiled.size < 1_000) compiled.set(pattern, regExp);
+  }
+  return regExp.test(part) && (pattern.startsWith('.') || !hiddenPart(part));
 }
 
 /** How `pattern` matches `key` (both split on `/`); `**` matches any number of segments that are not hidden. */
@@ -20,7 +33,7 @@ export function matchSegments(pattern: readonly string[], key: readonly string[]
   const [head, ...rest] = pattern;
   if (head === '**') {
     for (let skip = 0; skip <= key.length; skip++) {
-      if (skip > 0 && isHiddenPath(key[skip - 1]!)) return undefined;
+      if (skip > 0 && hiddenPart(key[skip - 1]!)) return undefined;
       const found = matchSegments(rest, key.slice(skip));
       if (found !== undefined) return found;
     }
@@ -33,9 +46,9 @@ export function matchSegments(pattern: readonly string[], key: readonly string[]
 /** True when something below the folder `dir` (split on `/`) may match `pattern`: a store listing folder by folder looks in it. */
 export function mayMatchBelow(pattern: readonly string[], dir: readonly string[]): boolean {
   if (dir.length === 0) return true;
-  if (pattern.length === 0) return !isHiddenPath(dir[0]!);
+  if (pattern.length === 0) return !hiddenPart(dir[0]!);
   const [head, ...rest] = pattern;
-  if (head === '**') return (!isHiddenPath(dir[0]!) && mayMatchBelow(pattern, dir.slice(1))) || mayMatchBelow(rest, dir);
+  if (head === '**') return (!hiddenPart(dir[0]!) && mayMatchBelow(pattern, dir.slice(1))) || mayMatchBelow(rest, dir);
   return segmentMatches(head!, dir[0]!) && mayMatchBelow(rest, dir.slice(1));
 }
 
