@@ -7,22 +7,25 @@
  * object is a changed file.
  */
 import { InputError, MigrateError } from '../errors.js';
-import pLimit from 'p-limit';
 import { openText, type OpenOptions, type SourceInput } from '../sources/open-input.js';
 import type { Clock } from '../util/clock.js';
 import { BUCKET_RETRY_POLICY, type BucketContext } from './bucket-calls.js';
-import { listObjects } from './bucket-listing.js';
-import { folderUrl, listFolder, readFolderText } from './bucket-folder.js';
+import { BucketPlace, type BucketEntry } from './bucket-place.js';
 import { endpointIdentity, endpointName, resolveS3Settings, type BucketChoices } from './bucket-settings.js';
-import { objectUrl, parseBucketUrl, type BucketScheme } from './bucket-url.js';
-import { isZipKey, openZipObject } from './object-zip.js';
+import { parseBucketUrl, type BucketScheme } from './bucket-url.js';
+import { openZipAt } from '../sources/places/place-zip.js';
 import { columnarKindOf } from '../sources/columnar/row-text.js';
 import { openColumnarObject, type ObjectBegun } from './object-columnar.js';
 import { objectByteSource, objectStart, rangedText, SmallObjects, type ObjectAddress } from './object-bytes.js';
 import { createS3Calls } from './s3-client.js';
-import { objectIdentity } from '../sources/file-identity.js';
+import type { OpenInputsOptions } from '../sources/zip-input.js';
 
 export { isBucketUrl } from './bucket-url.js';
+
+/** True when the object is read as a zip archive: by its name, as S3 gives no content to sniff before a read. */
+function isZipKey(key: string): boolean {
+  return /\.zip$/i.test(key);
+}
 
 export interface BucketRun {
   choices: BucketChoices;
@@ -30,23 +33,13 @@ export interface BucketRun {
   clock: Clock;
   signal?: AbortSignal;
   notice: (text: string) => void;
-  /** True for an object (its address, its identity as listed) staged before as this run would stage it: it is not opened, nor fetched. */
-  unchanged?: (url: string, identity: string) => boolean;
 }
 
-/** Objects looked at at once while a run opens its inputs. */
-const OPENING_CONCURRENCY = 8;
-
-/** One client per scheme for the run; closed with the inputs. */
+/** One client (and one Place, its listings kept) per scheme for the run; closed with the inputs. */
 export class BucketSources {
   private readonly contexts = new Map<BucketScheme, BucketContext & { identity: string }>();
+  private readonly places = new Map<BucketScheme, BucketPlace>();
   private readonly small = new SmallObjects();
-  /** Files the run manifests of the addresses opened list that are not there, in words. */
-  readonly missing: string[] = [];
-  /** Objects not opened: staged before and unchanged since, by address. */
-  readonly unchanged: string[] = [];
-  /** Objects a folder listed, by address. */
-  private readonly listed = new Map<string, ObjectAddress>();
 
   constructor(private readonly run: BucketRun) {}
 
@@ -68,73 +61,32 @@ export class BucketSources {
     return context;
   }
 
-  /** The objects an address names, opened as inputs in key order. */
-  async open(arg: string, extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
+  /** The bucket an address is in, as a Place. */
+  place(arg: string): BucketPlace {
     const scheme = parseBucketUrl(arg)?.scheme ?? 's3';
-    const context = this.context(scheme);
-    const { address, objects, notices, missing } = await listObjects(context, arg, extensions);
-    for (const notice of notices) this.run.notice(notice);
-    this.missing.push(...missing);
-    return this.openEach(
-      objects.map((object) => ({ context, address: { bucket: address.bucket, url: objectUrl(scheme, address.bucket, object.key), object } })),
-      extensions,
-      options,
-    );
+    let place = this.places.get(scheme);
+    if (place === undefined) {
+      place = new BucketPlace(this.context(scheme));
+      this.places.set(scheme, place);
+    }
+    return place;
   }
 
-  /** Every object under a prefix, as a folder's files (a vendor's layout); each may then be opened by its address (openListed). */
-  async folder(arg: string): Promise<{ root: string; paths: string[]; readText(path: string): Promise<string> }> {
-    const scheme = parseBucketUrl(arg)?.scheme ?? 's3';
-    const context = this.context(scheme);
-    const folder = await listFolder(context, arg);
-    for (const [path, object] of folder.objects) this.listed.set(folderUrl(folder, path), { bucket: folder.address.bucket, url: folderUrl(folder, path), object });
-    return { root: folder.root, paths: [...folder.objects.keys()], readText: (path) => readFolderText(context, folder, path) };
-  }
-
-  /** True when `url` is an object a folder listed. */
-  isListed(url: string): boolean {
-    return this.listed.has(url);
-  }
-
-  /** Objects a folder listed, opened as inputs in the order given. */
-  async openListed(urls: readonly string[], extensions: readonly string[], options: OpenOptions): Promise<SourceInput[]> {
-    const objects = urls.map((url) => {
-      const address = this.listed.get(url);
-      if (address === undefined) throw new InputError(`${url}: not an object listed before`);
-      return { context: this.context(parseBucketUrl(url)?.scheme ?? 's3'), address };
-    });
-    return this.openEach(objects, extensions, options);
-  }
-
-  private async openEach(
-    objects: ReadonlyArray<{ context: BucketContext & { identity: string }; address: ObjectAddress }>,
-    extensions: readonly string[],
-    options: OpenOptions,
-  ): Promise<SourceInput[]> {
-    // Each object is looked at before any row is staged (a request each): a few at once, kept in the order given.
-    const limit = pLimit(OPENING_CONCURRENCY);
-    const opened = await Promise.all(
-      objects.map(({ context, address }) =>
-        limit(async () => {
-          const { object } = address;
-          const identity = objectIdentity({ endpoint: context.identity, sizeBytes: object.sizeBytes, etag: object.etag });
-          if (object.etag !== '' && this.run.unchanged?.(address.url, identity) === true) {
-            this.unchanged.push(address.url);
-            return [];
-          }
-          const found = isZipKey(object.key) ? await openZipObject(context, address, extensions, options) : [await openObject(context, this.small, address, options)];
-          // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
-          const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId, endpoint: context.identity };
-          return found.map((input) => ({ ...input, bucketObject: record, identity }));
-        }),
-      ),
-    );
-    return opened.flat();
+  /** An object found, opened as inputs (a zip object's entries each one), recorded as listed. */
+  async openEntry(entry: BucketEntry, extensions: readonly string[], options: OpenInputsOptions): Promise<SourceInput[]> {
+    const { address } = entry;
+    const context = this.context(parseBucketUrl(address.url)?.scheme ?? 's3');
+    const { object } = address;
+    const found = isZipKey(object.key) ? await openZipAt(this.place(address.url), entry, address.url, address.url, extensions, options) : [await openObject(context, this.small, address, options)];
+    // Opening read the object's first bytes: S3's answer gave its version, in a versioned bucket.
+    const record = { url: address.url, bucket: address.bucket, key: object.key, sizeBytes: object.sizeBytes, etag: object.etag, versionId: object.versionId, endpoint: context.identity };
+    return found.map((input) => ({ ...input, bucketObject: record }));
   }
 
   close(): void {
     for (const context of this.contexts.values()) context.calls.close();
     this.contexts.clear();
+    this.places.clear();
   }
 }
 

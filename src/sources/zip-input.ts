@@ -1,89 +1,18 @@
 /**
  * Zip archives (Amplitude's export is a zip of gzipped JSON-lines files): each entry the format
  * reads becomes its own source input, named `archive.zip!path/in/archive.json.gz`, so its rows
- * are numbered from 1 and every reject names the entry and line. Entries are streamed one after
- * another from the archive, never extracted to disk or held in memory.
- *
- * yauzl reads the archive (central directory, zip64, sizes checked); its one gap, CRC-32, is
- * checked here as each entry streams past, so a damaged entry fails instead of staging garbage.
+ * are numbered from 1 and every reject names the entry and line. A file is read where it lies
+ * by ranges, as a zip object in a bucket is (places/place-zip.ts): never extracted to disk or
+ * held in memory.
  */
 import { open as openFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pipeline, Transform } from 'node:stream';
-import { crc32 } from 'node:zlib';
-import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import { InputError } from '../errors.js';
-import { classifyName, isHiddenPath, naturalCompare } from './input-names.js';
-import { isRegularFile, isZip, openSourceInput, openText, type ByteSource, type OpenOptions, type SourceInput } from './open-input.js';
+import { isRegularFile, isZip, openSourceInput, type SourceInput } from './open-input.js';
+import { diskPlace } from './places/disk-place.js';
+import { openZipAt, type OpenInputsOptions } from './places/place-zip.js';
 
-/** Fails the stream at its end when the bytes do not match the entry's CRC-32. */
-function crcCheck(expected: number): Transform {
-  let crc = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      crc = crc32(chunk, crc);
-      callback(null, chunk);
-    },
-    flush(callback) {
-      callback(crc >>> 0 === expected >>> 0 ? null : new Error('CRC-32 mismatch: the entry is damaged'));
-    },
-  });
-}
-
-async function openArchive(path: string, displayName: string): Promise<ZipFile> {
-  try {
-    return await openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true });
-  } catch (error) {
-    throw new InputError(`${displayName}: is not a readable zip archive (${(error as Error).message})`);
-  }
-}
-
-/** The entries a format reads, in natural order; refuses entries that cannot be decoded. */
-async function readableEntries(zip: ZipFile, displayName: string, extensions: readonly string[]): Promise<Entry[]> {
-  const entries: Entry[] = [];
-  try {
-    for await (const entry of zip.eachEntry()) {
-      if (entry.fileName.endsWith('/') || isHiddenPath(entry.fileName) || !classifyName(entry.fileName, extensions)) continue;
-      if (classifyName(entry.fileName, extensions) === 'archive') {
-        throw new InputError(`${displayName}!${entry.fileName}: a zip archive inside a zip archive; unzip the outer one first`);
-      }
-      if (entry.isEncrypted() || !entry.canDecodeFileData()) {
-        throw new InputError(`${displayName}!${entry.fileName}: cannot be read (encrypted, or compression method ${entry.compressionMethod}; only stored and deflated entries are supported)`);
-      }
-      entries.push(entry);
-    }
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError(`${displayName}: is not a readable zip archive (${(error as Error).message})`);
-  }
-  return entries.sort((a, b) => naturalCompare(a.fileName, b.fileName));
-}
-
-async function openEntry(zip: ZipFile, entry: Entry, archivePath: string, displayName: string, options: OpenOptions): Promise<SourceInput> {
-  const name = `${displayName}!${entry.fileName}`;
-  const open: ByteSource = async () => {
-    try {
-      return pipeline(await zip.openReadStreamPromise(entry), crcCheck(entry.crc32), () => {});
-    } catch (error) {
-      throw new InputError(`${name}: cannot be read from the archive (${(error as Error).message})`);
-    }
-  };
-  try {
-    const text = await openText(open, name, options);
-    return { path: `${archivePath}!${entry.fileName}`, displayName: name, sizeBytes: entry.uncompressedSize, ...text };
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw new InputError(`${name}: cannot be read from the archive (${(error as Error).message})`);
-  }
-}
-
-export interface OpenInputsOptions extends OpenOptions {
-  /**
-   * Set for an archive found in a directory or by a glob rather than named: one without entries
-   * the format reads is skipped, with this notice, as other files there are.
-   */
-  skipEmptyArchive?: (notice: string) => void;
-}
+export { zipEntryInputs, type OpenInputsOptions } from './places/place-zip.js';
 
 /**
  * Opens every entry of a zip archive that the format reads (names ending in `extensions`,
@@ -92,39 +21,13 @@ export interface OpenInputsOptions extends OpenOptions {
  */
 export async function openZipInputs(file: string, extensions: readonly string[], options: OpenInputsOptions = {}): Promise<SourceInput[]> {
   const path = resolve(file);
-  await stat(path);
-  return zipEntryInputs(await openArchive(path, file), path, file, extensions, options);
-}
-
-/**
- * The inputs of an open archive's entries (see openZipInputs), whatever reads its bytes: a
- * file, or ranged reads of an object in a bucket. `path` and `displayName` name the archive.
- */
-export async function zipEntryInputs(zip: ZipFile, path: string, file: string, extensions: readonly string[], options: OpenInputsOptions = {}): Promise<SourceInput[]> {
-  const close = async (): Promise<void> => {
-    if (zip.isOpen) zip.close();
-  };
+  let sizeBytes: number;
   try {
-    const entries = await readableEntries(zip, file, extensions);
-    const looked = `names ending ${extensions.join(', ')}, optionally .gz`;
-    if (entries.length === 0 && options.skipEmptyArchive !== undefined) {
-      options.skipEmptyArchive(`note: ${file}: skipped, a zip archive with no source files in it (looked for ${looked})`);
-      await close();
-      return [];
-    }
-    if (entries.length === 0) throw new InputError(`${file}: no source files in this zip archive (looked for ${looked})`);
-    const inputs: SourceInput[] = [];
-    const openOne = async (entry: Entry, entryOptions: OpenOptions): Promise<SourceInput> => ({
-      ...(await openEntry(zip, entry, path, file, entryOptions)),
-      close,
-      reopen: async (again) => openOne(entry, { ...entryOptions, ...again }),
-    });
-    for (const entry of entries) inputs.push(await openOne(entry, options));
-    return inputs;
+    sizeBytes = (await stat(path)).size;
   } catch (error) {
-    await close();
-    throw error;
+    throw new InputError(`${file}: is not a readable zip archive (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  return openZipAt(diskPlace, { name: path, sizeBytes }, path, file, extensions, options);
 }
 
 /** True when the file starts like a zip archive; false when it does not or cannot be read. */

@@ -4,11 +4,11 @@
  * sources/vendors/heap-manifest.ts), before anything is staged; then, once the staging file is
  * open, the rows staged earlier from dumps a full resync replaced are withdrawn.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { isBucketUrl, type BucketSources } from '../buckets/open-bucket-inputs.js';
 import type { Reporter } from '../reporter.js';
+import { diskPlace } from '../sources/places/disk-place.js';
+import type { Place } from '../sources/places/place.js';
 import { isHiddenPath, naturalCompare } from '../sources/input-names.js';
 import { planHeapFolder, readManifest, type ManifestRead } from '../sources/vendors/heap-manifest.js';
 import { withdrawReplacedReads, type ReplacedRows } from '../staging/replaced-reads.js';
@@ -20,28 +20,6 @@ export interface HeapInputs {
   files: string[];
   /** Files of replaced dumps (resolved paths, as staged reads record them). */
   replaced: string[];
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-}
-
-async function namesIn(dir: string): Promise<string[]> {
-  return (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => !isHiddenPath(e.name)).map((e) => e.name);
-}
-
-/** The data files below `root`, as `sync_<id>/<table>/<name>` paths. */
-async function dataFiles(root: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const sync of (await namesIn(root)).filter((name) => /^sync_\d+$/.test(name))) {
-    for (const table of await namesIn(join(root, sync))) {
-      for (const name of await namesIn(join(root, sync, table))) found.push(`${sync}/${table}/${name}`);
-    }
-  }
-  return found.sort(naturalCompare);
 }
 
 type Manifests = Array<{ name: string; read: Extract<ManifestRead, { ok: true }> }>;
@@ -57,47 +35,51 @@ async function readManifests(names: readonly string[], read: (path: string) => P
   return manifests;
 }
 
-/** What a folder holds: its manifests, its data files (paths below it), and the address of a path below it. */
+/** What a folder holds: its manifests, its data files (paths below it), and the name of a path below it. */
 interface FolderListing {
   manifests: Manifests;
   found: string[];
   place(path: string): string;
+  /** The name a staged read records a data file by (a resolved path, an object's address). */
+  recorded(path: string): string;
 }
 
-async function diskListing(root: string): Promise<FolderListing> {
-  if (!(await isDirectory(root)) || !(await isDirectory(join(root, 'manifests')))) {
-    throw new InputError(`${root}: not a Heap Connect folder (it must hold manifests/ and the sync_<dump_id>/ folders)`);
-  }
-  const names = (await namesIn(join(root, 'manifests'))).filter((name) => name.toLowerCase().endsWith('.json')).map((name) => `manifests/${name}`);
-  const place = (path: string): string => join(root, path);
-  return { manifests: await readManifests(names, async (path) => readFile(place(path), 'utf8'), place), found: await dataFiles(root), place };
-}
+const DATA_PATH = /^sync_\d+\/[^/]+\/[^/]+$/;
+/** The folders a Heap folder's files lie in: nothing deeper is listed. */
+const HEAP_FOLDER = /^(manifests|sync_\d+(\/[^/]+)?)$/;
+/** Most bytes of a manifest read: more is not one. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
-const BUCKET_DATA_PATH = /^sync_\d+\/[^/]+\/[^/]+$/;
-
-/** A prefix of a bucket laid out as Heap writes it: its keys listed once, its manifests read, its data objects opened later by address. */
-async function bucketListing(root: string, buckets: BucketSources): Promise<FolderListing> {
-  const folder = await buckets.folder(root);
-  const place = (path: string): string => `${folder.root}${path}`;
-  if (!folder.paths.some((path) => path.startsWith('manifests/'))) {
-    throw new InputError(`${folder.root}: not a Heap Connect folder (it must hold manifests/ and the sync_<dump_id>/ folders)`);
-  }
-  const names = folder.paths.filter((path) => /^manifests\/[^/]+\.json$/i.test(path) && !isHiddenPath(path));
-  const found = folder.paths.filter((path) => BUCKET_DATA_PATH.test(path) && !isHiddenPath(path)).sort(naturalCompare);
-  return { manifests: await readManifests(names, (path) => folder.readText(path), place), found, place };
+/** A folder (a directory, a bucket prefix) laid out as Heap writes it: listed once, its manifests read, its data files by name. */
+async function heapListing(root: string, place: Place, shown: string): Promise<FolderListing> {
+  const notHeap = (): InputError => new InputError(`${shown}: not a Heap Connect folder (it must hold manifests/ and the sync_<dump_id>/ folders)`);
+  if ((await place.stat(root)).type !== 'folder') throw notHeap();
+  const listed = (await place.list(root, (key) => HEAP_FOLDER.test(key) && !isHiddenPath(key))).filter((item) => !isHiddenPath(item.key));
+  if (!listed.some((item) => item.key.startsWith('manifests/'))) throw notHeap();
+  const entries = new Map(listed.map((item) => [item.key, item.entry]));
+  const names = listed.filter((item) => /^manifests\/[^/]+\.json$/i.test(item.key)).map((item) => item.key);
+  const found = listed
+    .filter((item) => DATA_PATH.test(item.key))
+    .map((item) => item.key)
+    .sort(naturalCompare);
+  const read = async (path: string): Promise<string> => (await place.readWhole(entries.get(path)!, MAX_MANIFEST_BYTES)).toString('utf8');
+  const name = (path: string): string => place.join(root, path);
+  return { manifests: await readManifests(names, read, name), found, place: name, recorded: (path) => place.recordedName(entries.get(path) ?? { name: name(path), sizeBytes: -1 }) };
 }
 
 /** One folder's plan, its paths joined onto the folder (a local folder, or a bucket prefix). */
 async function folderInputs(root: string, reporter: Reporter, buckets: BucketSources | undefined): Promise<HeapInputs> {
   const inBucket = isBucketUrl(root);
   if (inBucket && buckets === undefined) throw new UsageError(`--from heap reads a local folder here; ${root} is a bucket address`);
-  const listing = inBucket ? await bucketListing(root, buckets!) : await diskListing(root);
-  const { manifests, place } = listing;
-  if (manifests.length === 0) throw new InputError(`${inBucket ? place('') : root}: manifests/ holds no manifest, so no Heap sync is complete yet`);
+  const place = inBucket ? (buckets!.place(root) as Place) : diskPlace;
+  const shown = inBucket ? place.join(root, '') : root;
+  const listing = await heapListing(root, place, shown);
+  const { manifests } = listing;
+  if (manifests.length === 0) throw new InputError(`${shown}: manifests/ holds no manifest, so no Heap sync is complete yet`);
   const plan = planHeapFolder(manifests, listing.found);
   if (plan.missing.length > 0) {
-    const shown = plan.missing.slice(0, 5).map((m) => `${place(m.path)} (listed by ${m.manifest})`);
-    throw new InputError(`${count(plan.missing.length)} Heap data files the manifests list are missing: ${shown.join(', ')}${plan.missing.length > 5 ? ', ...' : ''}; nothing was staged`, [
+    const shownMissing = plan.missing.slice(0, 5).map((m) => `${listing.place(m.path)} (listed by ${m.manifest})`);
+    throw new InputError(`${count(plan.missing.length)} Heap data files the manifests list are missing: ${shownMissing.join(', ')}${plan.missing.length > 5 ? ', ...' : ''}; nothing was staged`, [
       inBucket
         ? 'The sync may still be being copied, or its objects were deleted; stage it again once every object its manifest lists is there.'
         : 'Download the folder again (every file of a sync its manifest lists), then stage it again.',
@@ -105,9 +87,7 @@ async function folderInputs(root: string, reporter: Reporter, buckets: BucketSou
   }
   for (const notice of plan.notices) reporter.notice(notice);
   for (const warning of plan.warnings) reporter.warn(warning);
-  // A staged read records a file by its resolved path, an object by its address.
-  const recorded = (path: string): string => (inBucket ? place(path) : resolve(root, path));
-  return { files: plan.files.map((f) => place(f.path)), replaced: plan.replaced.map((f) => recorded(f.path)) };
+  return { files: plan.files.map((f) => listing.place(f.path)), replaced: plan.replaced.map((f) => listing.recorded(f.path)) };
 }
 
 /** The data files of every Heap folder named (local folders, and bucket prefixes read through `buckets`). */

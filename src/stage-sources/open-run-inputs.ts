@@ -4,20 +4,27 @@
  * staged before and unchanged since (see staging/unchanged-reads.ts) is not opened: neither its
  * bytes nor, for an object, a request are spent on it.
  */
-import { resolve } from 'node:path';
 import { InputError, RefusedError } from '../errors.js';
+import type { BucketEntry } from '../buckets/bucket-place.js';
 import type { BucketChoices } from '../buckets/bucket-settings.js';
 import { BucketSources, isBucketUrl } from '../buckets/open-bucket-inputs.js';
 import type { Reporter } from '../reporter.js';
-import { expandInput } from '../sources/expand-inputs.js';
-import { fileIdentity } from '../sources/file-identity.js';
 import { openSourceInput, type BucketObjectRecord, type OpenOptions, type SourceInput } from '../sources/open-input.js';
+import { diskPlace } from '../sources/places/disk-place.js';
+import { expandArgument, type Expanded } from '../sources/places/expand-argument.js';
+import type { Place } from '../sources/places/place.js';
 import type { SourceFormat } from '../sources/source-item.js';
-import { openInputs } from '../sources/zip-input.js';
+import { openInputs, type OpenInputsOptions } from '../sources/zip-input.js';
 import { endpointClashes } from '../staging/bucket-objects.js';
 import type { StagingStore } from '../staging/staging-store.js';
 import type { Clock } from '../util/clock.js';
 import { count } from '../util/format.js';
+import { openFound, type Opener, type Opening, type Unchanged } from './open-found.js';
+
+export type { Unchanged } from './open-found.js';
+
+/** Objects looked at at once while a run opens its inputs: a request each. */
+const OPENING_CONCURRENCY = 8;
 
 /** What the opening needs of the run. */
 export interface OpenRequest {
@@ -26,9 +33,6 @@ export interface OpenRequest {
   expandInputs: boolean;
   buckets?: { choices: BucketChoices; env: Readonly<Record<string, string | undefined>> };
 }
-
-/** True for a source (its path, its identity now) staged before as this run would stage it: it is not opened. */
-export type Unchanged = (path: string, identity: string) => boolean;
 
 /** The run's inputs, and the files run manifests list that are missing, in words. */
 export interface OpenedFiles {
@@ -53,75 +57,57 @@ export async function closeAll(inputs: readonly SourceInput[]): Promise<void> {
 }
 
 /** The bucket clients of a run, with the user's choices; closed once the run ends. */
-export function bucketSources(request: OpenRequest, reporter: Reporter, signal: AbortSignal, clock: Clock, unchanged: Unchanged | undefined): BucketSources {
-  return new BucketSources({ choices: request.buckets?.choices ?? {}, env: request.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text), unchanged });
+export function bucketSources(request: OpenRequest, reporter: Reporter, signal: AbortSignal, clock: Clock): BucketSources {
+  return new BucketSources({ choices: request.buckets?.choices ?? {}, env: request.buckets?.env ?? {}, clock, signal, notice: (text) => reporter.notice(text) });
 }
 
-/** Opens a file on disk (each entry of a zip archive an input), unless it is unchanged since it was staged. */
-function openOnDisk(open: (name: string) => Promise<SourceInput[]>, unchanged: Unchanged | undefined, skipped: string[]): (name: string) => Promise<SourceInput[]> {
-  return async (name) => {
-    const identity = await fileIdentity(name);
-    if (identity !== undefined && unchanged?.(resolve(name), identity) === true) {
-      skipped.push(resolve(name));
-      return [];
-    }
-    return (await open(name)).map((input) => ({ ...input, identity }));
-  };
-}
-
-/** Opens a file found in a folder: one that cannot be read is told and left out (the run fails once the others are staged). */
-function inFolder(open: (name: string) => Promise<SourceInput[]>, unreadable: string[], reporter: Reporter): (name: string) => Promise<SourceInput[]> {
-  return async (name) => {
-    try {
-      return (await open(name)).map((input) => ({ ...input, foundInFolder: true }));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      unreadable.push(error.message);
-      reporter.warn(`warning: ${error.message}; staging the folder's other files`);
-      return [];
-    }
-  };
-}
-
-/** Opens every file (a file named twice is read once); on a failure closes those opened. */
-async function openAll(names: readonly string[], open: (name: string) => Promise<SourceInput[]>, seen = new Set<string>()): Promise<SourceInput[]> {
-  const inputs: SourceInput[] = [];
-  try {
-    for (const name of names) {
-      const key = isBucketUrl(name) ? name : resolve(name);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      inputs.push(...(await open(name)));
-    }
-    return inputs;
-  } catch (error) {
-    await closeAll(inputs);
-    throw error;
+/** How the files at an argument's place are opened: objects as objects; files by name, a zip file's entries each an input when arguments are expanded. */
+function openerFor(arg: string, buckets: BucketSources, source: SourceFormat, options: OpenOptions, expand: boolean): Opener {
+  if (isBucketUrl(arg)) {
+    const place = buckets.place(arg);
+    return {
+      place: place as Place,
+      concurrency: OPENING_CONCURRENCY,
+      open: async (found, more) => {
+        if (found.entry === undefined) throw new InputError(`${found.name}: no such object`);
+        return buckets.openEntry(found.entry as BucketEntry, source.extensions, { ...options, ...more });
+      },
+    };
   }
+  const open = expand ? (name: string, more: OpenInputsOptions) => openInputs(name, source.extensions, { ...options, ...more }) : async (name: string) => [await openSourceInput(name, options)];
+  return { place: diskPlace, concurrency: 1, open: async (found, more) => open(found.name, more) };
 }
 
-/** Each name one input: objects a vendor's folder listed (a Heap prefix) opened a few at once, files one by one, in the order named. */
-async function openNamed(
-  names: readonly string[],
-  options: OpenOptions,
-  buckets: BucketSources,
-  source: SourceFormat,
-  onDisk: (open: (name: string) => Promise<SourceInput[]>) => (name: string) => Promise<SourceInput[]>,
-): Promise<SourceInput[]> {
-  const listed = names.filter((name) => buckets.isListed(name));
-  const objects = new Map((await buckets.openListed(listed, source.extensions, options)).map((object) => [object.path, object]));
-  const file = onDisk(async (name) => [await openSourceInput(name, options)]);
-  try {
-    return await openAll(names, async (name) => (buckets.isListed(name) ? [objects.get(name)].filter((o) => o !== undefined) : await file(name)));
-  } catch (error) {
-    await closeAll([...objects.values()]);
-    throw error;
+/** An argument taken as it is (a vendor's folder listed it, or identify names it): the one file it names. */
+async function asNamed(place: Place, arg: string): Promise<Expanded> {
+  const what = await place.stat(arg);
+  return { found: [{ name: arg, entry: what.type === 'file' ? what.entry : undefined }], named: true, notices: [], missing: [] };
+}
+
+/**
+ * What each argument gives, with the opener of its place. Arguments taken as they are (a
+ * vendor's folder's thousands of objects) are joined while they share a place, to be opened a
+ * few at once as one argument's are.
+ */
+async function argumentsFound(request: OpenRequest, buckets: BucketSources, source: SourceFormat, options: OpenOptions): Promise<Array<{ opener: Opener; expanded: Expanded }>> {
+  const all: Array<{ opener: Opener; expanded: Expanded }> = [];
+  for (const arg of request.files) {
+    const opener = openerFor(arg, buckets, source, options, request.expandInputs);
+    if (request.expandInputs) {
+      all.push({ opener, expanded: await expandArgument(opener.place, arg, source.extensions) });
+      continue;
+    }
+    const one = await asNamed(opener.place, arg);
+    const last = all.at(-1);
+    if (last !== undefined && last.opener.place === opener.place) last.expanded.found.push(...one.found);
+    else all.push({ opener, expanded: one });
   }
+  return all;
 }
 
 /**
  * The files named, expanded and opened as the request asks, bucket addresses among them (each
- * object an input, in key order). A zip archive found in a directory or by a glob that holds
+ * object an input, in natural order). A zip archive found in a folder or by a glob that holds
  * nothing the format reads is skipped with a notice, as other files there are; one named on
  * the command line is an error.
  */
@@ -134,40 +120,24 @@ export async function openRunInputs(
   unchanged: Unchanged | undefined,
 ): Promise<OpenedFiles> {
   const options: OpenOptions = { encoding: request.encoding, signal, notice: (text) => reporter.notice(text) };
-  const skipped: string[] = [];
-  const onDisk = (open: (name: string) => Promise<SourceInput[]>) => openOnDisk(open, unchanged, skipped);
-  if (!request.expandInputs) {
-    const inputs = await openNamed(request.files, options, buckets, source, onDisk);
-    return { inputs, missing: [], unchanged: [...skipped, ...buckets.unchanged], unreadable: [] };
-  }
-  const inputs: SourceInput[] = [];
+  const opening: Opening = { inputs: [], unchanged: [], unreadable: [], seen: new Set() };
   const missing: string[] = [];
-  const unreadable: string[] = [];
-  const report = { notice: (text: string) => reporter.notice(text), missing: (text: string) => missing.push(text) };
-  const seen = new Set<string>();
   try {
-    for (const file of request.files) {
-      if (isBucketUrl(file)) {
-        for (const object of await buckets.open(file, source.extensions, options)) {
-          if (!seen.has(object.path)) inputs.push(object);
-          seen.add(object.path);
-        }
-        continue;
-      }
-      const found = await expandInput(file, source.extensions, report);
-      const named = found.length === 1 && found[0] === file;
-      const open = onDisk((name) => openInputs(name, source.extensions, { ...options, skipEmptyArchive: named ? undefined : (notice) => reporter.notice(notice) }));
-      inputs.push(...(await openAll(found, named ? open : inFolder(open, unreadable, reporter), seen)));
+    for (const { opener, expanded } of await argumentsFound(request, buckets, source, options)) {
+      for (const notice of expanded.notices) reporter.notice(notice);
+      missing.push(...expanded.missing);
+      await openFound(opener, expanded, opening, unchanged, reporter);
     }
   } catch (error) {
-    await closeAll(inputs);
+    await closeAll(opening.inputs);
     throw error;
   }
-  missing.push(...buckets.missing);
   for (const text of missing) reporter.warn(`warning: ${text}; staging the run's other files`);
-  const notRead = [...skipped, ...buckets.unchanged];
-  if (inputs.length === 0 && notRead.length === 0 && unreadable.length === 0) throw new InputError(`no source files to read in ${request.files.join(', ')} (the zip archives found hold none)`);
-  return { inputs, missing, unchanged: notRead, unreadable };
+  const { inputs, unreadable } = opening;
+  if (request.expandInputs && inputs.length === 0 && opening.unchanged.length === 0 && unreadable.length === 0) {
+    throw new InputError(`no source files to read in ${request.files.join(', ')} (the zip archives found hold none)`);
+  }
+  return { inputs, missing, unchanged: opening.unchanged, unreadable };
 }
 
 /** The same key read before from another endpoint, with other content: another store's object, never taken for a new version of the one staged. */

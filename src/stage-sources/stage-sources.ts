@@ -96,7 +96,7 @@ export async function stageSources(input: StageSourcesInput, reporter: Reporter,
   let personsInputs: SourceInput[] = [];
   // A staging file that exists is opened first: what it staged tells which sources need no read.
   let store: StagingStore | undefined = existsSync(input.staging) ? StagingStore.open(input.staging, { lockFor: input.command }) : undefined;
-  const buckets = bucketSources(input, reporter, signal, clock, unchangedTest(input, store));
+  const buckets = bucketSources(input, reporter, signal, clock);
   try {
     // A Heap Connect folder is read as its manifests say: the files of complete dumps, in dump order.
     const heap = input.format === 'heap' ? await heapInputs(input.files, reporter, buckets) : undefined;

@@ -14,6 +14,7 @@ import { BUCKET_RETRY_POLICY } from '../../src/buckets/bucket-calls.js';
 import { listObjects } from '../../src/buckets/bucket-listing.js';
 import { createS3Calls } from '../../src/buckets/s3-client.js';
 import { silentReporter } from '../../src/reporter.js';
+import { naturalCompare } from '../../src/sources/input-names.js';
 import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
 import { makeZip } from '../../scripts/zip-writer.mjs';
 import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
@@ -86,7 +87,7 @@ async function putTree(bucket: string, files: Record<string, string | Buffer>): 
 }
 
 describe('export-source from an S3 bucket', () => {
-  it('lists a prefix of more than 1,000 objects page by page, in key order, leaving markers out', async () => {
+  it('lists a prefix of more than 1,000 objects page by page, in natural order, leaving markers out', async () => {
     const keys: string[] = [];
     for (let n = 0; n < 1_010; n++) keys.push(`listed/${String(n % 7).padStart(2, '0')}/part-${n}.json`);
     await moto.createBucket('many');
@@ -94,7 +95,7 @@ describe('export-source from an S3 bucket', () => {
     const calls = createS3Calls({ endpointUrl: moto.endpointUrl, region: 'us-east-1', credentials: MOTO_KEYS, requestTimeoutMs: 30_000 });
     const context = { calls, clock: testClock(), policy: BUCKET_RETRY_POLICY, endpoint: moto.endpointUrl };
     const listed = await listObjects(context, 's3://many/listed/', ['.json']);
-    expect(listed.objects.map((o) => o.key)).toEqual([...keys].sort());
+    expect(listed.objects.map((o) => o.key)).toEqual([...keys].sort(naturalCompare));
   }, 120_000);
 
   it('stages a prefix exactly as the same files on disk', async () => {

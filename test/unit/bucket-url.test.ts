@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { bucketError } from '../../src/buckets/bucket-errors.js';
-import { manifestFiles } from '../../src/buckets/bucket-listing.js';
+import { manifestBeside } from '../../src/sources/run-manifests.js';
 import { nextPage } from '../../src/buckets/s3-client.js';
 import { resolveS3Settings } from '../../src/buckets/bucket-settings.js';
-import { isMarkerOrManifest, keyQuery, keySelected, parseBucketUrl } from '../../src/buckets/bucket-url.js';
+import { parseBucketUrl } from '../../src/buckets/bucket-url.js';
 import { toFailure, type S3Failure } from '../../src/buckets/s3-client.js';
 import { ExitCode } from '../../src/errors.js';
-
-const JSON_LINES = ['.json', '.jsonl', '.ndjson'];
 
 describe('bucket addresses', () => {
   it.each([
@@ -18,44 +16,15 @@ describe('bucket addresses', () => {
     ['/tmp/x', undefined],
   ])('%s', (arg, parsed) => expect(parseBucketUrl(arg)).toEqual(parsed));
 
-  it.each([
-    // [address path, key, selected]
-    ['exports/', 'exports/a.json', true],
-    ['exports/', 'exports/deep/b.jsonl.gz', true],
-    ['exports/', 'exports/notes.txt', false],
-    ['exports/', 'exports/.hidden.json', false],
-    ['exports/', 'exports/complete', false],
-    ['exports/', 'exports/_SUCCESS', false],
-    ['exports/', 'exports/x_manifest.json', false],
-    ['exports/', 'exports/archive.zip', true],
-    ['', 'top.json', true],
-    ['exports', 'exports/a.json', true],
-    ['exports', 'exportsX/a.json', false],
-    ['exports/a.txt', 'exports/a.txt', true],
-    ['exports/2024-*/*.json.gz', 'exports/2024-01/a.json.gz', true],
-    ['exports/2024-*/*.json.gz', 'exports/2024-01/a.json', false],
-    ['exports/2024-*/*.json.gz', 'exports/2023-01/a.json.gz', false],
-    ['exports/2024-*/*.json.gz', 'exports/2024-01/deep/a.json.gz', false],
-    ['exports/2024-*', 'exports/2024-01/deep/a.json.gz', true],
-    ['exports/2024-*', 'exports/2024-01/deep/a.csv', false],
-    ['exports/**/*.json', 'exports/a/b/c.json', true],
-    ['exports/**/*.json', 'exports/c.json', true],
-    ['exports/{a,b}/*.json', 'exports/b/x.json', true],
-    ['exports/{a,b}/*.json', 'exports/c/x.json', false],
-  ])('%s selects %s: %s', (path, key, selected) => {
-    expect(keySelected(keyQuery(path), key, JSON_LINES)).toBe(selected);
-  });
-
-  it('knows the markers exporters write beside their data', () => {
-    expect(['a/complete', 'a/_SUCCESS', 'a/2024-01-01T00:00:00+00:00-2024-01-02T00:00:00+00:00_manifest.json', 'a/'].every(isMarkerOrManifest)).toBe(true);
-    expect(isMarkerOrManifest('a/completed.json')).toBe(false);
-  });
-
   it("reads a manifest's files as keys beside it, wherever the export wrote them", () => {
-    expect(manifestFiles('{"files":["p/a-0.jsonl","s3://b/p/a-1.jsonl"]}', 's3://b/p/a_manifest.json', 'p/a_manifest.json')).toEqual(['p/a-0.jsonl', 'p/a-1.jsonl']);
-    expect(manifestFiles('{"files":["events/a-0.jsonl"]}', 's3://b/backup/events/a_manifest.json', 'backup/events/a_manifest.json')).toEqual(['backup/events/a-0.jsonl']);
-    expect(manifestFiles('{"files":["events/a-0.jsonl"]}', 's3://b/a_manifest.json', 'a_manifest.json')).toEqual(['a-0.jsonl']);
-    expect(() => manifestFiles('{"nope":1}', 's3://b/m_manifest.json', 'm_manifest.json')).toThrow('without a "files" list');
+    const files = (text: string, key: string): unknown => {
+      const manifest = manifestBeside(key, text, `s3://b/${key}`);
+      return 'error' in manifest ? manifest.error : manifest.files;
+    };
+    expect(files('{"files":["p/a-0.jsonl","s3://b/p/a-1.jsonl"]}', 'p/a_manifest.json')).toEqual(['p/a-0.jsonl', 'p/a-1.jsonl']);
+    expect(files('{"files":["events/a-0.jsonl"]}', 'backup/events/a_manifest.json')).toEqual(['backup/events/a-0.jsonl']);
+    expect(files('{"files":["events/a-0.jsonl"]}', 'a_manifest.json')).toEqual(['a-0.jsonl']);
+    expect(files('{"nope":1}', 'm_manifest.json')).toContain('without a "files" list');
   });
 });
 

@@ -2,11 +2,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { expandInput } from '../../src/sources/expand-inputs.js';
+import { diskPlace } from '../../src/sources/places/disk-place.js';
+import { expandArgument } from '../../src/sources/places/expand-argument.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const JSON_LINES = ['.jsonl', '.ndjson', '.json'];
+
+/** The names an argument gives on disk (places/expand-argument.ts, as for a bucket prefix). */
+async function expandInput(arg: string, extensions: readonly string[]): Promise<string[]> {
+  return (await expandArgument(diskPlace, arg, extensions)).found.map((found) => found.name);
+}
 
 /** A folder of exports as people have them: nested, with hidden and unrelated files. */
 function exportsFolder(): string {
