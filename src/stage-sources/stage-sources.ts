@@ -43,7 +43,7 @@ function unchangedTest(input: StageSourcesInput, store: StagingStore | undefined
   // Reader options given explicitly are recorded per file (file-reading.ts): compared too.
   const { encoding, delimiter, trim } = input.readerOptions;
   const explicit = Object.entries({ encoding, delimiter, trim }).filter(([key, value]) => value !== undefined && !inherited.has(key));
-  return unchangedSources(store, { command: input.command, recorded: { ...input.recordedOptions, ...Object.fromEntries(explicit) }, inherited });
+  return unchangedSources(store, { command: input.command, recorded: { ...input.recordedOptions, ...Object.fromEntries(explicit) }, inherited, nowMs: input.rules.nowMs });
 }
 
 /** How each file is read (its header checked, its options against its earlier read), settled before any row is staged. */

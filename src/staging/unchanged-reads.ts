@@ -4,10 +4,12 @@
  * sources/file-identity.ts) and the content options this run would record. Such a source is
  * not read again: reading it would stage nothing and cost its bytes (a bucket's egress). One
  * read by another command or format is not taken for unchanged: its rows would be other rows,
- * and the run's plan refuses or reads it (content-options.ts). An archive (its entries recorded
+ * and the run's plan refuses or reads it (content-options.ts). Nor is one whose read rejected
+ * rows as future_timestamp that this run may stage (future-rejects.ts). An archive (its entries recorded
  * as `<path>!<entry>`) is always read again.
  */
 import { canonicalJson } from '../json/canonical-json.js';
+import { futureRejectsDue } from './future-rejects.js';
 import { RECORDED_FORMAT_KEY } from './source-reads.js';
 import type { StagingStore } from './staging-store.js';
 
@@ -18,9 +20,12 @@ export interface RunOptions {
   recorded: Record<string, unknown>;
   /** Keys the user left at their defaults which inherit an earlier read's value: not compared. */
   inherited: ReadonlySet<string>;
+  /** The run's "now": a read whose rows rejected as future_timestamp it may stage is not unchanged (future-rejects.ts). */
+  nowMs?: number;
 }
 
 interface LatestRow {
+  id: number;
   status: string;
   command: string;
   /** The source's format as its latest read (failed reads too) left it: for reads that did not record theirs. */
@@ -47,16 +52,17 @@ function sameRead(row: LatestRow, run: RunOptions): boolean {
 export function unchangedSources(store: StagingStore, run: RunOptions): (path: string, identity: string) => boolean {
   // The latest read of each source at the path or inside it (an archive's entries), failed reads aside.
   const latest = store.db.prepare(
-    `SELECT r.status, r.command, s.format AS sourceFormat, r.superseded_by AS supersededBy, r.source_identity AS identity, r.options
+    `SELECT r.id, r.status, r.command, s.format AS sourceFormat, r.superseded_by AS supersededBy, r.source_identity AS identity, r.options
      FROM sources s JOIN source_reads r ON r.id = (SELECT max(id) FROM source_reads WHERE source_id = s.id AND status <> 'failed')
      WHERE s.path = ? OR substr(s.path, 1, ?) = ?`,
   );
+  const futureDue = run.nowMs === undefined ? () => false : futureRejectsDue(store, run.nowMs);
   const archiveEntries = store.db.prepare('SELECT count(*) FROM sources WHERE substr(path, 1, ?) = ?').pluck();
   return (path, identity) => {
     const rows = latest.all(path, path.length + 1, `${path}!`) as LatestRow[];
     // An archive is always read again: which entries it holds is known only by opening it, and
     // an entry whose read failed, or that a stopped run never began, has no done read to find.
     if (rows.length !== 1 || (archiveEntries.get(path.length + 1, `${path}!`) as number) > 0) return false;
-    return rows.every((r) => r.status === 'done' && r.supersededBy === null && r.identity === identity && sameRead(r, run));
+    return rows.every((r) => r.status === 'done' && r.supersededBy === null && r.identity === identity && sameRead(r, run) && !futureDue(r.id));
   };
 }

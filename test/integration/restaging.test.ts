@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeZip } from '../../scripts/zip-writer.mjs';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
 import { abandonRead } from '../../src/staging/source-reads.js';
@@ -70,6 +70,28 @@ describe('time rules', () => {
     expect(text.stdout.trim()).toBe(
       'e.csv:3 implausible_timestamp timestamp: 1970-01-01T00:00:00.000Z is before 2000-01-01 (--min-time): a placeholder such as 0 or 1900-01-01? If it is real, pass --min-time <earlier date>',
     );
+  });
+
+  it('reads a file again once the clock lets in rows it rejected as future_timestamp; a far-future placeholder does not make every run read it', async () => {
+    const dir = tempDir();
+    const path = join(dir, csv(dir, 'f.csv', ['a,u1,2024-12-31T00:00:00Z', 'b,u2,2025-01-03T00:00:00Z', 'c,u3,2099-01-01T00:00:00Z']));
+    // The program's clock is this process's: the in-process CLI reads the time set here.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.UTC(2025, 0, 1));
+      const first = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(first.json!.totals).toMatchObject({ rowsRead: 3, staged: 1, rejected: 2, rejectedByReason: { future_timestamp: 2 } });
+      const same = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(same.json).toMatchObject({ unchanged: [path], totals: { rowsRead: 0 } });
+      vi.setSystemTime(Date.UTC(2025, 0, 3));
+      const later = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(later.json).toMatchObject({ unchanged: [], totals: { rowsRead: 3, staged: 1, alreadyStaged: 1, rejected: 1, rejectedByReason: { future_timestamp: 1 } } });
+      const placeholderOnly = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(placeholderOnly.json).toMatchObject({ unchanged: [path], totals: { rowsRead: 0 } });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await status(dir)).events.count).toBe(2);
   });
 
   it('an earlier --min-time (or --allow-before) stages the rows rejected before; a later one is refused', async () => {
