@@ -59,6 +59,10 @@ function pairs(entries: Array<[string, string]>): string {
 }
 
 export const CONTENT_OPTIONS: readonly ContentOption[] = [
+  // The format (and so the command: identify-users reads `users-csv`) the file is read as. A
+  // read by a migrate that did not record it is not compared here; unchanged-reads.ts takes the
+  // source's recorded format for it.
+  { key: 'from', flag: '--from', show: showFormat },
   // The mapping file's content (its fingerprint), not its path: a moved file changes nothing.
   { key: 'mapping', flag: '--map', unrecorded: null, show: (v) => (v === null ? 'no mapping file' : `mapping ${String(v).slice(0, 19)}...`) },
   // Adding a zone lets in rows rejected for having none; rows with a zone keep their times.
@@ -151,6 +155,12 @@ export const CONTENT_OPTIONS: readonly ContentOption[] = [
     show: (v) => (v === null ? 'none' : showDay(v)),
   },
 ];
+
+/** `export-source --from csv`, `identify-users --from csv` (recorded as `users-csv`). */
+function showFormat(value: unknown): string {
+  const [, kind, format] = /^(users|groups)-(.+)$/.exec(String(value)) ?? [];
+  return kind === undefined ? `export-source --from ${String(value)}` : `identify-${kind} --from ${format}`;
+}
 
 function names(value: unknown): string[] {
   return value as string[];

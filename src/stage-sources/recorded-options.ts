@@ -9,6 +9,7 @@ import type { MappingFile } from '../events/mapping-schema.js';
 import type { GroupColumn } from '../events/rules-spec.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { SourceFormat } from '../sources/source-item.js';
+import { RECORDED_FORMAT_KEY } from '../staging/source-reads.js';
 
 /** The values export-source stages with, as the use case records them. */
 export interface ExportSourceChoices {
@@ -66,4 +67,13 @@ export function exportSourceRecordedOptions(c: ExportSourceChoices): Record<stri
     sessionize: c.sessionizeMinutes ?? null,
     ...c.selection,
   };
+}
+
+/**
+ * The options recorded with each read, with the format the command reads with (`csv`,
+ * `users-csv`): one file read as another format (or by another command) gives other rows, so a
+ * later read compares it as any content-shaping option (content-options.ts).
+ */
+export function withFormat(recorded: Record<string, unknown>, format: string): Record<string, unknown> {
+  return { ...recorded, [RECORDED_FORMAT_KEY]: format };
 }

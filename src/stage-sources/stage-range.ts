@@ -5,6 +5,7 @@
  * mapping, uuids, rejects). The caller undoes the range's reads if any of them fails.
  */
 import { basename } from 'node:path';
+import { withFormat } from './recorded-options.js';
 import { checkStagingRoom } from './staging-room.js';
 import type { Reporter } from '../reporter.js';
 import type { SourceInput } from '../sources/open-input.js';
@@ -57,7 +58,7 @@ export async function stageRange(staging: RangeStaging, spoolPath: string, name:
   const files: FileSummary[] = [];
   try {
     // A range's reads are new each time (nothing inherited from an earlier read), read as a file of its format is.
-    const run = { readerOptions: staging.readerOptions, rules: staging.rules, recordedOptions: staging.recordedOptions, defaulted: [] };
+    const run = { readerOptions: staging.readerOptions, rules: staging.rules, recordedOptions: withFormat(staging.recordedOptions, staging.format), defaulted: [] };
     const settled: FileSettings[] = [];
     for (const input of inputs) settled.push(await fileSettings(input, staging.source, run, undefined));
     // A range is never resumed part-way (a download is not byte-stable).

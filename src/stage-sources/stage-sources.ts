@@ -22,6 +22,7 @@ import { StagingStore } from '../staging/staging-store.js';
 import { unchangedSources } from '../staging/unchanged-reads.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { CONTENT_OPTIONS } from './content-options.js';
+import { withFormat } from './recorded-options.js';
 import { splitPersonsInputs, stageExportPersons } from './export-persons.js';
 import { planFiles } from './file-plan.js';
 import { fileSettings, type FileSettings } from './file-settings.js';
@@ -42,7 +43,7 @@ function unchangedTest(input: StageSourcesInput, store: StagingStore | undefined
   // Reader options given explicitly are recorded per file (file-reading.ts): compared too.
   const { encoding, delimiter, trim } = input.readerOptions;
   const explicit = Object.entries({ encoding, delimiter, trim }).filter(([key, value]) => value !== undefined && !inherited.has(key));
-  return unchangedSources(store, { recorded: { ...input.recordedOptions, ...Object.fromEntries(explicit) }, inherited });
+  return unchangedSources(store, { command: input.command, recorded: { ...input.recordedOptions, ...Object.fromEntries(explicit) }, inherited, nowMs: input.rules.nowMs });
 }
 
 /** How each file is read (its header checked, its options against its earlier read), settled before any row is staged. */
@@ -91,6 +92,7 @@ function emptyResult(store: StagingStore, opened: { missing: string[]; unchanged
 export async function stageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal, clock: Clock = systemClock): Promise<StageSourcesResult> {
   const source = findFormat(input.format);
   if (source === undefined) throw new UsageError(`unknown source format "${input.format}"`);
+  input = { ...input, recordedOptions: withFormat(input.recordedOptions, input.format) };
   const started = clock.now();
   let inputs: SourceInput[] = [];
   let personsInputs: SourceInput[] = [];

@@ -127,6 +127,9 @@ function toRecord(row: ReadRow): ReadRecord {
   };
 }
 
+/** The key a read's format (`--from`, as registered: `csv`, `users-csv`) is recorded under in its options. */
+export const RECORDED_FORMAT_KEY = 'from';
+
 /** The sha256 fingerprint of no text: where every read starts. */
 export const EMPTY_TEXT_FINGERPRINT = 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
@@ -159,12 +162,18 @@ export function latestRead(store: StagingStore, path: string): ReadRecord | unde
   const row = store.db
     .prepare(
       `SELECT r.id, r.command, r.status, r.options, r.fingerprint, r.started_at AS startedAt, r.progress_chars AS chars,
-              r.progress_line AS line, r.progress_fingerprint AS progressFingerprint, r.progress_bytes AS bytes, r.source_etag AS etag, r.header, r.superseded_by AS supersededBy, ${COUNT_COLUMNS}
+              r.progress_line AS line, r.progress_fingerprint AS progressFingerprint, r.progress_bytes AS bytes, r.source_etag AS etag, r.header, r.superseded_by AS supersededBy, ${COUNT_COLUMNS},
+              s.format AS sourceFormat
        FROM source_reads r JOIN sources s ON s.id = r.source_id
        WHERE s.path = ? AND r.status <> 'failed' ORDER BY r.id DESC LIMIT 1`,
     )
-    .get(path) as ReadRow | undefined;
-  return row === undefined ? undefined : toRecord(row);
+    .get(path) as (ReadRow & { sourceFormat: string }) | undefined;
+  if (row === undefined) return undefined;
+  const { sourceFormat, ...read } = row;
+  const record = toRecord(read);
+  // A read by a migrate that did not record its format: the source's, as its latest read left it.
+  if (!Object.hasOwn(record.options, RECORDED_FORMAT_KEY)) record.options[RECORDED_FORMAT_KEY] = sourceFormat;
+  return record;
 }
 
 /**

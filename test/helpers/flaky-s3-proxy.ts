@@ -1,7 +1,8 @@
 /**
  * A loopback proxy in front of moto that misbehaves as S3 does under load: it answers
  * `503 SlowDown` to the first requests, and can cut an object's body part-way (a dropped
- * connection). Everything else is passed through unchanged, so signatures still hold.
+ * connection), and can page listings without continuation tokens. Everything else is passed
+ * through unchanged (moto does not check signatures, so a page size added to a listing's query is taken).
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,11 @@ export interface FlakyProxyOptions {
   slowDowns: number;
   /** Cut the body of the first whole-object GET (no Range) whose key ends so, after this many bytes. */
   cut?: { keySuffix: string; afterBytes: number };
+  /**
+   * Listings (ListObjectsV2) in pages of at most this many keys, each page but the last marked
+   * truncated without a continuation token, as some S3-compatible stores answer.
+   */
+  tokenlessPages?: number;
 }
 
 export interface FlakyProxy {
@@ -37,7 +43,13 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
     }
     const cutThis = cut !== undefined && req.method === 'GET' && range === undefined && (req.url ?? '').split('?')[0]!.endsWith(cut.keySuffix) ? cut : undefined;
     if (cutThis !== undefined) cut = undefined;
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    const listing = options.tokenlessPages !== undefined && req.method === 'GET' && /[?&]list-type=2/.test(req.url ?? '');
+    const path = listing ? `${req.url}&max-keys=${options.tokenlessPages}` : req.url;
+    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers }, (answer) => {
+      if (listing) {
+        withoutToken(answer, res);
+        return;
+      }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       let sent = 0;
       answer.on('data', (chunk: Buffer) => {
@@ -68,6 +80,19 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
         server.close(() => resolve());
       }),
   };
+}
+
+/** A listing page passed on without its continuation token (IsTruncated kept). */
+function withoutToken(answer: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+  answer.on('end', () => {
+    const body = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/<NextContinuationToken>[^<]*<\/NextContinuationToken>/, '');
+    const { 'content-length': _length, ...headers } = answer.headers;
+    res.writeHead(answer.statusCode ?? 502, headers).end(body);
+  });
 }
 
 /** `run` given a proxy's address, the proxy closed however it ends; with every request it saw. */

@@ -11,9 +11,13 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** pip requirement specifiers; cramjam gives fastavro its snappy codec. */
-export const PYTHON_PACKAGES = ['moto[server]', 'pyarrow', 'fastavro', 'cramjam'] as const;
-const IMPORT_CHECK = 'import moto.server, pyarrow, pyarrow.parquet, fastavro, cramjam';
+/**
+ * pip requirement specifiers; cramjam gives fastavro its snappy codec, lz4 its lz4 codec, and
+ * zstandard its zstandard codec (conformance-files.py hands it to fastavro in place of
+ * backports.zstd, which the package index may not have).
+ */
+export const PYTHON_PACKAGES = ['moto[server]', 'pyarrow', 'fastavro', 'cramjam', 'lz4', 'zstandard'] as const;
+const IMPORT_CHECK = 'import moto.server, pyarrow, pyarrow.parquet, fastavro, cramjam, lz4.block, zstandard';
 
 export interface PythonEnv {
   /** The venv's python; run `python -m moto.server` for moto (a renamed venv's scripts keep the old path). */

@@ -3,23 +3,24 @@
  * expects: the same key at two endpoints, errors that no retry mends (no credentials, an
  * endpoint without a scheme), an endpoint that is not S3, keys that look like globs or hold
  * control characters, a batch export copied under another prefix, a listing page marked
- * truncated without a token, and reruns over objects already staged. moto's S3 server on
- * loopback, and a recording proxy in front of it.
+ * truncated without a token, and reruns over objects already staged; doctor --source on an
+ * endpoint that is not S3 and on a batch export missing a file. moto's S3 server on loopback,
+ * and a recording proxy in front of it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probePrefixes } from '../../src/buckets/probe-prefixes.js';
 import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
-import { testClock } from '../helpers/test-clock.js';
 import { useMoto } from '../helpers/moto-server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 const motoServer = useMoto();
+const sandboxAt = useSandbox();
 
 function mixpanelLines(from: number, rows: number): string {
   const lines: string[] = [];
@@ -31,6 +32,16 @@ async function stage(dir: string, args: string[], env: Record<string, string | u
   const result = await runCli(['export-source', '--staging', join(dir, 'm.db'), '--from', 'mixpanel', ...args], { cwd: dir, env: { ...motoServer().env, ...env } });
   expect(result.stderr).not.toMatch(/\n\s+at /);
   return result;
+}
+
+/** `doctor --source` (with a sandbox project to check) and its buckets check, from --json. */
+async function doctorBuckets(dir: string, args: string[]): Promise<{ verdict: string; message: string }> {
+  const config = writeSandboxConfig(dir, await sandboxAt());
+  const result = await runCli(['doctor', '--project', 'test', '--config', config, '--staging', join(dir, 'doctor.db'), '--json', '--source', ...args], { cwd: dir, env: motoServer().env });
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.code).not.toBe(0);
+  const report = JSON.parse(result.stdout) as { checks: Array<{ check: string; verdict: string; message: string }> };
+  return report.checks.find((c) => c.check === 'buckets')!;
 }
 
 function stagedCount(dir: string): number {
@@ -181,15 +192,9 @@ describe('an endpoint that is not S3', () => {
       expect(staged.stderr).toContain(`s3://exports/events/: ${url} answered, but not with an S3 listing`);
       expect(staged.stderr).not.toMatch(/no source objects there|nothing is stored there/);
       // doctor --source looks at a prefix through the same listing.
-      const probes = await probePrefixes({
-        addresses: ['s3://exports/events/'],
-        extensions: ['.json'],
-        choices: { endpointUrl: url, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
-        env: motoServer().env,
-        clock: testClock(),
-        policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
-      });
-      expect(probes).toEqual([{ address: 's3://exports/events/', type: 'failed', message: expect.stringContaining('answered, but not with an S3 listing') }]);
+      const buckets = await doctorBuckets(dir, ['s3://exports/events/', '--endpoint-url', url]);
+      expect(buckets).toMatchObject({ verdict: 'problem', message: expect.stringContaining(`s3://exports/events/: ${url} answered, but not with an S3 listing`) });
+      expect(buckets.message).not.toMatch(/no matching object|no source objects|empty/);
     } finally {
       page.closeAllConnections();
       await new Promise((resolve) => page.close(resolve));
@@ -214,14 +219,27 @@ describe('addresses in status, rejects and doctor --source', () => {
     const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
     expect(rejects.stdout).toContain(`s3://shown/ph/${run}-0.jsonl:3`);
     expect(rejects.stdout).not.toMatch(/s3:\/[^/]/);
-    const probes = await probePrefixes({
-      addresses: ['s3://shown/ph/'],
-      extensions: ['.jsonl'],
-      choices: { endpointUrl: moto.endpointUrl, keyEnv: { accessKeyId: 'AWS_ACCESS_KEY_ID', secretAccessKey: 'AWS_SECRET_ACCESS_KEY' } },
-      env: moto.env,
-      clock: testClock(),
-      policy: { initialDelayMs: 1, maxDelayMs: 1, maxTotalWaitMs: 10 },
-    });
-    expect(probes).toEqual([{ address: 's3://shown/ph/', type: 'failed', message: expect.stringContaining(`s3://shown/ph/${run}-1.jsonl: listed by`) }]);
+    const buckets = await doctorBuckets(dir, ['s3://shown/ph/', '--from', 'mixpanel', '--endpoint-url', moto.endpointUrl]);
+    expect(buckets).toMatchObject({ verdict: 'problem', message: expect.stringContaining(`s3://shown/ph/${run}-1.jsonl: listed by`) });
+  }, 60_000);
+});
+
+describe('a listing page marked truncated without a continuation token', () => {
+  it("goes on after the page's last key: every object is staged, none twice", async () => {
+    const dir = tempDir();
+    const moto = motoServer();
+    await moto.createBucket('paged');
+    for (let n = 0; n < 5; n++) await moto.put('paged', `events/part-${n}.json`, mixpanelLines(n * 4, 4));
+    const proxy = await startFlakyProxy(moto.endpointUrl, { slowDowns: 0, tokenlessPages: 2 });
+    try {
+      const staged = await stage(dir, ['s3://paged/events/', '--json'], { AWS_ENDPOINT_URL_S3: proxy.url });
+      expect(staged.code, staged.stderr).toBe(0);
+      expect(JSON.parse(staged.stdout).totals).toMatchObject({ rowsRead: 20, staged: 20 });
+      const listings = proxy.seen.filter((r) => /[?&]list-type=2/.test(r.url));
+      expect(listings.map((r) => new URL(r.url, proxy.url).searchParams.get('start-after'))).toEqual([null, 'events/part-1.json', 'events/part-3.json']);
+    } finally {
+      await proxy.close();
+    }
+    expect(stagedCount(dir)).toBe(20);
   }, 60_000);
 });

@@ -79,10 +79,18 @@ pq.write_table(pa.table({'event': ['e'] * 3, 'distinct_id': ['u'] * 3, 'timestam
 import sys, pyarrow as pa, pyarrow.parquet as pq, fastavro
 values = [0.1, 1.5, 3.4028234663852886e38, 1e-7, 16777217.0, -2.5e-3]
 n = len(values)
-pq.write_table(pa.table({'event': ['e'] * n, 'distinct_id': ['u%d' % i for i in range(n)], 'timestamp': ['2024-01-01T00:00:00Z'] * n, 'f': pa.array(values, pa.float32())}), sys.argv[1])
-schema = {'type': 'record', 'name': 'E', 'fields': [{'name': 'event', 'type': 'string'}, {'name': 'distinct_id', 'type': 'string'}, {'name': 'timestamp', 'type': 'string'}, {'name': 'f', 'type': ['null', 'float']}]}
+f32 = pa.float32()
+pq.write_table(pa.table({'event': ['e'] * n, 'distinct_id': ['u%d' % i for i in range(n)], 'timestamp': ['2024-01-01T00:00:00Z'] * n, 'f': pa.array(values, f32),
+  'l': pa.array([[v, None, 2.5] for v in values], pa.list_(f32)),
+  's': pa.array([{'x': v, 'd': v, 'deep': {'y': v}} for v in values], pa.struct([('x', f32), ('d', pa.float64()), ('deep', pa.struct([('y', f32)]))])),
+  'm': pa.array([[('k', v)] for v in values], pa.map_(pa.string(), f32)),
+  'ls': pa.array([[{'f': v}] for v in values], pa.list_(pa.struct([('f', f32)]))),
+  'll': pa.array([[[v]] for v in values], pa.list_(pa.list_(f32)))}), sys.argv[1])
+schema = {'type': 'record', 'name': 'E', 'fields': [{'name': 'event', 'type': 'string'}, {'name': 'distinct_id', 'type': 'string'}, {'name': 'timestamp', 'type': 'string'}, {'name': 'f', 'type': ['null', 'float']},
+  {'name': 'l', 'type': {'type': 'array', 'items': ['null', 'float']}}, {'name': 's', 'type': {'type': 'record', 'name': 'S', 'fields': [{'name': 'x', 'type': 'float'}, {'name': 'd', 'type': 'double'}]}},
+  {'name': 'm', 'type': {'type': 'map', 'values': 'float'}}, {'name': 'u', 'type': ['null', 'int', 'float']}]}
 with open(sys.argv[2], 'wb') as out:
-    fastavro.writer(out, schema, [{'event': 'e', 'distinct_id': 'v%d' % i, 'timestamp': '2024-01-01T00:00:00Z', 'f': v} for i, v in enumerate(values)])
+    fastavro.writer(out, schema, [{'event': 'e', 'distinct_id': 'v%d' % i, 'timestamp': '2024-01-01T00:00:00Z', 'f': v, 'l': [v, None, 2.5], 's': {'x': v, 'd': v}, 'm': {'k': v}, 'u': v} for i, v in enumerate(values)])
 `,
     ['float.parquet', 'float.avro'],
   ],
@@ -162,14 +170,18 @@ describe('columnar files written by pyarrow and fastavro', () => {
     expect(readStagedEvents(target.staging)).toEqual([]);
   });
 
-  it('stages a 32-bit float as the shortest numeral that reads back as the same float32, in Parquet and Avro', async () => {
+  it('stages a 32-bit float as the shortest numeral that reads back as the same float32, in Parquet and Avro, at any depth', async () => {
     const target = stagingIn(tempDir());
     const parquet = join(FILES, 'float.parquet');
     const avro = join(FILES, 'float.avro');
     await exportSource(target, ['--from', 'parquet', parquet]);
     await exportSource(target, ['--from', 'avro', avro]);
+    // As pyarrow's to_pylist and fastavro show the values written; the doubles (d) as written.
     const floats = [0.1, 1.5, 3.4028235e38, 1e-7, 16777216, -0.0025];
-    expect(stagedProperties(target.staging).map((p) => p.f)).toEqual([...floats, ...floats]);
+    const doubles = [0.1, 1.5, 3.4028234663852886e38, 1e-7, 16777217, -0.0025];
+    const staged = stagedProperties(target.staging);
+    expect(staged.slice(0, 6)).toEqual(floats.map((f, i) => ({ f, l: [f, null, 2.5], s: { x: f, d: doubles[i], deep: { y: f } }, m: { k: f }, ls: [{ f }], ll: [[f]] })));
+    expect(staged.slice(6)).toEqual(floats.map((f, i) => ({ f, l: [f, null, 2.5], s: { x: f, d: doubles[i] }, m: { k: f }, u: { float: f } })));
   });
 
   it('stages unannotated Parquet bytes that are not UTF-8 as base64, and those that are as text', async () => {

@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeZip } from '../../scripts/zip-writer.mjs';
 import { listSandboxProjects } from '../../src/sandbox/sandbox-projects.js';
 import { abandonRead } from '../../src/staging/source-reads.js';
@@ -72,6 +72,28 @@ describe('time rules', () => {
     );
   });
 
+  it('reads a file again once the clock lets in rows it rejected as future_timestamp; a far-future placeholder does not make every run read it', async () => {
+    const dir = tempDir();
+    const path = join(dir, csv(dir, 'f.csv', ['a,u1,2024-12-31T00:00:00Z', 'b,u2,2025-01-03T00:00:00Z', 'c,u3,2099-01-01T00:00:00Z']));
+    // The program's clock is this process's: the in-process CLI reads the time set here.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.UTC(2025, 0, 1));
+      const first = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(first.json!.totals).toMatchObject({ rowsRead: 3, staged: 1, rejected: 2, rejectedByReason: { future_timestamp: 2 } });
+      const same = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(same.json).toMatchObject({ unchanged: [path], totals: { rowsRead: 0 } });
+      vi.setSystemTime(Date.UTC(2025, 0, 3));
+      const later = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(later.json).toMatchObject({ unchanged: [], totals: { rowsRead: 3, staged: 1, alreadyStaged: 1, rejected: 1, rejectedByReason: { future_timestamp: 1 } } });
+      const placeholderOnly = await run(dir, ['export-source', '--from', 'csv', 'f.csv', '--json']);
+      expect(placeholderOnly.json).toMatchObject({ unchanged: [path], totals: { rowsRead: 0 } });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await status(dir)).events.count).toBe(2);
+  });
+
   it('an earlier --min-time (or --allow-before) stages the rows rejected before; a later one is refused', async () => {
     const dir = tempDir();
     csv(dir, 'old.csv', ['a,u1,1998-03-01T10:00:00Z', 'b,u2,2024-03-01T10:00:00Z', 'c,u3,0']);
@@ -97,7 +119,9 @@ describe('time rules', () => {
     const mixed = await run(dir, ['export-source', '--from', 'csv', 'mixed.csv']);
     expect(mixed.code).toBe(0);
     expect(mixed.stderr).toBe('');
-    const json = await run(dir, ['identify-users', '--from', 'csv', 'bad.csv', '--json']);
+    // A file staged by export-source is another command's source: identify-users reads a copy (a read by another command is refused).
+    copyFileSync(join(dir, 'bad.csv'), join(dir, 'bad-users.csv'));
+    const json = await run(dir, ['identify-users', '--from', 'csv', 'bad-users.csv', '--json']);
     expect(json.code).toBe(3);
     expect(json.json!.totals).toMatchObject({ staged: 0, rejected: 3 });
   });
@@ -342,6 +366,30 @@ describe('staging a file again', () => {
     expect(otherOption.stderr).toContain('--only-events: was none, now a');
     const reread = await run(dir, ['export-source', '--from', 'csv', 'a.csv', 'b.csv', '--reread', '--json']);
     expect(reread.json).toMatchObject({ unchanged: [], totals: { rowsRead: 3, staged: 0, alreadyStaged: 3 } });
+  });
+
+  it('does not take a file read as another format, or by another command, for unchanged: that change is refused as any option', async () => {
+    const dir = tempDir();
+    const line = (n: number) => JSON.stringify({ event: 'e', distinct_id: `u${n}`, timestamp: `2024-01-0${n}T00:00:00Z`, properties: { n } });
+    writeFileSync(join(dir, 'd.jsonl'), `${line(1)}\n${line(2)}\n`);
+    expect((await run(dir, ['export-source', '--from', 'jsonl', 'd.jsonl'])).code).toBe(0);
+    // A read by a migrate that did not record its format: the source's (jsonl) is taken.
+    const store = StagingStore.open(join(dir, 'm.db'), { mustExist: true });
+    store.db.prepare("UPDATE source_reads SET options = json_remove(options, '$.from')").run();
+    store.close();
+    const same = await run(dir, ['export-source', '--from', 'jsonl', 'd.jsonl', '--json']);
+    expect(same.json).toMatchObject({ unchanged: [join(dir, 'd.jsonl')], totals: { rowsRead: 0 } });
+    const otherFormat = await run(dir, ['export-source', '--from', 'posthog', 'd.jsonl']);
+    expect(otherFormat.code, otherFormat.stderr).toBe(6);
+    expect(otherFormat.stderr).toContain('--from: was export-source --from jsonl, now export-source --from posthog');
+    const otherCommand = await run(dir, ['identify-users', '--from', 'jsonl', 'd.jsonl']);
+    expect(otherCommand.code, otherCommand.stderr).toBe(6);
+    expect(otherCommand.stderr).toContain('--from: was export-source --from jsonl, now identify-users --from jsonl');
+    const replaced = await run(dir, ['export-source', '--from', 'posthog', 'd.jsonl', '--replace-changed', '--json']);
+    expect(replaced.json).toMatchObject({ unchanged: [], totals: { rowsRead: 2, staged: 2, withdrawn: 2 } });
+    expect(stagedUuids(join(dir, 'm.db'))).toHaveLength(2);
+    const again = await run(dir, ['export-source', '--from', 'posthog', 'd.jsonl', '--json']);
+    expect(again.json).toMatchObject({ unchanged: [join(dir, 'd.jsonl')], totals: { rowsRead: 0 } });
   });
 
   it('reads an archive again: an entry whose read failed is staged by the next run', async () => {

@@ -2,11 +2,11 @@
  * The blocks of an Avro object container file, read from disk by ranges: its header (magic
  * `Obj\x01`, metadata map with the schema and codec, 16-byte sync marker), then each block's
  * record count and byte size, found by seeking from block to block without reading the blocks.
- * A block's bytes are read and decompressed (null, deflate, snappy) only when asked: memory is
+ * A block's bytes are read and decompressed (null, deflate, snappy, zstandard) only when asked: memory is
  * bounded by one block.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { crc32, inflateRawSync } from 'node:zlib';
+import { crc32, inflateRawSync, zstdDecompressSync } from 'node:zlib';
 import { snappyUncompress } from 'hysnappy';
 import { InputError } from '../../errors.js';
 
@@ -14,7 +14,7 @@ export function isAvro(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x4f && head[1] === 0x62 && head[2] === 0x6a && head[3] === 0x01;
 }
 
-const CODECS = ['null', 'deflate', 'snappy'] as const;
+const CODECS = ['null', 'deflate', 'snappy', 'zstandard'] as const;
 type Codec = (typeof CODECS)[number];
 
 export interface AvroBlock {
@@ -137,6 +137,8 @@ function readUnsignedVarint(bytes: Uint8Array): number {
 function decompress(codec: Codec, data: Buffer): Buffer {
   if (codec === 'deflate') return inflateRawSync(data);
   if (codec === 'snappy') return unsnappy(data);
+  // A zstandard block is one zstd frame; its checksum, when the writer added one, is checked by zlib.
+  if (codec === 'zstandard') return zstdDecompressSync(data);
   return data;
 }
 
@@ -171,7 +173,7 @@ export interface AvroBytes {
 /** The container of a header's metadata and the blocks found, its blocks read from `bytes`; InputError for a codec not read or no schema. */
 export function avroContainerOf(metadata: Map<string, Buffer>, blocks: AvroBlock[], displayName: string, bytes: AvroBytes): AvroContainer {
   const codec = (metadata.get('avro.codec')?.toString('utf8') ?? 'null') as Codec;
-  if (!CODECS.includes(codec)) throw new InputError(`${displayName}: uses the Avro codec "${codec}", which is not read (null, deflate and snappy are)`);
+  if (!CODECS.includes(codec)) throw new InputError(`${displayName}: uses the Avro codec "${codec}", which is not read (null, deflate, snappy and zstandard are)`);
   const schemaJson = metadata.get('avro.schema')?.toString('utf8');
   if (schemaJson === undefined) throw new InputError(`${displayName}: is an Avro file without a schema (avro.schema)`);
   return {

@@ -6,19 +6,21 @@
  *
  * hyparquet's own conversions are replaced where they would lose what the file holds: times
  * keep their micro- and nanoseconds, a top-level DECIMAL column its exact numeral (hyparquet
- * divides into a float), strings their bad bytes as marks so their rows are rejected.
+ * divides into a float), a FLOAT at any depth its float32 numeral (parquet-floats.ts), strings
+ * their bad bytes as marks so their rows are rejected.
  */
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { InputError } from '../../errors.js';
-import { bigEndianInteger, decimalNumeral, ExactNumeral, float32Value, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
+import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
 import { lazyParsers, settled } from './lazy-cells.js';
 import type { RowGroup } from './row-group.js';
 import { firstBadPage } from './parquet-page-checksums.js';
-import { escapeNames, flatColumns, refuseDuplicates, takeDecimals, topLevelFloats, topLevelNames } from './parquet-schema.js';
+import { floatFixes } from './parquet-floats.js';
+import { escapeNames, flatColumns, refuseDuplicates, takeDecimals, topLevelNames } from './parquet-schema.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -118,7 +120,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   await file.close();
   escapeNames(metadata);
   const decimals = takeDecimals(metadata);
-  const floats = topLevelFloats(metadata.schema);
+  const floats = floatFixes(metadata.schema);
   const columns = topLevelNames(metadata.schema);
   refuseDuplicates(columns, displayName);
   const localAt = [...localTimeColumns(metadata.schema)].map((name) => columns.indexOf(name));
@@ -135,7 +137,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
       const rows = rowGroupRows[index]!;
       const values = await readColumns({ file, metadata, columns, flat, rowStart, rows, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
-      const floatAt = floats.map((name) => columns.indexOf(name));
+      const floatAt = [...floats].map(([name, fix]) => [columns.indexOf(name), fix] as const);
       const row: unknown[] = new Array(columns.length);
       return {
         rows,
@@ -148,7 +150,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
           }
           for (const [c, scale] of decimalAt) row[c] = exactDecimal(row[c], scale);
           for (const c of localAt) row[c] = localCell(row[c]);
-          for (const c of floatAt) row[c] = float32Value(row[c]);
+          for (const [c, fix] of floatAt) row[c] = fix(row[c]);
           pushRow(parts, keys, row);
         },
       };

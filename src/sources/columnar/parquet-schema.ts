@@ -1,13 +1,12 @@
 /**
  * What a Parquet file's schema (its footer's list of elements, each followed by its children)
- * says about the columns parquet-file.ts reads: their top-level names, which are DECIMAL or
- * FLOAT, names hyparquet could not hold as object keys, and names given twice.
+ * says about the columns parquet-file.ts reads: their top-level names, which are DECIMAL, names hyparquet could not hold as object keys, and names given twice.
  */
 import { InputError } from '../../errors.js';
 import { escapeKey, unescapeKey } from './columnar-values.js';
 
 /** The parts of hyparquet's metadata read here (only parquet-file.ts imports hyparquet). */
-interface SchemaElement {
+export interface SchemaElement {
   name: string;
   num_children?: number;
   type?: string;
@@ -65,19 +64,6 @@ export function refuseDuplicates(columns: readonly string[], displayName: string
     if (seen.has(name)) throw new InputError(`${displayName}: two columns are named "${unescapeKey(name)}"; a table's column names must differ (rewrite the file with one of them renamed)`);
     seen.add(name);
   }
-}
-
-/** Top-level FLOAT (32-bit) columns: written as their shortest float32 numeral (float32Value). A FLOAT inside a list or struct is the widened double. */
-export function topLevelFloats(schema: FileMetaData['schema']): string[] {
-  const names: string[] = [];
-  const top = schema[0]?.num_children ?? 0;
-  let index = 1;
-  for (let child = 0; child < top && index < schema.length; child++) {
-    const element = schema[index]!;
-    if (element.num_children === undefined && element.type === 'FLOAT') names.push(element.name);
-    index = skipSubtree(schema, index);
-  }
-  return names;
 }
 
 /** The index after the element at `index` and all its descendants. */
