@@ -22,6 +22,8 @@
  * it for that one's events' share of a second at the pace, the pace as it is when the wait ends.
  */
 
+import { busiestSecond, type Tally } from './busiest-second.js';
+
 /** Where the pace may go, in events per second. */
 export interface PaceBounds {
   /** The most the pace may reach (--max-rate); Infinity for none. */
@@ -80,8 +82,6 @@ export interface PaceTicket {
   perSec: number;
 }
 
-/** The span in which the busiest second of what the server accepted is looked for. */
-const MEASURE_MS = 2000;
 /** The pace holds the sender back while a request waits for it, and this long after. */
 const BINDING_MS = 1000;
 /** Answers remembered; a refusal with another among the CONFIRM_ANSWERS answers before it is the limit whatever the pace does. */
@@ -95,11 +95,6 @@ const RECHECK_MS = 250;
 const LATE_CREDIT_MS = 5;
 /** Answer times remembered for the fastest recent answer. */
 const LATENCY_SAMPLES = 50;
-
-interface Tally {
-  atMs: number;
-  events: number;
-}
 
 export class PaceController {
   private perSec: number;
@@ -311,20 +306,4 @@ export class PaceController {
     if (this.latencies.length < 5) return false;
     return this.smoothLatencyMs > Math.min(...this.latencies) * this.tuning.slowFactor + this.tuning.slowSlackMs;
   }
-}
-
-/**
- * The most events of the tallies in any one second of the last MEASURE_MS (drops older tallies):
- * a server refusing once its window is full took about its limit in its busiest second, and whole
- * requests counted over one fixed second could miss one.
- */
-function busiestSecond(tallies: Tally[], nowMs: number): number {
-  while (tallies.length > 0 && tallies[0]!.atMs <= nowMs - MEASURE_MS) tallies.shift();
-  let most = 0;
-  for (let i = 0; i < tallies.length; i++) {
-    let events = 0;
-    for (let j = i; j < tallies.length && tallies[j]!.atMs < tallies[i]!.atMs + 1000; j++) events += tallies[j]!.events;
-    most = Math.max(most, events);
-  }
-  return most;
 }
