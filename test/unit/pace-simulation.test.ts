@@ -20,8 +20,8 @@ interface Simulation {
   paces: Array<[number, number]>;
 }
 
-async function simulate(model: CaptureModel, total: number, given: Partial<DeliverySettings>): Promise<Simulation> {
-  const clock = virtualClock(0, 7);
+async function simulate(model: CaptureModel, total: number, given: Partial<DeliverySettings>, seed = 7): Promise<Simulation> {
+  const clock = virtualClock(0, seed);
   const sim = simulatedCapture(clock, model);
   const settings = { ...resolveSettings('http://127.0.0.1:1', {}), ...given };
   const delivered: number[] = [];
@@ -118,8 +118,9 @@ describe('the pace against a simulated server', () => {
     // taken for the limit, and the probes then climb for seconds (docs/delivery.md).
     const total = 200_000;
     const given = { maxRate: 10_000, retryInitialMs: 1 };
-    const clean = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, given);
-    const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY, flaky: { share: 0.01, status: 429 } }, total, given);
+    // Seed 13: the one of 7, 11 and 13 where a chance refusal during the start used to pull the pace down to 1,400 events/s.
+    const clean = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, given, 13);
+    const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY, flaky: { share: 0.01, status: 429 } }, total, given, 13);
     expectExactlyOnce(s, total);
     const ratio = clean.result.elapsedMs / s.result.elapsedMs;
     console.log(`random 429s (1%), --max-rate 10000: ${ratio.toFixed(3)}x a clean run's rate, refused ${s.sim.refused}/${s.sim.requests}`);
