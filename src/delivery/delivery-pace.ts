@@ -15,13 +15,22 @@ import { PaceController, type Congestion, type PaceBounds, type PaceTicket } fro
  */
 const FLOOR_PER_SEC = 100;
 
-/** The bounds of a run's pace: --max-rate (0 = none) is the ceiling; a run starts at a quarter of it. */
+/**
+ * Where a run with no ceiling starts (slow start): half the default ceiling to remote hosts, well
+ * under what PostHog asks historical imports to stay below, so the first second cannot overfill
+ * a server's one-second window.
+ */
+const SLOW_START_PER_SEC = 1000;
+
+/** The bounds of a run's pace: --max-rate (0 = none) is the ceiling; a run starts at a quarter of it, or at SLOW_START_PER_SEC with none. */
 export function deliveryPaceBounds(settings: Pick<DeliverySettings, 'maxRate'>): PaceBounds {
   const ceilingPerSec = settings.maxRate > 0 ? settings.maxRate : Number.POSITIVE_INFINITY;
-  // A quarter of the ceiling reaches it in little more than a second at the controller's
-  // starting growth. With no ceiling the run starts unpaced, as it always did (a loopback
-  // rehearsal or test loses nothing to a slow start), and is paced from the first refusal on.
-  return { ceilingPerSec, floorPerSec: Math.min(FLOOR_PER_SEC, ceilingPerSec), startPerSec: ceilingPerSec / 4 };
+  // A quarter of the ceiling reaches it in under a second at the controller's starting growth
+  // (six times a second). With no ceiling the start grows the same way from SLOW_START_PER_SEC
+  // until the first refusal, or until the pace no longer holds the run back (this machine, or
+  // --concurrency, is then the limit): an unpaced start sent a burst a limited server refused.
+  const startPerSec = Number.isFinite(ceilingPerSec) ? ceilingPerSec / 4 : SLOW_START_PER_SEC;
+  return { ceilingPerSec, floorPerSec: Math.min(FLOOR_PER_SEC, ceilingPerSec), startPerSec };
 }
 
 export function deliveryPace(settings: Pick<DeliverySettings, 'maxRate'>): PaceController {

@@ -5,11 +5,14 @@
  * Additive-increase/multiplicative-decrease with a memory of the rate the server refused (the
  * shape of TCP CUBIC, in events per second instead of a window):
  * - a run starts at `startPerSec` and grows by `startGrowPerSec` each second while answers are
- *   accepted and the pace is what holds the sender back, up to the ceiling;
+ *   accepted and the pace is what holds the sender back, up to the ceiling (slow start);
  * - a congestion signal (a 429, a 503 with Retry-After, a timeout, answers far slower than the server's fastest)
  *   cuts the pace by `cutFactor`, once per round (an answer to a request booked before the last
  *   cut cuts nothing more), and remembers the rate the server refused: what it accepted in its
- *   busiest second of the last two, at most the refused request's pace;
+ *   busiest second of the last two, at most the refused request's pace. A lone refusal before
+ *   the server has refused at all only steps the pace back (a second one soon after confirms
+ *   the limit), and one while the pace holds steady, or at the ceiling, is ignored unless
+ *   another came among the last answers: refusals by chance do not drive the pace down;
  * - after a cut the pace climbs back (`growPerSec`) to `settleFactor` of the rate refused and
  *   holds there for `probeAfterRequests` accepted requests (a quarter of that after a cut that
  *   was not a failed probe; at most `probeAfterMs`), then probes for
@@ -18,6 +21,8 @@
  * Requests are spaced as --max-rate always spaced them (GCRA): each waits after the one before
  * it for that one's events' share of a second at the pace, the pace as it is when the wait ends.
  */
+
+import { busiestSecond, type Tally } from './busiest-second.js';
 
 /** Where the pace may go, in events per second. */
 export interface PaceBounds {
@@ -35,7 +40,7 @@ export interface PaceTuning {
   cutFactor: number;
   /** After a cut, the pace climbs back to this share of the rate refused, and holds. */
   settleFactor: number;
-  /** Growth per second before the server first refuses (4 = four times each second). */
+  /** Growth per second before the server first refuses (6 = six times each second). */
   startGrowPerSec: number;
   /** Growth per second climbing back after a cut. */
   growPerSec: number;
@@ -54,7 +59,7 @@ export interface PaceTuning {
 export const DEFAULT_PACE_TUNING: PaceTuning = {
   cutFactor: 0.7,
   settleFactor: 0.95,
-  startGrowPerSec: 3,
+  startGrowPerSec: 6,
   growPerSec: 2,
   probeGrowth: 0.05,
   probeAcceleration: 0.3,
@@ -77,13 +82,11 @@ export interface PaceTicket {
   perSec: number;
 }
 
-/** The span in which the busiest second of what the server accepted is looked for. */
-const MEASURE_MS = 2000;
 /** The pace holds the sender back while a request waits for it, and this long after. */
 const BINDING_MS = 1000;
-/** Answers remembered for the share refused, and the share from which refusals are the limit whatever the pace does. */
+/** Answers remembered; a refusal with another among the CONFIRM_ANSWERS answers before it is the limit whatever the pace does. */
 const OUTCOMES = 20;
-const SCATTERED_SHARE = 0.3;
+const CONFIRM_ANSWERS = 5;
 /** Least time between two cuts, in ms. */
 const MIN_ROUND_MS = 1000;
 /** Longest wait before a waiter asks again, in ms. */
@@ -92,11 +95,6 @@ const RECHECK_MS = 250;
 const LATE_CREDIT_MS = 5;
 /** Answer times remembered for the fastest recent answer. */
 const LATENCY_SAMPLES = 50;
-
-interface Tally {
-  atMs: number;
-  events: number;
-}
 
 export class PaceController {
   private perSec: number;
@@ -121,6 +119,8 @@ export class PaceController {
    */
   private holdRequests = 0;
   private hold: PaceHold = 'starting';
+  /** The last cut was a lone refusal's, before any rate was refused (see tentativeCut). */
+  private tentative = false;
   private readonly delivered: Tally[] = [];
   private readonly booked: Tally[] = [];
   private readonly latencies: number[] = [];
@@ -186,11 +186,18 @@ export class PaceController {
     // A refusal now and then while the pace holds steady (or holds nobody back) is a flaky
     // server's, not the limit: the request is retried and the pace kept. Refusals while the pace
     // climbs, or many of the last answers refused, are the limit.
-    const exploring = (this.hold === 'starting' || this.hold === 'probing') && nowMs - this.bindingUntilMs <= BINDING_MS;
-    if (!exploring && this.refusedShare() < SCATTERED_SHARE) return;
+    const exploring = (this.hold === 'starting' || this.hold === 'probing') && ticket.perSec < this.bounds.ceilingPerSec && nowMs - this.bindingUntilMs <= BINDING_MS;
+    if (!exploring && !this.confirmed()) return;
     // Booked before the last cut, or within a second of it: that cut answered it. A second keeps
     // refusals scattered at random (a flaky server) from cutting at each answer.
-    if (ticket.round !== this.round || nowMs - this.lastCutMs < MIN_ROUND_MS) return;
+    // A refusal right after a tentative cut confirms it, whenever its request was booked.
+    const confirming = this.tentative && this.confirmed();
+    if (!confirming && (ticket.round !== this.round || nowMs - this.lastCutMs < MIN_ROUND_MS)) return;
+    this.tentative = false;
+    if (kind !== 'slow' && this.refusedPerSec === undefined && !this.confirmed()) {
+      this.tentativeCut(nowMs);
+      return;
+    }
     this.refusedPerSec = this.refusedEstimate(ticket, nowMs);
     // A probe refused goes back to just under the pace it started from, which the server took;
     // any other signal cuts.
@@ -204,6 +211,20 @@ export class PaceController {
     this.probeStartMs = undefined;
     this.hold = kind;
     // The server's window is full: the next request waits its gap at the new pace from now.
+    this.lastSendMs = Math.max(this.lastSendMs, nowMs);
+  }
+
+  /**
+   * A lone refusal before the server has refused at all: the start's climb may have passed the
+   * limit, or the server refused one request by chance. The pace steps back and goes on climbing
+   * as fast as before; a second refusal soon after (the limit: its window is full) cuts it and
+   * records the rate refused, and a refusal by chance costs a fraction of a second.
+   */
+  private tentativeCut(nowMs: number): void {
+    this.perSec = this.clamp(this.perSec * this.tuning.cutFactor);
+    this.tentative = true;
+    this.round++;
+    this.lastCutMs = nowMs;
     this.lastSendMs = Math.max(this.lastSendMs, nowMs);
   }
 
@@ -268,8 +289,9 @@ export class PaceController {
     if (this.outcomes.length > OUTCOMES) this.outcomes.shift();
   }
 
-  private refusedShare(): number {
-    return this.outcomes.filter(Boolean).length / Math.max(1, this.outcomes.length);
+  /** Another congestion signal among the answers just before this one: refusals that come together are a limit, not chance. */
+  private confirmed(): boolean {
+    return this.outcomes.slice(-CONFIRM_ANSWERS - 1, -1).some(Boolean);
   }
 
   private clamp(perSec: number): number {
@@ -284,20 +306,4 @@ export class PaceController {
     if (this.latencies.length < 5) return false;
     return this.smoothLatencyMs > Math.min(...this.latencies) * this.tuning.slowFactor + this.tuning.slowSlackMs;
   }
-}
-
-/**
- * The most events of the tallies in any one second of the last MEASURE_MS (drops older tallies):
- * a server refusing once its window is full took about its limit in its busiest second, and whole
- * requests counted over one fixed second could miss one.
- */
-function busiestSecond(tallies: Tally[], nowMs: number): number {
-  while (tallies.length > 0 && tallies[0]!.atMs <= nowMs - MEASURE_MS) tallies.shift();
-  let most = 0;
-  for (let i = 0; i < tallies.length; i++) {
-    let events = 0;
-    for (let j = i; j < tallies.length && tallies[j]!.atMs < tallies[i]!.atMs + 1000; j++) events += tallies[j]!.events;
-    most = Math.max(most, events);
-  }
-  return most;
 }

@@ -56,6 +56,8 @@ export const AMPLITUDE_EXPORT: ApiSource = {
   // Ranges are planned one after another, each sized from the answers before it.
   concurrency: { default: 1, max: 1 },
   defaultMaxPerHour: 0,
+  // Amplitude publishes no rate limit: no ceiling, the pace only slows down at refusals.
+  paceCeilingPerSec: Number.POSITIVE_INFINITY,
   limits: (maxPerHour) => (maxPerHour <= 0 ? [] : [{ max: maxPerHour, windowMs: 3_600_000 }]),
   bounds: (span) => ({ start: formatHour(span.first), end: formatHour(span.last) }),
   request(target, span) {

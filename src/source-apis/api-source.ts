@@ -46,6 +46,8 @@ export interface ApiSource {
   limits(maxPerHour: number): WindowLimit[];
   /** Most requests an hour by default (0: none). */
   defaultMaxPerHour: number;
+  /** The most the pace of its requests may reach, in requests per second (reader-pace.ts), while the limits are on. */
+  paceCeilingPerSec: number;
   /** The names of a range's bounds, as the ledger records them. */
   bounds(span: Span): { start: string; end: string };
   request(target: SourceApiTarget & { projectId?: string }, span: Span): RangeRequest;

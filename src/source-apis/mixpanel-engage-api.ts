@@ -12,6 +12,8 @@ import type { DownloadResult } from './range-download.js';
 import type { RangeRequest } from './api-source.js';
 
 export const ENGAGE_QUERIES_PER_HOUR = 60;
+/** The pace's ceiling for its pages, in requests per second: none, as Mixpanel publishes no per-second limit for the Query API (the pace still slows down at refusals). */
+export const ENGAGE_PACE_CEILING_PER_SEC = Number.POSITIVE_INFINITY;
 
 /** Where a listing stands: the session of its first answer and the page asked next. */
 export interface EngagePlace {

@@ -42,6 +42,8 @@ export const MIXPANEL_EXPORT: ApiSource = {
   unit: 'day',
   concurrency: { default: 3, max: 3 },
   defaultMaxPerHour: 60,
+  // Its documented 3 a second.
+  paceCeilingPerSec: 3,
   limits: (maxPerHour) =>
     maxPerHour <= 0
       ? []

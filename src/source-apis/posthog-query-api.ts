@@ -52,6 +52,8 @@ export const POSTHOG_QUERY: ApiSource = {
   unit: 'hour',
   concurrency: { default: 1, max: 3 },
   defaultMaxPerHour: 2400,
+  // 240 a minute.
+  paceCeilingPerSec: 4,
   limits: (maxPerHour) =>
     maxPerHour <= 0
       ? []

@@ -13,6 +13,7 @@ import { sendWithRetry } from '../http/send-with-retry.js';
 import type { Span } from './api-ranges.js';
 import { countEventsQuery, eventLine, eventPageQuery, rowCapOf, type EventCursor } from './posthog-queries.js';
 import type { DownloadResult, RangeCallOptions } from './range-download.js';
+import { windowHooks } from './request-window.js';
 
 const answerSchema = z.looseObject({
   results: z.array(z.array(z.unknown())),
@@ -65,7 +66,7 @@ export async function askJson(o: QueryCallOptions, method: 'GET' | 'POST', url: 
       policy: o.policy,
       clock: o.clock,
       signal: o.signal,
-      beforeAttempt: () => o.window.take(o.signal, o.onWait),
+      ...windowHooks(o.window, o.clock, o.signal, o.onWait),
       onRetry: (verdict, delayMs) => o.onRetry(verdict.reason, delayMs),
       answerAsIs: (answer) => o.splitsOn(statusOf(answer.outcome)),
       endpoint: 'query',

@@ -15,7 +15,7 @@ import { sendWithRetry } from '../http/send-with-retry.js';
 import type { Clock } from '../util/clock.js';
 import { AnswerSampler, type AnswerSample } from './answer-sample.js';
 import type { RangeRequest } from './api-source.js';
-import type { RequestWindow } from './request-window.js';
+import { windowHooks, type RequestWindow } from './request-window.js';
 
 /** What every request of a source API range needs: the endpoint, the one retry loop's settings, the request limits. */
 export interface RangeCallOptions {
@@ -25,6 +25,7 @@ export interface RangeCallOptions {
   policy: RetryPolicy;
   clock: Clock;
   signal: AbortSignal;
+  /** The request limits and the pace. */
   window: RequestWindow;
   /** A request must wait this long for the limits. */
   onWait(waitMs: number): void;
@@ -89,7 +90,7 @@ export async function downloadRange(o: DownloadOptions): Promise<DownloadResult>
     policy: o.policy,
     clock: o.clock,
     signal: o.signal,
-    beforeAttempt: () => o.window.take(o.signal, o.onWait),
+    ...windowHooks<Attempt>(o.window, o.clock, o.signal, o.onWait),
     onRetry: (verdict, delayMs) => o.onRetry(verdict.reason, delayMs),
     answerAsIs: (answer) => o.splitsOn(statusOf(answer.outcome)),
   });

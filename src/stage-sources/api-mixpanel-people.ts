@@ -10,9 +10,19 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { InterruptedError } from '../errors.js';
 import { EventKind, type EventKindValue } from '../events/staged-event.js';
-import { askEngagePage, engageForm, engageRequest, ENGAGE_QUERIES_PER_HOUR, isEndedSession, type EngagePage, type EngagePlace } from '../source-apis/mixpanel-engage-api.js';
+import {
+  askEngagePage,
+  engageForm,
+  engageRequest,
+  ENGAGE_PACE_CEILING_PER_SEC,
+  ENGAGE_QUERIES_PER_HOUR,
+  isEndedSession,
+  type EngagePage,
+  type EngagePlace,
+} from '../source-apis/mixpanel-engage-api.js';
 import type { QueryCallOptions } from '../source-apis/query-range.js';
 import { RequestWindow } from '../source-apis/request-window.js';
+import { readerPace } from '../source-apis/reader-pace.js';
 import { findFormat } from '../sources/formats.js';
 import { addPendingRanges, markDone, markEmpty, markFetching, markPending, noteRequest, rangeName, rangesOf, requestTimes, undoRangeReads, type RangeRow } from '../staging/source-ranges.js';
 import { count, duration } from '../util/format.js';
@@ -230,7 +240,8 @@ function perHourOf(maxPerHour: number | undefined): number {
 function queryWindow(ctx: Context, sources: readonly string[], perHour: number): RequestWindow {
   const since = new Date(ctx.clock.now() - HOUR_MS).toISOString();
   const seed = sources.flatMap((s) => requestTimes(ctx.staging.store, s, since)).map((at) => Date.parse(at));
-  return new RequestWindow(perHour <= 0 ? [] : [{ max: perHour, windowMs: HOUR_MS }], ctx.clock, seed);
+  if (perHour <= 0) return new RequestWindow([], ctx.clock, seed);
+  return new RequestWindow([{ max: perHour, windowMs: HOUR_MS }], ctx.clock, seed, readerPace(ENGAGE_PACE_CEILING_PER_SEC));
 }
 
 /** Stages the user profiles, then each group key's group profiles; throws what must stop the run. */

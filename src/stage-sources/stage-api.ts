@@ -15,6 +15,7 @@ import { dayWindow, hourWindow, type Window } from '../source-apis/api-ranges.js
 import { CLOUD_ROW_CAP } from '../source-apis/posthog-queries.js';
 import { findApiSource, type ApiSource, type ApiSourceName } from '../source-apis/api-sources.js';
 import { RequestWindow } from '../source-apis/request-window.js';
+import { readerPace } from '../source-apis/reader-pace.js';
 import { findFormat } from '../sources/formats.js';
 import { isLinkFormat } from '../events/identity-pair.js';
 import { EventWriter } from '../staging/event-writer.js';
@@ -128,6 +129,15 @@ function withImportRun(input: StageApiInput, format: string, store: StagingStore
   return input.ingestion === undefined ? rules : { ...rules, ingestion: { ...input.ingestion, importRun: ensureImportRunId(store) } };
 }
 
+/**
+ * The request limits of a run and their pace. `--max-requests-per-hour 0` turns both off (a
+ * proxy that limits on its own); an API that publishes no hourly limit (Amplitude) is still paced.
+ */
+function apiWindow(api: ApiSource, maxPerHour: number | undefined, clock: Clock, seed: number[]): RequestWindow {
+  if (maxPerHour === 0) return new RequestWindow([], clock, seed);
+  return new RequestWindow(api.limits(maxPerHour ?? api.defaultMaxPerHour), clock, seed, readerPace(api.paceCeilingPerSec));
+}
+
 /** Plans the window in the ledger and gathers what every range needs; returns what was done before. */
 async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signal' | 'stagingTurn'>; done: { ranges: number; units: number } }> {
   const { api, input, target, window, store, clock } = s;
@@ -144,7 +154,7 @@ async function prepare(s: RunSetup): Promise<{ ctx: Omit<RangeRunContext, 'signa
     clock,
     policy: input.retryPolicy,
     idleTimeoutMs: input.idleTimeoutMs,
-    window: new RequestWindow(api.limits(input.maxRequestsPerHour ?? api.defaultMaxPerHour), clock, seed),
+    window: apiWindow(api, input.maxRequestsPerHour, clock, seed),
     spoolDir: await prepareSpoolDir(store.path),
     staging: {
       store,

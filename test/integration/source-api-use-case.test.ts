@@ -16,6 +16,7 @@ import { beginRead, finishRead } from '../../src/staging/source-reads.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { startMixpanelStandin, type MixpanelStandin } from '../helpers/mixpanel-api-standin.js';
 import { recordingReporter } from '../helpers/recording-reporter.js';
+import { readStagedEvents } from '../helpers/staged-events.js';
 import { MIXPANEL_SECRET, mixpanelTarget } from '../helpers/source-api-cli.js';
 import { testClock } from '../helpers/test-clock.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -78,9 +79,12 @@ describe('stageFromApi', () => {
     const result = await stageFromApi(input(dayNames[0]!, dayNames[3]!, { maxRequestsPerHour: 2 }), reporter, new AbortController().signal, clock);
     expect(result.ledger).toEqual({ done: 4, empty: 0, failed: 0, pending: 0 });
     expect(standin.days()).toEqual(dayNames);
-    // Two requests in the first hour, the next two an hour later: one wait of an hour.
-    expect(clock.waits.filter((ms) => ms > 1000)).toEqual([3_600_000]);
-    expect(reporter.progressLines).toContain("waiting 1h00m for Mixpanel's rate limit (2 of 4 days done)");
+    // Two requests in the first hour, the next two an hour later: one wait of an hour (less
+    // the pace's spacing of the requests before it, a third of a second each).
+    const long = clock.waits.filter((ms) => ms > 1000);
+    expect(long).toHaveLength(1);
+    expect(long[0]).toBeGreaterThan(3_599_000);
+    expect(reporter.progressLines.some((line) => line.startsWith("waiting 59m59s for Mixpanel's rate limit (2 of 4 days done"))).toBe(true);
     expect(reporter.warnings).toEqual([]);
 
     // Right after, two more days: the requests of the last hour are counted, so the first waits.
@@ -88,7 +92,8 @@ describe('stageFromApi', () => {
     const next = await setup(more);
     const again = recordingReporter();
     await stageFromApi({ ...input(more[0]!, more[1]!, { maxRequestsPerHour: 2 }), config: next.target.config }, again, new AbortController().signal, clock);
-    expect(again.progressLines.filter((line) => line.startsWith('waiting'))).toHaveLength(1);
+    // (A second, short wait follows: the window's two requests went a third of a second apart.)
+    expect(again.progressLines.filter((line) => /^waiting \d+(h|m)/.test(line))).toHaveLength(1);
     expect(clock.waits.filter((ms) => ms > 1000)).toHaveLength(2);
   });
 
@@ -101,6 +106,30 @@ describe('stageFromApi', () => {
     await stageFromApi(input(dayNames[0]!, dayNames[0]!, { retryPolicy: { initialDelayMs: 1000, maxDelayMs: 60_000, maxTotalWaitMs: 600_000 } }), reporter, new AbortController().signal, clock);
     expect(clock.waits).toContain(41_000);
     expect(reporter.notices).toContain(`Mixpanel ${dayNames[0]}: HTTP 429: too many requests; retrying in 41 s`);
+  });
+
+  it('slows its requests down in a storm of 429s, past what the limits allow, and stages every event once', async () => {
+    const dayNames = days(1, 6);
+    const { standin, input, target } = await setup(dayNames);
+    const refused = { type: 'answer', status: 429, body: JSON.stringify({ error: 'too many requests' }) } as const;
+    standin.inject(dayNames[2]!, ...Array.from({ length: 8 }, () => refused));
+    // When each request went, on the clock: the clock moves only in waits, so a request logged
+    // by the next wait went before it.
+    const sentAtMs: number[] = [];
+    const clock = testClock(NOW, (ms) => {
+      while (sentAtMs.length < standin.requests.length) sentAtMs.push(clock.now() - ms);
+    });
+    const policy = { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 600_000 };
+    const result = await stageFromApi(input(dayNames[0]!, dayNames[5]!, { retryPolicy: policy }), recordingReporter(), new AbortController().signal, clock);
+    expect(result.ledger).toEqual({ done: 6, empty: 0, failed: 0, pending: 0 });
+    expect(standin.requests).toHaveLength(6 + 8);
+    expect(new Set(readStagedEvents(target.staging).map((e) => e.uuid)).size).toBe(6);
+    // Mixpanel's limits alone allow 3 a second and retries come after at most 5 ms; the pace
+    // spaces the refused day's attempts ever further apart as the 429s go on.
+    const gaps = sentAtMs.slice(3, 11).map((at, i) => at - sentAtMs[2 + i]!);
+    expect(gaps.at(-1)).toBeGreaterThan(1000);
+    expect(gaps.at(-1)).toBeGreaterThan(3 * gaps[0]!);
+    console.log(`429 storm: gaps between the refused day's attempts ${gaps.map((g) => Math.round(g)).join(', ')} ms`);
   });
 
   it('caps the end of the window at the last day settled a day ago, and says so', async () => {

@@ -45,27 +45,60 @@ describe('PaceController', () => {
     expect(now).toBe(99 * 500);
   });
 
-  it('cuts once per round and at most once a second, and says the server holds it', () => {
+  it('ignores a lone refusal at the ceiling; a second among the last answers cuts, once per round and at most once a second', () => {
     const pace = new PaceController(fixed(4000));
     const a = send(pace, 1000, 0);
     const b = send(pace, 1000, a.atMs);
-    pace.congested('throttled', a.ticket, 300);
-    expect(pace.rate(300)).toBeCloseTo(2800);
-    pace.congested('throttled', b.ticket, 310); // booked before the cut: no second cut, only 10 ms of climbing back
-    expect(pace.rate(310)).toBeGreaterThan(2800);
+    const c = send(pace, 1000, b.atMs);
+    pace.congested('throttled', a.ticket, 300); // alone: chance, not the limit
+    expect(pace.rate(300)).toBe(4000);
+    pace.congested('throttled', b.ticket, 305); // the second: the limit
+    expect(pace.rate(305)).toBeCloseTo(2800);
+    pace.congested('throttled', c.ticket, 310); // booked before the cut: no second cut
+    expect(pace.rate(310)).toBeGreaterThanOrEqual(2800);
     expect(pace.rate(310)).toBeLessThan(2830);
-    const c = send(pace, 1000, 310);
-    pace.congested('throttled', c.ticket, c.atMs + 10); // within a second of the cut
-    expect(pace.rate(c.atMs + 10)).toBeGreaterThan(2800);
-    expect(pace.heldBy(c.atMs + 10)).toBe('throttled');
+    const d = send(pace, 1000, 310);
+    pace.congested('throttled', d.ticket, d.atMs + 10); // within a second of the cut
+    expect(pace.rate(d.atMs + 10)).toBeGreaterThan(2800);
+    expect(pace.heldBy(d.atMs + 10)).toBe('throttled');
+  });
+
+  it('steps back at a lone refusal in the slow start and goes on climbing as fast; a second soon after is the limit', () => {
+    const lone = new PaceController({ ceilingPerSec: Number.POSITIVE_INFINITY, floorPerSec: 1, startPerSec: 1000 });
+    // Three requests, the later two waiting for the pace (so it is what holds the sender back); the third refused.
+    let now = 0;
+    for (let i = 0; i < 2; i++) now = send(lone, 100, now).atMs;
+    const third = send(lone, 100, now);
+    now = third.atMs + 10;
+    const before = lone.rate(now);
+    lone.congested('throttled', third.ticket, now);
+    expect(lone.rate(now)).toBeCloseTo(before * 0.7, 0);
+    for (let i = 0; i < 30; i++) {
+      const { atMs, ticket } = send(lone, 100, now);
+      now = atMs;
+      lone.accepted(ticket, 100, 10, now + 10);
+    }
+    expect(lone.rate(now)).toBeGreaterThan(1000 * 6 ** ((now - 1000) / 1000)); // still growing six times a second
+    expect(lone.heldBy(now)).toBe('starting');
+
+    const limited = new PaceController({ ceilingPerSec: Number.POSITIVE_INFINITY, floorPerSec: 1, startPerSec: 1000 });
+    const a = send(limited, 100, 0);
+    const b = send(limited, 100, a.atMs);
+    const c = send(limited, 100, b.atMs);
+    limited.congested('throttled', b.ticket, c.atMs + 10);
+    limited.congested('throttled', c.ticket, c.atMs + 15); // booked before the step back, refused right after it: confirms
+    expect(limited.heldBy(c.atMs + 15)).toBe('throttled');
+    expect(limited.rate(c.atMs + 15)).toBeLessThan(b.ticket.perSec * 0.7);
   });
 
   it('climbs back under the rate refused, holds, then probes past it', () => {
     const pace = new PaceController({ ceilingPerSec: 100_000, floorPerSec: 1, startPerSec: 3000 });
     let now = 0;
     const first = send(pace, 100, now);
-    now = first.atMs + 10;
-    pace.congested('throttled', first.ticket, now);
+    const second = send(pace, 100, first.atMs);
+    now = second.atMs + 10;
+    pace.congested('throttled', first.ticket, now); // steps back
+    pace.congested('throttled', second.ticket, now); // confirms: the rate refused is recorded
     const rates: number[] = [];
     for (let i = 0; i < 400; i++) {
       const { atMs, ticket } = send(pace, 100, now);
@@ -73,10 +106,10 @@ describe('PaceController', () => {
       pace.accepted(ticket, 100, 10, now + 10);
       rates.push(pace.rate(now));
     }
-    // Held at 0.95 of the rate refused (3,000: the pace it was booked at) for 25 requests...
-    expect(rates[20]).toBeCloseTo(2850, 0);
+    // Held at 0.95 of the rate refused (the pace the second was booked at) for 25 requests...
+    expect(rates[20]).toBeCloseTo(second.ticket.perSec * 0.95, 0);
     // ...then probing: past the rate refused, and growing.
-    expect(rates[399]).toBeGreaterThan(3000);
+    expect(rates[399]).toBeGreaterThan(second.ticket.perSec);
     expect(pace.heldBy(now)).toBe('probing');
   });
 

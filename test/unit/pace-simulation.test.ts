@@ -1,9 +1,10 @@
 /**
  * The delivery engine's pace against a simulated server on a virtual clock: a sliding one-second
  * window of events (429 past it), whose limit may change mid-run. Figures asked of the pace:
- * at least 0.9x of a steady limit with at most 2% of requests refused; within 20% of a new
- * limit within 10 s of a change; the ceiling reached within 5 s when the server has no limit;
- * and nothing lost or accepted twice through any of it.
+ * at least 0.9x of a steady limit with at most 2% of requests refused, with a ceiling or none
+ * (the slow start); within 20% of a new limit within 10 s of a change; the ceiling reached
+ * within 5 s when the server has no limit (with none, the rate of an unpaced run); refusals by
+ * chance not driving the pace down; and nothing lost or accepted twice through any of it.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type DeliverySettings } from '../../src/delivery/delivery-options.js';
@@ -19,8 +20,8 @@ interface Simulation {
   paces: Array<[number, number]>;
 }
 
-async function simulate(model: CaptureModel, total: number, given: Partial<DeliverySettings>): Promise<Simulation> {
-  const clock = virtualClock(0, 7);
+async function simulate(model: CaptureModel, total: number, given: Partial<DeliverySettings>, seed = 7): Promise<Simulation> {
+  const clock = virtualClock(0, seed);
   const sim = simulatedCapture(clock, model);
   const settings = { ...resolveSettings('http://127.0.0.1:1', {}), ...given };
   const delivered: number[] = [];
@@ -61,10 +62,9 @@ function trackedAfterMs(sim: SimulatedCapture, limit: number, fromMs: number, to
 describe('the pace against a simulated server', () => {
   it.each([
     // [--max-rate, most refused share]: a ceiling well above the server's limit, and none, as
-    // `--max-rate 0` asks: an unpaced start sends a burst the server's full window then refuses
-    // for a second (about five requests), which over this short run is most of the refusals.
+    // `--max-rate 0` asks (the slow start from 1,000 events/s).
     [10_000, 0.02],
-    [0, 0.03],
+    [0, 0.02],
   ])('holds a steady limit of 3,000 events/s at 0.9x or more (--max-rate %i, chunks of 1,000)', async (maxRate, mostRefused) => {
     const total = 450_000;
     const s = await simulate({ limitAt: () => 3000 }, total, { maxRate });
@@ -111,6 +111,23 @@ describe('the pace against a simulated server', () => {
     expect(ratio).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('keeps 0.9x the rate of a clean run under a ceiling of 10,000 when one request in a hundred gets a 429 at random whatever the rate', async () => {
+    // A proxy throttling now and then at a server with room: at the ceiling a lone 429 is chance
+    // and two close together a limit (pace-controller.ts), so these do not pull the pace down.
+    // With no ceiling the figure depends on the seed: a chance pair during the slow start is
+    // taken for the limit, and the probes then climb for seconds (docs/delivery.md).
+    const total = 200_000;
+    const given = { maxRate: 10_000, retryInitialMs: 1 };
+    // Seed 13: the one of 7, 11 and 13 where a chance refusal during the start used to pull the pace down to 1,400 events/s.
+    const clean = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, given, 13);
+    const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY, flaky: { share: 0.01, status: 429 } }, total, given, 13);
+    expectExactlyOnce(s, total);
+    const ratio = clean.result.elapsedMs / s.result.elapsedMs;
+    console.log(`random 429s (1%), --max-rate 10000: ${ratio.toFixed(3)}x a clean run's rate, refused ${s.sim.refused}/${s.sim.requests}`);
+    expect(s.sim.refused).toBeGreaterThan(0);
+    expect(ratio).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('reaches the ceiling within 5 s against a server with no limit', async () => {
     const total = 100_000;
     const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, { maxRate: 20_000 });
@@ -118,6 +135,21 @@ describe('the pace against a simulated server', () => {
     const reached = s.paces.find(([, perSec]) => perSec >= 20_000);
     console.log(`no limit: ceiling 20000 reached after ${reached?.[0]} ms; rate ${(total / (s.result.elapsedMs / 1000)).toFixed(0)}`);
     expect(reached?.[0]).toBeLessThanOrEqual(5000);
+    expect(s.sim.refused).toBe(0);
+  });
+
+  it('with no ceiling, comes within 10% of the rate of an unpaced run within 5 s against a server with no limit', async () => {
+    // The slow start grows six times a second from 1,000 events/s; what it reaches with no
+    // ceiling is what the run makes unpaced (here --concurrency and the answer times bound it).
+    const total = 200_000;
+    const unpaced = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, { maxRate: 1e12 });
+    const fullRate = acceptedRate(unpaced.sim, 0, unpaced.result.elapsedMs);
+    const s = await simulate({ limitAt: () => Number.POSITIVE_INFINITY }, total, { maxRate: 0 });
+    expectExactlyOnce(s, total);
+    let reachedMs = Number.POSITIVE_INFINITY;
+    for (let t = 0; t + 500 <= s.result.elapsedMs && reachedMs === Number.POSITIVE_INFINITY; t += 100) if (acceptedRate(s.sim, t, t + 500) >= 0.9 * fullRate) reachedMs = t + 500;
+    console.log(`no limit, no ceiling: 0.9 of the unpaced rate (${fullRate.toFixed(0)}) after ${reachedMs} ms`);
+    expect(reachedMs).toBeLessThanOrEqual(5000);
     expect(s.sim.refused).toBe(0);
   });
 });
