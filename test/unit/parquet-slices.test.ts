@@ -36,7 +36,10 @@ async function slicedRows(path: string, sliceRows: number): Promise<Array<Record
     for (let done = 0; done < Number(group.num_rows); done += sliceRows) {
       const values = slices.next(Math.min(sliceRows, Number(group.num_rows) - done));
       for (let r = 0; r < values[0]!.length; r++) rows.push(Object.fromEntries(columns.map((name, c) => [name, values[c]![r]])));
+      // As the reader does once a slice's rows are written: what later slices read must stay.
+      slices.release();
     }
+    slices.release(true);
   });
   return rows;
 }

@@ -141,6 +141,7 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
           for (const c of localAt) row[c] = localCell(row[c]);
           for (const c of floatAt) row[c] = float32Value(row[c]);
           pushRow(parts, keys, row);
+          slices.written(at);
         },
       };
     },
@@ -164,6 +165,8 @@ interface HeldSlice {
   first: number;
   /** The slice holding row `at` (rows are asked for in order; a later slice is decoded, earlier ones let go). */
   valuesAt(at: number): unknown[][];
+  /** Row `at` is written: at a slice's last row the pages it read to their end are freed, at the group's last all of them. */
+  written(at: number): void;
 }
 
 /**
@@ -197,6 +200,10 @@ async function readSlices(read: SlicesRead): Promise<HeldSlice> {
         end += Math.min(SLICE_ROWS, rows - end);
       }
       return values;
+    },
+    written(at) {
+      if (at === rows - 1) slices.release(true);
+      else if (at === end - 1) slices.release();
     },
   };
   held.valuesAt(0);

@@ -40,6 +40,8 @@ interface DataPage {
   at: number;
   encoding: string;
   values: PageValues;
+  /** The decompressed bytes its values are read from, when they are a buffer of their own (freed once spent). */
+  owned?: Uint8Array;
 }
 
 function levelArray(count: number, maxLevel: number): Levels {
@@ -73,6 +75,26 @@ function plainValues(reader: DataReader, decoder: ColumnDecoder): PageValues {
   return { take: (count) => readPlain(reader, decoder.type, count, decoder.element.type_length) };
 }
 
+/**
+ * Frees a buffer's memory now rather than at a later collection (detaching it): pages of a
+ * row group would otherwise still be held when the next group's are made, and a page is most
+ * of a row group's bytes. Only a decompressor's output is given here (never a view of the
+ * chunk), and only a large buffer mostly its own is freed (never Node's shared pool, whose
+ * buffers are under 4 KiB).
+ */
+export function freeBuffer(bytes: Uint8Array | undefined): void {
+  // A decompressor may return a view a few bytes into a buffer of its own (fzstd does).
+  if (bytes === undefined || bytes.byteLength < FREED_FROM_BYTES || bytes.byteLength < bytes.buffer.byteLength / 2) return;
+  try {
+    (bytes.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  } catch {
+    // A buffer Node made not detachable (a file read whole, say) is left to the collector.
+  }
+}
+
+/** Node's shared pool hands out buffers under 4 KiB from slabs of 8 KiB. */
+const FREED_FROM_BYTES = 8 * 1024;
+
 const isLazyPlain = (encoding: string, decoder: ColumnDecoder): boolean => encoding === 'PLAIN' && decoder.type !== 'BOOLEAN';
 
 /** The index after the level entries that complete the current row and hold `rows` more (all of the rest when the page ends first). */
@@ -101,6 +123,8 @@ export class ColumnPages {
   private readonly maxRep: number;
   private dictionary: DecodedArray | undefined;
   private page: DataPage | undefined;
+  /** Pages read to their end whose values may still be in the slice last taken. */
+  private spent: Uint8Array[] = [];
 
   constructor(
     chunk: Uint8Array,
@@ -121,11 +145,25 @@ export class ColumnPages {
       const page = this.page ?? (this.page = this.nextPage());
       if (page === undefined) return out;
       if (page.at >= page.count) {
+        if (page.owned !== undefined) this.spent.push(page.owned);
         this.page = undefined;
         continue;
       }
       if (out.length >= rows && (page.rep === undefined || page.rep[page.at] === 0)) return out;
       this.assemble(out, page, segmentEnd(page, rows - out.length));
+    }
+  }
+
+  /**
+   * Frees the pages read to their end (and, with `all`, the current one): only once the values
+   * taken from them have been written, as a value may be a view of its page.
+   */
+  release(all = false): void {
+    for (const bytes of this.spent) freeBuffer(bytes);
+    this.spent = [];
+    if (all) {
+      freeBuffer(this.page?.owned);
+      this.page = undefined;
     }
   }
 
@@ -178,7 +216,7 @@ export class ColumnPages {
     const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
     const rep = this.maxRep > 0 ? this.levels(reader, this.maxRep, count) : undefined;
     const def = this.maxDef > 0 ? this.levels(reader, this.maxDef, count) : undefined;
-    return { rep, def, count, at: 0, encoding: daph.encoding, values: plainValues(reader, this.decoder) };
+    return { rep, def, count, at: 0, encoding: daph.encoding, values: plainValues(reader, this.decoder), ...(bytes === compressed ? {} : { owned: bytes }) };
   }
 
   private pageV2(compressed: Uint8Array, header: PageHeader): DataPage {
@@ -195,12 +233,12 @@ export class ColumnPages {
     const rep = this.maxRep > 0 ? this.levels(reader, this.maxRep, count, repBytes) : undefined;
     reader.offset = repBytes;
     const def = this.maxDef > 0 ? this.levels(reader, this.maxDef, count, defBytes) : undefined;
-    let bytes = compressed.subarray(repBytes + defBytes);
+    const stored = compressed.subarray(repBytes + defBytes);
     const valueBytes = header.uncompressed_page_size - repBytes - defBytes;
     // A page with no values may have no compressed bytes, which is not a valid stream.
-    if (daph.is_compressed !== false && valueBytes) bytes = decompressPage(bytes, valueBytes, this.decoder.codec, this.decoder.compressors);
+    const bytes = daph.is_compressed !== false && valueBytes ? decompressPage(stored, valueBytes, this.decoder.codec, this.decoder.compressors) : stored;
     const values = plainValues({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }, this.decoder);
-    return { rep, def, count, at: 0, encoding: daph.encoding, values };
+    return { rep, def, count, at: 0, encoding: daph.encoding, values, ...(bytes === stored ? {} : { owned: bytes }) };
   }
 
   /** RLE/bit-packed levels; `byteLength` given in a V2 page, else read before them (V1). */

@@ -9,7 +9,7 @@ import { assembleNested } from 'hyparquet/src/assemble.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { compressors } from 'hyparquet-compressors';
-import { ColumnPages, type ColumnDecoder } from './parquet-pages.js';
+import { ColumnPages, freeBuffer, type ColumnDecoder } from './parquet-pages.js';
 
 /** Where one leaf column chunk's bytes are in the file, its pages from the first (a dictionary page, when it has one). */
 export interface ChunkRange {
@@ -35,6 +35,12 @@ export function chunkRanges(metadata: FileMetaData, group: number): ChunkRange[]
 export interface RowGroupSlices {
   /** The next `rows` rows of each top-level column (in `columns` order; a column may end short where the file's chunk does). */
   next(rows: number): unknown[][];
+  /**
+   * Frees the pages the slices so far have read to their end; with `all`, every page and the
+   * row group's bytes too. Only once the values taken have been written: a value may be a view
+   * of its page.
+   */
+  release(all?: boolean): void;
 }
 
 type Schema = ReturnType<typeof parquetSchema>;
@@ -72,6 +78,10 @@ export function rowGroupSlices(metadata: FileMetaData, group: number, chunks: re
   const ordered = columns.map((name) => tops.get(name));
   return {
     next: (rows) => ordered.map((top) => (top === undefined ? [] : topValues(top, rows, allParsers))),
+    release(all = false) {
+      for (const top of tops.values()) for (const leaf of top.leaves) leaf.pages.release(all);
+      if (all && chunks.length > 0) freeBuffer(new Uint8Array(chunks[0]!.buffer));
+    },
   };
 }
 
