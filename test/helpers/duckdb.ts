@@ -13,9 +13,12 @@ async function duck(): Promise<DuckDBConnection> {
 
 export const PARQUET_CODECS = ['uncompressed', 'snappy', 'gzip', 'zstd', 'brotli', 'lz4', 'lz4_raw'] as const;
 
-/** Writes the rows of `select` (DuckDB SQL) to a Parquet file. DuckDB cuts row groups at multiples of 2,048 rows. */
-export async function writeParquet(path: string, select: string, codec: (typeof PARQUET_CODECS)[number] = 'zstd', rowGroupRows = 2048): Promise<void> {
-  await (await duck()).run(`COPY (${select}) TO '${path.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupRows})`);
+/**
+ * Writes the rows of `select` (DuckDB SQL) to a Parquet file. DuckDB cuts row groups at
+ * multiples of 2,048 rows. Format version V2 writes the DELTA encodings.
+ */
+export async function writeParquet(path: string, select: string, codec: (typeof PARQUET_CODECS)[number] = 'zstd', rowGroupRows = 2048, version: 'V1' | 'V2' = 'V1'): Promise<void> {
+  await (await duck()).run(`COPY (${select}) TO '${path.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupRows}, PARQUET_VERSION ${version})`);
 }
 
 /** The rows of a DuckDB query, each value as DuckDB's JSON form of it (`to_json`). */

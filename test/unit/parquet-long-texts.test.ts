@@ -8,7 +8,7 @@ import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
 
-/** Texts long enough to be decoded as their rows are written (lazy-cells.ts), beside short ones, nulls, lists and records of them. */
+/** Long texts (read a slice of rows at a time from inside their pages, parquet-slices.ts) beside short ones, nulls, lists and records of them. */
 const LONG_TEXTS = `SELECT
   CASE WHEN i % 3 = 0 THEN NULL ELSE 'é🚀 long text ' || repeat('x', 60 + i) END AS long_text,
   'short' || i AS short_text,

@@ -1,8 +1,10 @@
 /**
  * A Parquet file read with hyparquet (pure JavaScript) and its compressors (snappy, gzip, zstd,
- * brotli, lz4), one row group at a time: memory is bounded by the largest row group, never the
- * file. Each row is written as one JSON object line (columnar-values.ts), so every JSON rule of
- * the project (exact integers, depth, bad text) applies to it unchanged.
+ * brotli, lz4), one row group at a time and each row group a slice of rows at a time
+ * (parquet-slices.ts): what is held is a row group's compressed bytes, each column's current
+ * page, and one slice's values, never a whole row group's values nor the file. Each row is
+ * written as one JSON object line (columnar-values.ts), so every JSON rule of the project
+ * (exact integers, depth, bad text) applies to it unchanged.
  *
  * hyparquet's own conversions are replaced where they would lose what the file holds: times
  * keep their micro- and nanoseconds, a top-level DECIMAL column its exact numeral (hyparquet
@@ -11,16 +13,15 @@
  */
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+import { parquetMetadataAsync, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
-import { lazyParsers, settled } from './lazy-cells.js';
+import { chunkRanges, rowGroupSlices, type ChunkRange, type RowGroupSlices } from './parquet-slices.js';
 import type { RowGroup } from './row-group.js';
 import { firstBadPage } from './parquet-page-checksums.js';
 import { floatFixes } from './parquet-floats.js';
-import { escapeNames, flatColumns, refuseDuplicates, takeDecimals, topLevelNames } from './parquet-schema.js';
+import { escapeNames, refuseDuplicates, takeDecimals, topLevelNames } from './parquet-schema.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -37,9 +38,6 @@ const PARSERS: Partial<ParquetParsers> = {
   stringFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : textValue(textOfBytes(bytes))),
   jsonFromBytes: (bytes) => (bytes === undefined || bytes === null ? bytes : jsonCell(textOfBytes(bytes))),
 };
-
-/** PARSERS for a column whose cells are its rows' values: long texts decoded as their rows are written (lazy-cells.ts). */
-const FLAT_COLUMN_PARSERS = lazyParsers(PARSERS);
 
 /** An open Parquet file: its columns, its row groups' sizes, and reads of one row group. */
 export interface ParquetFile {
@@ -124,34 +122,28 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   const columns = topLevelNames(metadata.schema);
   refuseDuplicates(columns, displayName);
   const localAt = [...localTimeColumns(metadata.schema)].map((name) => columns.indexOf(name));
-  const flat = flatColumns(metadata.schema);
   const rowGroupRows = metadata.row_groups.map((group) => Number(group.num_rows));
-  const starts = rowGroupStarts(rowGroupRows);
   const keys = rowKeys(columns);
   return {
     columns: columns.map(unescapeKey),
     footerDigest,
     rowGroupRows,
     async rowGroup(index) {
-      const rowStart = starts[index]!;
       const rows = rowGroupRows[index]!;
-      const values = await readColumns({ file, metadata, columns, flat, rowStart, rows, displayName, group: index });
+      const slices = await readSlices({ file, metadata, columns, displayName, group: index });
       const decimalAt = [...decimals].map(([name, scale]) => [columns.indexOf(name), scale] as const);
       const floatAt = [...floats].map(([name, fix]) => [columns.indexOf(name), fix] as const);
       const row: unknown[] = new Array(columns.length);
       return {
         rows,
         pushLine(at, parts) {
-          for (let c = 0; c < values.length; c++) {
-            const column = values[c]!;
-            row[c] = settled(column[at]);
-            // Each cell is written once: a column of objects releases it as soon as its line is made.
-            if (Array.isArray(column)) column[at] = undefined;
-          }
+          const values = slices.valuesAt(at);
+          for (let c = 0; c < values.length; c++) row[c] = values[c]![at - slices.first];
           for (const [c, scale] of decimalAt) row[c] = exactDecimal(row[c], scale);
           for (const c of localAt) row[c] = localCell(row[c]);
           for (const [c, fix] of floatAt) row[c] = fix(row[c]);
           pushRow(parts, keys, row);
+          slices.written(at);
         },
       };
     },
@@ -159,99 +151,86 @@ export async function openParquetBytes(file: ParquetBytes, displayName: string, 
   };
 }
 
-interface ColumnsRead {
+interface SlicesRead {
   file: ParquetBytes;
   metadata: FileMetaData;
   columns: readonly string[];
-  /** Columns whose cells are their rows' values, read with FLAT_COLUMN_PARSERS. */
-  flat: ReadonlySet<string>;
-  rowStart: number;
-  rows: number;
   displayName: string;
   group: number;
 }
 
 /**
- * Each column of one row group, decoded one column after another: only one column's pages
- * (decompressed, and their values) are being decoded at a time, and no row is built as an
- * object or array (hyparquet's rows of a 100,000-row group held the whole group twice over).
- * A page can hold the whole row group (DuckDB writes one page per column chunk), so a row
- * group is not read in smaller slices: each slice would decompress its pages again. What is
- * held instead is made small: long texts of flat columns stay bytes until written (lazy-cells.ts).
+ * Rows decoded at a time across all columns of a row group (parquet-slices.ts). Decoding the
+ * benchmark's 1M-row file alone (docs/performance.md, "Parquet"): peak RSS 167 MB at 256 rows,
+ * 173 MB at 1,024, 223 MB at 4,096, 284 MB at 16,384, at the same CPU.
  */
-async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
-  const out: ArrayLike<unknown>[] = [];
-  for (const name of read.columns) {
-    const parts: { at: number; data: ArrayLike<unknown> }[] = [];
-    try {
-      const file = await checkedColumn(read, name);
-      await parquetRead({
-        file,
-        metadata: read.metadata,
-        compressors,
-        parsers: read.flat.has(name) ? FLAT_COLUMN_PARSERS : PARSERS,
-        utf8: false,
-        columns: [name],
-        rowStart: read.rowStart,
-        rowEnd: read.rowStart + read.rows,
-        onChunk: (chunk) => parts.push({ at: chunk.rowStart - read.rowStart, data: chunk.columnData }),
-      });
-    } catch (error) {
-      throw new InputError(`${read.displayName}: row group ${read.group + 1} cannot be read (${(error as Error).message})`);
-    }
-    out.push(joinParts(parts, read.rows));
-  }
-  return out;
+const SLICE_ROWS = 1024;
+
+/** A row group's current slice of rows: the values of each column, from row `first` of the group. */
+interface HeldSlice {
+  first: number;
+  /** The slice holding row `at` (rows are asked for in order; a later slice is decoded, earlier ones let go). */
+  valuesAt(at: number): unknown[][];
+  /** Row `at` is written: at a slice's last row the pages it read to their end are freed, at the group's last all of them. */
+  written(at: number): void;
 }
 
 /**
- * A top-level column's chunks in one row group, read once and their pages' checksums checked
- * (parquet-page-checksums.ts); hyparquet is then served those bytes from memory. Throws naming
- * the column and the byte of the first page whose bytes differ from their checksum.
+ * One row group read a slice of rows at a time (parquet-slices.ts): its column chunks' bytes
+ * are read at once, their pages' checksums checked, and its first slice decoded here, so a
+ * damaged chunk is told before any of its rows. Throws InputError naming the row group.
  */
-async function checkedColumn(read: ColumnsRead, name: string): Promise<ParquetBytes> {
-  const chunks = read.metadata.row_groups[read.group]!.columns.flatMap((chunk) => {
-    const meta = chunk.meta_data;
-    if (meta === undefined || meta.path_in_schema[0] !== name) return [];
-    // The chunk's first page, as hyparquet finds it (a dictionary page offset of 0 is a writer's "none").
-    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
-    return [{ start, end: start + Number(meta.total_compressed_size) }];
-  });
-  if (chunks.length === 0) return read.file;
-  const start = Math.min(...chunks.map((c) => c.start));
-  const end = Math.max(...chunks.map((c) => c.end));
-  if (start < 0 || end > read.file.byteLength || start >= end) return read.file;
-  const held = await read.file.slice(start, end);
-  const bytes = new Uint8Array(held);
-  for (const chunk of chunks) {
-    const bad = firstBadPage(bytes.subarray(chunk.start - start, chunk.end - start));
-    if (bad !== undefined) throw new Error(`column "${unescapeKey(name)}": the page at byte ${chunk.start + bad} does not match its checksum (the file is damaged)`);
+async function readSlices(read: SlicesRead): Promise<HeldSlice> {
+  const cannotRead = (error: unknown): InputError => new InputError(`${read.displayName}: row group ${read.group + 1} cannot be read (${(error as Error).message})`);
+  const rows = Number(read.metadata.row_groups[read.group]!.num_rows);
+  let slices: RowGroupSlices;
+  try {
+    const ranges = chunkRanges(read.metadata, read.group);
+    slices = rowGroupSlices(read.metadata, read.group, await checkedChunks(read, ranges), read.columns, PARSERS);
+  } catch (error) {
+    throw cannotRead(error);
   }
-  return {
-    byteLength: read.file.byteLength,
-    slice: async (from, to = read.file.byteLength) => {
-      if (from === start && to === end) return held;
-      return from >= start && to <= end ? held.slice(from - start, to - start) : read.file.slice(from, to);
+  let end = 0;
+  let values: unknown[][] = [];
+  const held: HeldSlice = {
+    first: 0,
+    valuesAt(at) {
+      while (at >= end && end < rows) {
+        held.first = end;
+        values = [];
+        try {
+          values = slices.next(Math.min(SLICE_ROWS, rows - end));
+        } catch (error) {
+          throw cannotRead(error);
+        }
+        end += Math.min(SLICE_ROWS, rows - end);
+      }
+      return values;
     },
-    close: () => read.file.close(),
+    written(at) {
+      if (at === rows - 1) slices.release(true);
+      else if (at === end - 1) slices.release();
+    },
   };
+  held.valuesAt(0);
+  return held;
 }
 
-/** A column's decoded parts as one array of the row group's rows (the one part as it is, when there is one). */
-function joinParts(parts: readonly { at: number; data: ArrayLike<unknown> }[], rows: number): ArrayLike<unknown> {
-  if (parts.length === 1 && parts[0]!.at === 0 && parts[0]!.data.length === rows) return parts[0]!.data;
-  const joined: unknown[] = new Array(rows).fill(null);
-  for (const { at, data } of parts) for (let i = 0; i < data.length && at + i < rows; i++) if (at + i >= 0) joined[at + i] = data[i];
-  return joined;
-}
-
-/** The index of each row group's first row in the file. */
-export function rowGroupStarts(rowGroupRows: readonly number[]): number[] {
-  const starts: number[] = [];
-  let next = 0;
-  for (const rows of rowGroupRows) {
-    starts.push(next);
-    next += rows;
-  }
-  return starts;
+/**
+ * The row group's column chunks, read in one range and their pages' checksums checked
+ * (parquet-page-checksums.ts). Throws naming the column and the byte of the first page whose
+ * bytes differ from their checksum.
+ */
+async function checkedChunks(read: SlicesRead, ranges: readonly ChunkRange[]): Promise<Uint8Array[]> {
+  if (ranges.length === 0) return [];
+  const start = Math.min(...ranges.map((c) => c.start));
+  const end = Math.max(...ranges.map((c) => c.end));
+  if (start < 0 || end > read.file.byteLength || start > end) throw new Error(`its column chunks' bytes ${start} to ${end} are not in the file`);
+  const bytes = new Uint8Array(await read.file.slice(start, end));
+  return ranges.map((chunk) => {
+    const held = bytes.subarray(chunk.start - start, chunk.end - start);
+    const bad = firstBadPage(held);
+    if (bad !== undefined) throw new Error(`column "${unescapeKey(chunk.column)}": the page at byte ${chunk.start + bad} does not match its checksum (the file is damaged)`);
+    return held;
+  });
 }

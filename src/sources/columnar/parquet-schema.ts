@@ -5,7 +5,7 @@
 import { InputError } from '../../errors.js';
 import { escapeKey, unescapeKey } from './columnar-values.js';
 
-/** The parts of hyparquet's metadata read here (only parquet-file.ts imports hyparquet). */
+/** The parts of hyparquet's metadata read here (hyparquet is imported only by the files that read pages: parquet-file.ts, parquet-pages.ts, parquet-slices.ts). */
 export interface SchemaElement {
   name: string;
   num_children?: number;
@@ -86,17 +86,4 @@ export function topLevelNames(schema: FileMetaData['schema']): string[] {
     index = skipSubtree(schema, index);
   }
   return names;
-}
-
-/** Top-level columns that are neither groups nor repeated: each cell is one row's value. */
-export function flatColumns(schema: FileMetaData['schema']): Set<string> {
-  const flat = new Set<string>();
-  const top = schema[0]?.num_children ?? 0;
-  let index = 1;
-  for (let child = 0; child < top && index < schema.length; child++) {
-    const element = schema[index]!;
-    if (element.num_children === undefined && element.repetition_type !== 'REPEATED') flat.add(element.name);
-    index = skipSubtree(schema, index);
-  }
-  return flat;
 }
