@@ -10,8 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parquetMetadataAsync, parquetRead, type FileMetaData, type ParquetParsers } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+import type { FileMetaData, ParquetParsers } from 'hyparquet';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, float32Value, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
@@ -21,6 +20,11 @@ import { firstBadPage } from './parquet-page-checksums.js';
 import { escapeNames, flatColumns, refuseDuplicates, takeDecimals, topLevelFloats, topLevelNames } from './parquet-schema.js';
 
 /** The first four bytes of every Parquet file (and its last four). */
+type Hyparquet = typeof import('hyparquet') & typeof import('hyparquet-compressors');
+let hyparquet: Promise<Hyparquet> | undefined;
+/** hyparquet and its compressors are loaded when a Parquet file is first opened: together they add about 20 MB to a process's resident memory, which a run without Parquet does not need. */
+const loadHyparquet = (): Promise<Hyparquet> => (hyparquet ??= Promise.all([import('hyparquet'), import('hyparquet-compressors')]).then(([reader, codecs]) => ({ ...reader, ...codecs })));
+
 export const PARQUET_MAGIC = 'PAR1';
 
 export function isParquet(head: Uint8Array): boolean {
@@ -103,6 +107,7 @@ export async function openParquet(path: string, displayName: string, sizeBytes: 
 
 /** Opens Parquet bytes from wherever they are read and reads their footer; InputError when they are not a Parquet file hyparquet can read. */
 export async function openParquetBytes(file: ParquetBytes, displayName: string, sizeBytes: number): Promise<ParquetFile> {
+  const { parquetMetadataAsync } = await loadHyparquet();
   let metadata: FileMetaData;
   try {
     metadata = await parquetMetadataAsync(file, { parsers: PARSERS });
@@ -178,6 +183,7 @@ interface ColumnsRead {
  * held instead is made small: long texts of flat columns stay bytes until written (lazy-cells.ts).
  */
 async function readColumns(read: ColumnsRead): Promise<ArrayLike<unknown>[]> {
+  const { parquetRead, compressors } = await loadHyparquet();
   const out: ArrayLike<unknown>[] = [];
   for (const name of read.columns) {
     const parts: { at: number; data: ArrayLike<unknown> }[] = [];
