@@ -9,7 +9,7 @@
  * instance roles) unless keys are given; the bucket's own region, followed when S3 answers that
  * the bucket is elsewhere; a custom endpoint with path-style addressing.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 
 export interface BucketCredentials {
@@ -117,8 +117,51 @@ async function attempt<T>(call: () => Promise<T>, signal?: AbortSignal): Promise
   }
 }
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<Sdk> | undefined;
+/** The SDK is loaded at the first call, not with this module: it adds about 35 MB to a process's resident memory, which a run without a bucket does not need. */
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('@aws-sdk/client-s3'));
+
 export function createS3Calls(settings: S3Settings): S3Calls {
-  const client = new S3Client({
+  let client: S3Client | undefined;
+  let closed = false;
+  const connect = async (): Promise<{ client: S3Client; commands: Sdk }> => {
+    const commands = await loadSdk();
+    if (client === undefined) {
+      client = newClient(commands, settings);
+      if (closed) client.destroy();
+    }
+    return { client, commands };
+  };
+  return {
+    listPage: (bucket, prefix, after, signal) =>
+      attempt(async () => {
+        const { client, commands } = await connect();
+        const start = after === undefined ? {} : 'token' in after ? { ContinuationToken: after.token } : { StartAfter: after.startAfter };
+        // Keys come URL-encoded: XML cannot carry some characters a key may hold (a carriage return is read back as a line feed).
+        const page = await client.send(new commands.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...start, EncodingType: 'url' }), { abortSignal: signal });
+        // Every S3 listing names its bucket and counts its keys: an answer with neither (a console's HTML page) is no listing, not an empty prefix.
+        if (page.Name === undefined && page.KeyCount === undefined && page.Contents === undefined) throw notAListing();
+        const objects = (page.Contents ?? []).map((o) => ({ key: decodeListedKey(o.Key ?? '', page.EncodingType), sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
+        return { objects, next: nextPage(page.IsTruncated === true, page.NextContinuationToken, objects) };
+      }, signal),
+    getObject: (bucket, key, at, signal) =>
+      attempt(async () => {
+        const { client, commands } = await connect();
+        const range = at.endByte !== undefined && at.endByte > at.startByte ? `bytes=${at.startByte}-${at.endByte - 1}` : at.startByte > 0 ? `bytes=${at.startByte}-` : undefined;
+        const answer = await client.send(new commands.GetObjectCommand({ Bucket: bucket, Key: key, Range: range, IfMatch: at.etag }), { abortSignal: signal });
+        const versionId = answer.VersionId === undefined || answer.VersionId === 'null' ? undefined : answer.VersionId;
+        return { body: answer.Body as Readable, etag: answer.ETag ?? '', versionId };
+      }, signal),
+    close: () => {
+      closed = true;
+      client?.destroy();
+    },
+  };
+}
+
+function newClient({ S3Client }: Sdk, settings: S3Settings): S3Client {
+  return new S3Client({
     region: settings.region,
     endpoint: settings.endpointUrl,
     forcePathStyle: settings.endpointUrl !== undefined,
@@ -131,24 +174,4 @@ export function createS3Calls(settings: S3Settings): S3Calls {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     requestHandler: { requestTimeout: settings.requestTimeoutMs, connectionTimeout: Math.min(settings.requestTimeoutMs, 30_000) },
   });
-  return {
-    listPage: (bucket, prefix, after, signal) =>
-      attempt(async () => {
-        const start = after === undefined ? {} : 'token' in after ? { ContinuationToken: after.token } : { StartAfter: after.startAfter };
-        // Keys come URL-encoded: XML cannot carry some characters a key may hold (a carriage return is read back as a line feed).
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...start, EncodingType: 'url' }), { abortSignal: signal });
-        // Every S3 listing names its bucket and counts its keys: an answer with neither (a console's HTML page) is no listing, not an empty prefix.
-        if (page.Name === undefined && page.KeyCount === undefined && page.Contents === undefined) throw notAListing();
-        const objects = (page.Contents ?? []).map((o) => ({ key: decodeListedKey(o.Key ?? '', page.EncodingType), sizeBytes: o.Size ?? 0, etag: o.ETag ?? '' }));
-        return { objects, next: nextPage(page.IsTruncated === true, page.NextContinuationToken, objects) };
-      }, signal),
-    getObject: (bucket, key, at, signal) =>
-      attempt(async () => {
-        const range = at.endByte !== undefined && at.endByte > at.startByte ? `bytes=${at.startByte}-${at.endByte - 1}` : at.startByte > 0 ? `bytes=${at.startByte}-` : undefined;
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range, IfMatch: at.etag }), { abortSignal: signal });
-        const versionId = answer.VersionId === undefined || answer.VersionId === 'null' ? undefined : answer.VersionId;
-        return { body: answer.Body as Readable, etag: answer.ETag ?? '', versionId };
-      }, signal),
-    close: () => client.destroy(),
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * The command tree. Each command registers itself from its own folder in src/cli/commands.
  * Only the command being run is loaded (each pulls in its own stack: SQLite, undici, ora), so
- * a run starts quickly; `--help`, `--version` or an unknown name load them all.
+ * a run starts quickly; `--help` or an unknown name load them all, `--version` none.
  */
 import { Command, type OutputConfiguration } from 'commander';
 import { standardStreams } from '../util/standard-streams.js';
@@ -56,7 +56,9 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
     .exitOverride()
     .configureOutput(commanderOutput());
   const named = MIGRATE_COMMANDS.filter((command) => command.name === argv[2]);
-  const loaders = new Set((named.length > 0 ? named : MIGRATE_COMMANDS).map((command) => LOADERS[command.name]));
+  // `--version` alone needs no command: loading them all would cost it about 60 MB and a second.
+  const versionOnly = argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V');
+  const loaders = new Set(versionOnly ? [] : (named.length > 0 ? named : MIGRATE_COMMANDS).map((command) => LOADERS[command.name]));
   for (const load of loaders) (await load())(program);
   checkRequiredAfterUnknown(program);
   return program;

@@ -5,7 +5,7 @@
  * classifier to judge. `stream` hands a large answer's body over as it arrives (a day of
  * Mixpanel events can be gigabytes), bounded by an idle time rather than a total one.
  */
-import { Agent, request } from 'undici';
+import type { Agent, request as undiciRequest } from 'undici';
 import type { HttpOutcome } from './http-outcome.js';
 
 export type { HttpOutcome } from './http-outcome.js';
@@ -56,6 +56,14 @@ export interface HttpClient {
 /** Most bytes of an error answer kept for its message. */
 const ERROR_BODY_BYTES = 64 * 1024;
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+/**
+ * undici is loaded at the first request, not with this module: it adds about 28 MB to a
+ * process's resident memory, and many runs (export-source of files) never make a request.
+ */
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 
 /** A failure of the request or of its body as an outcome: interrupted, silent too long, or cut. */
 function failureOutcome(error: unknown, signal: AbortSignal | undefined, idleTimeoutMs: number): Exclude<HttpOutcome, { type: 'response' }> {
@@ -110,12 +118,20 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
-  const agent = new Agent({
-    connections: options.connections ?? 16,
-    keepAliveTimeout: options.keepAliveMs ?? 30_000,
-  });
+  let agent: Agent | undefined;
+  let closed = false;
+  const connect = async (): Promise<{ agent: Agent; request: typeof undiciRequest }> => {
+    const { Agent: AgentClass, request } = await loadUndici();
+    if (agent === undefined) {
+      agent = new AgentClass({ connections: options.connections ?? 16, keepAliveTimeout: options.keepAliveMs ?? 30_000 });
+      // A request after close() fails as it did with the Agent made up front: a network error, no socket opened.
+      if (closed) await agent.close();
+    }
+    return { agent, request };
+  };
   return {
     async send(req) {
+      const { agent, request } = await connect();
       const timeoutMs = req.timeoutMs ?? 60_000;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -141,6 +157,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     async stream(req) {
       const idleTimeoutMs = req.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
       const fail = (error: unknown): Exclude<HttpOutcome, { type: 'response' }> => failureOutcome(error, req.signal, idleTimeoutMs);
+      const { agent, request } = await connect();
       let response: Awaited<ReturnType<typeof request>>;
       try {
         response = await request(req.url, {
@@ -167,6 +184,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
       return { type: 'body', status, headers, consume: (onChunk) => consumeBody(response.body, Number.isFinite(length) ? length : undefined, onChunk, fail) };
     },
-    close: () => agent.close(),
+    close: async () => {
+      closed = true;
+      await agent?.close();
+    },
   };
 }

@@ -5,15 +5,20 @@
  */
 
 /**
- * Each semi-space of the main thread's young generation, in MB (the young generation holds two).
- * Node 24 and 22 let them grow to 64 MB each on a machine with a few GB of memory: 128 MB of
- * resident memory for objects that live a few milliseconds (the main thread writes rows and
- * sends chunks; measured on a Mixpanel export, 128 MB of new space beside 61 MB of old space).
- * With 8 MB the peak fell by about 100 MB at the same CPU per row. It bounds no data: what
- * outlives a collection moves to the old generation, whose limit stays V8's own, so no input
- * the CLI accepts can run it out of heap.
+ * Each semi-space of the young generation, in MB (the young generation holds two). The flag is
+ * V8's, so it sizes every thread of the process (the workers' own resourceLimits do not lower
+ * it). Node 24 and 22 let the semi-spaces grow to 64 MB each on a machine with a few GB of
+ * memory: 128 MB of resident memory for objects that live a few milliseconds (measured on a
+ * Mixpanel export, 128 MB of new space beside 61 MB of old space); 8 MB took about 100 MB off
+ * at the same CPU per row. 2 MB takes off about 50 MB more where a thread makes buffers faster
+ * than JavaScript objects (import's reading thread makes over a megabyte of buffers per chunk):
+ * V8 frees a dead buffer when a collection finds it, a scavenge comes after each semi-space of
+ * objects, and otherwise only after 64 MB more of buffers, so with larger semi-spaces each
+ * thread kept up to 64 MB of dead buffers. It bounds no data: what outlives a collection
+ * moves to the old generation, whose limit stays V8's own, so no input the CLI accepts can run
+ * it out of heap.
  */
-export const MAIN_SEMI_SPACE_MB = 8;
+export const MAIN_SEMI_SPACE_MB = 2;
 
 const FLAGS: ReadonlyArray<{ name: string; value: string }> = [{ name: '--max-semi-space-size', value: String(MAIN_SEMI_SPACE_MB) }];
 

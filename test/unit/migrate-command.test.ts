@@ -39,3 +39,12 @@ describe('the commands that take --staging and --config', () => {
     expect(names('--config')).toEqual([...CONFIG_COMMANDS].sort());
   });
 });
+
+describe('the commands the program loads', () => {
+  it('is only the one named, and none for --version alone', async () => {
+    expect((await buildProgram(['node', 'migrate', 'status'])).commands.map((c) => c.name())).toEqual(['status']);
+    expect((await buildProgram(['node', 'migrate', '--version'])).commands).toEqual([]);
+    expect((await buildProgram(['node', 'migrate', '-V'])).commands).toEqual([]);
+    expect((await buildProgram(['node', 'migrate', '--version', 'status'])).commands.length).toBeGreaterThan(0);
+  });
+});

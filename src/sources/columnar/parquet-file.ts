@@ -13,15 +13,25 @@
  */
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parquetMetadataAsync, type FileMetaData, type ParquetParsers } from 'hyparquet';
+import type { FileMetaData, ParquetParsers } from 'hyparquet';
 import { InputError } from '../../errors.js';
 import { bigEndianInteger, decimalNumeral, ExactNumeral, isoDate, isoTime, jsonCell, pushRow, rowKeys, textOfBytes, textValue, unescapeKey } from './columnar-values.js';
 import { localCell, localTimeColumns } from './local-times.js';
-import { chunkRanges, rowGroupSlices, type ChunkRange, type RowGroupSlices } from './parquet-slices.js';
+import type { ChunkRange, RowGroupSlices } from './parquet-slices.js';
 import type { RowGroup } from './row-group.js';
 import { firstBadPage } from './parquet-page-checksums.js';
 import { floatFixes } from './parquet-floats.js';
 import { escapeNames, refuseDuplicates, takeDecimals, topLevelNames } from './parquet-schema.js';
+
+type Readers = Pick<typeof import('hyparquet'), 'parquetMetadataAsync'> & typeof import('./parquet-slices.js');
+let readers: Promise<Readers> | undefined;
+/**
+ * hyparquet, its compressors and the page readers built on them are loaded when a Parquet file is
+ * first opened: together they add about 20 MB to a process's resident memory, which a run
+ * without Parquet does not need.
+ */
+const loadReaders = (): Promise<Readers> =>
+  (readers ??= Promise.all([import('hyparquet'), import('./parquet-slices.js')]).then(([reader, slices]) => ({ parquetMetadataAsync: reader.parquetMetadataAsync, ...slices })));
 
 /** The first four bytes of every Parquet file (and its last four). */
 export const PARQUET_MAGIC = 'PAR1';
@@ -105,7 +115,7 @@ export async function openParquet(path: string, displayName: string, sizeBytes: 
 export async function openParquetBytes(file: ParquetBytes, displayName: string, sizeBytes: number): Promise<ParquetFile> {
   let metadata: FileMetaData;
   try {
-    metadata = await parquetMetadataAsync(file, { parsers: PARSERS });
+    metadata = await (await loadReaders()).parquetMetadataAsync(file, { parsers: PARSERS });
   } catch (error) {
     throw new InputError(`${displayName}: is not a Parquet file that can be read (${(error as Error).message})`);
   } finally {
@@ -185,6 +195,7 @@ async function readSlices(read: SlicesRead): Promise<HeldSlice> {
   const rows = Number(read.metadata.row_groups[read.group]!.num_rows);
   let slices: RowGroupSlices;
   try {
+    const { chunkRanges, rowGroupSlices } = await loadReaders();
     const ranges = chunkRanges(read.metadata, read.group);
     slices = rowGroupSlices(read.metadata, read.group, await checkedChunks(read, ranges), read.columns, PARSERS);
   } catch (error) {
