@@ -1,7 +1,8 @@
 /**
  * A loopback proxy in front of moto that misbehaves as S3 does under load: it answers
  * `503 SlowDown` to the first requests, and can cut an object's body part-way (a dropped
- * connection). Everything else is passed through unchanged, so signatures still hold.
+ * connection). Everything else is passed through unchanged, so signatures still hold (unless
+ * a listing page size is asked for, see listPageKeys).
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,21 @@ export interface FlakyProxyOptions {
   slowDowns: number;
   /** Cut the body of the first whole-object GET (no Range) whose key ends so, after this many bytes. */
   cut?: { keySuffix: string; afterBytes: number };
+  /**
+   * Ask for listing pages of this many keys (ListObjectsV2's max-keys) instead of S3's 1,000, so a
+   * few dozen objects span several pages: the pages and continuation tokens are still moto's own.
+   * The query then differs from what the client signed; moto does not check signatures.
+   */
+  listPageKeys?: number;
+}
+
+/** `path` with max-keys set when it is a ListObjectsV2 request (`?list-type=2`) and a page size is asked for. */
+function withPageKeys(path: string, listPageKeys: number | undefined): string {
+  if (listPageKeys === undefined) return path;
+  const url = new URL(path, 'http://proxy');
+  if (url.searchParams.get('list-type') !== '2') return path;
+  url.searchParams.set('max-keys', String(listPageKeys));
+  return url.pathname + url.search;
 }
 
 export interface FlakyProxy {
@@ -37,7 +53,8 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
     }
     const cutThis = cut !== undefined && req.method === 'GET' && range === undefined && (req.url ?? '').split('?')[0]!.endsWith(cut.keySuffix) ? cut : undefined;
     if (cutThis !== undefined) cut = undefined;
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    const path = withPageKeys(req.url ?? '/', options.listPageKeys);
+    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       let sent = 0;
       answer.on('data', (chunk: Buffer) => {
