@@ -193,21 +193,23 @@ describe('a Parquet file staged part-way, killed, then staged again', () => {
 });
 
 describe('a Parquet file changed after its read was interrupted', () => {
+  const ROWS_CHANGED = 1200;
   it('is known by its footer and staged again from the start', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     const rows = (label: string) => `SELECT 'ev' AS event, 'user_' || (i % 997) AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp,
-      repeat('${label}', 120) || ' ' || i AS note FROM range(4000) t(i)`;
+      repeat('${label}', 120) || ' ' || i AS note FROM range(${ROWS_CHANGED}) t(i)`;
     await writeParquet(file, rows('a'));
+    // Pieces of 64 Ki characters: 1,200 rows of about 190 characters make several.
     const stage = (env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'parquet', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { ...PIECES, ...env } });
+      runCli(['export-source', '--from', 'parquet', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024), ...env } });
     expect((await stage({ MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
     await writeParquet(file, rows('b'));
     const again = await stage();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('changed since its interrupted read');
     const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(${STAGED_PROPERTIES}, '$.note') LIKE 'bbb%'`).get()) as { n: number };
-    expect(notes.n).toBe(4000);
+    expect(notes.n).toBe(ROWS_CHANGED);
   });
 });
 
