@@ -128,8 +128,8 @@ describe('identity pairs recorded as rows are staged', () => {
   it('are the pairs a scan of the staged rows draws, numbers and values only SQL spells included, and leave nothing recorded after the pass', async () => {
     const dir = tempDir();
     const staging = join(dir, 'm.db');
-    await staged(staging, ['--from', 'mixpanel', '--workers', '1', writeLines(dir, 'mp.jsonl', mixpanelLines(3000))]);
-    await staged(staging, ['--from', 'amplitude', '--workers', '0', writeLines(dir, 'amp.json', amplitudeLines(2000))]);
+    await staged(staging, ['--from', 'mixpanel', '--workers', '1', writeLines(dir, 'mp.jsonl', mixpanelLines(1500))]);
+    await staged(staging, ['--from', 'amplitude', '--workers', '0', writeLines(dir, 'amp.json', amplitudeLines(1000))]);
     const got = identity(staging);
     expect(got.recorded).toBe(0);
     expect(got.pairs.length).toBeGreaterThan(600);
@@ -141,7 +141,7 @@ describe('identity pairs recorded as rows are staged', () => {
 
   it('are the same for the same rows in another order, or split over two runs', async () => {
     const dir = tempDir();
-    const lines = mixpanelLines(4000);
+    const lines = mixpanelLines(2000);
     const whole = join(dir, 'whole.db');
     await staged(whole, ['--from', 'mixpanel', writeLines(dir, 'all.jsonl', lines)]);
     const expected = identity(whole);
@@ -175,7 +175,7 @@ describe('identity pairs recorded as rows are staged', () => {
 
   it('leave no pair behind for rows taken out: a file staged again with --replace-changed gives what staging its new content alone gives', async () => {
     const dir = tempDir();
-    const lines = mixpanelLines(3000);
+    const lines = mixpanelLines(1500);
     // The new content: a third of the rows gone (first meetings among them), some devices changed.
     const changed = lines.filter((_, i) => i % 3 !== 1).map((line, i) => (i % 7 === 0 ? line.replace(/"\$device_id":"dev-/, '"$device_id":"moved-') : line));
     const staging = join(dir, 'm.db');
