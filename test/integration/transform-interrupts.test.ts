@@ -14,12 +14,12 @@ import { useTempDir } from '../helpers/temp-dir.js';
 
 /**
  * Pieces of 64 Ki characters (a test hook, see stage-run.ts): about 1,450 rows of ~45 bytes a
- * piece, so the rows before the hang fill four pieces, past the 4,096 rows a commit of pieces
- * read on threads holds (piece-pool.ts): something is staged before the transform loops.
+ * piece, so the rows before the hang fill six pieces, well past the 4,096 rows a commit of
+ * pieces read on threads holds (piece-pool.ts): something is staged before the transform loops.
  */
 const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
-const ROWS = 8_000;
-const HANGS_AT = 7_000;
+const ROWS = 10_000;
+const HANGS_AT = 9_500;
 
 function prepare(dir: string): { csv: string; transform: string; staging: string; mark: string } {
   const lines = ['event,distinct_id,timestamp,k'];
