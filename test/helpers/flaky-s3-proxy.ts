@@ -1,8 +1,9 @@
 /**
  * A loopback proxy in front of moto that misbehaves as S3 does under load: it answers
  * `503 SlowDown` to the first requests, and can cut an object's body part-way (a dropped
- * connection), and can page listings without continuation tokens. Everything else is passed
- * through unchanged (moto does not check signatures, so a page size added to a listing's query is taken).
+ * connection), and can page listings without continuation tokens, or in pages of a given size.
+ * Everything else is passed through unchanged (moto does not check signatures, so a page size
+ * added to a listing's query is taken).
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,21 @@ export interface FlakyProxyOptions {
    * truncated without a continuation token, as some S3-compatible stores answer.
    */
   tokenlessPages?: number;
+  /**
+   * Ask for listing pages of this many keys (ListObjectsV2's max-keys) instead of S3's 1,000, so a
+   * few dozen objects span several pages: the pages and continuation tokens are still moto's own.
+   * The query then differs from what the client signed; moto does not check signatures.
+   */
+  listPageKeys?: number;
+}
+
+/** `path` with max-keys set when it is a ListObjectsV2 request (`?list-type=2`) and a page size is asked for. */
+function withPageKeys(path: string, listPageKeys: number | undefined): string {
+  if (listPageKeys === undefined) return path;
+  const url = new URL(path, 'http://proxy');
+  if (url.searchParams.get('list-type') !== '2') return path;
+  url.searchParams.set('max-keys', String(listPageKeys));
+  return url.pathname + url.search;
 }
 
 export interface FlakyProxy {
@@ -44,7 +60,7 @@ export async function startFlakyProxy(target: string, options: FlakyProxyOptions
     const cutThis = cut !== undefined && req.method === 'GET' && range === undefined && (req.url ?? '').split('?')[0]!.endsWith(cut.keySuffix) ? cut : undefined;
     if (cutThis !== undefined) cut = undefined;
     const listing = options.tokenlessPages !== undefined && req.method === 'GET' && /[?&]list-type=2/.test(req.url ?? '');
-    const path = listing ? `${req.url}&max-keys=${options.tokenlessPages}` : req.url;
+    const path = listing ? `${req.url}&max-keys=${options.tokenlessPages}` : withPageKeys(req.url ?? '/', options.listPageKeys);
     const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers }, (answer) => {
       if (listing) {
         withoutToken(answer, res);

@@ -294,6 +294,7 @@ describe('an Avro file staged part-way, killed, then staged again', () => {
 });
 
 describe('an Avro file changed after its read was interrupted', () => {
+  const ROWS_CHANGED = 1200;
   it('is known by the digest of its bytes, and staged again from the start', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.avro');
@@ -301,17 +302,19 @@ describe('an Avro file changed after its read was interrupted', () => {
       writeAvro(
         file,
         SIMPLE,
-        simpleRows(4000, (i) => `${label.repeat(120)} ${i}`),
+        simpleRows(ROWS_CHANGED, (i) => `${label.repeat(120)} ${i}`),
         { codec: 'snappy', blockRecords: 250 },
       );
     write('a');
-    const stage = (env: Record<string, string> = {}) => runCli(['export-source', '--from', 'avro', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { ...PIECES, ...env } });
+    // Pieces of 64 Ki characters: 1,200 rows of about 190 characters make several.
+    const stage = (env: Record<string, string> = {}) =>
+      runCli(['export-source', '--from', 'avro', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024), ...env } });
     expect((await stage({ MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
     write('b');
     const again = await stage();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('changed since its interrupted read');
     const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(${STAGED_PROPERTIES}, '$.note') LIKE 'bbb%'`).get()) as { n: number };
-    expect(notes.n).toBe(4000);
+    expect(notes.n).toBe(ROWS_CHANGED);
   });
 });

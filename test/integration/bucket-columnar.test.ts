@@ -46,6 +46,8 @@ function contents(staging: string) {
 
 /** Rows of the objects killed part-way: about 1.3 MiB of text, five pieces. */
 const KILLED_ROWS = 10_000;
+/** Rows of the Parquet object killed part-way, three digests a note: about 0.9 MiB of text, four pieces over two row groups. */
+const PARQUET_KILLED_ROWS = 4_000;
 
 /** A run into m.db killed after its second piece; the line its read had reached. */
 async function killedPartWay(dir: string, args: string[]): Promise<number> {
@@ -56,12 +58,16 @@ async function killedPartWay(dir: string, args: string[]): Promise<number> {
   return line;
 }
 
-/** Rows of a table of events, a few of them bad (no distinct_id), `groupRows` to a row group. */
-async function writeEventsParquet(path: string, rows: number, groupRows = 2048, note = 'n'): Promise<void> {
+/**
+ * Rows of a table of events, a few of them bad (no distinct_id), `groupRows` to a row group;
+ * each note holds `digests` md5 digests (which do not compress), for a large file of few rows.
+ */
+async function writeEventsParquet(path: string, rows: number, groupRows = 2048, note = 'n', digests = 1): Promise<void> {
+  const digestText = Array.from({ length: digests }, (_, k) => (k === 0 ? 'md5(i::VARCHAR)' : `md5('${k}' || i)`)).join(' || ');
   await writeParquet(
     path,
     `SELECT 'ev' || (i % 3) AS event, CASE WHEN i % 97 = 5 THEN NULL ELSE 'user_' || (i % 11) END AS distinct_id,
-      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) SECOND AS timestamp, md5(i::VARCHAR) || repeat('${note}', 8) AS note, i AS n FROM range(${rows}) t(i)`,
+      TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) SECOND AS timestamp, ${digestText} || repeat('${note}', 8) AS note, i AS n FROM range(${rows}) t(i)`,
     'zstd',
     groupRows,
   );
@@ -102,8 +108,9 @@ describe('Parquet and Avro objects of a bucket', () => {
     const dir = tempDir();
     const local = join(dir, 'local');
     mkdirSync(local);
-    // One larger than a small object and than the footer's first read; one small enough to be fetched whole once.
-    await writeEventsParquet(join(local, '2024-01-01T00:00:00-0.parquet.zst'), 30_000);
+    // One larger than a small object and than the footer's first read (512 KiB, hyparquet's); one small enough to be fetched whole once.
+    await writeEventsParquet(join(local, '2024-01-01T00:00:00-0.parquet.zst'), 10_000, 2048, 'n', 3);
+    expect(statSync(join(local, '2024-01-01T00:00:00-0.parquet.zst')).size).toBeGreaterThan(512 * 1024);
     await writeEventsParquet(join(local, '2024-01-01T00:00:00-1.parquet.zst'), 300);
     await motoServer().createBucket('pq-objects');
     await uploadFolder('pq-objects', local, 'exports/');
@@ -116,7 +123,7 @@ describe('Parquet and Avro objects of a bucket', () => {
     const summary = JSON.parse(fromBucket.stdout);
     expect(summary.files.map((f: { path: string }) => f.path)).toEqual(['s3://pq-objects/exports/2024-01-01T00:00:00-0.parquet.zst', 's3://pq-objects/exports/2024-01-01T00:00:00-1.parquet.zst']);
     expect(summary.totals).toEqual(JSON.parse(fromDisk.stdout).totals);
-    expect(summary.totals.rowsRead).toBe(30_300);
+    expect(summary.totals.rowsRead).toBe(10_300);
     expect(contents(join(dir, 'bucket.db'))).toEqual(contents(join(dir, 'disk.db')));
     // The larger object: a read from its start let go after its first bytes, its footer, then its row groups, each naming the ETag it was listed with.
     const gets = seen.filter((r) => r.method === 'GET' && r.url.includes('-0.parquet.zst'));
@@ -152,11 +159,12 @@ describe('Parquet and Avro objects of a bucket', () => {
   it('resumes a Parquet object killed part-way at the row group of its last piece, and reads a changed one again from its start', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
-    await writeEventsParquet(file, KILLED_ROWS, 2_048, 'x');
+    await writeEventsParquet(file, PARQUET_KILLED_ROWS, 2_048, 'x', 3);
     await motoServer().createBucket('pq-kill');
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const args = ['s3://pq-kill/big/', '--from', 'parquet', '--workers', '0'];
     const line = await killedPartWay(dir, args);
+    expect(line).toBeGreaterThan(2_048); // past the first row group
     const resumed = await stage(dir, 'm.db', [...args, '--json'], PIECES);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
@@ -165,17 +173,17 @@ describe('Parquet and Avro objects of a bucket', () => {
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
 
     // Killed again part-way through another version, then the object replaced: the footer differs, so the read starts over.
-    await writeEventsParquet(file, KILLED_ROWS, 2_048, 'y');
+    await writeEventsParquet(file, PARQUET_KILLED_ROWS, 2_048, 'y', 3);
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const killedAgain = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
     expect(killedAgain.signal).toBe('SIGKILL');
-    await writeEventsParquet(file, KILLED_ROWS, 2_048, 'z');
+    await writeEventsParquet(file, PARQUET_KILLED_ROWS, 2_048, 'z', 3);
     await motoServer().put('pq-kill', 'big/events.parquet', readFileSync(file));
     const rerun = await stage(dir, 'm.db', [...args, '--json', '--replace-changed'], PIECES);
     expect(rerun.code, rerun.stderr).toBe(0);
     const rerunFile = JSON.parse(rerun.stdout).files[0];
     expect(rerunFile.restarted).toMatch(/changed since its interrupted read/);
-    expect(rerunFile.rowsRead).toBe(KILLED_ROWS);
+    expect(rerunFile.rowsRead).toBe(PARQUET_KILLED_ROWS);
   }, 180_000);
 });
 

@@ -1,6 +1,6 @@
 /**
  * export-source reading s3:// addresses from moto's S3 server on loopback: a prefix of more
- * than 1,000 objects listed page by page, a prefix staged exactly as the same files on disk, gzip and multi-member gzip
+ * than a page of objects listed page by page (pages of 10 keys through a proxy), a prefix staged exactly as the same files on disk, gzip and multi-member gzip
  * objects, a PostHog batch export's manifest, a run killed inside an object then resumed (a
  * plain object by a ranged read from its last piece, a gzip one re-read and checked), an object
  * changed between runs, version ids, a missing bucket, throttling and a dropped connection.
@@ -17,7 +17,7 @@ import { silentReporter } from '../../src/reporter.js';
 import { naturalCompare } from '../../src/sources/input-names.js';
 import { stageSources, type StageSourcesInput } from '../../src/stage-sources/stage-sources.js';
 import { makeZip } from '../../scripts/zip-writer.mjs';
-import { startFlakyProxy } from '../helpers/flaky-s3-proxy.js';
+import { startFlakyProxy, throughProxy } from '../helpers/flaky-s3-proxy.js';
 import { MOTO_KEYS, startMoto, type MotoServer } from '../helpers/moto-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
@@ -87,15 +87,20 @@ async function putTree(bucket: string, files: Record<string, string | Buffer>): 
 }
 
 describe('export-source from an S3 bucket', () => {
-  it('lists a prefix of more than 1,000 objects page by page, in natural order, leaving markers out', async () => {
+  it('lists a prefix of more than one page of objects page by page, in natural order, leaving markers out', async () => {
+    // Pages of 10 keys (S3 gives 1,000 at most; a proxy asks moto for 10): 101 objects span
+    // eleven pages as 1,010 span two of S3's, with moto's own continuation tokens.
     const keys: string[] = [];
-    for (let n = 0; n < 1_010; n++) keys.push(`listed/${String(n % 7).padStart(2, '0')}/part-${n}.json`);
+    for (let n = 0; n < 101; n++) keys.push(`listed/${String(n % 7).padStart(2, '0')}/part-${n}.json`);
     await moto.createBucket('many');
     await putTree('many', Object.fromEntries([...keys, 'listed/complete', 'listed/00/_SUCCESS'].map((key) => [key, '{}\n'])));
-    const calls = createS3Calls({ endpointUrl: moto.endpointUrl, region: 'us-east-1', credentials: MOTO_KEYS, requestTimeoutMs: 30_000 });
-    const context = { calls, clock: testClock(), policy: BUCKET_RETRY_POLICY, endpoint: moto.endpointUrl };
-    const listed = await listObjects(context, 's3://many/listed/', ['.json']);
+    const { value: listed, seen } = await throughProxy(moto.endpointUrl, { slowDowns: 0, listPageKeys: 10 }, async (endpointUrl) => {
+      const calls = createS3Calls({ endpointUrl, region: 'us-east-1', credentials: MOTO_KEYS, requestTimeoutMs: 30_000 });
+      const context = { calls, clock: testClock(), policy: BUCKET_RETRY_POLICY, endpoint: endpointUrl };
+      return listObjects(context, 's3://many/listed/', ['.json']);
+    });
     expect(listed.objects.map((o) => o.key)).toEqual([...keys].sort(naturalCompare));
+    expect(seen.filter((r) => r.url.includes('list-type=2')).length).toBe(11);
   }, 120_000);
 
   it('stages a prefix exactly as the same files on disk', async () => {

@@ -103,19 +103,21 @@ describe('folders', () => {
 describe('read in pieces by worker threads', () => {
   it('gives what reading in-process gives: semicolons, CR line ends, quoted line ends, bad bytes, a JSON array', async () => {
     const dir = tempDir();
+    // Pieces of 64 Ki characters (a test hook, see stage-run.ts): about 400 KB of CSV and 700 KB of JSON make several each.
+    const pieces = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
     const parts: Buffer[] = [Buffer.from('Event;Distinct_ID;Timestamp;note\r')];
-    for (let i = 0; i < 40_000; i++) {
-      if (i % 9_999 === 5) parts.push(Buffer.from(`view;caf`), Buffer.from([0xe9]), Buffer.from(`;${T};x\r`));
+    for (let i = 0; i < 10_000; i++) {
+      if (i % 2_499 === 5) parts.push(Buffer.from(`view;caf`), Buffer.from([0xe9]), Buffer.from(`;${T};x\r`));
       else parts.push(Buffer.from(i % 3 === 0 ? `view; u${i} ;${T};"two\rlines; ""quoted"""\r` : `buy;u${i};${T};plain\r`));
     }
     writeFileSync(join(dir, 'big.csv'), Buffer.concat(parts));
-    const events = Array.from({ length: 30_000 }, (_, i) => ({ event: 'e', distinct_id: i % 7_000 === 3 ? '' : `u${i}`, timestamp: T, properties: { i } }));
+    const events = Array.from({ length: 7_500 }, (_, i) => ({ event: 'e', distinct_id: i % 1_750 === 3 ? '' : `u${i}`, timestamp: T, properties: { i } }));
     writeFileSync(join(dir, 'big.json'), JSON.stringify(events, null, 2));
     const summaries = [];
     for (const workers of ['0', '2']) {
       const target = { dir, staging: join(dir, `w${workers}.db`) };
-      const csv = await exportSource(target, ['--from', 'csv', 'big.csv', '--workers', workers]);
-      const json = await exportSource(target, ['--from', 'jsonl', 'big.json', '--workers', workers]);
+      const csv = await exportSource(target, ['--from', 'csv', 'big.csv', '--workers', workers], pieces);
+      const json = await exportSource(target, ['--from', 'jsonl', 'big.json', '--workers', workers], pieces);
       const rejects = await runCli(['rejects', '--json', '--staging', target.staging], { cwd: dir });
       summaries.push({
         csv: csv.totals,
@@ -124,13 +126,14 @@ describe('read in pieces by worker threads', () => {
         rows: readStaging(target.staging, (db) => db.prepare('SELECT count(*) AS n, count(DISTINCT distinct_id) AS users, sum(line) AS lines FROM events').get()),
       });
     }
-    expect(summaries[0]!.csv).toMatchObject({ rowsRead: 40_000, staged: 39_996, rejectedByReason: { invalid_utf8: 4 } });
-    expect(summaries[0]!.json).toMatchObject({ rowsRead: 30_000, staged: 29_995, rejectedByReason: { missing_distinct_id: 5 } });
+    expect(summaries[0]!.csv).toMatchObject({ rowsRead: 10_000, staged: 9_996, rejectedByReason: { invalid_utf8: 4 } });
+    expect(summaries[0]!.json).toMatchObject({ rowsRead: 7_500, staged: 7_495, rejectedByReason: { missing_distinct_id: 5 } });
+    // Row i begins on line 2 + i + ceil(i / 3): every third row before it holds a quoted line end.
     expect(summaries[0]!.rejects.slice(0, 4)).toEqual([
       [9, 'invalid_utf8'],
-      [13_341, 'invalid_utf8'],
-      [26_673, 'invalid_utf8'],
-      [40_005, 'invalid_utf8'],
+      [3_341, 'invalid_utf8'],
+      [6_673, 'invalid_utf8'],
+      [10_005, 'invalid_utf8'],
     ]);
     expect(summaries[1]).toEqual(summaries[0]);
   }, 120_000);

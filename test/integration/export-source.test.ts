@@ -146,6 +146,10 @@ describe('export-source on bad rows', () => {
 describe('export-source on worker threads', () => {
   it('gives the same counts, rejects and uuids as in-process staging', async () => {
     const results: string[] = [];
+    // About 1 MB in pieces of 64 KiB: more pieces than the workers hold, so rows of one file
+    // are read by every worker and (with one worker) by this thread too. Generated once, copied into each run's directory.
+    const source = join(tempDir(), 'generated.csv');
+    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), source, '6000']);
     // With one worker, this thread also reads pieces whenever the worker has two waiting.
     for (const workers of ['0', '1', '2']) {
       const dir = tempDir();
@@ -153,10 +157,8 @@ describe('export-source on worker threads', () => {
       copyFileSync(join(FIXTURES, 'malformed-events.csv'), bad);
       const sample = join(dir, 'sample.csv');
       copyFileSync(SAMPLE, sample);
-      // About 1 MB in pieces of 64 KiB: more pieces than the workers hold, so rows of one file
-      // are read by every worker and (with one worker) by this thread too.
       const generated = join(dir, 'generated.csv');
-      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '6000']);
+      copyFileSync(source, generated);
       const summary = await exportJson(dir, ['--from', 'csv', sample, bad, generated, '--workers', workers], PIECES);
       const rejects = await runCli(['rejects', '--staging', join(dir, 'm.db')], { cwd: dir });
       const report = await status(dir);
@@ -173,7 +175,8 @@ describe('export-source interrupted', () => {
   it('Ctrl-C while workers stage a file: exit 130, the file partial, the next run resumes it', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.csv');
-    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '24000']);
+    // About 2 MB, 32 pieces of 64 KiB: the run is interrupted at its first piece, well before its end.
+    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), file, '12000']);
     const staging = join(dir, 'm.db');
     const run = startCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir, env: PIECES });
     // Interrupt once a piece is written: at the change of the write-ahead log that records the
@@ -197,8 +200,8 @@ describe('export-source interrupted', () => {
     const again = await runCli(['export-source', '--from', 'csv', file, '--workers', '1', '--staging', staging], { cwd: dir, env: PIECES });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`resumed at line ${line.toLocaleString('en-US')}`);
-    expect(again.stdout).toContain('24,000 rows read: 24,000 new, 0 already staged, 0 identical, 0 skipped, 0 rejected');
-    expect((await status(dir)).events.count).toBe(24000);
+    expect(again.stdout).toContain('12,000 rows read: 12,000 new, 0 already staged, 0 identical, 0 skipped, 0 rejected');
+    expect((await status(dir)).events.count).toBe(12000);
   });
 });
 

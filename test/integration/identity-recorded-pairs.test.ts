@@ -4,9 +4,10 @@
  * did before), whatever the order or split of the files, across a run killed mid-read (SIGKILL,
  * through the test hook) and resumed, and for a file staged before pairs were recorded.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sqlite/database.js';
 import { collectPairs, LINK_FORMATS, linkReads } from '../../src/staging/identity-store.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
@@ -17,8 +18,15 @@ import { useTempDir } from '../helpers/temp-dir.js';
 const tempDir = useTempDir();
 
 const START = Date.UTC(2025, 2, 1);
-/** About 200 bytes a row: three pieces of a million characters, so a kill after one leaves a partial read. */
-const ROWS = 14_000;
+/** Pieces of 64 Ki characters in the runs killed mid-read (and the whole runs they are compared with). */
+const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
+/** About 200 bytes a row: four pieces of 64 Ki characters, so a kill after one leaves a partial read. */
+const ROWS = 1400;
+/**
+ * Rows of a file staged on a worker thread: pieces read ahead on a thread share a commit until
+ * it holds 4,096 rows (piece-pool.ts), so the file goes on past the first commit.
+ */
+const ROWS_ON_WORKER = 6000;
 
 /** Mixpanel lines: devices seen anonymously and with users, some ids numbers or values only SQL spells. */
 function mixpanelLines(rows: number): string[] {
@@ -65,8 +73,8 @@ async function stage(staging: string, args: string[], env: Record<string, string
   return result;
 }
 
-async function staged(staging: string, args: string[]) {
-  const result = await stage(staging, args);
+async function staged(staging: string, args: string[], env: Record<string, string> = {}) {
+  const result = await stage(staging, args, env);
   expect(result.code, result.stderr).toBe(0);
 }
 
@@ -96,12 +104,32 @@ function scannedPairs(staging: string): unknown[] {
   }
 }
 
+/** A file of `rows` rows and its staging run never interrupted, made once per file for each thread choice (a kill test and the upgrade test share the main thread's). */
+const killFixtures = new Map<string, Promise<{ args: string[]; whole: string }>>();
+const fixtureDir = mkdtempSync(join(tmpdir(), 'migrate-test-pairs-'));
+afterAll(() => rmSync(fixtureDir, { recursive: true, force: true }));
+
+function killFixture(workers: string): Promise<{ args: string[]; whole: string }> {
+  let fixture = killFixtures.get(workers);
+  if (fixture === undefined) {
+    fixture = (async () => {
+      const file = writeLines(fixtureDir, `big-${workers}.jsonl`, mixpanelLines(workers === '0' ? ROWS : ROWS_ON_WORKER));
+      const args = ['--from', 'mixpanel', '--workers', workers, file];
+      const whole = join(fixtureDir, `whole-${workers}.db`);
+      await staged(whole, args, PIECES);
+      return { args, whole };
+    })();
+    killFixtures.set(workers, fixture);
+  }
+  return fixture;
+}
+
 describe('identity pairs recorded as rows are staged', () => {
   it('are the pairs a scan of the staged rows draws, numbers and values only SQL spells included, and leave nothing recorded after the pass', async () => {
     const dir = tempDir();
     const staging = join(dir, 'm.db');
-    await staged(staging, ['--from', 'mixpanel', '--workers', '1', writeLines(dir, 'mp.jsonl', mixpanelLines(3000))]);
-    await staged(staging, ['--from', 'amplitude', '--workers', '0', writeLines(dir, 'amp.json', amplitudeLines(2000))]);
+    await staged(staging, ['--from', 'mixpanel', '--workers', '1', writeLines(dir, 'mp.jsonl', mixpanelLines(1500))]);
+    await staged(staging, ['--from', 'amplitude', '--workers', '0', writeLines(dir, 'amp.json', amplitudeLines(1000))]);
     const got = identity(staging);
     expect(got.recorded).toBe(0);
     expect(got.pairs.length).toBeGreaterThan(600);
@@ -113,7 +141,7 @@ describe('identity pairs recorded as rows are staged', () => {
 
   it('are the same for the same rows in another order, or split over two runs', async () => {
     const dir = tempDir();
-    const lines = mixpanelLines(4000);
+    const lines = mixpanelLines(2000);
     const whole = join(dir, 'whole.db');
     await staged(whole, ['--from', 'mixpanel', writeLines(dir, 'all.jsonl', lines)]);
     const expected = identity(whole);
@@ -147,7 +175,7 @@ describe('identity pairs recorded as rows are staged', () => {
 
   it('leave no pair behind for rows taken out: a file staged again with --replace-changed gives what staging its new content alone gives', async () => {
     const dir = tempDir();
-    const lines = mixpanelLines(3000);
+    const lines = mixpanelLines(1500);
     // The new content: a third of the rows gone (first meetings among them), some devices changed.
     const changed = lines.filter((_, i) => i % 3 !== 1).map((line, i) => (i % 7 === 0 ? line.replace(/"\$device_id":"dev-/, '"$device_id":"moved-') : line));
     const staging = join(dir, 'm.db');
@@ -172,22 +200,19 @@ describe('identity pairs recorded as rows are staged', () => {
     'are the same after a read killed mid-way (SIGKILL) and resumed, %s',
     async (_name, workers) => {
       const dir = tempDir();
-      const file = writeLines(dir, 'big.jsonl', mixpanelLines(ROWS));
-      const args = ['--from', 'mixpanel', '--workers', workers, file];
-      const whole = join(dir, 'whole.db');
-      await staged(whole, args);
+      const { args, whole } = await killFixture(workers);
 
       const resumed = join(dir, 'resumed.db');
-      const killed = await stage(resumed, args, { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+      const killed = await stage(resumed, args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
       expect(killed.signal).toBe('SIGKILL');
       const partial = readStaging(resumed, (db) => ({
         rows: db.prepare('SELECT count(*) FROM events').pluck().get() as number,
         recorded: db.prepare('SELECT count(*) FROM identity_new_pairs').pluck().get() as number,
       }));
       expect(partial.rows).toBeGreaterThan(0);
-      expect(partial.rows).toBeLessThan(ROWS);
+      expect(partial.rows).toBeLessThan(workers === '0' ? ROWS : ROWS_ON_WORKER);
       expect(partial.recorded).toBeGreaterThan(0);
-      await staged(resumed, args);
+      await staged(resumed, args, PIECES);
       expect(identity(resumed)).toEqual(identity(whole));
     },
     120_000,
@@ -195,13 +220,10 @@ describe('identity pairs recorded as rows are staged', () => {
 
   it('a file staged before pairs were recorded (killed mid-read, upgraded) draws its rows pairs with one scan, once', async () => {
     const dir = tempDir();
-    const file = writeLines(dir, 'big.jsonl', mixpanelLines(ROWS));
-    const args = ['--from', 'mixpanel', '--workers', '0', file];
-    const whole = join(dir, 'whole.db');
-    await staged(whole, args);
+    const { args, whole } = await killFixture('0');
 
     const older = join(dir, 'older.db');
-    expect((await stage(older, args, { MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
+    expect((await stage(older, args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
     // The layout before: no table of recorded pairs, so its staged rows have none.
     const db = openDatabase(older);
     db.exec('DROP TABLE identity_new_pairs');
@@ -220,7 +242,7 @@ describe('identity pairs recorded as rows are staged', () => {
     }
     db.pragma('user_version = 16');
     db.close();
-    await staged(older, args);
+    await staged(older, args, PIECES);
     expect(readStaging(older, (d) => d.prepare("SELECT count(*) FROM meta WHERE key = 'identity_pairs_scan'").pluck().get())).toBe(0);
     expect(identity(older)).toEqual(identity(whole));
   }, 120_000);

@@ -197,7 +197,7 @@ describe('Mixpanel profiles through the Engage API', () => {
     kill = () => first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     kill = undefined;
-    const again = await fetchApi(target, 'mixpanel-api', day, day, ['--people'], { ownProcess: true });
+    const again = await fetchApi(target, 'mixpanel-api', day, day, ['--people']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('Mixpanel persons: going on at page 3 of the listing an earlier run began');
     expect(again.stderr).toContain("Mixpanel persons: the listing's session ended at page 6; listing again from the start (profiles already staged are recognised)");

@@ -157,12 +157,14 @@ const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(256 * 1024) };
 describe('a Parquet file staged part-way, killed, then staged again', () => {
   // The last: a file of 1 MiB or more (its notes are digests, which do not compress), decoded on a thread of its own.
   const DIGESTS = `${['a', 'b', 'c', 'd', 'e', 'f'].map((salt) => `md5('${salt}' || i)`).join(' || ')} || ' ' || i`;
+  // In-process: pieces of 64 Ki characters (about 345 rows), killed after seven, past the first row group.
+  const SMALL_PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
   it.each([
-    ['in-process', '0', `repeat('n', 120) || ' ' || i`, 0, 5000],
+    ['in-process', '0', `repeat('n', 120) || ' ' || i`, 0, 3000, SMALL_PIECES, '7'],
     // Pieces read ahead on a thread share a commit until it holds 4,096 rows (piece-pool.ts): the file goes on past it.
-    ['on a worker thread', '1', `repeat('n', 120) || ' ' || i`, 0, 8000],
-    ['from a file decoded on its own thread', '1', DIGESTS, 1024 * 1024, 14000],
-  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, note, atLeastBytes, rows) => {
+    ['on a worker thread', '1', `repeat('n', 120) || ' ' || i`, 0, 8000, PIECES, '3'],
+    ['from a file decoded on its own thread', '1', DIGESTS, 1024 * 1024, 14000, PIECES, '3'],
+  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, note, atLeastBytes, rows, pieces, killAfter) => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     // About 190 characters a row: five pieces or more; every 2,501st row has no event (rejected).
@@ -174,9 +176,9 @@ describe('a Parquet file staged part-way, killed, then staged again', () => {
     const rejected = Math.ceil((rows - 5) / 2501);
     expect(readFileSync(file).length).toBeGreaterThanOrEqual(atLeastBytes);
     const stage = (staging: string, env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...PIECES, ...env } });
-    // Three pieces: past the first row group.
-    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '3' });
+      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...pieces, ...env } });
+    // Past the first row group.
+    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: killAfter });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(partial.sources).toMatchObject([{ status: 'partial' }]);
@@ -193,21 +195,23 @@ describe('a Parquet file staged part-way, killed, then staged again', () => {
 });
 
 describe('a Parquet file changed after its read was interrupted', () => {
+  const ROWS_CHANGED = 1200;
   it('is known by its footer and staged again from the start', async () => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     const rows = (label: string) => `SELECT 'ev' AS event, 'user_' || (i % 997) AS distinct_id, TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL (i) MINUTE AS timestamp,
-      repeat('${label}', 120) || ' ' || i AS note FROM range(4000) t(i)`;
+      repeat('${label}', 120) || ' ' || i AS note FROM range(${ROWS_CHANGED}) t(i)`;
     await writeParquet(file, rows('a'));
+    // Pieces of 64 Ki characters: 1,200 rows of about 190 characters make several.
     const stage = (env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'parquet', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { ...PIECES, ...env } });
+      runCli(['export-source', '--from', 'parquet', file, '--workers', '0', '--staging', join(dir, 'm.db')], { cwd: dir, env: { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024), ...env } });
     expect((await stage({ MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).signal).toBe('SIGKILL');
     await writeParquet(file, rows('b'));
     const again = await stage();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('changed since its interrupted read');
     const notes = readStaging(join(dir, 'm.db'), (db) => db.prepare(`SELECT count(*) AS n FROM events WHERE json_extract(${STAGED_PROPERTIES}, '$.note') LIKE 'bbb%'`).get()) as { n: number };
-    expect(notes.n).toBe(4000);
+    expect(notes.n).toBe(ROWS_CHANGED);
   });
 });
 

@@ -5,10 +5,11 @@
  * once a given number of pieces is committed, never a timer; another (MIGRATE_TEST_PIECE_CHARS)
  * cuts pieces of 64 KiB instead of 1 MiB, so files of a quarter MiB hold four of them.
  */
-import { readFileSync, watch, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -73,23 +74,50 @@ function contents(staging: string) {
   }));
 }
 
-async function killedThenResumed(dir: string, file: string, args: string[], pieces: number) {
-  const killed = await stage(dir, 'm.db', [file, ...args], { MIGRATE_TEST_KILL_AFTER_PIECES: String(pieces) });
-  expect(killed.signal).toBe('SIGKILL');
-  const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+/**
+ * big.csv (ROWS rows) in a directory of its own, staged with `--workers 0` and killed after its
+ * first piece, once for the file: the tests that resume such a run each resume a copy of it.
+ */
+let killedCsv: Promise<{ dir: string; killed: string }> | undefined;
+const killedCsvDirs: string[] = [];
+afterAll(() => {
+  for (const dir of killedCsvDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy, as `name` beside it, of the staging file of big.csv killed after its first piece: its WAL too, as the kill left them. */
+async function copyOfKilledCsv(name: string): Promise<{ dir: string; staging: string }> {
+  killedCsv ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrate-test-resume-'));
+    killedCsvDirs.push(dir);
+    writeFileSync(join(dir, 'big.csv'), csvText(ROWS));
+    const killed = await stage(dir, 'killed.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+    expect(killed.signal).toBe('SIGKILL');
+    return { dir, killed: join(dir, 'killed.db') };
+  })();
+  const { dir, killed } = await killedCsv;
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(killed + suffix)) copyFileSync(killed + suffix, join(dir, name) + suffix);
+  return { dir, staging: join(dir, name) };
+}
+
+/** Staged into `staging` (a name in `dir`) and killed after `pieces` pieces, or (`pieces` 'shared') a copy of the shared killed CSV run. */
+async function killedThenResumed(dir: string, file: string, args: string[], pieces: number | 'shared', staging = 'm.db') {
+  if (pieces === 'shared') await copyOfKilledCsv(staging);
+  else expect((await stage(dir, staging, [file, ...args], { MIGRATE_TEST_KILL_AFTER_PIECES: String(pieces) })).signal).toBe('SIGKILL');
+  const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, staging)], { cwd: dir })).stdout);
   expect(partial.sources).toMatchObject([{ status: 'partial' }]);
   const line = partial.sources[0].progressLine as number;
   expect(line).toBeGreaterThan(1);
-  const resumed = await stage(dir, 'm.db', [file, ...args, '--json']);
+  const resumed = await stage(dir, staging, [file, ...args, '--json']);
   expect(resumed.code, resumed.stderr).toBe(0);
-  const whole = await stage(dir, 'whole.db', [file, ...args, '--json']);
+  const whole = await stage(dir, `whole-${staging}`, [file, ...args, '--json']);
   expect(whole.code).toBe(0);
   return { line, partial, resumed: JSON.parse(resumed.stdout), whole: JSON.parse(whole.stdout) };
 }
 
 describe('a staging run killed part-way, then run again', () => {
   it.each([
-    ['a CSV file, in-process', 'big.csv', () => csvText(ROWS), ['--workers', '0']],
+    // The shared run killed after its first piece (copyOfKilledCsv), as the other cases' runs are.
+    ['a CSV file, in-process', 'big.csv', () => csvText(ROWS), ['--workers', '0'], ROWS, true],
     ['a CSV file, on a worker thread', 'big.csv', () => csvText(ROWS_ON_WORKER), ['--workers', '1'], ROWS_ON_WORKER],
     ['a gzip CSV file', 'big.csv.gz', () => gzipSync(csvText(ROWS)), ['--workers', '0']],
     ['a JSON-lines file', 'big.jsonl', () => jsonlText(ROWS), ['--workers', '0']],
@@ -102,71 +130,70 @@ describe('a staging run killed part-way, then run again', () => {
     ],
     ['a Latin-1 CSV file with lone CR line ends (--encoding latin1)', 'latin1.csv', () => Buffer.from(csvText(ROWS, 'é').replaceAll('\n', '\r'), 'latin1'), ['--workers', '0', '--encoding', 'latin1']],
     ['a gzip JSON-lines file with CRLF line ends', 'big.jsonl.gz', () => gzipSync(jsonlText(ROWS_ON_WORKER).replaceAll('\n', '\r\n')), ['--workers', '1'], ROWS_ON_WORKER],
-  ] as Array<[string, string, () => string | Buffer, string[], number?]>)('%s resumes at its last piece, every row once, as if never interrupted', async (_name, name, content, args, rows = ROWS) => {
-    const dir = tempDir();
-    writeFileSync(join(dir, name), content());
-    const from = name.includes('.csv') ? 'csv' : 'jsonl';
-    const { line, partial, resumed, whole } = await killedThenResumed(dir, name, ['--from', from, ...args], 1);
-    expect(partial.events.count).toBeGreaterThan(0);
-    expect(partial.events.count).toBeLessThan(rows);
-    expect(resumed.files[0].resumedAtLine).toBe(line);
-    const { elapsedMs: _a, files: resumedFiles, ...resumedRest } = resumed;
-    const { elapsedMs: _b, files: wholeFiles, ...wholeRest } = whole;
-    expect({ ...resumedRest, staging: '' }).toEqual({ ...wholeRest, staging: '' });
-    const rejected = rejectedOf(rows);
-    expect(resumedRest.totals).toMatchObject({ rowsRead: rows, staged: rows - rejected, rejected, rejectedByReason: { implausible_timestamp: rejected } });
-    const { resumedAtLine, rowsReadBeforeResume, ...resumedFile } = resumedFiles[0];
-    expect(resumedAtLine).toBe(line);
-    expect(rowsReadBeforeResume).toBe(partial.sources[0].rowsRead);
-    expect(resumedFile).toEqual(wholeFiles[0]);
-    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
-  });
+  ] as Array<[string, string, () => string | Buffer, string[], number?, boolean?]>)(
+    '%s resumes at its last piece, every row once, as if never interrupted',
+    async (_name, name, content, args, rows = ROWS, shared = false) => {
+      const dir = shared ? (await copyOfKilledCsv('each.db')).dir : tempDir();
+      if (!shared) writeFileSync(join(dir, name), content());
+      const staging = shared ? 'each.db' : 'm.db';
+      const from = name.includes('.csv') ? 'csv' : 'jsonl';
+      const { line, partial, resumed, whole } = await killedThenResumed(dir, name, ['--from', from, ...args], shared ? 'shared' : 1, staging);
+      expect(partial.events.count).toBeGreaterThan(0);
+      expect(partial.events.count).toBeLessThan(rows);
+      expect(resumed.files[0].resumedAtLine).toBe(line);
+      const { elapsedMs: _a, files: resumedFiles, ...resumedRest } = resumed;
+      const { elapsedMs: _b, files: wholeFiles, ...wholeRest } = whole;
+      expect({ ...resumedRest, staging: '' }).toEqual({ ...wholeRest, staging: '' });
+      const rejected = rejectedOf(rows);
+      expect(resumedRest.totals).toMatchObject({ rowsRead: rows, staged: rows - rejected, rejected, rejectedByReason: { implausible_timestamp: rejected } });
+      const { resumedAtLine, rowsReadBeforeResume, ...resumedFile } = resumedFiles[0];
+      expect(resumedAtLine).toBe(line);
+      expect(rowsReadBeforeResume).toBe(partial.sources[0].rowsRead);
+      expect(resumedFile).toEqual(wholeFiles[0]);
+      expect(contents(join(dir, staging))).toEqual(contents(join(dir, `whole-${staging}`)));
+    },
+  );
 
   it('says "resumed at line N", and import refuses while a file is partial', async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, 'big.csv'), csvText(ROWS));
-    const killed = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
-    expect(killed.signal).toBe('SIGKILL');
-    const text = await runCli(['status', '--staging', join(dir, 'm.db')], { cwd: dir });
+    const { dir, staging } = await copyOfKilledCsv('said.db');
+    const text = await runCli(['status', '--staging', staging], { cwd: dir });
     const line = Number(/partial, to line ([\d,]+)/.exec(text.stdout)?.[1]?.replaceAll(',', ''));
     expect(line).toBeGreaterThan(1);
     expect(text.stdout).toContain('A partial read is resumed by running the same staging command again on its file.');
     writeFileSync(join(dir, 'migrate.config.json'), JSON.stringify({ projects: { test: { role: 'test', host: 'http://127.0.0.1:9', apiKey: 'phc_test' } } }));
-    const refused = await runCli(['import', '--project', 'test', '--staging', join(dir, 'm.db')], { cwd: dir });
+    const refused = await runCli(['import', '--project', 'test', '--staging', staging], { cwd: dir });
     expect(refused.code).toBe(6);
     expect(refused.stderr).toContain(`a source file is only partly staged:\n  ${join(dir, 'big.csv')}: export-source interrupted at line ${line}`);
     expect(refused.stderr).toContain('run the same staging command again on each file; it resumes where it stopped');
 
-    const resumed = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    const resumed = await stage(dir, 'said.db', ['big.csv', '--from', 'csv', '--workers', '0']);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`resumed at line ${line.toLocaleString('en-US')}`);
     expect(resumed.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
     // The resumed read recorded the file as it is: the same file is not read again, unless asked.
-    const unchanged = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    const unchanged = await stage(dir, 'said.db', ['big.csv', '--from', 'csv', '--workers', '0']);
     expect(unchanged.stdout).toContain('1 source unchanged since staged, not read again');
-    const again = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0', '--reread']);
+    const again = await stage(dir, 'said.db', ['big.csv', '--from', 'csv', '--workers', '0', '--reread']);
     expect(again.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: 0 new, ${STAGED_TEXT} already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
     expect(again.stdout).not.toContain('resumed');
   });
 
   it('a file changed before it was resumed is staged again from the start; rows of it gone are withdrawn', async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, 'big.csv'), csvText(ROWS, 'before'));
-    const killed = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
-    expect(killed.signal).toBe('SIGKILL');
-    const partialEvents = contents(join(dir, 'm.db')).events.length;
+    // The last test to use the shared killed run: it changes its big.csv.
+    const { dir, staging } = await copyOfKilledCsv('changed.db');
+    const partialEvents = contents(staging).events.length;
     expect(partialEvents).toBeGreaterThan(0);
     writeFileSync(join(dir, 'big.csv'), csvText(ROWS, 'after'));
-    const again = await stage(dir, 'm.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    const again = await stage(dir, 'changed.db', ['big.csv', '--from', 'csv', '--workers', '0']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('big.csv changed since its interrupted read');
     expect(again.stdout).not.toContain('resumed at line');
     expect(again.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: ${STAGED_TEXT} new, 0 already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
     expect(again.stdout).toContain(`${partialEvents.toLocaleString('en-US')} withdrawn: no longer in the file`);
-    const whole = await stage(dir, 'whole.db', ['big.csv', '--from', 'csv', '--workers', '0']);
+    const whole = await stage(dir, 'whole-changed.db', ['big.csv', '--from', 'csv', '--workers', '0']);
     expect(whole.code).toBe(0);
-    expect(contents(join(dir, 'm.db')).events).toEqual(contents(join(dir, 'whole.db')).events);
-    const report = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
+    expect(contents(staging).events).toEqual(contents(join(dir, 'whole-changed.db')).events);
+    const report = JSON.parse((await runCli(['status', '--json', '--staging', staging], { cwd: dir })).stdout);
     expect(report.sources).toMatchObject([{ status: 'done', withdrawn: partialEvents }]);
     expect(readFileSync(join(dir, 'big.csv'), 'utf8')).toContain('after');
   });
@@ -182,7 +209,7 @@ describe('reads that cannot be resumed', () => {
     expect(resumed.files[0].resumedAtLine).toBeGreaterThan(101);
     expect(resumed.totals).toEqual({ ...whole.totals });
     expect(resumed.totals).toMatchObject({ rowsRead: ROWS + 1, rejectedByReason: { too_large: 1, implausible_timestamp: REJECTED } });
-    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
+    expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole-m.db')));
   });
 
   it('standard input killed part-way: partial until staged again, then what it staged is undone and it is staged from the start (a stream cannot be read again)', async () => {

@@ -5,7 +5,7 @@
  * filter is refused unless --replace-changed; worker threads and in-process give the same events.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportSource, rejectsOf, stagingIn, statusOf, type Staging } from '../helpers/export-source.js';
@@ -189,19 +189,21 @@ export default function (e) {
 }
 `,
     );
+    // About 1 MB in pieces of 64 Ki characters (a test hook, see stage-run.ts): sixteen pieces, so more than one thread reads rows.
+    const generated = join(tempDir(), 'generated.csv');
+    execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), generated, '6000']);
     for (const workers of ['0', '2']) {
       const target = stagingIn(tempDir());
       dirs.push(target);
       const csv = join(target.dir, 'generated.csv');
-      // About 2.6 MB: three pieces, so more than one thread reads rows.
-      execFileSync(process.execPath, [join(REPO_ROOT, 'bench/generate-source.mjs'), csv, '15000']);
-      const summary = await exportSource(target, ['--from', 'csv', csv, '--transform', module, '--since', '2024-02-01', '--workers', workers]);
+      copyFileSync(generated, csv);
+      const summary = await exportSource(target, ['--from', 'csv', csv, '--transform', module, '--since', '2024-02-01', '--workers', workers], { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) });
       const rejects = (await rejectsOf(target)).map(({ path: _p, ...r }) => r);
       results.push(JSON.stringify([summary.totals, rejects, sourceEvents(target.staging)]));
     }
     expect(results[1]).toBe(results[0]);
     const [totals] = JSON.parse(results[0]!);
-    expect(totals.added).toBeGreaterThan(1000);
+    expect(totals.added).toBeGreaterThan(400); // 628 of 6,000 rows
     expect(totals.skippedByReason['transform shape.mjs']).toBeGreaterThan(1000);
     expect(totals.skippedByReason['--since']).toBeGreaterThan(100);
     expect(totals.rejectedByReason.transform_error).toBeGreaterThan(0);
