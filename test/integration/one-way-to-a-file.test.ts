@@ -137,6 +137,12 @@ const CASES: FolderCase[] = [
     staged: { 'glob/a/1.json': 3, 'glob/a/b/2.json': 3, 'glob/c/9.json': 3, 'glob/c/10.json': 3 },
   },
   {
+    name: 'a trailing ** reads every folder below as a folder is read (never a file above it, whatever its name)',
+    args: (where) => [where.at('glob/**'), where.at('glob/*/**')],
+    code: 0,
+    staged: { 'glob/a/1.json': 3, 'glob/a/b/2.json': 3, 'glob/c/9.json': 3, 'glob/c/10.json': 3 },
+  },
+  {
     name: 'a name with glob characters that is a file is read itself',
     args: (where) => [where.at('odd/events [1].json')],
     code: 0,
