@@ -93,7 +93,8 @@ export class BucketPlace implements Place<BucketEntry> {
 
   async stat(name: string): Promise<PlaceStat<BucketEntry>> {
     const address = parsed(name);
-    if (address.path === '') return { type: 'folder' };
+    // A key ending in `/` names a folder, even where a console made an empty object of that name.
+    if (address.path === '' || address.path.endsWith('/')) return { type: 'folder' };
     // A vendor's folder names each of thousands of objects it listed: each found without a scan.
     const known = this.known.get(JSON.stringify([address.bucket, address.path]));
     if (known !== undefined) return { type: 'file', entry: this.entry(address, known) };

@@ -4,7 +4,7 @@
  * to a moto bucket, with the same expectations, through the CLI (in-process, one subprocess per
  * place for the run killed part-way).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -87,6 +87,8 @@ beforeAll(async () => {
   await moto.createBucket(BUCKET);
   const paths = filesBelow(tree);
   for (let i = 0; i < paths.length; i += 16) await Promise.all(paths.slice(i, i + 16).map((path) => moto.put(BUCKET, `tree/${path.split('\\').join('/')}`, readFileSync(join(tree, path)))));
+  // The empty object a console's "Create folder" makes: the prefix stays a folder.
+  await moto.put(BUCKET, 'tree/glob/', '');
 }, 60_000);
 
 afterAll(() => rmSync(dirname(tree), { recursive: true, force: true }));
@@ -135,6 +137,12 @@ const CASES: FolderCase[] = [
     staged: { 'glob/a/1.json': 3, 'glob/a/b/2.json': 3, 'glob/c/9.json': 3, 'glob/c/10.json': 3 },
   },
   {
+    name: 'a trailing ** reads every folder below as a folder is read (never a file above it, whatever its name)',
+    args: (where) => [where.at('glob/**'), where.at('glob/*/**')],
+    code: 0,
+    staged: { 'glob/a/1.json': 3, 'glob/a/b/2.json': 3, 'glob/c/9.json': 3, 'glob/c/10.json': 3 },
+  },
+  {
     name: 'a name with glob characters that is a file is read itself',
     args: (where) => [where.at('odd/events [1].json')],
     code: 0,
@@ -146,6 +154,18 @@ const CASES: FolderCase[] = [
     code: 0,
     staged: { [`batch/events/${RUN}_0.jsonl`]: 4, [`batch/events/${RUN}_1.jsonl`]: 4 },
     stderr: [new RegExp(`batch/events/${RUN.replace(/\+/g, '\\+')}_2\\.jsonl: left out, its run's manifest does not list it`)],
+  },
+  {
+    name: "a glob taking some of a batch export run's files: the files it leaves out are there, not missing",
+    args: (where) => [where.at('batch/events/*_0.jsonl')],
+    code: 0,
+    staged: { [`batch/events/${RUN}_0.jsonl`]: 4 },
+  },
+  {
+    name: 'a prefix named with its trailing / is read as a folder, even where a console made an empty object of that name',
+    args: (where) => [where.at('glob/')],
+    code: 0,
+    staged: { 'glob/a/1.json': 3, 'glob/a/b/2.json': 3, 'glob/c/9.json': 3, 'glob/c/10.json': 3 },
   },
   {
     name: "a zip's entries each a source; a zip with none the format reads skipped with a notice",
@@ -200,5 +220,19 @@ describe.each(PLACES)('one way to a file: $name', (where) => {
     const resumed = await stage(staging, [where.at('big/')], pieces);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(stagedBySource(staging, where)).toEqual({ 'big/events.json': 3_000 });
+  });
+});
+
+describe('one way to a file: on disk', () => {
+  it('a dangling symbolic link in a folder is told and the run fails, not skipped unseen', async () => {
+    const dir = join(tempDir(), 'linked');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'good.json'), lines(0, 2));
+    symlinkSync(join(dir, 'nowhere.json'), join(dir, 'gone.json'));
+    const staging = join(tempDir(), 'm.db');
+    const result = await stage(staging, [dir]);
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toMatch(/gone\.json/);
+    expect(stagedBySource(staging, { name: 'linked', at: (path) => path, below: (source) => relative(dir, source) })).toEqual({ 'good.json': 2 });
   });
 });

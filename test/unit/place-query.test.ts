@@ -36,6 +36,13 @@ describe('which keys below a folder an argument reads', () => {
     ['exports/{a,b}/*.json', 'exports/b/x.json', true],
     ['exports/{a,b}/*.json', 'exports/c/x.json', false],
     ['exports/[ab].json', 'exports/a.json', true],
+    // A trailing `**` reads the folders below as folders are read: every depth, the base too, never a file it names.
+    ['exports/**', 'exports/a.json', true],
+    ['exports/**', 'exports/deep/a.json', true],
+    ['exports/**', 'exports/README.md', false],
+    ['exports/*/**', 'exports/deep/a.json', true],
+    ['exports/*/**', 'exports/README.md', false],
+    ['exports/*/**', 'exports/a.json', false],
   ])('the pattern %s reads %s: %s', (pattern, key, read) => {
     const { base, segments } = splitGlob(pattern);
     expect(patternRole(segments, key.slice(base.length + 1), JSON_LINES) === 'data').toBe(read);

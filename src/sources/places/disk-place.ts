@@ -20,14 +20,14 @@ async function statOf(path: string): Promise<PlaceStat> {
   }
 }
 
-/** Every file below `dir`; a symbolic link to a file is one, a link to a folder is not followed. Sizes are not looked up (-1). */
+/** Every file below `dir`; a symbolic link to a file is one (a dangling one too: opened, it fails naming itself), a link to a folder is not followed. Sizes are not looked up (-1). */
 async function walk(dir: string, prefix: string, descend: (key: string) => boolean, out: Listed[]): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     const key = `${prefix}${entry.name}`;
     if (entry.isDirectory()) {
       if (descend(key)) await walk(path, `${key}/`, descend, out);
-    } else if (entry.isFile() || (entry.isSymbolicLink() && (await statOf(path)).type === 'file')) out.push({ key, entry: { name: path, sizeBytes: -1 } });
+    } else if (entry.isFile() || (entry.isSymbolicLink() && (await statOf(path)).type !== 'folder')) out.push({ key, entry: { name: path, sizeBytes: -1 } });
   }
 }
 

@@ -52,7 +52,7 @@ function sortRoles<E extends PlaceEntry>(listed: ReadonlyArray<Listed<E>>, role:
 }
 
 /** The data files kept once the manifests found are applied; what they leave out or miss, in words. */
-async function applyManifests<E extends PlaceEntry>(place: Place<E>, folder: string, sorted: Sorted<E>): Promise<Omit<Expanded<E>, 'named'>> {
+async function applyManifests<E extends PlaceEntry>(place: Place<E>, folder: string, sorted: Sorted<E>, present: readonly string[]): Promise<Omit<Expanded<E>, 'named'>> {
   const found = (items: ReadonlyArray<Listed<E>>): Array<Found<E>> => items.map(({ entry }) => ({ name: entry.name, entry }));
   if (sorted.manifests.length === 0) return { found: found(sorted.data), notices: [], missing: [] };
   const manifests: RunManifest[] = [];
@@ -63,7 +63,7 @@ async function applyManifests<E extends PlaceEntry>(place: Place<E>, folder: str
   }
   const name = (key: string): string => place.join(folder, key);
   const verdict = checkRunManifests(
-    [...sorted.data, ...sorted.others].map((item) => item.key),
+    present,
     sorted.data.map((item) => item.key),
     manifests,
   );
@@ -83,7 +83,12 @@ function folderOf(key: string): string {
 async function expandFolder<E extends PlaceEntry>(place: Place<E>, folder: string, extensions: readonly string[], manifests: boolean): Promise<Expanded<E>> {
   const sorted = sortRoles(await place.list(folder, (key) => !isHiddenPath(key)), (key) => folderRole(key, extensions));
   if (!manifests) sorted.manifests = [];
-  const applied = await applyManifests(place, folder, sorted);
+  const applied = await applyManifests(
+    place,
+    folder,
+    sorted,
+    [...sorted.data, ...sorted.others].map((item) => item.key),
+  );
   if (applied.found.length === 0)
     throw place.nothingToRead(
       folder,
@@ -101,7 +106,13 @@ async function expandPattern<E extends PlaceEntry>(place: Place<E>, arg: string,
   const sorted = sortRoles(listed, (key) => patternRole(segments, key, extensions));
   const folders = new Set(sorted.data.map((item) => folderOf(item.key)));
   sorted.manifests = manifests ? sorted.manifests.filter((m) => folders.has(folderOf(m.key)) || matchSegments(segments, m.key.split('/')) !== undefined) : [];
-  const applied = await applyManifests(place, base, sorted);
+  // Every key listed is there, matched or not: a run's file the pattern leaves out is not missing.
+  const applied = await applyManifests(
+    place,
+    base,
+    sorted,
+    listed.map((item) => item.key),
+  );
   if (applied.found.length === 0)
     throw place.nothingToRead(
       arg,

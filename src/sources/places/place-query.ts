@@ -71,13 +71,14 @@ export function patternRole(segments: readonly string[], key: string, extensions
   const parts = key.split('/');
   const found = matchSegments(segments, parts);
   if (found === undefined) return isRunManifest(key) && !isHiddenPath(key) ? 'manifest' : 'skipped';
-  if (found === 'whole') return isMarkerName(key) ? 'skipped' : isRunManifest(key) ? 'manifest' : 'data';
+  // A trailing `**` stands for folders: a file it reaches with nothing left to match is below none of them.
+  if (found === 'whole' && segments.at(-1) !== '**') return isMarkerName(key) ? 'skipped' : isRunManifest(key) ? 'manifest' : 'data';
   return folderRoleBelowMatch(segments, parts, extensions);
 }
 
-/** The folder's rule for the part of a key below the folder the pattern matched. */
+/** The folder's rule for the part of a key below the folder the pattern matched: the base itself for a trailing `**`. */
 function folderRoleBelowMatch(segments: readonly string[], parts: readonly string[], extensions: readonly string[]): KeyRole {
-  for (let depth = 1; depth < parts.length; depth++) {
+  for (let depth = 0; depth < parts.length; depth++) {
     if (matchSegments(segments, parts.slice(0, depth)) === 'whole') return folderRole(parts.slice(depth).join('/'), extensions);
   }
   return 'skipped';
