@@ -47,7 +47,7 @@ describe('how a file is read', () => {
 
 describe('a file read again', () => {
   const plan = (store: StagingStore, recordedOptions: Record<string, unknown>) =>
-    planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions, replaceChanged: false, resumable: true, stream: false }]);
+    planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { from: 'csv', ...recordedOptions }, replaceChanged: false, resumable: true, stream: false }]);
 
   it('with another encoding, delimiter or trimming is refused by the content options; a read by an older build counts as UTF-8, commas, untrimmed', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
@@ -62,7 +62,7 @@ describe('a file read again', () => {
       expect(() => plan(store, { encoding: 'utf-8' })).not.toThrow();
       // --replace-changed lets the change through, as for every content option.
       expect(
-        planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { trim: true }, replaceChanged: true, resumable: true, stream: false }])[0]!.changes.map((c) => c.option.key),
+        planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { from: 'csv', trim: true }, replaceChanged: true, resumable: true, stream: false }])[0]!.changes.map((c) => c.option.key),
       ).toEqual(['trim']);
     } finally {
       store.close();
