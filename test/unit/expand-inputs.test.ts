@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -60,6 +60,21 @@ describe('expanding source arguments', () => {
     const dir = exportsFolder();
     const files = await expandInput(join(dir, pattern), JSON_LINES);
     expect(files.map((file) => file.split('/').pop())).toEqual(expected);
+  });
+
+  it('follows a link to a folder, from a directory or a glob, each folder once (a link back up ends)', async () => {
+    const dir = tempDir();
+    for (const file of ['real/2024/b.jsonl', 'exports/2023/a.jsonl']) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), '{}\n');
+    }
+    symlinkSync(join(dir, 'real/2024'), join(dir, 'exports/2024'));
+    symlinkSync(join(dir, 'real/2024'), join(dir, 'exports/2024-again'));
+    symlinkSync(join(dir, 'exports'), join(dir, 'exports/2023/loop'));
+    const expected = ['exports/2023/a.jsonl', 'exports/2024/b.jsonl'];
+    expect(relativeTo(dir)(await expandInput(join(dir, 'exports'), JSON_LINES))).toEqual(expected);
+    expect(relativeTo(dir)(await expandInput(join(dir, 'exports/*/*.jsonl'), JSON_LINES))).toEqual(expected);
+    expect(relativeTo(dir)(await expandInput(join(dir, 'exports/**/*.jsonl'), JSON_LINES))).toEqual(expected);
   });
 
   it('never reads completion markers (complete, _SUCCESS) from a directory or a glob', async () => {

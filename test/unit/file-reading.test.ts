@@ -62,7 +62,9 @@ describe('a file read again', () => {
       expect(() => plan(store, { encoding: 'utf-8' })).not.toThrow();
       // --replace-changed lets the change through, as for every content option.
       expect(
-        planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { from: 'csv', trim: true }, replaceChanged: true, resumable: true, stream: false }])[0]!.changes.map((c) => c.option.key),
+        planFiles(store, [{ path: '/data/a.csv', displayName: 'a.csv', recordedOptions: { from: 'csv', trim: true }, replaceChanged: true, resumable: true, stream: false }])[0]!.changes.map(
+          (c) => c.option.key,
+        ),
       ).toEqual(['trim']);
     } finally {
       store.close();

@@ -1,10 +1,10 @@
 /**
- * Files on disk as a Place: folders walked directory by directory (symbolic links to files
- * followed), files read whole or by byte ranges, a file's identity its size, time, inode and
+ * Files on disk as a Place: folders walked directory by directory (symbolic links to files and
+ * to folders followed, each folder once), files read whole or by byte ranges, a file's identity its size, time, inode and
  * the hash of its ends (file-identity.ts).
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { fileIdentity } from '../file-identity.js';
@@ -20,14 +20,26 @@ async function statOf(path: string): Promise<PlaceStat> {
   }
 }
 
-/** Every file below `dir`; a symbolic link to a file is one (a dangling one too: opened, it fails naming itself), a link to a folder is not followed. Sizes are not looked up (-1). */
-async function walk(dir: string, prefix: string, descend: (key: string) => boolean, out: Listed[]): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+/**
+ * Every file below `dir`; a symbolic link to a file is one (a dangling one too: opened, it fails
+ * naming itself). A link to a folder is followed as a folder is: data is often linked into an
+ * export's tree. A folder reached again (a link back up, two links to one place) is walked once,
+ * by the first name in byte order, so a loop ends and no file is listed twice. Sizes are not
+ * looked up (-1).
+ */
+async function walk(dir: string, prefix: string, descend: (key: string) => boolean, out: Listed[], walked: Set<string>): Promise<void> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
     const path = join(dir, entry.name);
     const key = `${prefix}${entry.name}`;
-    if (entry.isDirectory()) {
-      if (descend(key)) await walk(path, `${key}/`, descend, out);
-    } else if (entry.isFile() || (entry.isSymbolicLink() && (await statOf(path)).type !== 'folder')) out.push({ key, entry: { name: path, sizeBytes: -1 } });
+    const folder = entry.isDirectory() || (entry.isSymbolicLink() && (await statOf(path)).type === 'folder');
+    if (folder) {
+      if (!descend(key)) continue;
+      const real = await realpath(path).catch(() => path);
+      if (walked.has(real)) continue;
+      walked.add(real);
+      await walk(path, `${key}/`, descend, out, walked);
+    } else if (entry.isFile() || entry.isSymbolicLink()) out.push({ key, entry: { name: path, sizeBytes: -1 } });
   }
 }
 
@@ -42,7 +54,7 @@ export const diskPlace: Place = {
   async list(folder, descend = () => true) {
     const out: Listed[] = [];
     try {
-      await walk(folder, '', descend, out);
+      await walk(folder, '', descend, out, new Set([await realpath(folder).catch(() => folder)]));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (out.length === 0 && (code === 'ENOENT' || code === 'ENOTDIR')) return [];
