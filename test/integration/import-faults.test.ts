@@ -22,7 +22,7 @@ describe('import through faults', () => {
     const dir = tempDir();
     const config = writeSandboxConfig(dir, sandbox);
     const staging = await stageSample(dir);
-    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--chunk-events', '20', ...FAST], { cwd: dir });
+    const result = await runCli(['import', '--project', 'test', '--staging', staging, '--config', config, '--chunk-events', '40', ...FAST], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/3,000 events delivered in \d+ chunks \(\d+ requests, \d+ retries/);
     const answers = sandbox.capture.stats.answers;
