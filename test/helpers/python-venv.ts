@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,8 +49,42 @@ function venvRoot(): string {
   return join(cache, 'posthog-migrate');
 }
 
+// Prints the folders Python imports from, once the packages are imported.
+const LISTED_CHECK = `${IMPORT_CHECK}; import sys, os, json; print(json.dumps([p for p in sys.path if os.path.isdir(p)]))`;
+
+/** The modification times of `folders`: a package installed or removed in one changes its folder's time. */
+function folderTimes(folders: readonly string[]): Record<string, number> | undefined {
+  try {
+    return Object.fromEntries(folders.map((folder) => [folder, statSync(folder).mtimeMs]));
+  } catch {
+    return undefined; // a folder gone
+  }
+}
+
+/**
+ * Importing the packages takes about a second, before every run's first test: once it has
+ * passed, its import folders and their times are kept in `checked`, and while none of them has
+ * changed the venv is taken to work without importing again.
+ */
 function works(dir: string): boolean {
-  return existsSync(join(dir, 'ready')) && run(join(dir, 'bin', 'python'), ['-c', IMPORT_CHECK]).ok;
+  if (!existsSync(join(dir, 'ready'))) return false;
+  const stamp = join(dir, 'checked');
+  try {
+    const kept = JSON.parse(readFileSync(stamp, 'utf8')) as Record<string, number>;
+    const now = folderTimes(Object.keys(kept));
+    if (now !== undefined && Object.keys(kept).length > 0 && Object.entries(kept).every(([folder, time]) => now[folder] === time)) return true;
+  } catch {
+    // no stamp yet, or an unreadable one: check by importing
+  }
+  const check = run(join(dir, 'bin', 'python'), ['-c', LISTED_CHECK]);
+  if (!check.ok) return false;
+  try {
+    const times = folderTimes(JSON.parse(lastLine(check.output)) as string[]);
+    if (times !== undefined) writeFileSync(stamp, JSON.stringify(times));
+  } catch {
+    // a warning printed last: no stamp, the next run imports again
+  }
+  return true;
 }
 
 function build(python: string, dir: string): void {

@@ -1,13 +1,13 @@
 /** `migrate sandbox` as users run it, and `npm run demo` (the README quickstart). */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiCaller } from '../helpers/api-call.js';
-import { nodeOptionsWithFlags, REPO_ROOT, runCli, startCli } from '../helpers/run-cli.js';
+import { nodeOptionsWithFlags, runCli, startCli } from '../helpers/run-cli.js';
 import { FAST, SAMPLE_EVENTS, deliveredCount, stageSample } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { runDemo } from '../../scripts/demo-steps.mjs';
 
 /** Resolves with the child's stdout once it contains `marker` (a line end by default). */
 function outputUntil(child: ReturnType<typeof startCli>['child'], marker = '\n'): Promise<string> {
@@ -120,13 +120,20 @@ describe('migrate sandbox: management API options', () => {
 });
 
 describe('npm run demo', () => {
+  const tempDir = useTempDir();
+
+  // The demo's steps as scripts/demo.mjs runs them, each command in this process (the sandbox,
+  // which runs beside them, in its own): starting a Node for each of eleven commands was most of its time.
   it('stages the sample, imports it into test then production on a sandbox, and prints the status', async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs')], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: nodeOptionsWithFlags() } });
+    const dir = tempDir();
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    expect(code, out).toBe(0);
+    const run = async (args: string[], env: Record<string, string> = {}): Promise<void> => {
+      const result = await runCli(args, { cwd: dir, env });
+      out += result.stdout + result.stderr;
+      if (result.code !== 0) throw new Error(`migrate ${args[0]} exited with ${result.code}:\n${out}`);
+    };
+    const report = await runDemo({ dir, run, say: (line) => (out += `${line}\n`), keep: true, sandboxEnv: { NODE_OPTIONS: nodeOptionsWithFlags() } });
+    expect(existsSync(report)).toBe(true);
     expect(out).toMatch(/test\s+test\s+http:\/\/127\.0\.0\.1:\d+\s+3,033\s+0\s+0\s+done/);
     expect(out).toContain('prod: delivered 3,000 of 3,000 events, 28 of 28 person updates, 5 of 5 group updates');
     expect(out).toMatch(/acme\s+\S+\s+\{"name":"Acme Corp"/);

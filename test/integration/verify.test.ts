@@ -115,28 +115,15 @@ describe('verify', () => {
     expect(result.summary.totals.landed).toBe(SAMPLE_EVENTS - lost.length);
   });
 
-  it('waits out a throttled query as PostHog asks', async () => {
+  // One import for three refusals and the throttled query (last: it spends the key's query allowance on the test's clock).
+  it('refuses a key without query:read naming the scope, a project that received nothing, and re-sending while an import is unfinished; waits out a throttled query as PostHog asks', async () => {
     const clock = testClock(Date.UTC(2026, 2, 1));
-    const { sandbox, input } = await imported({ now: () => new Date(clock.now()) });
-    const { id } = sandbox.store.db.prepare("SELECT id FROM personal_api_keys WHERE label = 'owner-all'").get() as { id: string };
-    for (let i = 0; i < 480; i++) takeRequest(sandbox.store, id, clock.now());
-    const reporter = recordingReporter();
-    const result = await verifyProject(input, reporter, running(), { clock });
-    expect(result.summary.complete).toBe(true);
-    expect(clock.waits[0]).toBeGreaterThanOrEqual(60_000);
-    expect(reporter.warnings[0]).toMatch(/PostHog is throttling queries; waiting \d+ s as it asks/);
-  });
-
-  it('refuses a key without query:read, naming the scope', async () => {
-    const { sandbox, dir, staging } = await imported();
-    const config = writeVerifyConfig(dir, sandbox, 'owner-no-query');
-    const error = await verifyProject({ staging, config, project: 'test', byEvent: false, waitMs: 0, resendMissing: false }, silentReporter, running()).catch((e: unknown) => e);
+    const { sandbox, dir, config, staging, input } = await imported({ now: () => new Date(clock.now()) });
+    const noQuery = writeVerifyConfig(dir, sandbox, 'owner-no-query');
+    const error = await verifyProject({ staging, config: noQuery, project: 'test', byEvent: false, waitMs: 0, resendMissing: false }, silentReporter, running()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(builtErrors.AuthError);
     expect((error as Error).message).toMatch(/^the personal API key lacks the scope 'query:read' \(403\), answered by 127\.0\.0\.1:\d+$/);
-  });
 
-  it('refuses a project that received nothing, and re-sending while an import is unfinished', async () => {
-    const { sandbox, dir, config, staging, input } = await imported();
     await expect(verifyProject({ ...input, project: 'prod' }, silentReporter, running())).rejects.toThrow(/nothing from .* was delivered to project "prod" yet/);
     const sample = await runCli(['import', '--project', 'prod', '--sample', '100', '--staging', staging, '--config', config, ...FAST], { cwd: dir });
     expect(sample.code, sample.stderr).toBe(0);
@@ -146,6 +133,14 @@ describe('verify', () => {
     await expect(verifyProject({ ...input, project: 'prod', resendMissing: true }, silentReporter, running())).rejects.toThrow(
       /2,900 staged events of project "prod" were never delivered; --resend-missing re-sends only events PostHog accepted and lost/,
     );
+
+    const { id } = sandbox.store.db.prepare("SELECT id FROM personal_api_keys WHERE label = 'owner-all'").get() as { id: string };
+    for (let i = 0; i < 480; i++) takeRequest(sandbox.store, id, clock.now());
+    const reporter = recordingReporter();
+    const result = await verifyProject(input, reporter, running(), { clock });
+    expect(result.summary.complete).toBe(true);
+    expect(clock.waits[0]).toBeGreaterThanOrEqual(60_000);
+    expect(reporter.warnings[0]).toMatch(/PostHog is throttling queries; waiting \d+ s as it asks/);
   });
 
   // The sandbox's own fault: it answers 200 and drops 5% of the accepted events, as a pipeline
