@@ -36,8 +36,13 @@ export interface Opening {
 
 type Outcome = { inputs: SourceInput[] } | { unreadable: string } | { unchanged: string };
 
+/** The place's entry for what was found: a name given as it is has none listed (size unknown). */
+function entryOf<E extends PlaceEntry>(found: Found<E>): E {
+  return found.entry ?? ({ name: found.name, sizeBytes: -1 } as E);
+}
+
 async function openOne<E extends PlaceEntry>(opener: Opener<E>, found: Found<E>, named: boolean, unchanged: Unchanged | undefined, reporter: Reporter): Promise<Outcome> {
-  const entry = found.entry ?? ({ name: found.name, sizeBytes: -1 } as E);
+  const entry = entryOf(found);
   const recorded = opener.place.recordedName(entry);
   const identity = await opener.place.identity(entry);
   if (identity !== undefined && unchanged?.(recorded, identity) === true) return { unchanged: recorded };
@@ -53,7 +58,7 @@ async function openOne<E extends PlaceEntry>(opener: Opener<E>, found: Found<E>,
 /** Opens what `expanded` found into `opening`, in the order found; on a failure closes what it opened. */
 export async function openFound<E extends PlaceEntry>(opener: Opener<E>, expanded: Expanded<E>, opening: Opening, unchanged: Unchanged | undefined, reporter: Reporter): Promise<void> {
   const fresh = expanded.found.filter((found) => {
-    const recorded = opener.place.recordedName(found.entry ?? ({ name: found.name, sizeBytes: -1 } as E));
+    const recorded = opener.place.recordedName(entryOf(found));
     if (opening.seen.has(recorded)) return false;
     opening.seen.add(recorded);
     return true;
