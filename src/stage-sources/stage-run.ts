@@ -9,11 +9,26 @@ import { isSqliteError } from '../sqlite/storage-failure.js';
 import { stagingFailure } from '../staging/staging-failure.js';
 import { stageSources, type StageSourcesInput, type StageSourcesResult } from './stage-sources.js';
 
+/** Ends the process at the kill hook's point; given the staging file's path. */
+export type TestKill = (staging: string) => void;
+
+const sigkill: TestKill = () => process.kill(process.pid, 'SIGKILL');
+let testKill: TestKill = sigkill;
+
+/**
+ * Puts a stand-in for the kill hook's SIGKILL (undefined: the SIGKILL again), for a test that
+ * runs the program in its own process (test/helpers/in-process-cli.ts): a stand-in must leave
+ * the files as the kill would, and stop the run.
+ */
+export function setTestKill(kill: TestKill | undefined): void {
+  testKill = kill ?? sigkill;
+}
+
 /**
  * Test hook: `MIGRATE_TEST_KILL_AFTER_PIECES=n` kills the process (SIGKILL, as a power cut
- * would) once n pieces are written, so tests can resume a read cut at a known place.
+ * would) once n pieces are written and committed, so tests can resume a read cut at a known place.
  */
-function withKillHook(reporter: Reporter): Reporter {
+function withKillHook(reporter: Reporter, staging: string): Reporter {
   const after = Number(process.env.MIGRATE_TEST_KILL_AFTER_PIECES ?? 0);
   if (!(after > 0)) return reporter;
   let pieces = 0;
@@ -21,7 +36,7 @@ function withKillHook(reporter: Reporter): Reporter {
     ...reporter,
     progress(text) {
       reporter.progress(text);
-      if (++pieces >= after) process.kill(process.pid, 'SIGKILL');
+      if (++pieces >= after) testKill(staging);
     },
   };
 }
@@ -37,5 +52,7 @@ function withPieceHook(input: StageSourcesInput): StageSourcesInput {
 }
 
 export function runStageSources(input: StageSourcesInput, reporter: Reporter, signal: AbortSignal): Promise<StageSourcesResult> {
-  return stageSources(withPieceHook(input), withKillHook(reporter), signal).catch((error: unknown) => Promise.reject(isSqliteError(error) ? stagingFailure(error, resolve(input.staging)) : error));
+  return stageSources(withPieceHook(input), withKillHook(reporter, resolve(input.staging)), signal).catch((error: unknown) =>
+    Promise.reject(isSqliteError(error) ? stagingFailure(error, resolve(input.staging)) : error),
+  );
 }

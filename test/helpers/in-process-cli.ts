@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { runProgramWith as RunProgramWith } from '../../src/cli/run-program.js';
 import type { CliOptions, CliResult } from './run-cli.js';
+import { armInProcessKill } from './in-process-kill.js';
 
 type Program = { runProgramWith: typeof RunProgramWith };
 
@@ -53,12 +54,17 @@ async function runNow(root: string, cli: string, args: string[], options: CliOpt
   const stderr = captured();
   const stdin = Readable.from(options.input ? [Buffer.from(options.input)] : []);
   const cwd = process.cwd();
+  // A run the kill hook ends: its stand-in here (in-process-kill.ts) leaves the files as the SIGKILL would.
+  const kill = options.env?.MIGRATE_TEST_KILL_AFTER_PIECES !== undefined ? await armInProcessKill(root, () => ({ stdout: stdout.text(), stderr: stderr.text() })) : undefined;
   const restoreEnv = applyEnv({ NO_COLOR: '1', ...options.env });
   try {
     process.chdir(options.cwd ?? root);
     const code = await runProgramWith([process.execPath, cli, ...args], { stdin, stdout: stdout.stream, stderr: stderr.stream });
+    const killed = kill?.killedOutput();
+    if (killed !== undefined) return { code: null, signal: 'SIGKILL', ...killed };
     return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
+    kill?.end();
     process.chdir(cwd);
     restoreEnv();
   }

@@ -28,7 +28,7 @@ export interface CliOptions {
   wrapper?: string[];
   /** The bin/migrate.js to start (a copy, see other-user.ts); this checkout's by default. */
   cli?: string;
-  /** A process of its own even for runCli: the process is the point (an error escaping to it, how it ends). */
+  /** A process of its own even for runCli: the process is the point (an error escaping to it, how it ends, a real SIGKILL by the kill hook). */
   ownProcess?: boolean;
 }
 
@@ -75,9 +75,13 @@ export function runCliProcess(args: string[], options: CliOptions = {}): Promise
   return startCli(args, options).done;
 }
 
-/** Runs that need a process of their own: asked for, under another user, or killed by a test hook (MIGRATE_TEST_KILL_AFTER_PIECES). */
+/**
+ * Runs that need a process of their own: asked for, or under another user. A run the kill hook
+ * ends (MIGRATE_TEST_KILL_AFTER_PIECES) runs in-process with a stand-in for its SIGKILL that
+ * leaves the same files (in-process-kill.ts), unless `ownProcess` asks for the real kill.
+ */
 function needsProcess(options: CliOptions): boolean {
-  return options.ownProcess === true || options.wrapper !== undefined || options.cli !== undefined || Object.keys(options.env ?? {}).some((name) => name.startsWith('MIGRATE_TEST_KILL'));
+  return options.ownProcess === true || options.wrapper !== undefined || options.cli !== undefined;
 }
 
 /** The CLI to its end: in-process, or as a subprocess when the process is the point (see needsProcess). */

@@ -3,14 +3,16 @@
  * resumed at its last written piece, every row staged once, and the same result as a run that
  * was never interrupted. The kill is a test hook (MIGRATE_TEST_KILL_AFTER_PIECES) that fires
  * once a given number of pieces is committed, never a timer; another (MIGRATE_TEST_PIECE_CHARS)
- * cuts pieces of 64 KiB instead of 1 MiB, so files of a quarter MiB hold four of them.
+ * cuts pieces of 64 KiB instead of 1 MiB, so files of a quarter MiB hold four of them. The
+ * shared run is a real kill of a process of its own; the others run in the test's process with
+ * the hook's stand-in (test/helpers/in-process-kill.ts), checked here to leave what the kill leaves.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../helpers/run-cli.js';
+import { runCli, startCli, type CliOptions } from '../helpers/run-cli.js';
 import { readStaging } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { STAGED_PROPERTIES_TEXT, STAGED_PROPERTIES } from '../helpers/staged-properties.js';
@@ -54,8 +56,8 @@ function jsonlText(rows: number): string {
   return lines.join('\n') + '\n';
 }
 
-async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
-  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...PIECES, ...env } });
+async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}, options: Pick<CliOptions, 'ownProcess'> = {}) {
+  const result = await runCli(['export-source', '--staging', join(dir, staging), ...args], { cwd: dir, env: { ...PIECES, ...env }, ...options });
   expect(result.stderr).not.toMatch(/\n\s+at /);
   return result;
 }
@@ -74,9 +76,31 @@ function contents(staging: string) {
   }));
 }
 
+/** An ISO time: when a run did something, which two runs never share. */
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/**
+ * Every row of every table but the events and their property blocks (compared by `contents`),
+ * as text, sorted: the staging file's own run id, the times and the lock aside.
+ */
+function everyRow(staging: string): Record<string, string[]> {
+  return readStaging(staging, (db) => {
+    const run = (db.prepare("SELECT value FROM meta WHERE key = 'import_run'").get() as { value: string }).value;
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('events', 'property_blocks') ORDER BY name").all() as Array<{ name: string }>).map((t) => t.name);
+    const text = (value: unknown) => (value === run ? '<run>' : typeof value === 'string' && TIME.test(value) ? '<time>' : value);
+    const rows = (table: string) =>
+      (db.prepare(`SELECT * FROM "${table}"`).all() as Array<Record<string, unknown>>)
+        .filter((row) => !(table === 'meta' && row.key === 'writer_lock'))
+        .map((row) => JSON.stringify(row, (_key, value: unknown) => text(value)))
+        .sort();
+    return Object.fromEntries(tables.map((table) => [table, rows(table)]));
+  });
+}
+
 /**
  * big.csv (ROWS rows) in a directory of its own, staged with `--workers 0` and killed after its
- * first piece, once for the file: the tests that resume such a run each resume a copy of it.
+ * first piece (a real SIGKILL of a process of its own), once for the file: the tests that
+ * resume such a run each resume a copy of it.
  */
 let killedCsv: Promise<{ dir: string; killed: string }> | undefined;
 const killedCsvDirs: string[] = [];
@@ -90,7 +114,7 @@ async function copyOfKilledCsv(name: string): Promise<{ dir: string; staging: st
     const dir = mkdtempSync(join(tmpdir(), 'migrate-test-resume-'));
     killedCsvDirs.push(dir);
     writeFileSync(join(dir, 'big.csv'), csvText(ROWS));
-    const killed = await stage(dir, 'killed.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
+    const killed = await stage(dir, 'killed.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' }, { ownProcess: true });
     expect(killed.signal).toBe('SIGKILL');
     return { dir, killed: join(dir, 'killed.db') };
   })();
@@ -176,6 +200,23 @@ describe('a staging run killed part-way, then run again', () => {
     const again = await stage(dir, 'said.db', ['big.csv', '--from', 'csv', '--workers', '0', '--reread']);
     expect(again.stdout).toContain(`big.csv: ${ROWS_TEXT} rows read: 0 new, ${STAGED_TEXT} already staged, 0 identical, 0 skipped, ${REJECTED} rejected`);
     expect(again.stdout).not.toContain('resumed');
+  });
+
+  it("the hook's in-process stand-in for the kill leaves what the real kill left: the same files, rows and point, a lock of a process gone", async () => {
+    const { dir, staging: real } = await copyOfKilledCsv('real.db');
+    const standIn = join(dir, 'stand-in.db');
+    expect(await stage(dir, 'stand-in.db', ['big.csv', '--from', 'csv', '--workers', '0'], { MIGRATE_TEST_KILL_AFTER_PIECES: '1' })).toMatchObject({ code: null, signal: 'SIGKILL' });
+    // Before any reader opens them: the kill left its commits in the WAL, never checkpointed.
+    const files = (path: string) => ['', '-wal', '-shm'].filter((suffix) => existsSync(path + suffix));
+    expect(files(standIn)).toEqual(['', '-wal', '-shm']);
+    expect(files(real)).toEqual(files(standIn));
+    expect(everyRow(standIn)).toEqual(everyRow(real));
+    expect(contents(standIn)).toEqual(contents(real));
+    const lock = (path: string) => JSON.parse(readStaging(path, (db) => (db.prepare("SELECT value FROM meta WHERE key = 'writer_lock'").get() as { value: string }).value));
+    const gone = (pid: number) => expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    expect(lock(standIn)).toMatchObject({ host: lock(real).host, command: lock(real).command });
+    gone(lock(standIn).pid);
+    gone(lock(real).pid);
   });
 
   it('a file changed before it was resumed is staged again from the start; rows of it gone are withdrawn', async () => {
