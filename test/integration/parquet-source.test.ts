@@ -164,7 +164,7 @@ describe('a Parquet file staged part-way, killed, then staged again', () => {
     // Pieces read ahead on a thread share a commit until it holds 4,096 rows (piece-pool.ts): the file goes on past it.
     ['on a worker thread', '1', `repeat('n', 120) || ' ' || i`, 0, 8000, PIECES, '3'],
     ['from a file decoded on its own thread', '1', DIGESTS, 1024 * 1024, 14000, PIECES, '3'],
-  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, note, atLeastBytes, rows, pieces, killAfter) => {
+  ])('resumes %s at the row its last piece ended on, every row once', async (name, workers, note, atLeastBytes, rows, pieces, killAfter) => {
     const dir = tempDir();
     const file = join(dir, 'big.parquet');
     // About 190 characters a row: five pieces or more; every 2,501st row has no event (rejected).
@@ -175,10 +175,10 @@ describe('a Parquet file staged part-way, killed, then staged again', () => {
     );
     const rejected = Math.ceil((rows - 5) / 2501);
     expect(readFileSync(file).length).toBeGreaterThanOrEqual(atLeastBytes);
-    const stage = (staging: string, env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...pieces, ...env } });
-    // Past the first row group.
-    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: killAfter });
+    const stage = (staging: string, env: Record<string, string> = {}, ownProcess = false) =>
+      runCli(['export-source', '--from', 'parquet', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...pieces, ...env }, ownProcess });
+    // Past the first row group. The file decoded on its own thread is killed for real, in a process of its own (the others by the hook's in-process stand-in).
+    const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: killAfter }, name === 'from a file decoded on its own thread');
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);
     expect(partial.sources).toMatchObject([{ status: 'partial' }]);
