@@ -26,6 +26,9 @@
  *
  * What this cannot show is the process itself ending (the OS closing its files, a worker thread
  * cut mid-piece): a few tests keep a real kill of a subprocess (`ownProcess: true`) for that.
+ * Nor does it stop work the run leaves going after it returned: a bucket object's read may go on
+ * with one more ranged GET. That work cannot reach the staging file (closed), but a test that
+ * counts the requests of the next run would see it: such a test keeps the real kill.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
