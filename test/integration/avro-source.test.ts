@@ -256,11 +256,13 @@ function contents(staging: string) {
 const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(256 * 1024) };
 
 describe('an Avro file staged part-way, killed, then staged again', () => {
+  // In-process: pieces of 64 Ki characters (about 345 rows), so 1,500 rows make several and the first ends past the first block.
+  const SMALL_PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
   it.each([
-    ['in-process', '0', 4000],
+    ['in-process', '0', 1500, SMALL_PIECES],
     // Pieces read ahead on a thread share a commit until it holds 4,096 rows (piece-pool.ts): the file goes on past it.
-    ['on a worker thread', '1', 8000],
-  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, rows) => {
+    ['on a worker thread', '1', 8000, PIECES],
+  ])('resumes %s at the row its last piece ended on, every row once', async (_name, workers, rows, pieces) => {
     const dir = tempDir();
     const file = join(dir, 'big.avro');
     // About 190 characters a row: several pieces; every 2,001st row has no event (rejected).
@@ -275,7 +277,7 @@ describe('an Avro file staged part-way, killed, then staged again', () => {
       { codec: 'deflate', blockRecords: 250 },
     );
     const stage = (staging: string, env: Record<string, string> = {}) =>
-      runCli(['export-source', '--from', 'avro', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...PIECES, ...env } });
+      runCli(['export-source', '--from', 'avro', file, '--workers', workers, '--json', '--staging', join(dir, staging)], { cwd: dir, env: { ...pieces, ...env } });
     const killed = await stage('m.db', { MIGRATE_TEST_KILL_AFTER_PIECES: '1' });
     expect(killed.signal).toBe('SIGKILL');
     const partial = JSON.parse((await runCli(['status', '--json', '--staging', join(dir, 'm.db')], { cwd: dir })).stdout);

@@ -27,7 +27,7 @@ import { STAGED_PROPERTIES_TEXT } from '../helpers/staged-properties.js';
 const tempDir = useTempDir();
 const motoServer = useMoto();
 
-/** Pieces of 256 Ki characters instead of 1 Mi (a test hook, see stage-run.ts), in the runs of objects killed part-way. */
+/** Pieces of 256 Ki characters instead of 1 Mi (a test hook, see stage-run.ts), in the runs of the Parquet object killed part-way. */
 const PIECES = { MIGRATE_TEST_PIECE_CHARS: String(256 * 1024) };
 
 async function stage(dir: string, staging: string, args: string[], env: Record<string, string> = {}) {
@@ -44,14 +44,16 @@ function contents(staging: string) {
   }));
 }
 
-/** Rows of the objects killed part-way: about 1.3 MiB of text, five pieces. */
-const KILLED_ROWS = 10_000;
+/** Pieces of 64 Ki characters, in the runs of the Avro object killed part-way. */
+const AVRO_PIECES = { MIGRATE_TEST_PIECE_CHARS: String(64 * 1024) };
+/** Rows of the Avro object killed part-way: about 330 KiB of text, five pieces of AVRO_PIECES. */
+const KILLED_ROWS = 2_500;
 /** Rows of the Parquet object killed part-way, three digests a note: about 0.9 MiB of text, four pieces over two row groups. */
 const PARQUET_KILLED_ROWS = 4_000;
 
 /** A run into m.db killed after its second piece; the line its read had reached. */
-async function killedPartWay(dir: string, args: string[]): Promise<number> {
-  const killed = await stage(dir, 'm.db', args, { ...PIECES, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
+async function killedPartWay(dir: string, args: string[], pieces = PIECES): Promise<number> {
+  const killed = await stage(dir, 'm.db', args, { ...pieces, MIGRATE_TEST_KILL_AFTER_PIECES: '2' });
   expect(killed.signal).toBe('SIGKILL');
   const line = readStaging(join(dir, 'm.db'), (db) => (db.prepare('SELECT progress_line AS line FROM source_reads').get() as { line: number }).line);
   expect(line).toBeGreaterThan(1);
@@ -200,14 +202,14 @@ describe('an Avro object killed part-way', () => {
     await motoServer().createBucket('avro-kill');
     await motoServer().put('avro-kill', 'big/events.avro', readFileSync(file));
     const args = ['s3://avro-kill/big/', '--from', 'avro', '--workers', '0'];
-    const line = await killedPartWay(dir, args);
-    const { value: resumed, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) => stage(dir, 'm.db', [...args, '--json'], { ...PIECES, AWS_ENDPOINT_URL_S3: url }));
+    const line = await killedPartWay(dir, args, AVRO_PIECES);
+    const { value: resumed, seen } = await throughProxy(motoServer().endpointUrl, { slowDowns: 0 }, (url) => stage(dir, 'm.db', [...args, '--json'], { ...AVRO_PIECES, AWS_ENDPOINT_URL_S3: url }));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).files[0].resumedAtLine).toBe(line);
     // The object is read through once when opened (its blocks and digest), then from the block holding the next row on.
     const gets = seen.filter((r) => r.url.includes('x-id=GetObject'));
     expect(gets.map((r) => r.range)).toEqual([undefined, expect.stringMatching(/^bytes=[1-9]\d*-$/)]);
-    const whole = await stage(dir, 'whole.db', [...args, '--json'], PIECES);
+    const whole = await stage(dir, 'whole.db', [...args, '--json'], AVRO_PIECES);
     expect(whole.code, whole.stderr).toBe(0);
     expect(contents(join(dir, 'm.db'))).toEqual(contents(join(dir, 'whole.db')));
   }, 120_000);
