@@ -27,3 +27,14 @@ export function busiestSecond(tallies: Tally[], nowMs: number): number {
   }
   return most;
 }
+
+/**
+ * The events of the tallies in the second before `nowMs` (drops tallies older than MEASURE_MS):
+ * cheap enough for each answer, where the busiest second is worked out at each refusal only.
+ */
+export function takenWithin(tallies: Tally[], nowMs: number): number {
+  while (tallies.length > 0 && tallies[0]!.atMs <= nowMs - MEASURE_MS) tallies.shift();
+  let events = 0;
+  for (let i = tallies.length - 1; i >= 0 && tallies[i]!.atMs > nowMs - 1000; i--) events += tallies[i]!.events;
+  return events;
+}

@@ -91,7 +91,7 @@ describe('PaceController', () => {
     expect(limited.rate(c.atMs + 15)).toBeLessThan(b.ticket.perSec * 0.7);
   });
 
-  it('climbs back under the rate refused, holds, then probes past it', () => {
+  it('climbs back under the rate refused, holds, probes past it, and climbs as at the start once the server took half again the rate refused', () => {
     const pace = new PaceController({ ceilingPerSec: 100_000, floorPerSec: 1, startPerSec: 3000 });
     let now = 0;
     const first = send(pace, 100, now);
@@ -100,17 +100,25 @@ describe('PaceController', () => {
     pace.congested('throttled', first.ticket, now); // steps back
     pace.congested('throttled', second.ticket, now); // confirms: the rate refused is recorded
     const rates: number[] = [];
+    const holds: string[] = [];
     for (let i = 0; i < 400; i++) {
       const { atMs, ticket } = send(pace, 100, now);
       now = atMs;
       pace.accepted(ticket, 100, 10, now + 10);
       rates.push(pace.rate(now));
+      holds.push(pace.heldBy(now));
     }
+    const refused = second.ticket.perSec;
     // Held at 0.95 of the rate refused (the pace the second was booked at) for 25 requests...
-    expect(rates[20]).toBeCloseTo(second.ticket.perSec * 0.95, 0);
-    // ...then probing: past the rate refused, and growing.
-    expect(rates[399]).toBeGreaterThan(second.ticket.perSec);
-    expect(pace.heldBy(now)).toBe('probing');
+    expect(rates[20]).toBeCloseTo(refused * 0.95, 0);
+    // ...then probing: past the rate refused, and growing...
+    const probing = holds.indexOf('probing');
+    expect(probing).toBeGreaterThan(20);
+    const past = rates.findIndex((r, i) => i > probing && r > refused);
+    expect(holds[past]).toBe('probing');
+    // ...and once the server took half again the rate refused, that rate no longer holds: the start's climb.
+    expect(holds[399]).toBe('starting');
+    expect(rates[399]).toBeGreaterThan(refused * 1.5);
   });
 
   it.each([
