@@ -20,14 +20,14 @@
  *   most `probeAfterCutMs`, after a cut that was not a failed probe), then probes for more room:
  *   slowly at first, faster the longer the server keeps accepting, so a probe past an unchanged
  *   limit costs about one refused request;
- * - once the server takes `escapeFactor` times the rate refused within a second, that rate no
+ * - once the server takes `escapeFactor` times the rate refused (over two seconds), that rate no
  *   longer holds (the limit rose, or chance refusals were taken for one): the pace climbs as at
  *   the start, and a limit that rose is found in a few seconds.
  * Requests are spaced as --max-rate always spaced them (GCRA): each waits after the one before
  * it for that one's events' share of a second at the pace, the pace as it is when the wait ends.
  */
 
-import { busiestSecond, takenWithin, type Tally } from './busiest-second.js';
+import { busiestSecond, takenPerSec, type Tally } from './busiest-second.js';
 import { DEFAULT_PACE_TUNING, type PaceBounds, type PaceTuning } from './pace-tuning.js';
 
 export { DEFAULT_PACE_TUNING, type PaceBounds, type PaceTuning } from './pace-tuning.js';
@@ -53,7 +53,7 @@ const CONFIRM_ANSWERS = 5;
 /** Before any rate is refused, the confirming refusal must be among this many answers before. */
 const START_CONFIRM_ANSWERS = 1;
 /** A probe refused under this multiple of the rate refused before found the same limit. */
-const PROBE_NEAR = 1.1;
+const PROBE_NEAR = 1.2;
 /** Least time between two cuts, in ms. */
 const MIN_ROUND_MS = 1000;
 /** Longest wait before a waiter asks again, in ms. */
@@ -149,7 +149,7 @@ export class PaceController {
     this.delivered.push({ atMs: nowMs, events });
     this.remember(false);
     if (ticket.round === this.round) this.acceptedSinceCut++;
-    const escaped = this.refusedPerSec !== undefined && takenWithin(this.delivered, nowMs) > this.refusedPerSec * this.tuning.escapeFactor;
+    const escaped = this.refusedPerSec !== undefined && takenPerSec(this.delivered, nowMs) > this.refusedPerSec * this.tuning.escapeFactor;
     if (escaped) this.escape();
     if (this.isSlow(latencyMs)) this.congested('slow', ticket, nowMs);
   }

@@ -32,7 +32,7 @@ export interface PaceTuning {
   /** The hold after a failed probe (at most probeAfterRequests) while the rate refused is under `dropShare` of the most refused before in the run (the limit dropped). */
   probeAfterDropRequests: number;
   dropShare: number;
-  /** The server taking this many times the rate refused within a second: that rate no longer holds, and the pace climbs as at the start. */
+  /** The server taking this many times the rate refused (over two seconds): that rate no longer holds, and the pace climbs as at the start. */
   escapeFactor: number;
   /** Answers slower on average than this many times the fastest recent one, plus `slowSlackMs`, are a congestion signal. */
   slowFactor: number;
@@ -46,12 +46,12 @@ export const DEFAULT_PACE_TUNING: PaceTuning = {
   growPerSec: 2,
   probeGrowth: 0.05,
   probeAcceleration: 0.3,
-  probeAfterRequests: 100,
+  probeAfterRequests: 120,
   probeAfterMs: 30_000,
   probeAfterCutMs: 1000,
   probeAfterDropRequests: 40,
   dropShare: 0.6,
-  escapeFactor: 1.5,
+  escapeFactor: 1.3,
   slowFactor: 4,
   slowSlackMs: 250,
 };
