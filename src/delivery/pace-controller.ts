@@ -27,23 +27,11 @@
  * it for that one's events' share of a second at the pace, the pace as it is when the wait ends.
  */
 
+import { AnswerTimes } from './answer-times.js';
 import { busiestSecond, takenPerSec, type Tally } from './busiest-second.js';
-import { DEFAULT_PACE_TUNING, type PaceBounds, type PaceTuning } from './pace-tuning.js';
+import { type Congestion, DEFAULT_PACE_TUNING, type PaceBounds, type PaceHold, type PaceTicket, type PaceTuning } from './pace-tuning.js';
 
-export { DEFAULT_PACE_TUNING, type PaceBounds, type PaceTuning } from './pace-tuning.js';
-
-/** What holds the pace where it is: the server's refusals or slowness, the ceiling, or the sender itself. */
-export type PaceHold = 'starting' | 'probing' | 'ceiling' | 'throttled' | 'unavailable' | 'slow' | 'sender';
-
-/** A congestion signal: the server refused (429, 503 with Retry-After) or stalled (a timeout, slow answers). */
-export type Congestion = 'throttled' | 'unavailable' | 'slow';
-
-/** A booking (`waitMs` 0: the round and pace it was booked at, given back with its answer), or how long to wait before asking again. */
-export interface PaceTicket {
-  waitMs: number;
-  round: number;
-  perSec: number;
-}
+export { type Congestion, DEFAULT_PACE_TUNING, type PaceBounds, type PaceHold, type PaceTicket, type PaceTuning } from './pace-tuning.js';
 
 /** The pace holds the sender back while a request waits for it, and this long after. */
 const BINDING_MS = 1000;
@@ -60,8 +48,6 @@ const MIN_ROUND_MS = 1000;
 const RECHECK_MS = 250;
 /** How late a waiter may wake and keep its place, in ms. */
 const LATE_CREDIT_MS = 5;
-/** Answer times remembered for the fastest recent answer. */
-const LATENCY_SAMPLES = 50;
 
 export class PaceController {
   private perSec: number;
@@ -96,10 +82,9 @@ export class PaceController {
   private tentative = false;
   private readonly delivered: Tally[] = [];
   private readonly booked: Tally[] = [];
-  private readonly latencies: number[] = [];
+  private readonly answerTimes: AnswerTimes;
   /** The last answers, true for a congestion signal. */
   private readonly outcomes: boolean[] = [];
-  private smoothLatencyMs: number | undefined;
   private meanEvents: number | undefined;
 
   constructor(
@@ -107,6 +92,7 @@ export class PaceController {
     private readonly tuning: PaceTuning = DEFAULT_PACE_TUNING,
   ) {
     this.perSec = this.clamp(bounds.startPerSec);
+    this.answerTimes = new AnswerTimes(tuning.slowFactor, tuning.slowSlackMs);
   }
 
   /** The pace now, in events per second (Infinity: unpaced). */
@@ -151,7 +137,7 @@ export class PaceController {
     if (ticket.round === this.round) this.acceptedSinceCut++;
     const escaped = this.refusedPerSec !== undefined && takenPerSec(this.delivered, nowMs) > this.refusedPerSec * this.tuning.escapeFactor;
     if (escaped) this.escape();
-    if (this.isSlow(latencyMs)) this.congested('slow', ticket, nowMs);
+    if (this.answerTimes.slowAfter(latencyMs)) this.congested('slow', ticket, nowMs);
   }
 
   /** A congestion signal for a request booked with `ticket`. */
@@ -234,9 +220,10 @@ export class PaceController {
    */
   slots(maxSlots: number, nowMs: number): number {
     this.advance(nowMs);
-    if (this.smoothLatencyMs === undefined || this.meanEvents === undefined) return 1;
+    const smoothMs = this.answerTimes.smoothMs;
+    if (smoothMs === undefined || this.meanEvents === undefined) return 1;
     if (!Number.isFinite(this.perSec)) return maxSlots;
-    const perAnswer = (this.perSec * this.smoothLatencyMs) / 1000 / this.meanEvents;
+    const perAnswer = (this.perSec * smoothMs) / 1000 / this.meanEvents;
     return Math.max(1, Math.min(maxSlots, Math.ceil(perAnswer) + 1));
   }
 
@@ -316,14 +303,5 @@ export class PaceController {
 
   private clamp(perSec: number): number {
     return Math.min(this.bounds.ceilingPerSec, Math.max(this.bounds.floorPerSec, perSec));
-  }
-
-  /** Records an answer time; true when answers are now far slower than the fastest recent one. */
-  private isSlow(latencyMs: number): boolean {
-    this.latencies.push(latencyMs);
-    if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift();
-    this.smoothLatencyMs = this.smoothLatencyMs === undefined ? latencyMs : this.smoothLatencyMs * 0.8 + latencyMs * 0.2;
-    if (this.latencies.length < 5) return false;
-    return this.smoothLatencyMs > Math.min(...this.latencies) * this.tuning.slowFactor + this.tuning.slowSlackMs;
   }
 }

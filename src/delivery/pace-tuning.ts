@@ -1,4 +1,4 @@
-/** The bounds and the tuning of a pace (pace-controller.ts): where it may go and how it moves. */
+/** The bounds and the tuning of a pace (pace-controller.ts): where it may go and how it moves; what holds it, and a booking. */
 
 /** Where the pace may go, in events per second. */
 export interface PaceBounds {
@@ -55,3 +55,16 @@ export const DEFAULT_PACE_TUNING: PaceTuning = {
   slowFactor: 4,
   slowSlackMs: 250,
 };
+
+/** What holds the pace where it is: the server's refusals or slowness, the ceiling, or the sender itself. */
+export type PaceHold = 'starting' | 'probing' | 'ceiling' | 'throttled' | 'unavailable' | 'slow' | 'sender';
+
+/** A congestion signal: the server refused (429, 503 with Retry-After) or stalled (a timeout, slow answers). */
+export type Congestion = 'throttled' | 'unavailable' | 'slow';
+
+/** A booking (`waitMs` 0: the round and pace it was booked at, given back with its answer), or how long to wait before asking again. */
+export interface PaceTicket {
+  waitMs: number;
+  round: number;
+  perSec: number;
+}
