@@ -27,3 +27,15 @@ export function busiestSecond(tallies: Tally[], nowMs: number): number {
   }
   return most;
 }
+
+/**
+ * The events of the tallies per second over the last MEASURE_MS (drops older tallies): cheap
+ * enough for each answer, where the busiest second is worked out at each refusal only; over two
+ * seconds, so that one request more or less in a window moves it by half a request's events.
+ */
+export function takenPerSec(tallies: Tally[], nowMs: number): number {
+  while (tallies.length > 0 && tallies[0]!.atMs <= nowMs - MEASURE_MS) tallies.shift();
+  let events = 0;
+  for (const t of tallies) events += t.events;
+  return (events * 1000) / MEASURE_MS;
+}

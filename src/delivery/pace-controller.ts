@@ -6,95 +6,48 @@
  * shape of TCP CUBIC, in events per second instead of a window):
  * - a run starts at `startPerSec` and grows by `startGrowPerSec` each second while answers are
  *   accepted and the pace is what holds the sender back, up to the ceiling (slow start);
- * - a congestion signal (a 429, a 503 with Retry-After, a timeout, answers far slower than the server's fastest)
- *   cuts the pace by `cutFactor`, once per round (an answer to a request booked before the last
- *   cut cuts nothing more), and remembers the rate the server refused: what it accepted in its
- *   busiest second of the last two, at most the refused request's pace. A lone refusal before
- *   the server has refused at all only steps the pace back (a second one soon after confirms
- *   the limit), and one while the pace holds steady, or at the ceiling, is ignored unless
- *   another came among the last answers: refusals by chance do not drive the pace down;
+ * - a congestion signal (a 429, a 503 with Retry-After, a timeout, answers far slower than the
+ *   server's fastest) cuts the pace by `cutFactor`, once per round (an answer to a request booked
+ *   before the last cut cuts nothing more), and remembers the rate the server refused: what it
+ *   accepted in its busiest second of the last two, at most the refused request's pace. With no
+ *   rate refused yet, a refusal only steps the pace back unless the answer just before it was
+ *   refused too (a full window refuses each request until it drains; chance refusals rarely come
+ *   in a row). One while the pace holds steady, or at the ceiling, is ignored unless another came
+ *   among the last answers or since the last cut: refusals by chance do not drive the pace down;
  * - after a cut the pace climbs back (`growPerSec`) to `settleFactor` of the rate refused and
- *   holds there for `probeAfterRequests` accepted requests (a quarter of that after a cut that
- *   was not a failed probe; at most `probeAfterMs`), then probes for
- *   more room: slowly at first, faster the longer the server keeps accepting, so a probe past an
- *   unchanged limit costs about one refused request, and a limit that rose is found in seconds.
+ *   holds there for `probeAfterRequests` accepted requests (`probeAfterDropRequests` when the
+ *   server was refused at far more before: a limit that dropped may rise again; a quarter, and at
+ *   most `probeAfterCutMs`, after a cut that was not a failed probe), then probes for more room:
+ *   slowly at first, faster the longer the server keeps accepting, so a probe past an unchanged
+ *   limit costs about one refused request;
+ * - once the server takes `escapeFactor` times the rate refused (over two seconds), that rate no
+ *   longer holds (the limit rose, or chance refusals were taken for one): the pace climbs as at
+ *   the start, and a limit that rose is found in a few seconds.
  * Requests are spaced as --max-rate always spaced them (GCRA): each waits after the one before
  * it for that one's events' share of a second at the pace, the pace as it is when the wait ends.
  */
 
-import { busiestSecond, type Tally } from './busiest-second.js';
+import { AnswerTimes } from './answer-times.js';
+import { busiestSecond, takenPerSec, type Tally } from './busiest-second.js';
+import { type Congestion, DEFAULT_PACE_TUNING, type PaceBounds, type PaceHold, type PaceTicket, type PaceTuning } from './pace-tuning.js';
 
-/** Where the pace may go, in events per second. */
-export interface PaceBounds {
-  /** The most the pace may reach (--max-rate); Infinity for none. */
-  ceilingPerSec: number;
-  /** The least a cut may bring it to. */
-  floorPerSec: number;
-  /** The pace the run starts at (never above the ceiling). */
-  startPerSec: number;
-}
-
-/** How the pace moves. */
-export interface PaceTuning {
-  /** Multiplier of the pace at a congestion signal. */
-  cutFactor: number;
-  /** After a cut, the pace climbs back to this share of the rate refused, and holds. */
-  settleFactor: number;
-  /** Growth per second before the server first refuses (6 = six times each second). */
-  startGrowPerSec: number;
-  /** Growth per second climbing back after a cut. */
-  growPerSec: number;
-  /** A probe's growth: e^(probeGrowth + probeAcceleration * s) per second, s seconds into the probe. */
-  probeGrowth: number;
-  probeAcceleration: number;
-  /** Accepted requests at the held pace before probing beyond it. */
-  probeAfterRequests: number;
-  /** Time at the held pace after which it probes whatever the count (a slow sender), in ms. */
-  probeAfterMs: number;
-  /** Answers slower on average than this many times the fastest recent one, plus `slowSlackMs`, are a congestion signal. */
-  slowFactor: number;
-  slowSlackMs: number;
-}
-
-export const DEFAULT_PACE_TUNING: PaceTuning = {
-  cutFactor: 0.7,
-  settleFactor: 0.95,
-  startGrowPerSec: 6,
-  growPerSec: 2,
-  probeGrowth: 0.05,
-  probeAcceleration: 0.3,
-  probeAfterRequests: 100,
-  probeAfterMs: 30_000,
-  slowFactor: 4,
-  slowSlackMs: 250,
-};
-
-/** What holds the pace where it is: the server's refusals or slowness, the ceiling, or the sender itself. */
-export type PaceHold = 'starting' | 'probing' | 'ceiling' | 'throttled' | 'unavailable' | 'slow' | 'sender';
-
-/** A congestion signal: the server refused (429, 503 with Retry-After) or stalled (a timeout, slow answers). */
-export type Congestion = 'throttled' | 'unavailable' | 'slow';
-
-/** A booking (`waitMs` 0: the round and pace it was booked at, given back with its answer), or how long to wait before asking again. */
-export interface PaceTicket {
-  waitMs: number;
-  round: number;
-  perSec: number;
-}
+export { type Congestion, DEFAULT_PACE_TUNING, type PaceBounds, type PaceHold, type PaceTicket, type PaceTuning } from './pace-tuning.js';
 
 /** The pace holds the sender back while a request waits for it, and this long after. */
 const BINDING_MS = 1000;
 /** Answers remembered; a refusal with another among the CONFIRM_ANSWERS answers before it is the limit whatever the pace does. */
 const OUTCOMES = 20;
 const CONFIRM_ANSWERS = 5;
+/** Before any rate is refused, the confirming refusal must be among this many answers before. */
+const START_CONFIRM_ANSWERS = 1;
+/** A probe refused under this multiple of the rate refused before found the same limit. */
+const PROBE_NEAR = 1.2;
 /** Least time between two cuts, in ms. */
 const MIN_ROUND_MS = 1000;
 /** Longest wait before a waiter asks again, in ms. */
 const RECHECK_MS = 250;
 /** How late a waiter may wake and keep its place, in ms. */
 const LATE_CREDIT_MS = 5;
-/** Answer times remembered for the fastest recent answer. */
-const LATENCY_SAMPLES = 50;
 
 export class PaceController {
   private perSec: number;
@@ -118,15 +71,20 @@ export class PaceController {
    * limit moved, and what the server accepted while it moved underestimates it).
    */
   private holdRequests = 0;
+  /** The longest the hold lasts, whatever the count, in ms. */
+  private holdMs = 0;
+  /** The most the server was refused at in this run: a rate refused far below it is a limit that dropped, and may rise again. */
+  private formerPerSec = 0;
+  /** Refusals since the last cut: two while the pace holds under a rate refused are the limit, however far apart. */
+  private refusedSinceCut = 0;
   private hold: PaceHold = 'starting';
   /** The last cut was a lone refusal's, before any rate was refused (see tentativeCut). */
   private tentative = false;
   private readonly delivered: Tally[] = [];
   private readonly booked: Tally[] = [];
-  private readonly latencies: number[] = [];
+  private readonly answerTimes: AnswerTimes;
   /** The last answers, true for a congestion signal. */
   private readonly outcomes: boolean[] = [];
-  private smoothLatencyMs: number | undefined;
   private meanEvents: number | undefined;
 
   constructor(
@@ -134,6 +92,7 @@ export class PaceController {
     private readonly tuning: PaceTuning = DEFAULT_PACE_TUNING,
   ) {
     this.perSec = this.clamp(bounds.startPerSec);
+    this.answerTimes = new AnswerTimes(tuning.slowFactor, tuning.slowSlackMs);
   }
 
   /** The pace now, in events per second (Infinity: unpaced). */
@@ -176,42 +135,68 @@ export class PaceController {
     this.delivered.push({ atMs: nowMs, events });
     this.remember(false);
     if (ticket.round === this.round) this.acceptedSinceCut++;
-    if (this.isSlow(latencyMs)) this.congested('slow', ticket, nowMs);
+    const escaped = this.refusedPerSec !== undefined && takenPerSec(this.delivered, nowMs) > this.refusedPerSec * this.tuning.escapeFactor;
+    if (escaped) this.escape();
+    if (this.answerTimes.slowAfter(latencyMs)) this.congested('slow', ticket, nowMs);
   }
 
   /** A congestion signal for a request booked with `ticket`. */
   congested(kind: Congestion, ticket: PaceTicket, nowMs: number): void {
     this.advance(nowMs);
     this.remember(true);
+    this.refusedSinceCut++;
     // A refusal now and then while the pace holds steady (or holds nobody back) is a flaky
     // server's, not the limit: the request is retried and the pace kept. Refusals while the pace
     // climbs, or many of the last answers refused, are the limit.
     const exploring = (this.hold === 'starting' || this.hold === 'probing') && ticket.perSec < this.bounds.ceilingPerSec && nowMs - this.bindingUntilMs <= BINDING_MS;
-    if (!exploring && !this.confirmed()) return;
+    // A pace held under a rate refused that is refused again is above the limit, even when each
+    // refusal comes alone: ignored, it would be refused each second for as long as it holds.
+    const repeated = this.refusedPerSec !== undefined && this.refusedSinceCut > 1;
+    if (!exploring && !this.confirmed() && !repeated) return;
     // Booked before the last cut, or within a second of it: that cut answered it. A second keeps
     // refusals scattered at random (a flaky server) from cutting at each answer.
     // A refusal right after a tentative cut confirms it, whenever its request was booked.
-    const confirming = this.tentative && this.confirmed();
+    const confirming = this.tentative && this.confirmed(START_CONFIRM_ANSWERS);
     if (!confirming && (ticket.round !== this.round || nowMs - this.lastCutMs < MIN_ROUND_MS)) return;
     this.tentative = false;
-    if (kind !== 'slow' && this.refusedPerSec === undefined && !this.confirmed()) {
+    if (kind !== 'slow' && this.refusedPerSec === undefined && !this.startLimit()) {
       this.tentativeCut(nowMs);
       return;
     }
-    this.refusedPerSec = this.refusedEstimate(ticket, nowMs);
-    // A probe refused goes back to just under the pace it started from, which the server took;
-    // any other signal cuts.
-    const probed = this.probeStartMs !== undefined && this.refusedPerSec * this.tuning.settleFactor <= this.probeFromPerSec;
+    // A probe refused near the pace it started from found the limit where it was: the rate refused
+    // stays (what the server took, counted by answer times, may read a request above it), and the
+    // pace goes back to just under where the probe started, which the server took. Any other signal cuts.
+    const estimate = this.refusedEstimate(ticket, nowMs);
+    const settled = this.probeFromPerSec / this.tuning.settleFactor;
+    const probed = this.probeStartMs !== undefined && estimate <= settled * PROBE_NEAR;
+    this.refusedPerSec = probed ? Math.min(estimate, settled) : estimate;
+    this.formerPerSec = Math.max(this.formerPerSec, this.refusedPerSec);
     const cut = probed ? this.tuning.settleFactor ** 2 : this.tuning.cutFactor;
-    this.holdRequests = probed ? this.tuning.probeAfterRequests : Math.ceil(this.tuning.probeAfterRequests / 4);
+    this.holdFor(probed);
     this.perSec = this.clamp(Math.min(this.perSec, this.refusedPerSec) * cut);
     this.round++;
     this.lastCutMs = nowMs;
     this.acceptedSinceCut = 0;
+    this.refusedSinceCut = 0;
     this.probeStartMs = undefined;
     this.hold = kind;
     // The server's window is full: the next request waits its gap at the new pace from now.
     this.lastSendMs = Math.max(this.lastSendMs, nowMs);
+  }
+
+  /**
+   * How long the pace holds before the next probe. After a probe refused near the pace it started
+   * from, the limit is known: the full count, so that probing an unchanged limit costs few refused
+   * requests. Unless the server was refused at far more before: its limit dropped, and a limit
+   * that dropped may rise again, so it is probed sooner (a refused request each few seconds).
+   * After any other cut the limit moved, and what the server took while it moved underestimates
+   * it: a quarter of the count, and at most a second.
+   */
+  private holdFor(probed: boolean): void {
+    const dropped = this.refusedPerSec! < this.formerPerSec * this.tuning.dropShare;
+    const t = this.tuning;
+    this.holdRequests = !probed ? Math.ceil(t.probeAfterRequests / 4) : dropped ? Math.min(t.probeAfterDropRequests, t.probeAfterRequests) : t.probeAfterRequests;
+    this.holdMs = probed ? t.probeAfterMs : t.probeAfterCutMs;
   }
 
   /**
@@ -223,6 +208,7 @@ export class PaceController {
   private tentativeCut(nowMs: number): void {
     this.perSec = this.clamp(this.perSec * this.tuning.cutFactor);
     this.tentative = true;
+    this.refusedSinceCut = 0;
     this.round++;
     this.lastCutMs = nowMs;
     this.lastSendMs = Math.max(this.lastSendMs, nowMs);
@@ -234,9 +220,10 @@ export class PaceController {
    */
   slots(maxSlots: number, nowMs: number): number {
     this.advance(nowMs);
-    if (this.smoothLatencyMs === undefined || this.meanEvents === undefined) return 1;
+    const smoothMs = this.answerTimes.smoothMs;
+    if (smoothMs === undefined || this.meanEvents === undefined) return 1;
     if (!Number.isFinite(this.perSec)) return maxSlots;
-    const perAnswer = (this.perSec * this.smoothLatencyMs) / 1000 / this.meanEvents;
+    const perAnswer = (this.perSec * smoothMs) / 1000 / this.meanEvents;
     return Math.max(1, Math.min(maxSlots, Math.ceil(perAnswer) + 1));
   }
 
@@ -253,7 +240,7 @@ export class PaceController {
     if (this.refusedPerSec === undefined) return this.perSec * this.tuning.startGrowPerSec ** seconds;
     const settle = this.refusedPerSec * this.tuning.settleFactor;
     if (this.perSec < settle) return Math.min(settle, this.perSec * this.tuning.growPerSec ** seconds);
-    const held = this.acceptedSinceCut < this.holdRequests && toMs - this.lastCutMs < this.tuning.probeAfterMs;
+    const held = this.acceptedSinceCut < this.holdRequests && toMs - this.lastCutMs < this.holdMs;
     if (held) return this.perSec;
     if (this.probeStartMs === undefined) {
       this.probeStartMs = fromMs;
@@ -267,6 +254,18 @@ export class PaceController {
   }
 
   /**
+   * The server took well past the rate refused within a second: its limit rose (or a few
+   * refusals by chance were taken for one). The pace climbs as at the start, and the next refusal
+   * is treated as the start's first.
+   */
+  private escape(): void {
+    this.refusedPerSec = undefined;
+    this.refusedSinceCut = 0;
+    this.probeStartMs = undefined;
+    this.hold = 'starting';
+  }
+
+  /**
    * The server's limit as this refusal shows it: what it accepted in its busiest second of the
    * last two (it refuses once its window is full), at most the pace the refused request was booked at;
    * a probe refused comes back to the pace it started from, which the server took. For an
@@ -276,10 +275,10 @@ export class PaceController {
     const measured = busiestSecond(this.delivered, nowMs);
     if (!Number.isFinite(ticket.perSec)) return Math.max(measured > 0 ? measured : busiestSecond(this.booked, nowMs), this.bounds.floorPerSec);
     if (this.probeStartMs !== undefined) {
-      // A probe refused: the server took the pace it started from, and most of the pace refused
-      // (what it accepted lags behind a fast climb).
-      const settle = this.tuning.settleFactor;
-      return Math.max(this.probeFromPerSec / settle, Math.min(ticket.perSec, measured), ticket.perSec * settle * settle);
+      // A probe refused: the server took the pace it started from. Not the pace refused: a probe
+      // climbs no further than half again what the server took (past that the pace escapes), and
+      // a pace the sender did not fill is no rate the server took.
+      return Math.max(this.probeFromPerSec / this.tuning.settleFactor, Math.min(ticket.perSec, measured));
     }
     return measured > 0 ? Math.min(ticket.perSec, measured) : ticket.perSec;
   }
@@ -289,21 +288,20 @@ export class PaceController {
     if (this.outcomes.length > OUTCOMES) this.outcomes.shift();
   }
 
-  /** Another congestion signal among the answers just before this one: refusals that come together are a limit, not chance. */
-  private confirmed(): boolean {
-    return this.outcomes.slice(-CONFIRM_ANSWERS - 1, -1).some(Boolean);
+  /** Another congestion signal among the `answers` just before this one: refusals that come together are a limit, not chance. */
+  private confirmed(answers = CONFIRM_ANSWERS): boolean {
+    return this.outcomes.slice(-answers - 1, -1).some(Boolean);
+  }
+
+  /**
+   * A refusal with no rate refused yet shows a limit only right after another: a full window
+   * refuses each request until it drains, and two refusals by chance rarely come in a row.
+   */
+  private startLimit(): boolean {
+    return this.confirmed(START_CONFIRM_ANSWERS);
   }
 
   private clamp(perSec: number): number {
     return Math.min(this.bounds.ceilingPerSec, Math.max(this.bounds.floorPerSec, perSec));
-  }
-
-  /** Records an answer time; true when answers are now far slower than the fastest recent one. */
-  private isSlow(latencyMs: number): boolean {
-    this.latencies.push(latencyMs);
-    if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift();
-    this.smoothLatencyMs = this.smoothLatencyMs === undefined ? latencyMs : this.smoothLatencyMs * 0.8 + latencyMs * 0.2;
-    if (this.latencies.length < 5) return false;
-    return this.smoothLatencyMs > Math.min(...this.latencies) * this.tuning.slowFactor + this.tuning.slowSlackMs;
   }
 }

@@ -16,9 +16,16 @@ const READER_FLOOR_PER_SEC = 1 / 60;
 /**
  * A reader's tuning: answer times say nothing (a day's export takes seconds or many minutes by
  * its size, not by the vendor's load), so only refusals cut; a hold of a few requests, since
- * requests are few.
+ * requests are few, and of up to probeAfterMs after any cut. What a vendor took in two seconds is
+ * a request or two, too few to show that its limit rose: the probes find it.
  */
-export const READER_PACE_TUNING: PaceTuning = { ...DEFAULT_PACE_TUNING, probeAfterRequests: 20, slowFactor: Number.POSITIVE_INFINITY };
+export const READER_PACE_TUNING: PaceTuning = {
+  ...DEFAULT_PACE_TUNING,
+  probeAfterRequests: 20,
+  probeAfterCutMs: DEFAULT_PACE_TUNING.probeAfterMs,
+  escapeFactor: Number.POSITIVE_INFINITY,
+  slowFactor: Number.POSITIVE_INFINITY,
+};
 
 /** A reader's pace, starting at its ceiling (the windows already hold it to the documented limits); with none (Infinity), unpaced until refused. */
 export function readerPace(ceilingPerSec: number): PaceController {

@@ -1,6 +1,6 @@
 /** The pace controller alone: spacing at a pace, cuts, the hold under the rate refused, probes, slots. */
 import { describe, expect, it } from 'vitest';
-import { PaceController, type PaceBounds } from '../../src/delivery/pace-controller.js';
+import { DEFAULT_PACE_TUNING, PaceController, type PaceBounds } from '../../src/delivery/pace-controller.js';
 
 /** A pace fixed at `perSec`: its ceiling is where it starts. */
 const fixed = (perSec: number): PaceBounds => ({ ceilingPerSec: perSec, floorPerSec: 1, startPerSec: perSec });
@@ -91,7 +91,53 @@ describe('PaceController', () => {
     expect(limited.rate(c.atMs + 15)).toBeLessThan(b.ticket.perSec * 0.7);
   });
 
-  it('climbs back under the rate refused, holds, then probes past it', () => {
+  it.each([
+    // [what came between the two refusals, what holds the pace after the second]
+    ['an accepted answer', 'starting'],
+    ['nothing', 'throttled'],
+  ] as const)('in the start, two refusals with %s between them: the pace is held by %s', (_between, expected) => {
+    // A full window refuses each request until it drains; two chance refusals rarely come in a row.
+    const pace = new PaceController({ ceilingPerSec: Number.POSITIVE_INFINITY, floorPerSec: 1, startPerSec: 1000 });
+    const a = send(pace, 100, 0);
+    const b = send(pace, 100, a.atMs);
+    const c = send(pace, 100, b.atMs);
+    pace.congested('throttled', b.ticket, c.atMs + 10);
+    if (expected === 'starting') pace.accepted(a.ticket, 100, 10, c.atMs + 12);
+    pace.congested('throttled', c.ticket, c.atMs + 15);
+    expect(pace.heldBy(c.atMs + 15)).toBe(expected);
+  });
+
+  it.each([
+    [1, false],
+    [2, true],
+  ])('holding under a rate refused, %i refusal(s) since the last cut, each alone: cut %s', (refusals, cuts) => {
+    // A pace held just above the limit is refused about once a second, each refusal alone.
+    const pace = new PaceController({ ceilingPerSec: 100_000, floorPerSec: 1, startPerSec: 3000 }, { ...DEFAULT_PACE_TUNING, probeAfterRequests: 400, probeAfterCutMs: 30_000 });
+    const first = send(pace, 100, 0);
+    const second = send(pace, 100, first.atMs);
+    let now = second.atMs + 10;
+    pace.congested('throttled', first.ticket, now);
+    pace.congested('throttled', second.ticket, now); // the limit: recorded, held under it
+    const accept = (n: number): void => {
+      for (let i = 0; i < n; i++) {
+        const { atMs, ticket } = send(pace, 100, now);
+        now = atMs;
+        pace.accepted(ticket, 100, 10, now + 10);
+      }
+    };
+    accept(40);
+    const held = pace.rate(now);
+    expect(pace.heldBy(now)).toBe('throttled');
+    for (let r = 0; r < refusals; r++) {
+      if (r > 0) accept(8); // more than the 5 answers a refusal looks back on
+      const { atMs, ticket } = send(pace, 100, now);
+      now = atMs + 10;
+      pace.congested('throttled', ticket, now);
+    }
+    expect(pace.rate(now) < held * 0.75).toBe(cuts);
+  });
+
+  it('climbs back under the rate refused, holds, probes past it, and climbs as at the start once the server took half again the rate refused', () => {
     const pace = new PaceController({ ceilingPerSec: 100_000, floorPerSec: 1, startPerSec: 3000 });
     let now = 0;
     const first = send(pace, 100, now);
@@ -100,17 +146,25 @@ describe('PaceController', () => {
     pace.congested('throttled', first.ticket, now); // steps back
     pace.congested('throttled', second.ticket, now); // confirms: the rate refused is recorded
     const rates: number[] = [];
+    const holds: string[] = [];
     for (let i = 0; i < 400; i++) {
       const { atMs, ticket } = send(pace, 100, now);
       now = atMs;
       pace.accepted(ticket, 100, 10, now + 10);
       rates.push(pace.rate(now));
+      holds.push(pace.heldBy(now));
     }
+    const refused = second.ticket.perSec;
     // Held at 0.95 of the rate refused (the pace the second was booked at) for 25 requests...
-    expect(rates[20]).toBeCloseTo(second.ticket.perSec * 0.95, 0);
-    // ...then probing: past the rate refused, and growing.
-    expect(rates[399]).toBeGreaterThan(second.ticket.perSec);
-    expect(pace.heldBy(now)).toBe('probing');
+    expect(rates[20]).toBeCloseTo(refused * 0.95, 0);
+    // ...then probing: past the rate refused, and growing...
+    const probing = holds.indexOf('probing');
+    expect(probing).toBeGreaterThan(20);
+    const past = rates.findIndex((r, i) => i > probing && r > refused);
+    expect(holds[past]).toBe('probing');
+    // ...and once the server took half again the rate refused, that rate no longer holds: the start's climb.
+    expect(holds[399]).toBe('starting');
+    expect(rates[399]).toBeGreaterThan(refused * 1.5);
   });
 
   it.each([
