@@ -81,7 +81,7 @@ module.exports = {
     {
       name: 'only-parquet-file-imports-hyparquet',
       severity: 'error',
-      from: { pathNot: '^src/sources/columnar/parquet-(file|pages|slices)\\.ts$' },
+      from: { pathNot: '^src/sources/columnar/parquet-(file|pages|page-stream|slices)\\.ts$' },
       to: { path: 'node_modules/hyparquet' },
     },
     {

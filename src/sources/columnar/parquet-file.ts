@@ -171,10 +171,13 @@ interface SlicesRead {
 
 /**
  * Rows decoded at a time across all columns of a row group (parquet-slices.ts). Decoding the
- * benchmark's 1M-row file alone (docs/performance.md, "Parquet"): peak RSS 167 MB at 256 rows,
- * 173 MB at 1,024, 223 MB at 4,096, 284 MB at 16,384, at the same CPU.
+ * benchmark's 1M-row file alone (docs/performance.md, "Parquet"), pages whole: peak RSS 167 MB
+ * at 256 rows, 173 MB at 1,024, 223 MB at 4,096, 284 MB at 16,384, at the same CPU. With large
+ * zstd pages streamed, the whole export peaked at 327 MB at 256 rows against 363 MB at 1,024:
+ * a slice's values outlive several of the young generation's collections and are promoted,
+ * then wait for a full collection.
  */
-const SLICE_ROWS = 1024;
+const SLICE_ROWS = 256;
 
 /** A row group's current slice of rows: the values of each column, from row `first` of the group. */
 interface HeldSlice {

@@ -17,6 +17,7 @@ import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/data
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { readPlain } from 'hyparquet/src/plain.js';
 import { getMaxDefinitionLevel, getMaxRepetitionLevel } from 'hyparquet/src/schema.js';
+import { isZstdFrame, STREAMED_FROM_BYTES, StreamedPage } from './parquet-page-stream.js';
 
 export type ColumnDecoder = Parameters<typeof readPage>[2];
 type PageHeader = ReturnType<typeof parquetHeader>;
@@ -27,6 +28,10 @@ type Levels = Uint8Array | Int32Array;
 /** The values of a data page, taken in order a slice at a time. */
 interface PageValues {
   take(count: number): DecodedArray;
+  /** Buffers the values were read from that are no longer read (freed once the rows taken so far are written). */
+  drop?(): Uint8Array[];
+  /** Called once every value is taken. */
+  end?(): void;
 }
 
 interface DataPage {
@@ -73,6 +78,20 @@ function decodedValues(values: DecodedArray): PageValues {
 /** PLAIN values read from the page as they are asked for: a BYTE_ARRAY value is a view of the page until converted. */
 function plainValues(reader: DataReader, decoder: ColumnDecoder): PageValues {
   return { take: (count) => readPlain(reader, decoder.type, count, decoder.element.type_length) };
+}
+
+/** PLAIN values decompressed as they are read (parquet-page-stream.ts). */
+function streamedValues(stream: StreamedPage, decoder: ColumnDecoder): PageValues {
+  return {
+    take: (count) => stream.values(decoder.type, count, decoder.element.type_length),
+    drop: () => stream.takeReplaced(),
+    end: () => stream.finish(),
+  };
+}
+
+/** A zstd page large enough to be decompressed as its values are read rather than whole. */
+function streams(compressed: Uint8Array, size: number, decoder: ColumnDecoder): boolean {
+  return decoder.codec === 'ZSTD' && size >= STREAMED_FROM_BYTES && isZstdFrame(compressed);
 }
 
 /**
@@ -145,6 +164,8 @@ export class ColumnPages {
       const page = this.page ?? (this.page = this.nextPage());
       if (page === undefined) return out;
       if (page.at >= page.count) {
+        page.values.end?.();
+        this.spent.push(...(page.values.drop?.() ?? []));
         if (page.owned !== undefined) this.spent.push(page.owned);
         this.page = undefined;
         continue;
@@ -159,6 +180,7 @@ export class ColumnPages {
    * taken from them have been written, as a value may be a view of its page.
    */
   release(all = false): void {
+    this.spent.push(...(this.page?.values.drop?.() ?? []));
     for (const bytes of this.spent) freeBuffer(bytes);
     this.spent = [];
     if (all) {
@@ -207,8 +229,10 @@ export class ColumnPages {
     const daph = header.data_page_header;
     if (!daph) throw new Error('parquet data page header is undefined');
     const { codec, compressors } = this.decoder;
-    const bytes = decompressPage(compressed, Number(header.uncompressed_page_size), codec, compressors);
+    const size = Number(header.uncompressed_page_size);
     const count = daph.num_values;
+    if (isLazyPlain(daph.encoding, this.decoder) && streams(compressed, size, this.decoder)) return this.streamedV1(compressed, size, count, daph.encoding);
+    const bytes = decompressPage(compressed, size, codec, compressors);
     if (!isLazyPlain(daph.encoding, this.decoder)) {
       const { definitionLevels, repetitionLevels, dataPage } = readDataPage(bytes, daph, this.decoder);
       return this.decoded(count, daph.encoding, definitionLevels, repetitionLevels, dataPage);
@@ -235,10 +259,23 @@ export class ColumnPages {
     const def = this.maxDef > 0 ? this.levels(reader, this.maxDef, count, defBytes) : undefined;
     const stored = compressed.subarray(repBytes + defBytes);
     const valueBytes = header.uncompressed_page_size - repBytes - defBytes;
+    if (daph.is_compressed !== false && streams(stored, valueBytes, this.decoder)) {
+      return { rep, def, count, at: 0, encoding: daph.encoding, values: streamedValues(new StreamedPage(stored, valueBytes), this.decoder) };
+    }
     // A page with no values may have no compressed bytes, which is not a valid stream.
     const bytes = daph.is_compressed !== false && valueBytes ? decompressPage(stored, valueBytes, this.decoder.codec, this.decoder.compressors) : stored;
     const values = plainValues({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }, this.decoder);
     return { rep, def, count, at: 0, encoding: daph.encoding, values, ...(bytes === stored ? {} : { owned: bytes }) };
+  }
+
+  /** A V1 page whose levels and values are decompressed as they are read. */
+  private streamedV1(compressed: Uint8Array, size: number, count: number, encoding: string): DataPage {
+    const stream = new StreamedPage(compressed, size);
+    let rep: Levels | undefined;
+    let def: Levels | undefined;
+    if (this.maxRep > 0) stream.levels(bitWidth(this.maxRep), (rep = levelArray(count, this.maxRep)));
+    if (this.maxDef > 0) stream.levels(bitWidth(this.maxDef), (def = levelArray(count, this.maxDef)));
+    return { rep, def, count, at: 0, encoding, values: streamedValues(stream, this.decoder) };
   }
 
   /** RLE/bit-packed levels; `byteLength` given in a V2 page, else read before them (V1). */

@@ -1,8 +1,9 @@
 /**
  * A Parquet row group decoded a slice of rows at a time, across all its columns: what is held
- * between slices is the row group's compressed bytes, each column's current page (decompressed)
- * and its levels, and one slice of JavaScript values. A top-level group (a struct, list or map)
- * is assembled from its leaf columns' slices as hyparquet assembles a whole row group.
+ * between slices is the row group's compressed bytes, each column's current page (decompressed,
+ * or for a large zstd page its window and the slice's bytes, parquet-page-stream.ts) and its
+ * levels, and one slice of JavaScript values. A top-level group (a struct, list or map) is
+ * assembled from its leaf columns' slices as hyparquet assembles a whole row group.
  */
 import { parquetSchema, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { assembleNested } from 'hyparquet/src/assemble.js';
