@@ -9,8 +9,10 @@ import { compressSync } from '../delivery/batch-sender.js';
 import { chunkStream } from '../delivery/chunk-stream.js';
 import { batchBody } from '../delivery/event-encoding.js';
 import { PendingEvents } from '../staging/delivery-store.js';
+import { IMPORT_CACHE_BLOCKS } from '../staging/send-order-repack.js';
 import { stagingFailure } from '../staging/staging-failure.js';
 import { StagingStore } from '../staging/staging-store.js';
+import { freeBuffer } from '../util/free-buffer.js';
 import { serveRequests } from '../util/worker-bridge.js';
 import type { ChunkReaderSetup, ReaderAnswer } from './chunk-reader.js';
 
@@ -20,10 +22,16 @@ const setup = workerData as ChunkReaderSetup;
  * connection's page cache before nearly every page. A snapshot this long keeps the WAL short.
  */
 const SNAPSHOT_PAGES = 32;
+/**
+ * SQLite page cache of the reading connection, in MiB. Its pages are read once each, in send
+ * order, and the parent's commits empty the cache at each snapshot anyway: the default 16 MB
+ * only held pages never read again (they count in the process's resident memory).
+ */
+const READER_CACHE_MB = 4;
 
 /** The chunks, the staging file opened on the first and closed after the last (or a failure). */
 function* readChunks(): Generator<Chunk> {
-  const store = StagingStore.open(setup.stagingPath, { mustExist: true });
+  const store = StagingStore.open(setup.stagingPath, { mustExist: true, cacheMb: READER_CACHE_MB, blockCacheBlocks: IMPORT_CACHE_BLOCKS });
   const pending = new PendingEvents(store, setup.projectId, SNAPSHOT_PAGES, setup.order);
   try {
     yield* chunkStream(pending, setup.limits, setup.maxEvents);
@@ -39,7 +47,17 @@ type Answer = NonNullable<ReaderAnswer>;
 function* answers(chunks: Generator<Chunk>): Generator<Answer> {
   const apiKey = setup.gzipApiKey;
   for (const { kind, seqs, ends, bytes, eventsJson } of chunks) {
-    yield apiKey === undefined ? { kind, seqs, ends, bytes, eventsJson } : { kind, seqs, ends, bytes, gzipBody: compressSync(batchBody(apiKey, eventsJson)) };
+    if (apiKey === undefined) {
+      yield { kind, seqs, ends, bytes, eventsJson };
+      continue;
+    }
+    const body = batchBody(apiKey, eventsJson);
+    const gzipBody = compressSync(body);
+    // The uncompressed copies (seven times the compressed size) are spent: freed now, not when a
+    // collection finds them (see freeBuffer).
+    freeBuffer(body);
+    freeBuffer(eventsJson);
+    yield { kind, seqs, ends, bytes, gzipBody };
   }
 }
 

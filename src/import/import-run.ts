@@ -118,6 +118,9 @@ export async function executeRun(o: ExecuteRunOptions): Promise<RunResult> {
   try {
     const state: ProgressState = { project: o.project.name, settledBefore, totalStaged: total, runTarget, sample: o.run.sample !== null };
     repackPending(o);
+    // The checks before the run and the repack read the whole file through this connection:
+    // what they left in its caches is not what the checkpoints need.
+    o.store.releaseCaches();
     const result = await deliver(o, state, maxEvents, runTarget);
     return endOfRun(o, result, total, runTarget);
   } catch (error) {

@@ -44,6 +44,13 @@ class PendingBlock implements Block {
 
 /** A connection's unpacked blocks, least recently used first. */
 export class PropertyBlockCache {
+  /**
+   * @param maxBlocks most blocks held, whatever their size: a connection that reads blocks in
+   *   order (import's reader, after send-order-repack.ts) needs few, and small blocks (rows of a
+   *   few hundred bytes) would otherwise fill the 16 MB with blocks it never reads again.
+   */
+  constructor(private readonly maxBlocks = Number.POSITIVE_INFINITY) {}
+
   /** Each block with the bytes it was counted for when put. */
   private readonly blocks = new Map<number, { block: Block; size: number }>();
   private bytes = 0;
@@ -75,9 +82,14 @@ export class PropertyBlockCache {
     this.last = id;
     this.bytes += block.size;
     for (const oldest of this.blocks.keys()) {
-      if (this.bytes <= CACHE_BYTES) break;
+      if (this.bytes <= CACHE_BYTES && this.blocks.size <= this.maxBlocks) break;
       if (oldest !== id && oldest !== this.pinned) this.drop(oldest);
     }
+  }
+
+  /** Drops every block but the writer's open one (a pass that read many is over). */
+  clear(): void {
+    for (const id of [...this.blocks.keys()]) if (id !== this.pinned) this.drop(id);
   }
 
   drop(id: number): void {
@@ -118,8 +130,8 @@ function blockRowBytes(cache: PropertyBlockCache, ref: Buffer, id: number, data:
  * Registers the functions propertiesSql and propertiesTextSql use on `db`; returns the cache
  * they share (the writer puts its open block in it).
  */
-export function registerPropertyFunctions(db: Database): PropertyBlockCache {
-  const cache = new PropertyBlockCache();
+export function registerPropertyFunctions(db: Database, maxBlocks?: number): PropertyBlockCache {
+  const cache = new PropertyBlockCache(maxBlocks);
   // A statement often reads several properties of one row: its text is decoded once.
   let lastRef: Buffer | undefined;
   let lastText = '';

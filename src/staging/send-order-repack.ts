@@ -26,8 +26,13 @@ import type { StagingStore } from './staging-store.js';
 import { stepsBack } from './steps-back.js';
 
 const MARKER = 'property_repack_unfinished';
-/** Blocks import's cache holds at the least (16 MB of blocks of at most 512 KB). */
-const CACHE_BLOCKS = 32;
+/**
+ * Blocks import's reading connection keeps unpacked (16 MB of blocks of at most 512 KB): the
+ * measure below takes its cache to hold this many, and the reader holds no more (see
+ * chunk-reader-worker.ts).
+ */
+export const IMPORT_CACHE_BLOCKS = 32;
+const CACHE_BLOCKS = IMPORT_CACHE_BLOCKS;
 /** Rows a transaction of steps 2 and 3. */
 const STEP_ROWS = 16_384;
 

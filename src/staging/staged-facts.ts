@@ -45,10 +45,34 @@ export function stagedSummary(store: StagingStore, project: string): StagedSumma
   };
 }
 
-/** Staged events (kind 0) per UTC day, oldest first. Scans the events' index once. */
+/**
+ * Staged events (kind 0) per UTC day, oldest first: two look-ups in the events' index per day
+ * (the day's first event, then its count over the day's range). A `GROUP BY` over the day
+ * sorted every event instead, in memory (`temp_store = MEMORY`): 270 MB at five million
+ * events, before the import's first request.
+ */
 export function stagedEventsPerDay(store: StagingStore): DayCount[] {
-  const rows = store.db.prepare(`SELECT timestamp_ms / ${DAY_MS} AS d, count(*) AS n FROM events WHERE kind = 0 GROUP BY d ORDER BY d`).all() as Array<{ d: number; n: number }>;
-  return rows.map((r) => ({ day: new Date(r.d * DAY_MS).toISOString().slice(0, 10), count: r.n }));
+  const firstFrom = store.db.prepare('SELECT min(timestamp_ms) FROM events WHERE kind = 0 AND timestamp_ms >= ?').pluck();
+  const countIn = store.db.prepare('SELECT count(*) FROM events WHERE kind = 0 AND timestamp_ms >= ? AND timestamp_ms < ?').pluck();
+  const days: DayCount[] = [];
+  for (let from = Number.MIN_SAFE_INTEGER; ; ) {
+    const first = firstFrom.get(from) as number | null;
+    if (first === null) return days;
+    const d = Math.trunc(first / DAY_MS);
+    const [lo, hi] = dayRange(d);
+    days.push({ day: new Date(d * DAY_MS).toISOString().slice(0, 10), count: countIn.get(lo, hi) as number });
+    from = hi;
+  }
+}
+
+/**
+ * The timestamps whose day number is `d` as the day was always counted here (SQLite's integer
+ * division, which truncates: day 0 also holds the last day before 1970), as [lo, hi).
+ */
+function dayRange(d: number): [number, number] {
+  const lo = d > 0 ? d * DAY_MS : (d - 1) * DAY_MS + 1;
+  const hi = d >= 0 ? (d + 1) * DAY_MS : d * DAY_MS + 1;
+  return [lo, hi];
 }
 
 /** Size in bytes of each source path at its latest complete read. */

@@ -31,6 +31,8 @@ export interface OpenStagingOptions {
   readOnly?: boolean;
   /** SQLite page cache, in MiB. Default 16. */
   cacheMb?: number;
+  /** Most property blocks the connection keeps unpacked (see PropertyBlockCache). Default: as many as 16 MB hold. */
+  blockCacheBlocks?: number;
 }
 
 const SQLITE_HEADER = 'SQLite format 3\0';
@@ -44,8 +46,9 @@ export class StagingStore {
     readonly readOnly: boolean,
     /** Said when the file could only be read as it is on disk (see openForReading). */
     readonly readNote: string | undefined,
+    blockCacheBlocks: number | undefined,
   ) {
-    this.propertyBlocks = registerPropertyFunctions(db);
+    this.propertyBlocks = registerPropertyFunctions(db, blockCacheBlocks);
   }
 
   /** The connection's unpacked property blocks, shared by its SQL functions and the writer. */
@@ -70,7 +73,7 @@ export class StagingStore {
       if (!readOnly) prepareForWriting(db);
       else if (schemaVersion(db) < MIGRATIONS.length) ({ db, note } = upgradedCopy(db, path, file));
       lock = options.lockFor ? acquireStagingLock(db, file, options.lockFor) : undefined;
-      return new StagingStore(path, db, lock, readOnly, note);
+      return new StagingStore(path, db, lock, readOnly, note, options.blockCacheBlocks);
     } catch (error) {
       lock?.release();
       db?.close();
@@ -84,6 +87,16 @@ export class StagingStore {
     } finally {
       if (this.db.open) this.db.close();
     }
+  }
+
+  /**
+   * Gives back the memory the connection's caches hold (SQLite's pages, the unpacked property
+   * blocks) once a pass over many rows is over: SQLite never shrinks its page cache by itself,
+   * and what the pass read would stay resident for the rest of a long command.
+   */
+  releaseCaches(): void {
+    this.propertyBlocks.clear();
+    this.db.pragma('shrink_memory');
   }
 
   /** Runs `work` (passes over whole tables, after the files are read) with temporary files on disk (see withTempFilesOnDisk). */

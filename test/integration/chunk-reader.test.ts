@@ -46,10 +46,10 @@ function stagedFile(dir: string, count: number): string {
   return path;
 }
 
-function inProcess(path: string, maxEvents?: number): Chunk[] {
+function inProcess(path: string, maxEvents?: number, limits = LIMITS): Chunk[] {
   const store = StagingStore.open(path);
   try {
-    return [...chunkStream(new PendingEvents(store, 1), LIMITS, maxEvents)];
+    return [...chunkStream(new PendingEvents(store, 1), limits, maxEvents)];
   } finally {
     store.close();
   }
@@ -83,6 +83,19 @@ describe('readChunksOnWorker', () => {
     // The events' JSON comes from the compressed body when asked (to split a chunk).
     expect(chunks.map((c) => c.eventsJson.toString())).toEqual(expected.map((c) => c.eventsJson.toString()));
     expect((await onWorker(path)).every((c) => c.gzipBody === undefined)).toBe(true);
+  });
+
+  it('sends whole bodies of chunks large enough that the reader frees their uncompressed copies', async () => {
+    // Chunks of a day's events (tens of KB): the worker frees their JSON and body once
+    // compressed; what it answers must not be a view of either.
+    const limits: ChunkLimits = { maxEvents: 1000, maxBytes: 1024 * 1024, overheadBytes: 60 };
+    const path = stagedFile(tempDir(), 3000);
+    const expected = inProcess(path, undefined, limits);
+    expect(expected.some((c) => c.eventsJson.length > 16 * 1024)).toBe(true);
+    const chunks: Chunk[] = [];
+    for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits, order: DEFAULT_SEND_ORDER, gzipApiKey: 'phc_key' })) chunks.push(chunk);
+    expect(chunks.map((c) => c.seqs)).toEqual(expected.map((c) => c.seqs));
+    chunks.forEach((chunk, i) => expect(gunzipSync(chunk.gzipBody!)).toEqual(batchBody('phc_key', expected[i]!.eventsJson)));
   });
 
   it('stops after maxEvents (import --sample)', async () => {

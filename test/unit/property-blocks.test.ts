@@ -4,7 +4,7 @@ import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { blockRef, compressBlock, packBlock, refBlockId, UnpackedBlock } from '../../src/staging/property-block-codec.js';
 import { EventWriter } from '../../src/staging/event-writer.js';
-import { propertiesSql, propertiesTextSql } from '../../src/staging/property-blocks.js';
+import { PropertyBlockCache, propertiesSql, propertiesTextSql } from '../../src/staging/property-blocks.js';
 import { beginRead } from '../../src/staging/source-reads.js';
 import { StagingStore } from '../../src/staging/staging-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
@@ -33,6 +33,18 @@ describe('property blocks', () => {
     const block = UnpackedBlock.fromStored(compressBlock(packBlock(rows.map((t) => Buffer.from(t)))));
     expect(rows.map((_, i) => block.text(i))).toEqual(rows);
     expect(block.text(rows.length)).toBeUndefined();
+  });
+
+  it('a cache bounded in blocks keeps the most recently used; clearing it keeps only the pinned block', () => {
+    const cache = new PropertyBlockCache(3);
+    const block = UnpackedBlock.fromStored(compressBlock(packBlock([Buffer.from('{}')])));
+    for (const id of [1, 2, 3]) cache.put(id, block);
+    cache.get(1);
+    cache.put(4, block);
+    expect([1, 2, 3, 4].map((id) => cache.has(id))).toEqual([true, false, true, true]);
+    cache.pin(3);
+    cache.clear();
+    expect([1, 3, 4].map((id) => cache.has(id))).toEqual([false, true, false]);
   });
 
   it('a reference is never read as JSONB: the JSON functions refuse it', () => {

@@ -42,6 +42,26 @@ describe('staged facts', () => {
     }
   });
 
+  it('counts events per day by index ranges as a GROUP BY over the day number would, at day boundaries and before 1970', () => {
+    const store = StagingStore.open(join(tempDir(), 'm.db'));
+    try {
+      const readId = beginRead(store, { path: '/data/a.csv', format: 'csv', command: 'export-source', sizeBytes: 1, options: {} });
+      const midnight = Date.UTC(2025, 0, 2);
+      const times = [midnight - 1, midnight, midnight + DAY - 1, midnight + DAY, midnight + 9 * DAY, -2 * DAY - 1, -2 * DAY, -DAY - 1, -DAY, -DAY + 1, -1, 0, 1, DAY - 1, DAY];
+      const rows = times.map((timestampMs, i) => ({
+        line: i + 2,
+        raw: '',
+        event: { uuid: uuidBytes(`01900000-0000-7000-8000-${String(i).padStart(12, '0')}`), kind: 0 as const, event: 'e', distinctId: 'u', timestampMs, propertiesJson: '{}' },
+      }));
+      new EventWriter(store).write(readId, rows);
+      const grouped = store.db.prepare(`SELECT timestamp_ms / ${DAY} AS d, count(*) AS n FROM events WHERE kind = 0 GROUP BY d ORDER BY d`).all() as Array<{ d: number; n: number }>;
+      expect(stagedEventsPerDay(store)).toEqual(grouped.map((r) => ({ day: new Date(r.d * DAY).toISOString().slice(0, 10), count: r.n })));
+      expect(grouped.reduce((n, r) => n + r.n, 0)).toBe(times.length);
+    } finally {
+      store.close();
+    }
+  });
+
   it('records preflights: a passed or skipped one settles the project on that host, a failed one does not', () => {
     const store = StagingStore.open(join(tempDir(), 'm.db'));
     try {

@@ -17,6 +17,7 @@ import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/data
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { readPlain } from 'hyparquet/src/plain.js';
 import { getMaxDefinitionLevel, getMaxRepetitionLevel } from 'hyparquet/src/schema.js';
+import { freeBuffer } from '../../util/free-buffer.js';
 import { isZstdFrame, STREAMED_FROM_BYTES, StreamedPage } from './parquet-page-stream.js';
 
 export type ColumnDecoder = Parameters<typeof readPage>[2];
@@ -93,26 +94,6 @@ function streamedValues(stream: StreamedPage, decoder: ColumnDecoder): PageValue
 function streams(compressed: Uint8Array, size: number, decoder: ColumnDecoder): boolean {
   return decoder.codec === 'ZSTD' && size >= STREAMED_FROM_BYTES && isZstdFrame(compressed);
 }
-
-/**
- * Frees a buffer's memory now rather than at a later collection (detaching it): pages of a
- * row group would otherwise still be held when the next group's are made, and a page is most
- * of a row group's bytes. Only a decompressor's output is given here (never a view of the
- * chunk), and only a large buffer mostly its own is freed (never Node's shared pool, whose
- * buffers are under 4 KiB).
- */
-export function freeBuffer(bytes: Uint8Array | undefined): void {
-  // A decompressor may return a view a few bytes into a buffer of its own (fzstd does).
-  if (bytes === undefined || bytes.byteLength < FREED_FROM_BYTES || bytes.byteLength < bytes.buffer.byteLength / 2) return;
-  try {
-    (bytes.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
-  } catch {
-    // A buffer Node made not detachable (a file read whole, say) is left to the collector.
-  }
-}
-
-/** Node's shared pool hands out buffers under 4 KiB from slabs of 8 KiB. */
-const FREED_FROM_BYTES = 8 * 1024;
 
 const isLazyPlain = (encoding: string, decoder: ColumnDecoder): boolean => encoding === 'PLAIN' && decoder.type !== 'BOOLEAN';
 

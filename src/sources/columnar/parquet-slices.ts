@@ -10,7 +10,8 @@ import { assembleNested } from 'hyparquet/src/assemble.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { compressors } from 'hyparquet-compressors';
-import { ColumnPages, freeBuffer, type ColumnDecoder } from './parquet-pages.js';
+import { freeBuffer } from '../../util/free-buffer.js';
+import { ColumnPages, type ColumnDecoder } from './parquet-pages.js';
 
 /** Where one leaf column chunk's bytes are in the file, its pages from the first (a dictionary page, when it has one). */
 export interface ChunkRange {
