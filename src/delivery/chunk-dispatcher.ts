@@ -16,8 +16,8 @@ import { mustFollow, type ChunkPersons } from './chunk-persons.js';
 
 /** A chunk submitted and not yet settled, with the persons it touches. */
 interface Unsettled {
-  all: ReadonlySet<string>;
-  changed: ReadonlySet<string>;
+  all: ReadonlySet<number>;
+  changed: ReadonlySet<number>;
   settled: Promise<unknown>;
 }
 

@@ -5,7 +5,7 @@
  * person by then. Reads the person updates only, once per run.
  */
 import { EventKind } from '../events/staged-event.js';
-import type { PersonOf } from '../delivery/chunk-persons.js';
+import { personHash, type PersonOf } from '../delivery/chunk-persons.js';
 import { propertiesSql } from './property-blocks.js';
 import type { StagingStore } from './staging-store.js';
 
@@ -18,17 +18,17 @@ export function stagedPersonLinks(store: StagingStore): PersonOf {
     )
     .raw(true)
     .all() as Array<[string, string]>;
-  const parent = new Map<string, string>();
-  const root = (id: string): string => {
+  const parent = new Map<number, number>();
+  const root = (id: number): number => {
     let at = id;
     for (let next = parent.get(at); next !== undefined && next !== at; next = parent.get(at)) at = next;
     if (at !== id) parent.set(id, at);
     return at;
   };
   for (const [a, b] of pairs) {
-    const ra = root(a);
-    const rb = root(b);
+    const ra = root(personHash(a));
+    const rb = root(personHash(b));
     if (ra !== rb) parent.set(rb, ra);
   }
-  return (distinctId) => (parent.size === 0 ? distinctId : root(distinctId));
+  return (idHash) => (parent.size === 0 ? idHash : root(idHash));
 }

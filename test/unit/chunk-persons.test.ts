@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkDispatcher } from '../../src/delivery/chunk-dispatcher.js';
-import { chunkPersons, type ChunkPersons } from '../../src/delivery/chunk-persons.js';
+import { chunkPersons, personHash, type ChunkPersons } from '../../src/delivery/chunk-persons.js';
 import { eventJson } from '../../src/delivery/event-encoding.js';
 
 function chunkOf(events: Array<{ event?: string; distinctId: string; properties?: Record<string, unknown> }>): { json: Buffer; ends: number[] } {
@@ -23,10 +23,15 @@ function chunkOf(events: Array<{ event?: string; distinctId: string; properties?
   return { json: Buffer.from(parts.map((p) => p.toString()).join(',')), ends };
 }
 
-const sorted = (p: ChunkPersons): ChunkPersons => ({ all: [...p.all].sort(), changed: [...p.changed].sort() });
+interface Named {
+  all: string[];
+  changed: string[];
+}
+const hashed = (p: Named): ChunkPersons => ({ all: Uint32Array.from(p.all.map(personHash)), changed: Uint32Array.from(p.changed.map(personHash)) });
+const sorted = (p: ChunkPersons): ChunkPersons => ({ all: p.all.slice().sort(), changed: p.changed.slice().sort() });
 
 describe('chunkPersons', () => {
-  const cases: Array<[string, Parameters<typeof chunkOf>[0], ChunkPersons]> = [
+  const cases: Array<[string, Parameters<typeof chunkOf>[0], Named]> = [
     ['events that only read their person', [{ distinctId: 'a' }, { distinctId: 'b', properties: { set: { x: 1 }, $setting: 1 } }], { all: ['a', 'b'], changed: [] }],
     // Only costs a wait that was not needed.
     ['a value spelling a key counts as a change', [{ distinctId: 'a', properties: { plan: '$set' } }], { all: ['a'], changed: ['a'] }],
@@ -42,12 +47,13 @@ describe('chunkPersons', () => {
   ];
   it.each(cases)('%s', (_name, events, expected) => {
     const { json, ends } = chunkOf(events);
-    expect(sorted(chunkPersons(json, ends, (id) => id))).toEqual(sorted(expected));
+    expect(sorted(chunkPersons(json, ends, (id) => id))).toEqual(sorted(hashed(expected)));
   });
 
   it('names linked ids by their person', () => {
     const { json, ends } = chunkOf([{ distinctId: 'anon', properties: { $set: { x: 1 } } }, { distinctId: 'u' }]);
-    expect(sorted(chunkPersons(json, ends, (id) => (id === 'anon' ? 'u' : id)))).toEqual({ all: ['u'], changed: ['u'] });
+    const personOf = (id: number): number => (id === personHash('anon') ? personHash('u') : id);
+    expect(sorted(chunkPersons(json, ends, personOf))).toEqual(hashed({ all: ['u'], changed: ['u'] }));
   });
 });
 
@@ -64,10 +70,10 @@ describe('ChunkDispatcher', () => {
           resolve();
         });
       });
-    await dispatcher.submit(0, task('a1'), { all: ['a'], changed: ['a'] });
-    await dispatcher.submit(0, task('b1'), { all: ['b'], changed: [] });
-    await dispatcher.submit(0, task('b2'), { all: ['b'], changed: [] });
-    const a2 = dispatcher.submit(0, task('a2'), { all: ['a'], changed: [] });
+    await dispatcher.submit(0, task('a1'), hashed({ all: ['a'], changed: ['a'] }));
+    await dispatcher.submit(0, task('b1'), hashed({ all: ['b'], changed: [] }));
+    await dispatcher.submit(0, task('b2'), hashed({ all: ['b'], changed: [] }));
+    const a2 = dispatcher.submit(0, task('a2'), hashed({ all: ['a'], changed: [] }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(log).toEqual(['start a1', 'start b1', 'start b2']);
     gates.get('a1')!();
