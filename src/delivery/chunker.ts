@@ -7,6 +7,7 @@
  * offsets where each ends, not as an object per event: chunks live until the server answers,
  * and a million small long-lived objects cost more in garbage collection than the encoding.
  */
+import type { ChunkPersons } from './chunk-persons.js';
 import { writeIsoTimestamp, type EncodedEvent } from './event-encoding.js';
 import { stagedJsonMaxBytes, writeStagedJson } from './staged-json.js';
 
@@ -32,6 +33,8 @@ export interface Chunk {
    * chunks as read; halves of a split chunk have none and are compressed when sent).
    */
   gzipBody?: Buffer;
+  /** The persons its events touch (events only; an import's chunks as read): see chunk-persons.ts. */
+  persons?: ChunkPersons;
 }
 
 const DAY_MS = 86_400_000;

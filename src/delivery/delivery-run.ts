@@ -153,11 +153,14 @@ export async function runDelivery(o: DeliveryRunOptions): Promise<DeliveryResult
       // the main thread between pieces, and a body begun late waits behind other work while
       // the server idles.
       o.sender.prepare(chunk);
-      await dispatcher.submit(chunk.kind, () =>
-        deliverChunk(chunk, ctx).then(
-          (end) => control.settle(end),
-          (error: unknown) => control.fail(error),
-        ),
+      await dispatcher.submit(
+        chunk.kind,
+        () =>
+          deliverChunk(chunk, ctx).then(
+            (end) => control.settle(end),
+            (error: unknown) => control.fail(error),
+          ),
+        chunk.persons,
       );
     }
   } catch (error) {

@@ -6,9 +6,12 @@
 import { workerData } from 'node:worker_threads';
 import type { Chunk } from '../delivery/chunker.js';
 import { compressSync } from '../delivery/batch-sender.js';
+import { chunkPersons, type PersonOf } from '../delivery/chunk-persons.js';
 import { chunkStream } from '../delivery/chunk-stream.js';
 import { batchBody } from '../delivery/event-encoding.js';
+import { EventKind } from '../events/staged-event.js';
 import { PendingEvents } from '../staging/delivery-store.js';
+import { stagedPersonLinks } from '../staging/person-links.js';
 import { IMPORT_CACHE_BLOCKS } from '../staging/send-order-repack.js';
 import { stagingFailure } from '../staging/staging-failure.js';
 import { StagingStore } from '../staging/staging-store.js';
@@ -29,11 +32,15 @@ const SNAPSHOT_PAGES = 32;
  */
 const READER_CACHE_MB = 4;
 
+/** The persons linked by staged person updates, read with the first chunk. */
+let personOf: PersonOf = (id) => id;
+
 /** The chunks, the staging file opened on the first and closed after the last (or a failure). */
 function* readChunks(): Generator<Chunk> {
   const store = StagingStore.open(setup.stagingPath, { mustExist: true, cacheMb: READER_CACHE_MB, blockCacheBlocks: IMPORT_CACHE_BLOCKS });
   const pending = new PendingEvents(store, setup.projectId, SNAPSHOT_PAGES, setup.order);
   try {
+    personOf = stagedPersonLinks(store);
     yield* chunkStream(pending, setup.limits, setup.maxEvents);
   } finally {
     pending.close();
@@ -47,8 +54,10 @@ type Answer = NonNullable<ReaderAnswer>;
 function* answers(chunks: Generator<Chunk>): Generator<Answer> {
   const apiKey = setup.gzipApiKey;
   for (const { kind, seqs, ends, bytes, eventsJson } of chunks) {
+    // Person and group updates go one at a time anyway (see chunk-dispatcher.ts).
+    const persons = kind === EventKind.event ? { persons: chunkPersons(eventsJson, ends, personOf) } : {};
     if (apiKey === undefined) {
-      yield { kind, seqs, ends, bytes, eventsJson };
+      yield { kind, seqs, ends, bytes, eventsJson, ...persons };
       continue;
     }
     const body = batchBody(apiKey, eventsJson);
@@ -57,7 +66,7 @@ function* answers(chunks: Generator<Chunk>): Generator<Answer> {
     // collection finds them (see freeBuffer).
     freeBuffer(body);
     freeBuffer(eventsJson);
-    yield { kind, seqs, ends, bytes, gzipBody };
+    yield { kind, seqs, ends, bytes, gzipBody, ...persons };
   }
 }
 

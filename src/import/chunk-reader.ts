@@ -45,8 +45,8 @@ const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
  * the size, never cross the thread nor weigh on this thread's garbage collection.
  */
 function revive(answer: NonNullable<ReaderAnswer>, overheadBytes: number): Chunk {
-  const { kind, seqs, ends, bytes } = answer;
-  if ('eventsJson' in answer) return { kind, seqs, ends, bytes, eventsJson: asBuffer(answer.eventsJson) };
+  const { kind, seqs, ends, bytes, persons } = answer;
+  if ('eventsJson' in answer) return { kind, seqs, ends, bytes, persons, eventsJson: asBuffer(answer.eventsJson) };
   const gzipBody = asBuffer(answer.gzipBody);
   let eventsJson: Buffer | undefined;
   return {
@@ -54,6 +54,7 @@ function revive(answer: NonNullable<ReaderAnswer>, overheadBytes: number): Chunk
     seqs,
     ends,
     bytes,
+    persons,
     gzipBody,
     get eventsJson(): Buffer {
       return (eventsJson ??= eventsOfBody(gunzipSync(gzipBody), overheadBytes));

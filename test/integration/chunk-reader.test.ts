@@ -2,6 +2,7 @@
  * The chunk reader as the CLI runs it: the built module (dist/, so its worker file exists)
  * reading a real staging file on a worker thread gives exactly the chunks read in-process.
  */
+import { chunkPersons, personHash } from '../../src/delivery/chunk-persons.js';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -26,16 +27,23 @@ const T0 = Date.UTC(2024, 0, 1);
 const LIMITS: ChunkLimits = { maxEvents: 40, maxBytes: 4096, overheadBytes: 60 };
 
 function stagedFile(dir: string, count: number): string {
+  return stagedEvents(
+    dir,
+    Array.from({ length: count }, (_, i) => ({
+      uuid: uuidBytes(`01900000-0000-7000-8000-${String(i + 1).padStart(12, '0')}`),
+      kind: i % 50 === 0 ? 1 : 0,
+      event: i % 3 === 0 ? 'pageview' : 'clicked ü',
+      distinctId: `user_${i % 17}`,
+      timestampMs: T0 + (i % 400) * 3_600_000, // across 17 days, out of staging order
+      propertiesJson: `{"i":${i},"s":"${'x'.repeat(i % 90)}"}`,
+    })),
+  );
+}
+
+function stagedEvents(dir: string, events: StagedEvent[]): string {
   const path = join(dir, 'm.db');
   const store = StagingStore.open(path);
-  const events: StagedEvent[] = Array.from({ length: count }, (_, i) => ({
-    uuid: uuidBytes(`01900000-0000-7000-8000-${String(i + 1).padStart(12, '0')}`),
-    kind: i % 50 === 0 ? 1 : 0,
-    event: i % 3 === 0 ? 'pageview' : 'clicked ü',
-    distinctId: `user_${i % 17}`,
-    timestampMs: T0 + (i % 400) * 3_600_000, // across 17 days, out of staging order
-    propertiesJson: `{"i":${i},"s":"${'x'.repeat(i % 90)}"}`,
-  }));
+  const count = events.length;
   const readId = beginRead(store, { path: '/src.csv', format: 'csv', command: 'test', sizeBytes: 1, options: {} });
   new EventWriter(store).write(
     readId,
@@ -69,7 +77,9 @@ describe('readChunksOnWorker', () => {
     const expected = inProcess(path);
     const chunks = await onWorker(path);
     expect(chunks.length).toBeGreaterThan(75);
-    expect(chunks.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() }))).toEqual(expected.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() })));
+    // Chunks of events with the persons they touch (the person updates here link no ids).
+    const withPersons = expected.map((c) => ({ ...c, eventsJson: c.eventsJson.toString(), ...(c.kind === 0 ? { persons: chunkPersons(c.eventsJson, c.ends, (id) => id) } : {}) }));
+    expect(chunks.map((c) => ({ ...c, eventsJson: c.eventsJson.toString() }))).toEqual(withPersons);
     expect(chunks.every((c) => Buffer.isBuffer(c.eventsJson))).toBe(true);
   });
 
@@ -96,6 +106,20 @@ describe('readChunksOnWorker', () => {
     for await (const chunk of readChunksOnWorker({ stagingPath: path, projectId: 1, limits, order: DEFAULT_SEND_ORDER, gzipApiKey: 'phc_key' })) chunks.push(chunk);
     expect(chunks.map((c) => c.seqs)).toEqual(expected.map((c) => c.seqs));
     chunks.forEach((chunk, i) => expect(gunzipSync(chunk.gzipBody!)).toEqual(batchBody('phc_key', expected[i]!.eventsJson)));
+  });
+
+  it('names the persons of each chunk of events, ids a person update links counting as one', async () => {
+    const row = (i: number, kind: 0 | 1, distinctId: string, properties: Record<string, unknown>): StagedEvent => ({
+      uuid: uuidBytes(`01900000-0000-7000-8000-${String(i + 1).padStart(12, '0')}`),
+      kind,
+      event: kind === 1 ? '$identify' : 'viewed',
+      distinctId,
+      timestampMs: T0 + i,
+      propertiesJson: JSON.stringify({ $geoip_disable: true, ...properties }),
+    });
+    const path = stagedEvents(tempDir(), [row(0, 1, 'u', { $anon_distinct_id: 'anon', $set: { plan: 'pro' } }), row(1, 0, 'anon', { $set: { plan: 'free' } }), row(2, 0, 'u', {}), row(3, 0, 'v', {})]);
+    const events = (await onWorker(path)).filter((c) => c.kind === 0);
+    expect(events.map((c) => c.persons)).toEqual([{ all: Uint32Array.from(['u', 'v'].map(personHash)), changed: Uint32Array.from([personHash('u')]) }]);
   });
 
   it('stops after maxEvents (import --sample)', async () => {

@@ -14,7 +14,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxTokens, storedEvents, useSandbox } from '../helpers/sandbox.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
 import { openDatabase } from '../../src/sqlite/database.js';
-import { FAST } from '../helpers/staging.js';
+import { FAST, FAST_RETRIES } from '../helpers/staging.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDir();
@@ -55,9 +55,12 @@ describe('times to the microsecond', () => {
 
     const staging = join(dir, 'migration.db');
     const args = ['--staging', staging, '--config', config];
-    const staged = await runCli(['export-source', '--from', 'posthog-api', '--project', 'old', '--start', '2025-03-01', '--end', '2025-03-02', '--max-requests-per-hour', '0', ...args, ...FAST], {
-      cwd: dir,
-    });
+    const staged = await runCli(
+      ['export-source', '--from', 'posthog-api', '--project', 'old', '--start', '2025-03-01', '--end', '2025-03-02', '--max-requests-per-hour', '0', ...args, ...FAST_RETRIES],
+      {
+        cwd: dir,
+      },
+    );
     expect(staged.code, staged.stderr).toBe(0);
     const inStaging = new Map(readStagedEvents(staging).map((e) => [e.uuid, e.timestamp]));
     expect(sent.map((e) => inStaging.get(e.uuid))).toEqual(sent.map((e) => e.timestamp));
