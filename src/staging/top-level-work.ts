@@ -10,12 +10,13 @@
  */
 export class TopLevelWork {
   private savepoints = 0;
-  private waiting: Array<() => void> = [];
+  /** By key: work asked for twice before it could run runs once. */
+  private waiting = new Map<unknown, () => void>();
 
   /** Runs `work` now when no savepoint is open, or else once the last one is released. */
-  whenTopLevel(work: () => void): void {
+  whenTopLevel(key: unknown, work: () => void): void {
     if (this.savepoints === 0) work();
-    else this.waiting.push(work);
+    else this.waiting.set(key, work);
   }
 
   /** Runs `open`, which opens a savepoint and releases or undoes it before it returns. */
@@ -46,12 +47,15 @@ export class TopLevelWork {
     return value;
   }
 
-  /** A savepoint closed: at the top again, the waiting work runs, unless it failed (then it is dropped: it is asked for again). */
+  /**
+   * A savepoint closed: at the top again, the waiting work runs, unless the savepoint was undone
+   * (the work is dropped then: what it was for was undone too, and it is asked for again).
+   */
   private left(released: boolean): void {
     this.savepoints--;
     if (this.savepoints > 0) return;
-    const waiting = this.waiting;
-    this.waiting = [];
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
     if (released) for (const work of waiting) work();
   }
 }

@@ -86,8 +86,6 @@ class StoreUuidKeys implements UuidKeys {
   private readonly insertRecent: Statement;
   private readonly groups = new Map<number, { find: Statement; insert: Statement; findParams: unknown[]; insertParams: unknown[] }>();
   boundRows = RECENT_BOUND_ROWS;
-  /** A merge asked for inside a savepoint, not run yet. */
-  private mergeWaiting = false;
   /** Rows in uuid_recent as far as this connection knows (read once, then counted). */
   private recentRows: number | undefined;
 
@@ -141,10 +139,7 @@ class StoreUuidKeys implements UuidKeys {
   // one, it runs once the last is released, in the same transaction; asked for outside any
   // transaction, in one of its own, so the rows are never in two tables at once.
   merge(): void {
-    if (this.mergeWaiting) return;
-    this.mergeWaiting = true;
-    this.store.topLevel.whenTopLevel(() => {
-      this.mergeWaiting = false;
+    this.store.topLevel.whenTopLevel(this, () => {
       if (this.store.db.inTransaction) this.mergeNow();
       else this.store.transaction(() => this.mergeNow());
     });

@@ -216,6 +216,26 @@ describe('the uuid mapping', () => {
     store.close();
   });
 
+  it('drops a merge asked for in a savepoint that is undone, and merges when asked again', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    uuidKeys(store).boundRows = 10;
+    const writer = new EventWriter(store);
+    const readId = read(store);
+    store.transaction(() => {
+      expect(() =>
+        store.transaction(() => {
+          writer.writeBatch(readId, batchOf(range(0, 20)), []);
+          throw new Error('undone');
+        }),
+      ).toThrow('undone');
+      expect(levels(store)).toEqual([0, 0, 0]);
+      writer.writeBatch(readId, batchOf(range(20, 40)), []);
+    });
+    expect(levels(store)).toEqual([20, 0, 0]);
+    expectMappingExact(store);
+    store.close();
+  });
+
   it('takes withdrawn rows out of the mapping, so their uuids stage again', () => {
     const store = StagingStore.open(join(tempDir(), 's.db'));
     uuidKeys(store).boundRows = 2;
