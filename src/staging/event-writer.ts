@@ -128,7 +128,7 @@ export class EventWriter {
     this.insertReject = db.prepare('INSERT INTO rejects (read_id, line, field, reason, message, raw) VALUES (?, ?, ?, ?, ?, ?)');
     this.insertSeen = db.prepare('INSERT OR IGNORE INTO read_seen (read_id, seq) SELECT ?, value FROM json_each(?)');
     this.zoned = new ZonedRows(store, [GROUP_ROWS, SUB_GROUP_ROWS]);
-    this.transactions = new WriteTransaction(store.db);
+    this.transactions = new WriteTransaction(store.db, store.topLevel);
     this.facts = new RowFactsWriter(store);
     this.countName = db.prepare('INSERT INTO event_names (kind, name, count) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET count = count + excluded.count');
     this.savepoint = db.prepare('SAVEPOINT event_group');

@@ -18,6 +18,7 @@ import { shellWord } from '../util/shell-word.js';
 import { stagingFailure } from './staging-failure.js';
 import { acquireStagingLock, lockHolder, type LockHolder, type StagingLock } from './staging-lock.js';
 import { MIGRATIONS, STAGING_APPLICATION_ID } from './staging-schema.js';
+import { TopLevelWork } from './top-level-work.js';
 
 export interface OpenStagingOptions {
   /** Take the writer lock in the name of this command (export-source, import, ...). */
@@ -104,10 +105,17 @@ export class StagingStore {
     return withTempFilesOnDisk(this.db, work);
   }
 
-  /** Runs `work` in one write transaction (all or nothing); a storage failure comes out explained. */
+  /** Savepoints opened through this store, and the work kept for when none is open (see top-level-work.ts). */
+  readonly topLevel = new TopLevelWork();
+
+  /**
+   * Runs `work` in one write transaction (all or nothing); a storage failure comes out explained.
+   * Inside another transaction it is a savepoint of it.
+   */
   transaction<T>(work: () => T): T {
+    const transaction = this.db.transaction(work);
     try {
-      return this.db.transaction(work)();
+      return this.db.inTransaction ? this.topLevel.inSavepoint(() => transaction()) : transaction();
     } catch (error) {
       throw this.failure(error);
     }

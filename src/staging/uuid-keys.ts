@@ -43,9 +43,12 @@ export interface UuidKeys {
    * false (and nothing written) when any is staged already or repeated among them.
    */
   claimGroup(rows: number, uuidAt: (i: number) => Uint8Array, firstSeq: number): boolean;
-  /** Merges the recent uuids into the permanent table once they pass `boundRows`; true when it did. */
+  /**
+   * Merges the recent uuids into the permanent table once they pass `boundRows`; true when it
+   * did or will (inside a savepoint it waits for the last to be released).
+   */
   settle(): boolean;
-  /** Merges the recent uuids into the permanent table, in key order, whatever their number. */
+  /** Merges the recent uuids into the permanent table, in key order, whatever their number (inside a savepoint: once it is released). */
   merge(): void;
   /** Rows since the last merge past which `settle` merges (RECENT_BOUND_ROWS; tests set a few). */
   boundRows: number;
@@ -131,11 +134,22 @@ class StoreUuidKeys implements UuidKeys {
     return true;
   }
 
+  // Never inside a savepoint (see top-level-work.ts): a merge rewrites most pages of tables that
+  // grow with the file, and a savepoint would hold a copy of each in memory. Asked for inside
+  // one, it runs once the last is released, in the same transaction; asked for outside any
+  // transaction, in one of its own, so the rows are never in two tables at once.
+  merge(): void {
+    this.store.topLevel.whenTopLevel(this, () => {
+      if (this.store.db.inTransaction) this.mergeNow();
+      else this.store.transaction(() => this.mergeNow());
+    });
+  }
+
   // OR ROLLBACK: a merge runs inside the batch's transaction, where a plain INSERT ... SELECT keeps
   // a statement journal (in memory, temp_store) of every page it rewrites (measured alone: 100 MB
   // for 500k keys merged into 4M). The keys are disjoint by construction (every uuid is claimed
   // against all three tables), so a conflict is a fault that must undo it all.
-  merge(): void {
+  private mergeNow(): void {
     const db = this.store.db;
     const moved = db.prepare('INSERT OR ROLLBACK INTO uuid_merged (uuid, seq) SELECT uuid, seq FROM uuid_recent ORDER BY uuid').run().changes;
     db.exec('DELETE FROM uuid_recent');

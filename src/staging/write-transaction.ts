@@ -7,6 +7,7 @@
  * order), so nothing else uses the connection meanwhile.
  */
 import type { Database, Statement } from '../sqlite/database.js';
+import type { TopLevelWork } from './top-level-work.js';
 
 export class WriteTransaction {
   private readonly begin: Statement;
@@ -16,7 +17,10 @@ export class WriteTransaction {
   private readonly release: Statement;
   private readonly rollback: Statement;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly topLevel: TopLevelWork,
+  ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollbackAll = db.prepare('ROLLBACK');
@@ -27,17 +31,27 @@ export class WriteTransaction {
 
   /** Runs `work` in a transaction of its own, or in a savepoint of the shared one when it is open. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    const shared = this.db.inTransaction;
-    (shared ? this.savepoint : this.begin).run();
+    if (this.db.inTransaction) return this.topLevel.inSavepointAsync(() => this.inSavepoint(work));
+    this.begin.run();
     try {
       const value = await work();
-      (shared ? this.release : this.commit).run();
+      this.commit.run();
       return value;
     } catch (error) {
-      if (shared) {
-        this.rollback.run();
-        this.release.run();
-      } else if (this.db.inTransaction) this.rollbackAll.run();
+      if (this.db.inTransaction) this.rollbackAll.run();
+      throw error;
+    }
+  }
+
+  private async inSavepoint<T>(work: () => Promise<T>): Promise<T> {
+    this.savepoint.run();
+    try {
+      const value = await work();
+      this.release.run();
+      return value;
+    } catch (error) {
+      this.rollback.run();
+      this.release.run();
       throw error;
     }
   }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { EventKind, type StagedEvent } from '../../src/events/staged-event.js';
 import { uuidBytes } from '../../src/events/stable-uuid.js';
 import { migrate, openDatabase } from '../../src/sqlite/database.js';
+import { type EventBatch, EventBatchBuilder } from '../../src/staging/event-batch.js';
 import { type BatchCounts, EventWriter, type StageEntry } from '../../src/staging/event-writer.js';
 import { beginRead, finishRead } from '../../src/staging/source-reads.js';
 import { MIGRATIONS, STAGING_APPLICATION_ID } from '../../src/staging/staging-schema.js';
@@ -32,6 +33,12 @@ function event(n: number, name = 'e'): StagedEvent {
 
 function rows(ns: readonly number[], name = 'e'): StageEntry[] {
   return ns.map((n, i) => ({ line: i + 1, raw: `raw ${n}`, event: event(n, name) }));
+}
+
+function batchOf(ns: readonly number[]): EventBatch {
+  const builder = new EventBatchBuilder();
+  ns.forEach((n, i) => builder.add(i + 1, event(n)));
+  return builder.finish();
 }
 
 function range(from: number, to: number): number[] {
@@ -174,6 +181,57 @@ describe('the uuid mapping', () => {
     expect(levels(store)).toEqual([40, 0, 10]);
     const again = new EventWriter(store).write(readId, rows(range(35, 55)));
     expect(counts(again)).toEqual({ staged: 5, alreadyStaged: 0, duplicates: 15, rejected: 0, conflictLines: [] });
+    expectMappingExact(store);
+    store.close();
+  });
+
+  // Inside a savepoint SQLite would keep a copy of every page the merge rewrites (in memory).
+  it('merges once no savepoint is open, in the same transaction: batches within a shared transaction, a read finished inside another', async () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    uuidKeys(store).boundRows = 10;
+    const writer = new EventWriter(store);
+    const readId = read(store);
+    const seen: number[][] = [];
+    writer.openShared();
+    await writer.inTransaction(async () => {
+      writer.writeBatch(readId, batchOf(range(0, 20)), []);
+      seen.push(levels(store));
+    });
+    seen.push(levels(store));
+    store.transaction(() => {
+      writer.writeBatch(readId, batchOf(range(20, 25)), []);
+      store.transaction(() => finishRead(store, readId, done, undefined));
+      seen.push(levels(store));
+    });
+    seen.push(levels(store));
+    expect(store.db.inTransaction).toBe(true);
+    writer.commitShared();
+    expect(seen).toEqual([
+      [0, 0, 20],
+      [20, 0, 0],
+      [20, 0, 5],
+      [20, 5, 0],
+    ]);
+    expectMappingExact(store);
+    store.close();
+  });
+
+  it('drops a merge asked for in a savepoint that is undone, and merges when asked again', () => {
+    const store = StagingStore.open(join(tempDir(), 's.db'));
+    uuidKeys(store).boundRows = 10;
+    const writer = new EventWriter(store);
+    const readId = read(store);
+    store.transaction(() => {
+      expect(() =>
+        store.transaction(() => {
+          writer.writeBatch(readId, batchOf(range(0, 20)), []);
+          throw new Error('undone');
+        }),
+      ).toThrow('undone');
+      expect(levels(store)).toEqual([0, 0, 0]);
+      writer.writeBatch(readId, batchOf(range(20, 40)), []);
+    });
+    expect(levels(store)).toEqual([20, 0, 0]);
     expectMappingExact(store);
     store.close();
   });
