@@ -11,7 +11,9 @@ import { heapSessionUuid } from '../../src/sources/vendors/heap-session.js';
 import { type AvroSchema, writeAvro } from '../helpers/avro-writer.js';
 import { MICROS, SESSIONS } from '../helpers/heap-layout.js';
 import { stagingIn, type Staging } from '../helpers/export-source.js';
-import { runCli } from '../helpers/run-cli.js';
+import { collectHeapSessionRows } from '../../src/staging/heap-session-store.js';
+import { StagingStore } from '../../src/staging/staging-store.js';
+import { FIXTURES, runCli } from '../helpers/run-cli.js';
 import { storedEvents, useSandbox, writeSandboxConfig } from '../helpers/sandbox.js';
 import { readStagedEvents } from '../helpers/staged-events.js';
 import { FAST, readStaging } from '../helpers/staging.js';
@@ -183,5 +185,36 @@ describe('Heap sessions without a start on the rows', () => {
     const again = await runCli(['import', '--project', 'test', '--staging', target.staging, '--config', config, ...FAST], { cwd: target.dir });
     expect(again.code, again.stderr).toBe(0);
     expect(new Set(storedEvents(sandbox, 1).map((e) => JSON.parse(e.properties).$session_id)).size).toBe(20);
+  });
+
+  it("reads no other source's properties when it looks for Heap rows", async () => {
+    const target = stagingIn(tempDir());
+    const folder = join(target.dir, 'heap');
+    writeFolder(folder, [1]);
+    const csv = await runCli(['export-source', '--from', 'csv', join(FIXTURES, 'sample-events.csv'), '--staging', target.staging], { cwd: target.dir });
+    expect(csv.code, csv.stderr).toBe(0);
+    const propertiesRead = (): number => {
+      const store = StagingStore.open(target.staging, { mustExist: true });
+      try {
+        // Each call is one row's properties unpacked; answering null leaves the rows' table as it is.
+        let calls = 0;
+        store.db.function('event_properties', (_ref: unknown, _data: unknown) => {
+          calls++;
+          return null;
+        });
+        collectHeapSessionRows(store, 0);
+        return calls;
+      } finally {
+        store.close();
+      }
+    };
+    // Before: every CSV row's properties were unpacked, to be dropped by the join to its read.
+    expect(propertiesRead()).toBe(0);
+    await stageHeap(target, folder);
+    const heapRows = readStaging(target.staging, (db) =>
+      db.prepare(`SELECT count(*) FROM events e JOIN source_reads r ON r.id = e.read_id JOIN sources s ON s.id = r.source_id WHERE s.format = 'heap' AND e.kind = 0`).pluck().get(),
+    );
+    expect(heapRows).toBeGreaterThan(0);
+    expect(propertiesRead()).toBe(heapRows);
   });
 });
