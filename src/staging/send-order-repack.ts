@@ -32,7 +32,6 @@ const MARKER = 'property_repack_unfinished';
  * chunk-reader-worker.ts).
  */
 export const IMPORT_CACHE_BLOCKS = 32;
-const CACHE_BLOCKS = IMPORT_CACHE_BLOCKS;
 /** Rows a transaction of steps 2 and 3. */
 const STEP_ROWS = 16_384;
 
@@ -48,7 +47,7 @@ export interface RepackOptions {
   signal?: AbortSignal;
   /** Called after each committed step (tests: a throw here is a run killed between steps). */
   afterStep?: (step: 'copied' | 'packed' | 'pointed') => void;
-  /** Blocks import's cache is taken to hold (default CACHE_BLOCKS; tests make it small). */
+  /** Blocks import's cache is taken to hold (default IMPORT_CACHE_BLOCKS; tests make it small). */
   cacheBlocks?: number;
   /** Rows a transaction of steps 2 and 3 (default STEP_ROWS; tests make it small). */
   stepRows?: number;
@@ -76,8 +75,8 @@ function pendingRows(db: Database, projectId: number): string {
     AND NOT EXISTS (SELECT 1 FROM dead_letters x WHERE x.project_id = ${projectId} AND x.seq = events.seq)`;
 }
 
-/** How many blocks reading the project's pending block rows in send order unpacks, with a cache of CACHE_BLOCKS blocks. */
-export function sendOrderReads(db: Database, projectId: number, cacheBlocks = CACHE_BLOCKS): SendOrderReads {
+/** How many blocks reading the project's pending block rows in send order unpacks, with a cache of IMPORT_CACHE_BLOCKS blocks. */
+export function sendOrderReads(db: Database, projectId: number, cacheBlocks = IMPORT_CACHE_BLOCKS): SendOrderReads {
   const refs = db.prepare(`SELECT properties FROM events INDEXED BY events_send_order WHERE ${pendingRows(db, projectId)} ORDER BY kind, timestamp_ms, seq`).pluck();
   const cached = new Map<number, true>();
   const seen = new Set<number>();
@@ -99,14 +98,14 @@ export function sendOrderReads(db: Database, projectId: number, cacheBlocks = CA
 }
 
 /** Whether import would unpack blocks so much more often than once each that repacking pays. */
-export function repackPays(reads: SendOrderReads, cacheBlocks = CACHE_BLOCKS): boolean {
+export function repackPays(reads: SendOrderReads, cacheBlocks = IMPORT_CACHE_BLOCKS): boolean {
   return reads.unpacks > 2 * reads.blocks + cacheBlocks;
 }
 
 /** Repacks the project's pending rows in send order when it pays (see the file's comment). */
 export function repackInSendOrder(store: StagingStore, projectId: number, options: RepackOptions = {}): RepackResult {
   let blocksDeleted = isUnfinished(store) ? deleteUnnamedBlocks(store) : 0;
-  const cacheBlocks = options.cacheBlocks ?? CACHE_BLOCKS;
+  const cacheBlocks = options.cacheBlocks ?? IMPORT_CACHE_BLOCKS;
   // Fewer steps back than the blocks import's cache holds: the send order cannot switch between
   // more runs of rows than the cache holds (rows left out of a sequence never add a step back).
   if (stepsBack(store.db) < cacheBlocks / 2) return { before: undefined, repacked: 0, blocksDeleted };
