@@ -156,7 +156,7 @@ export class PaceController {
     // Booked before the last cut, or within a second of it: that cut answered it. A second keeps
     // refusals scattered at random (a flaky server) from cutting at each answer.
     // A refusal right after a tentative cut confirms it, whenever its request was booked.
-    const confirming = this.tentative && this.confirmed(START_CONFIRM_ANSWERS);
+    const confirming = this.tentative && this.startLimit();
     if (!confirming && (ticket.round !== this.round || nowMs - this.lastCutMs < MIN_ROUND_MS)) return;
     this.tentative = false;
     if (kind !== 'slow' && this.refusedPerSec === undefined && !this.startLimit()) {
